@@ -1,0 +1,49 @@
+import { ConfigError, DEFAULT_SETTINGS, loadSettings } from './settings';
+
+describe('loadSettings', () => {
+  it('uses the documented defaults when nothing is set', () => {
+    expect(loadSettings({})).toEqual(DEFAULT_SETTINGS);
+    expect(DEFAULT_SETTINGS).toMatchObject({
+      host: '127.0.0.1',
+      clientPort: 3000,
+      serverAPort: 3001,
+      serverBPort: 3002,
+      serverAUrl: 'http://127.0.0.1:3001',
+      serverBUrl: '127.0.0.1:3002',
+    });
+  });
+
+  it('reads every variable', () => {
+    const settings = loadSettings({
+      HOST: '0.0.0.0',
+      CLIENT_PORT: '4000',
+      SERVER_A_PORT: '4001',
+      SERVER_B_PORT: '4002',
+      SERVER_A_URL: 'http://server-a:4001/',
+      SERVER_B_URL: 'server-b:4002',
+      MAX_ROWS: '50',
+      MAX_PARALLEL: '7',
+    });
+    expect(settings).toEqual({
+      host: '0.0.0.0',
+      clientPort: 4000,
+      serverAPort: 4001,
+      serverBPort: 4002,
+      serverAUrl: 'http://server-a:4001',
+      serverBUrl: 'server-b:4002',
+      maxRows: 50,
+      maxParallel: 7,
+    });
+  });
+
+  it.each([
+    [{ CLIENT_PORT: 'abc' }, 'CLIENT_PORT'],
+    [{ SERVER_A_PORT: '70000' }, 'SERVER_A_PORT'],
+    [{ MAX_ROWS: '0' }, 'MAX_ROWS'],
+    [{ SERVER_A_URL: 'server-a:3001' }, 'SERVER_A_URL'],
+    [{ SERVER_B_URL: 'http://server-b:3002' }, 'SERVER_B_URL'],
+  ])('refuses %p naming %s', (env, name) => {
+    expect(() => loadSettings(env)).toThrow(ConfigError);
+    expect(() => loadSettings(env)).toThrow(name);
+  });
+});

@@ -1,0 +1,84 @@
+import { parseIntField } from '@bench/validation';
+
+/** Every setting the apps read from the environment, with its default: the one place defaults live. */
+export interface Settings {
+  /** Bind address of every server (`HOST`). */
+  host: string;
+  clientPort: number;
+  serverAPort: number;
+  serverBPort: number;
+  /** Where the client finds server-a (JSON over HTTP). */
+  serverAUrl: string;
+  /** Where the client finds server-b (gRPC), as `host:port`. */
+  serverBUrl: string;
+  /** Largest `count` a server builds, and the client asks for, in one request. */
+  maxRows: number;
+  /** Largest number of parallel requests one client call fires. */
+  maxParallel: number;
+}
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
+  host: '127.0.0.1',
+  clientPort: 3000,
+  serverAPort: 3001,
+  serverBPort: 3002,
+  serverAUrl: 'http://127.0.0.1:3001',
+  serverBUrl: '127.0.0.1:3002',
+  maxRows: 1_000_000,
+  maxParallel: 10_000,
+});
+
+/** Environment variable for each setting, as documented in the README. */
+export const SETTING_ENV: Readonly<Record<keyof Settings, string>> = Object.freeze({
+  host: 'HOST',
+  clientPort: 'CLIENT_PORT',
+  serverAPort: 'SERVER_A_PORT',
+  serverBPort: 'SERVER_B_PORT',
+  serverAUrl: 'SERVER_A_URL',
+  serverBUrl: 'SERVER_B_URL',
+  maxRows: 'MAX_ROWS',
+  maxParallel: 'MAX_PARALLEL',
+});
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const PORT = { min: 1, max: 65_535 };
+const COUNT = { min: 1, max: 100_000_000 };
+
+/**
+ * Reads and validates the settings once, at start-up. A bad value stops the app with a message
+ * naming the variable, instead of surfacing later as a confusing failure in the middle of a run.
+ */
+export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const read = (key: keyof Settings): string | undefined => {
+    const value = env[SETTING_ENV[key]];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+  const int = (key: keyof Settings, range: { min: number; max: number }): number => {
+    const raw = read(key);
+    if (raw === undefined) return DEFAULT_SETTINGS[key] as number;
+    const result = parseIntField(SETTING_ENV[key], raw, range);
+    if (!result.ok) throw new ConfigError(result.error.message);
+    return result.value;
+  };
+  const serverAUrl = read('serverAUrl') ?? DEFAULT_SETTINGS.serverAUrl;
+  if (!/^https?:\/\/[^/\s]+$/.test(serverAUrl.replace(/\/$/, ''))) {
+    throw new ConfigError(`SERVER_A_URL must look like http://host:port, got ${JSON.stringify(serverAUrl)}`);
+  }
+  const serverBUrl = read('serverBUrl') ?? DEFAULT_SETTINGS.serverBUrl;
+  if (!/^[^/\s:]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/.test(serverBUrl)) {
+    throw new ConfigError(`SERVER_B_URL must look like host:port (no scheme), got ${JSON.stringify(serverBUrl)}`);
+  }
+  return {
+    host: read('host') ?? DEFAULT_SETTINGS.host,
+    clientPort: int('clientPort', PORT),
+    serverAPort: int('serverAPort', PORT),
+    serverBPort: int('serverBPort', PORT),
+    serverAUrl: serverAUrl.replace(/\/$/, ''),
+    serverBUrl,
+    maxRows: int('maxRows', COUNT),
+    maxParallel: int('maxParallel', COUNT),
+  };
+}

@@ -1,0 +1,55 @@
+import { loadSync } from '@grpc/proto-loader';
+import { getSamplesCodec, MAX_MESSAGE_BYTES, PROTO_LOADER_OPTIONS, SAMPLE_PROTO, sampleGrpcOptions } from './index';
+
+type FieldInfo = { name: string; number: number; type: string; label: string };
+
+function fieldsOf(message: string): FieldInfo[] {
+  const definition = loadSync(SAMPLE_PROTO, PROTO_LOADER_OPTIONS);
+  const type = (definition[message] as { type: { field: FieldInfo[] } }).type;
+  return type.field.map(({ name, number, type: t, label }) => ({ name, number, type: t, label }));
+}
+
+describe('proto/sample.proto keeps the blog contract', () => {
+  it('has sample.SampleService/GetSamples', () => {
+    const definition = loadSync(SAMPLE_PROTO, PROTO_LOADER_OPTIONS);
+    const method = (definition['sample.SampleService'] as Record<string, { path: string }>)['GetSamples'];
+    expect(method.path).toBe('/sample.SampleService/GetSamples');
+  });
+
+  it('numbers the fields as the blog did', () => {
+    expect(fieldsOf('sample.GetSamplesParam')).toEqual([
+      { name: 'count', number: 1, type: 'TYPE_INT32', label: 'LABEL_OPTIONAL' },
+    ]);
+    expect(fieldsOf('sample.Samples')).toEqual([
+      { name: 'samples', number: 1, type: 'TYPE_MESSAGE', label: 'LABEL_REPEATED' },
+    ]);
+    const sample = fieldsOf('sample.Sample');
+    expect(sample[0]).toEqual({ name: 'rowNum', number: 1, type: 'TYPE_INT32', label: 'LABEL_OPTIONAL' });
+    expect(sample.slice(1).map((f) => [f.name, f.number, f.type])).toEqual(
+      'ABCDEFGHIJ'.split('').map((c, i) => [`column${c}`, i + 2, 'TYPE_STRING']),
+    );
+  });
+});
+
+describe('getSamplesCodec', () => {
+  it('round-trips a reply, filling proto3 defaults (row 0 has rowNum 0)', () => {
+    const codec = getSamplesCodec();
+    const row = (i: number) => ({ rowNum: i, columnA: `columnA${i}`, columnJ: `columnJ${i}` });
+    const bytes = codec.responseSerialize({ samples: [row(0), row(1)] });
+    const decoded = codec.responseDeserialize(bytes);
+    expect(decoded.samples[0]).toMatchObject({ rowNum: 0, columnA: 'columnA0', columnB: '' });
+    expect(decoded.samples[1]).toMatchObject({ rowNum: 1, columnJ: 'columnJ1' });
+  });
+});
+
+describe('sampleGrpcOptions', () => {
+  it('is the same object shape for server and client, with raised message limits', () => {
+    const options = sampleGrpcOptions('127.0.0.1:1234').options;
+    expect(options.url).toBe('127.0.0.1:1234');
+    expect(options.package).toEqual(['sample', 'grpc.health.v1']);
+    expect(options.maxSendMessageLength).toBe(MAX_MESSAGE_BYTES);
+    expect(options.maxReceiveMessageLength).toBe(MAX_MESSAGE_BYTES);
+    expect(MAX_MESSAGE_BYTES).toBeGreaterThan(1_000_000 * 200);
+    expect(options.loader).toMatchObject({ keepCase: true, defaults: true, longs: String, enums: String });
+  });
+});

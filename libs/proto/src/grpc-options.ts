@@ -1,0 +1,33 @@
+import { Transport, type GrpcOptions } from '@nestjs/microservices';
+import { HEALTH_PROTO, PROTO_DIR, SAMPLE_PROTO } from './paths';
+import { PROTO_LOADER_OPTIONS } from './loader-options';
+
+/**
+ * Largest gRPC message either side accepts or sends. grpc-js defaults to 4 MiB received; the blog's
+ * 1,000,000-row reply is ~170 MB, so (like the blog, which used 7 GiB) both ends raise it. 2^31-1 is
+ * the largest value every gRPC implementation accepts as a 32-bit limit.
+ */
+export const MAX_MESSAGE_BYTES = 2_147_483_647;
+
+export const SAMPLE_PACKAGE = 'sample';
+export const SAMPLE_SERVICE = 'SampleService';
+export const HEALTH_PACKAGE = 'grpc.health.v1';
+export const HEALTH_SERVICE = 'Health';
+
+/**
+ * The one Nest gRPC options object, used by server-b to listen and by the client to connect
+ * (as in Nest's sample/04-grpc). Only the address differs between the two ends.
+ */
+export function sampleGrpcOptions(url: string): GrpcOptions {
+  return {
+    transport: Transport.GRPC,
+    options: {
+      url,
+      package: [SAMPLE_PACKAGE, HEALTH_PACKAGE],
+      protoPath: [SAMPLE_PROTO, HEALTH_PROTO],
+      loader: { ...PROTO_LOADER_OPTIONS, includeDirs: [PROTO_DIR] } as GrpcOptions['options']['loader'],
+      maxSendMessageLength: MAX_MESSAGE_BYTES,
+      maxReceiveMessageLength: MAX_MESSAGE_BYTES,
+    },
+  };
+}

@@ -1,0 +1,6 @@
+// Re-exports of the types generated from proto/ by `nx run proto:generate` (never edited by hand).
+export type { GetSamplesParam, GetSamplesParam__Output } from './generated/sample/GetSamplesParam';
+export type { Sample, Sample__Output } from './generated/sample/Sample';
+export type { Samples, Samples__Output } from './generated/sample/Samples';
+export type { HealthCheckRequest__Output } from './generated/grpc/health/v1/HealthCheckRequest';
+export type { HealthCheckResponse } from './generated/grpc/health/v1/HealthCheckResponse';
