@@ -1,1 +1,3 @@
 export { loadSettings, DEFAULT_SETTINGS, SETTING_ENV, ConfigError, type Settings } from './settings';
+export { explainListenError } from './listen-error';
+export { SETTINGS } from './tokens';

@@ -47,3 +47,19 @@ describe('loadSettings', () => {
     expect(() => loadSettings(env)).toThrow(name);
   });
 });
+
+import { explainListenError } from './listen-error';
+
+describe('explainListenError', () => {
+  it('names the port and the variable for a busy port', () => {
+    const error = Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:3001'), { code: 'EADDRINUSE' });
+    expect(explainListenError(error, { variable: 'SERVER_A_PORT', port: 3001, host: '127.0.0.1' })).toBe(
+      'port 3001 on 127.0.0.1 is already in use: stop what holds it or set SERVER_A_PORT to a free port',
+    );
+  });
+
+  it('recognises grpc-js bind failures', () => {
+    const error = new Error('No address added out of total 1 resolved');
+    expect(explainListenError(error, { variable: 'SERVER_B_PORT', port: 3002, host: '127.0.0.1' })).toContain('SERVER_B_PORT');
+  });
+});

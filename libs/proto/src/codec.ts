@@ -1,21 +1,11 @@
-import { loadSync, type MethodDefinition } from '@grpc/proto-loader';
-import { PROTO_LOADER_OPTIONS } from './loader-options';
-import { PROTO_DIR, SAMPLE_PROTO } from './paths';
+import type { MethodDefinition } from '@grpc/proto-loader';
+import { samplePackageDefinition } from './package-definition';
 import type { GetSamplesParam, GetSamplesParam__Output, Samples, Samples__Output } from './types';
 
-type GetSamplesMethod = MethodDefinition<GetSamplesParam, Samples, GetSamplesParam__Output, Samples__Output>;
+export type GetSamplesMethod = MethodDefinition<GetSamplesParam, Samples, GetSamplesParam__Output, Samples__Output>;
 
-let cached: GetSamplesMethod | undefined;
-
-/**
- * The serializers proto-loader builds for sample.SampleService/GetSamples, loaded with the shared
- * options: the exact codec Nest's gRPC transport uses, for measuring message sizes outside the timer.
- */
+/** The serializers of sample.SampleService/GetSamples: the exact codec Nest's gRPC transport uses. */
 export function getSamplesCodec(): GetSamplesMethod {
-  if (!cached) {
-    const definition = loadSync(SAMPLE_PROTO, { ...PROTO_LOADER_OPTIONS, includeDirs: [PROTO_DIR] });
-    const service = definition['sample.SampleService'] as unknown as Record<string, GetSamplesMethod>;
-    cached = service['GetSamples'];
-  }
-  return cached;
+  const service = samplePackageDefinition()['sample.SampleService'] as unknown as Record<string, GetSamplesMethod>;
+  return service['GetSamples'];
 }

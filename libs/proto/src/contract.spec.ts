@@ -1,5 +1,5 @@
 import { loadSync } from '@grpc/proto-loader';
-import { getSamplesCodec, MAX_MESSAGE_BYTES, PROTO_LOADER_OPTIONS, SAMPLE_PROTO, sampleGrpcOptions } from './index';
+import { getSamplesCodec, grpcReplyMeter, MAX_MESSAGE_BYTES, PROTO_LOADER_OPTIONS, SAMPLE_PROTO, sampleGrpcOptions } from './index';
 
 type FieldInfo = { name: string; number: number; type: string; label: string };
 
@@ -40,6 +40,16 @@ describe('getSamplesCodec', () => {
     expect(decoded.samples[0]).toMatchObject({ rowNum: 0, columnA: 'columnA0', columnB: '' });
     expect(decoded.samples[1]).toMatchObject({ rowNum: 1, columnJ: 'columnJ1' });
   });
+
+  it('meters the bytes of each decoded reply', () => {
+    const codec = getSamplesCodec();
+    grpcReplyMeter.take();
+    const bytes = codec.responseSerialize({ samples: [{ rowNum: 5, columnA: 'columnA5' }] });
+    codec.responseDeserialize(bytes);
+    codec.responseDeserialize(bytes);
+    expect(grpcReplyMeter.take()).toEqual({ messages: 2, bytes: 2 * bytes.length });
+    expect(grpcReplyMeter.take()).toEqual({ messages: 0, bytes: 0 });
+  });
 });
 
 describe('sampleGrpcOptions', () => {
@@ -50,6 +60,8 @@ describe('sampleGrpcOptions', () => {
     expect(options.maxSendMessageLength).toBe(MAX_MESSAGE_BYTES);
     expect(options.maxReceiveMessageLength).toBe(MAX_MESSAGE_BYTES);
     expect(MAX_MESSAGE_BYTES).toBeGreaterThan(1_000_000 * 200);
-    expect(options.loader).toMatchObject({ keepCase: true, defaults: true, longs: String, enums: String });
+    expect(options.packageDefinition['sample.SampleService']).toBeDefined();
+    expect(options.packageDefinition['grpc.health.v1.Health']).toBeDefined();
+    expect(PROTO_LOADER_OPTIONS).toMatchObject({ keepCase: true, defaults: true, longs: String, enums: String });
   });
 });

@@ -1,6 +1,5 @@
 import { Transport, type GrpcOptions } from '@nestjs/microservices';
-import { HEALTH_PROTO, PROTO_DIR, SAMPLE_PROTO } from './paths';
-import { PROTO_LOADER_OPTIONS } from './loader-options';
+import { samplePackageDefinition } from './package-definition';
 
 /**
  * Largest gRPC message either side accepts or sends. grpc-js defaults to 4 MiB received; the blog's
@@ -24,8 +23,7 @@ export function sampleGrpcOptions(url: string): GrpcOptions {
     options: {
       url,
       package: [SAMPLE_PACKAGE, HEALTH_PACKAGE],
-      protoPath: [SAMPLE_PROTO, HEALTH_PROTO],
-      loader: { ...PROTO_LOADER_OPTIONS, includeDirs: [PROTO_DIR] } as GrpcOptions['options']['loader'],
+      packageDefinition: samplePackageDefinition(),
       maxSendMessageLength: MAX_MESSAGE_BYTES,
       maxReceiveMessageLength: MAX_MESSAGE_BYTES,
     },

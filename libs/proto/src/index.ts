@@ -8,5 +8,7 @@ export {
   HEALTH_PACKAGE,
   HEALTH_SERVICE,
 } from './grpc-options';
-export { getSamplesCodec } from './codec';
+export { samplePackageDefinition } from './package-definition';
+export { getSamplesCodec, type GetSamplesMethod } from './codec';
+export { grpcReplyMeter, ReplyMeter } from './reply-meter';
 export type * from './types';

@@ -1,0 +1,25 @@
+// client: the blog's caller. Serves the four /client routes, the bench route and health checks.
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { explainListenError, loadSettings } from '@bench/config';
+import { AppModule } from './app.module';
+
+async function main(): Promise<void> {
+  const settings = loadSettings();
+  const app = await NestFactory.create(AppModule.register(settings), { logger: ['error', 'warn'] });
+  app.enableShutdownHooks();
+  try {
+    await app.listen(settings.clientPort, settings.host);
+  } catch (error) {
+    throw new Error(explainListenError(error, { variable: 'CLIENT_PORT', port: settings.clientPort, host: settings.host }));
+  }
+  console.log(
+    `client listening on http://${settings.host}:${settings.clientPort} ` +
+      `(server-a ${settings.serverAUrl}, server-b ${settings.serverBUrl})`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(`client: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

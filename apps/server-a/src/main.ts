@@ -1,0 +1,22 @@
+// server-a: the blog's JSON API. Reads its settings, serves GET /server-a/:count, stops on SIGTERM.
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { explainListenError, loadSettings } from '@bench/config';
+import { AppModule } from './app.module';
+
+async function main(): Promise<void> {
+  const settings = loadSettings();
+  const app = await NestFactory.create(AppModule.register(settings), { logger: ['error', 'warn'] });
+  app.enableShutdownHooks();
+  try {
+    await app.listen(settings.serverAPort, settings.host);
+  } catch (error) {
+    throw new Error(explainListenError(error, { variable: 'SERVER_A_PORT', port: settings.serverAPort, host: settings.host }));
+  }
+  console.log(`server-a (JSON over HTTP) listening on http://${settings.host}:${settings.serverAPort}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(`server-a: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,27 @@
+// server-b: the blog's gRPC API. Reads its settings, serves sample.SampleService, stops on SIGTERM.
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { explainListenError, loadSettings } from '@bench/config';
+import { sampleGrpcOptions } from '@bench/proto';
+import { AppModule } from './app.module';
+
+async function main(): Promise<void> {
+  const settings = loadSettings();
+  const url = `${settings.host}:${settings.serverBPort}`;
+  const app = await NestFactory.createMicroservice(AppModule.register(settings), {
+    ...sampleGrpcOptions(url),
+    logger: ['error', 'warn'],
+  });
+  app.enableShutdownHooks();
+  try {
+    await app.listen();
+  } catch (error) {
+    throw new Error(explainListenError(error, { variable: 'SERVER_B_PORT', port: settings.serverBPort, host: settings.host }));
+  }
+  console.log(`server-b (gRPC) listening on ${url}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(`server-b: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
