@@ -1,5 +1,5 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { SETTINGS, type Settings } from '@bench/config';
+import { Body, Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
+import { runtimeInfo, SETTINGS, type RuntimeInfo, type Settings } from '@bench/config';
 import { orBadRequest, parseEnumField, parseIntField } from '@bench/validation';
 import { CaseRunner, type CaseRequest, type CaseRun } from './case-runner.service';
 import { TRANSPORT_NAMES } from './transports/row-transport';
@@ -14,6 +14,12 @@ export class BenchController {
     private readonly runner: CaseRunner,
     @Inject(SETTINGS) private readonly settings: Settings,
   ) {}
+
+  /** Where the measurements happen: this process's Node, CPU, package versions and limits. */
+  @Get('info')
+  info(): RuntimeInfo & { pid: number; settings: Settings } {
+    return { ...runtimeInfo(), pid: process.pid, settings: this.settings };
+  }
 
   @Post('run')
   @HttpCode(200)

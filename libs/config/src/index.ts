@@ -1,3 +1,4 @@
 export { loadSettings, DEFAULT_SETTINGS, SETTING_ENV, ConfigError, type Settings } from './settings';
 export { explainListenError } from './listen-error';
 export { SETTINGS } from './tokens';
+export { runtimeInfo, KEY_PACKAGES, type RuntimeInfo } from './runtime-info';

@@ -63,3 +63,15 @@ describe('explainListenError', () => {
     expect(explainListenError(error, { variable: 'SERVER_B_PORT', port: 3002, host: '127.0.0.1' })).toContain('SERVER_B_PORT');
   });
 });
+
+import { runtimeInfo } from './runtime-info';
+
+describe('runtimeInfo', () => {
+  it('reports node, cpu and the installed versions of key packages', () => {
+    const info = runtimeInfo();
+    expect(info.node).toBe(process.version);
+    expect(info.cpuCount).toBeGreaterThan(0);
+    expect(info.packages['@nestjs/core']).toMatch(/^11\./);
+    expect(info.packages['@grpc/grpc-js']).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});

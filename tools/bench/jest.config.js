@@ -1,0 +1,1 @@
+module.exports = { ...require('../../jest.preset.js'), displayName: 'bench', rootDir: __dirname, testTimeout: 120000 };

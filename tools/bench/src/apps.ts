@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import { DEFAULT_SETTINGS, SETTING_ENV } from '@bench/config';
+
+/** The three apps the bench starts, each from its production build (run with plain node). */
+export const APP_MAINS = {
+  'server-a': 'apps/server-a/dist/main.js',
+  'server-b': 'apps/server-b/dist/main.js',
+  client: 'apps/client/dist/main.js',
+} as const;
+export type AppName = keyof typeof APP_MAINS;
+
+const READY_TIMEOUT_MS = 60_000;
+const STOP_GRACE_MS = 5_000;
+
+export interface StartedApps {
+  clientUrl: string;
+  pids: Record<AppName, number>;
+  ports: { client: number; serverA: number; serverB: number };
+  /** Stops every app by PID (SIGTERM, then SIGKILL after a grace period). Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+function port(env: NodeJS.ProcessEnv, key: 'clientPort' | 'serverAPort' | 'serverBPort'): number {
+  const raw = env[SETTING_ENV[key]];
+  return raw ? Number(raw) : DEFAULT_SETTINGS[key];
+}
+
+/**
+ * Starts server-a, server-b and the client as separate processes on loopback, with the ports from
+ * CLIENT_PORT / SERVER_A_PORT / SERVER_B_PORT (or the defaults), logs in `logDir`, and waits until the
+ * client reports both servers healthy. Fails fast, with the app's own message, if one exits early.
+ */
+export async function startApps(workspaceRoot: string, logDir: string, env: NodeJS.ProcessEnv = process.env): Promise<StartedApps> {
+  const ports = { client: port(env, 'clientPort'), serverA: port(env, 'serverAPort'), serverB: port(env, 'serverBPort') };
+  const host = '127.0.0.1';
+  const childEnv: NodeJS.ProcessEnv = {
+    ...env,
+    HOST: host,
+    CLIENT_PORT: String(ports.client),
+    SERVER_A_PORT: String(ports.serverA),
+    SERVER_B_PORT: String(ports.serverB),
+    SERVER_A_URL: `http://${host}:${ports.serverA}`,
+    SERVER_B_URL: `${host}:${ports.serverB}`,
+  };
+  for (const main of Object.values(APP_MAINS)) {
+    if (!fs.existsSync(path.join(workspaceRoot, main))) {
+      throw new Error(`${main} is missing: build the apps first (npx nx run-many -t build), or run npx nx run bench:all`);
+    }
+  }
+  fs.mkdirSync(logDir, { recursive: true });
+
+  const children = new Map<AppName, ChildProcess>();
+  const exited = new Map<AppName, string>();
+  const stop = async () => {
+    await Promise.all([...children.entries()].map(([, child]) => stopChild(child)));
+    process.removeListener('exit', killAll);
+  };
+  // Last resort if the bench itself dies: never leave an app running.
+  const killAll = () => children.forEach((child) => child.exitCode === null && child.kill('SIGKILL'));
+  process.on('exit', killAll);
+
+  try {
+    for (const [name, main] of Object.entries(APP_MAINS) as [AppName, string][]) {
+      const log = fs.openSync(path.join(logDir, `${name}.log`), 'a');
+      const child = spawn(process.execPath, [main], { cwd: workspaceRoot, env: childEnv, stdio: ['ignore', log, log] });
+      fs.closeSync(log);
+      children.set(name, child);
+      child.on('exit', (code, signal) => exited.set(name, `exited with ${signal ?? `code ${code}`}`));
+    }
+    const clientUrl = `http://${host}:${ports.client}`;
+    await waitUntilReady(`${clientUrl}/health/ready`, () => {
+      for (const [name, how] of exited) {
+        const log = fs.readFileSync(path.join(logDir, `${name}.log`), 'utf8').trim().split('\n').slice(-5).join('\n');
+        return `${name} ${how} before it was ready:\n${log}`;
+      }
+      return null;
+    });
+    const pids = Object.fromEntries([...children].map(([name, child]) => [name, child.pid ?? -1])) as Record<AppName, number>;
+    return { clientUrl, pids, ports, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function waitUntilReady(url: string, failure: () => string | null): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let last = 'no answer yet';
+  while (Date.now() < deadline) {
+    const why = failure();
+    if (why) throw new Error(why);
+    last = await probe(url);
+    if (last === 'ok') return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`apps not ready after ${READY_TIMEOUT_MS / 1000} s (${url}: ${last})`);
+}
+
+function probe(url: string): Promise<string> {
+  return new Promise((resolve) => {
+    const req = http.get(url, { agent: false, timeout: 3000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200 ? 'ok' : `HTTP ${res.statusCode}`));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', (error) => resolve(error.message));
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,33 @@
+import type { CaseRecord } from './model';
+
+/**
+ * The blog's seven cases (experiments.md §1) with its averages. Order is the blog's; the runner keeps it.
+ * ①-n: one request of n rows. ②-n: n parallel requests of one row. 20k×4: the blog's "realistic" case.
+ */
+export const BLOG_CASES: readonly CaseRecord[] = Object.freeze([
+  { id: '①-1', aliases: ['1-1'], rows: 1, requests: 1, blogMs: { json: 2.94, grpc: 2.83 } },
+  { id: '①-2', aliases: ['1-2'], rows: 10_000, requests: 1, blogMs: { json: 47.22, grpc: 94.66 } },
+  { id: '①-3', aliases: ['1-3'], rows: 1_000_000, requests: 1, blogMs: { json: 5177.148, grpc: 12075.561 }, defaultRuns: 3 },
+  { id: '②-1', aliases: ['2-1'], rows: 1, requests: 10, blogMs: { json: 9.758, grpc: 8.483 } },
+  { id: '②-2', aliases: ['2-2'], rows: 1, requests: 100, blogMs: { json: 72.088, grpc: 50.794 } },
+  { id: '②-3', aliases: ['2-3'], rows: 1, requests: 1_000, blogMs: { json: 551.685, grpc: 295.65 } },
+  { id: '20k×4', aliases: ['20kx4', '20k-4'], rows: 20_000, requests: 4, blogMs: { json: 220.704, grpc: 700.893 } },
+]);
+
+/** Finds cases by id or alias (case-insensitive); unknown names are an error listing what exists. */
+export function selectCases(names: readonly string[], catalog: readonly CaseRecord[] = BLOG_CASES): CaseRecord[] {
+  const unknown: string[] = [];
+  const picked = new Set<CaseRecord>();
+  for (const name of names) {
+    const wanted = name.trim().toLowerCase();
+    const record = catalog.find((c) => c.id.toLowerCase() === wanted || c.aliases.some((a) => a.toLowerCase() === wanted));
+    if (record) picked.add(record);
+    else unknown.push(name);
+  }
+  if (unknown.length > 0) {
+    const known = catalog.map((c) => `${c.id} (${c.aliases.join(', ')})`).join('; ');
+    throw new Error(`unknown case ${unknown.map((u) => JSON.stringify(u)).join(', ')}; known cases: ${known}`);
+  }
+  // Keep catalog order whatever order the user typed.
+  return catalog.filter((c) => picked.has(c));
+}

@@ -1,0 +1,97 @@
+// The one result type that joins measuring, statistics and exporting (as in hyperfine).
+
+export const TRANSPORTS = ['json', 'grpc'] as const;
+export type Transport = (typeof TRANSPORTS)[number];
+
+/** A benchmark case is data: adding one is adding a record to cases.ts. */
+export interface CaseRecord {
+  /** The blog's id, e.g. `①-2`. */
+  id: string;
+  /** Easy-to-type ids, e.g. `1-2`. */
+  aliases: readonly string[];
+  /** Rows per request. */
+  rows: number;
+  /** Requests fired at once and awaited together (forkJoin). */
+  requests: number;
+  /** The blog's average for each transport, in ms (reference, not a target). */
+  blogMs: Readonly<Record<Transport, number>>;
+  /** Timed repetitions for this case when the profile does not say otherwise (slow cases run fewer). */
+  defaultRuns?: number;
+}
+
+/** One case × transport as the runner will execute it. */
+export interface PlannedCase {
+  record: CaseRecord;
+  transport: Transport;
+  warmup: number;
+  runs: number;
+}
+
+/** What the client measured for one case × transport (raw, unsummarized). */
+export interface Measurement {
+  coldMs: number | null;
+  warmupMs: number[];
+  samplesMs: number[];
+  bytesPerResponse: number | null;
+  rowsPerCall: number;
+  client: { cpuUserMs: number; cpuSystemMs: number; maxRssBytes: number } | null;
+}
+
+/** The runner's output for one case × transport: raw samples or the error that stopped it. */
+export interface RawResult {
+  case: string;
+  transport: Transport;
+  rows: number;
+  requests: number;
+  warmup: number;
+  runs: number;
+  blogMs: number;
+  startedAt: string;
+  wallMs: number;
+  measurement: Measurement | null;
+  error: string | null;
+}
+
+export interface Summary {
+  n: number;
+  median: number;
+  mean: number;
+  min: number;
+  max: number;
+  p95: number;
+  stddev: number;
+}
+
+/** One row of results.json. */
+export interface CaseResult {
+  case: string;
+  transport: Transport;
+  rows: number;
+  requests: number;
+  warmup: number;
+  runs: number;
+  samplesMs: number[];
+  warmupMs: number[];
+  coldMs: number | null;
+  /** Encoded bytes of one response body. */
+  bytes: number | null;
+  /** Encoded bytes of all responses of one call (bytes × requests). */
+  bytesPerCall: number | null;
+  rowsPerCall: number | null;
+  ok: boolean;
+  error: string | null;
+  summary: Summary | null;
+  blogMs: number;
+  client: Measurement['client'];
+  startedAt: string;
+  wallMs: number;
+}
+
+export interface RunDocument {
+  schemaVersion: 1;
+  /** True until every planned case has a result (an interrupted or crashed run stays incomplete). */
+  incomplete: boolean;
+  provenance: Record<string, unknown>;
+  settings: Record<string, unknown>;
+  results: CaseResult[];
+}

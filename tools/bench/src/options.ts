@@ -1,0 +1,126 @@
+import * as path from 'node:path';
+import { parseIntField } from '@bench/validation';
+import { selectCases } from './cases';
+import { TRANSPORTS, type CaseRecord, type PlannedCase, type Transport } from './model';
+import { PROFILES, type Profile } from './profiles';
+
+/** Everything a run needs to know, validated once here at the edge. */
+export interface BenchOptions {
+  profile: Profile;
+  cases: CaseRecord[];
+  transports: Transport[];
+  /** --runs: overrides every case's timed repetitions. */
+  runs: number | null;
+  warmup: number;
+  /** Parent folder of the run folders. */
+  out: string;
+  /** An already-running client; when null the bench starts the three apps itself. */
+  clientUrl: string | null;
+  help: boolean;
+}
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export const USAGE = `Usage: npx nx run bench:all [options]
+
+Runs the blog's cases for JSON over HTTP (server-a) and gRPC (server-b) through the client app and
+writes results/<UTC timestamp>/results.json and results.md.
+
+Options:
+  --profile quick|default   defaults for cases, runs and warm-up (default: default)
+  --cases IDS               comma-separated case ids or aliases: ①-1 (1-1), ①-2 (1-2), ①-3 (1-3),
+                            ②-1 (2-1), ②-2 (2-2), ②-3 (2-3), 20k×4 (20kx4)
+  --transports LIST         json,grpc (default: both)
+  --runs N                  timed repetitions per case (default: profile's; ①-3 runs 3)
+  --warmup N                untimed calls per case before timing (default: 1)
+  --out DIR                 parent folder of the run folders (default: results)
+  --client-url URL          use a running client (e.g. under docker-compose) instead of starting the apps
+  --help                    this text
+`;
+
+const FLAGS = new Set(['profile', 'cases', 'transports', 'runs', 'warmup', 'out', 'client-url', 'help']);
+
+/** Reads `--name value` and `--name=value` (Nx forwards options in the second form). */
+function readFlags(argv: readonly string[]): Map<string, string> {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument ${JSON.stringify(arg)}`);
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+    if (!FLAGS.has(name)) throw new UsageError(`unknown option --${name}`);
+    if (name === 'help') {
+      flags.set(name, 'true');
+      continue;
+    }
+    const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+    if (value === undefined || (eq === -1 && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`);
+    flags.set(name, value);
+  }
+  return flags;
+}
+
+function list(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function count(name: string, raw: string | undefined, min: number): number | null {
+  if (raw === undefined) return null;
+  const result = parseIntField(`--${name}`, raw, { min, max: 100_000 });
+  if (!result.ok) throw new UsageError(result.error.message);
+  return result.value;
+}
+
+export function parseOptions(argv: readonly string[], cwd: string = process.cwd()): BenchOptions {
+  const flags = readFlags(argv);
+  const profileName = flags.get('profile') ?? 'default';
+  const profile = PROFILES[profileName];
+  if (!profile) throw new UsageError(`unknown profile ${JSON.stringify(profileName)}; use ${Object.keys(PROFILES).join(' or ')}`);
+
+  let cases: CaseRecord[];
+  try {
+    cases = selectCases(flags.has('cases') ? list(flags.get('cases')!) : profile.cases);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (cases.length === 0) throw new UsageError('--cases selected no case');
+
+  const transports = flags.has('transports') ? list(flags.get('transports')!) : [...TRANSPORTS];
+  const badTransport = transports.find((t) => !TRANSPORTS.includes(t as Transport));
+  if (badTransport !== undefined || transports.length === 0) {
+    throw new UsageError(`--transports must list json and/or grpc, got ${JSON.stringify(flags.get('transports'))}`);
+  }
+
+  const clientUrl = flags.get('client-url') ?? null;
+  if (clientUrl !== null && !/^https?:\/\/[^/\s]+\/?$/.test(clientUrl)) {
+    throw new UsageError(`--client-url must look like http://host:port, got ${JSON.stringify(clientUrl)}`);
+  }
+
+  return {
+    profile,
+    cases,
+    transports: TRANSPORTS.filter((t) => transports.includes(t)),
+    runs: count('runs', flags.get('runs'), 1),
+    warmup: count('warmup', flags.get('warmup'), 0) ?? profile.warmup,
+    out: path.resolve(cwd, flags.get('out') ?? 'results'),
+    clientUrl: clientUrl?.replace(/\/$/, '') ?? null,
+    help: flags.has('help'),
+  };
+}
+
+/** Case × transport in the blog's order, each with its repetitions resolved. */
+export function planCases(options: BenchOptions): PlannedCase[] {
+  return options.cases.flatMap((record) =>
+    options.transports.map((transport) => ({
+      record,
+      transport,
+      warmup: options.warmup,
+      runs: options.runs ?? (options.profile.caseDefaults ? record.defaultRuns : undefined) ?? options.profile.runs,
+    })),
+  );
+}

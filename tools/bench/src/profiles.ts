@@ -1,0 +1,19 @@
+/** A profile is a named set of defaults; options on the command line override it. */
+export interface Profile {
+  name: string;
+  /** Case ids (or aliases) to run when --cases is not given. */
+  cases: readonly string[];
+  /** Timed repetitions per case, unless the case has its own default or --runs is given. */
+  runs: number;
+  /** Untimed calls per case before timing (after the cold call). */
+  warmup: number;
+  /** Honour each case's own `defaultRuns` (e.g. 3 for the 1,000,000-row case). */
+  caseDefaults: boolean;
+}
+
+export const PROFILES: Readonly<Record<string, Profile>> = Object.freeze({
+  // What `bench:all` runs: the blog's seven cases, 10 timed runs (3 for ①-3); < 5 min on 2 cores.
+  default: { name: 'default', cases: ['①-1', '①-2', '①-3', '②-1', '②-2', '②-3', '20k×4'], runs: 10, warmup: 1, caseDefaults: true },
+  // For tests and CI: seconds, not minutes. Skips the two slowest cases unless asked for.
+  quick: { name: 'quick', cases: ['①-1', '①-2', '②-1', '②-2', '20k×4'], runs: 3, warmup: 1, caseDefaults: true },
+});

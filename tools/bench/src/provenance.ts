@@ -1,0 +1,30 @@
+import { execFileSync } from 'node:child_process';
+import * as os from 'node:os';
+import { runtimeInfo } from '@bench/config';
+
+function git(args: string[], cwd: string): string | null {
+  try {
+    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * How a run was made: the code (git commit, dirty or not), the machine, the runtime of the bench
+ * and of the client that measured, and the command line. GIT_COMMIT stands in where there is no .git
+ * (e.g. a container built from a copy of the tree).
+ */
+export function collectProvenance(workspaceRoot: string, client: Record<string, unknown>, argv: readonly string[]) {
+  const commit = git(['rev-parse', 'HEAD'], workspaceRoot) ?? process.env.GIT_COMMIT ?? null;
+  const status = git(['status', '--porcelain', '--untracked-files=no'], workspaceRoot);
+  return {
+    gitCommit: commit,
+    gitDirty: status === null ? null : status.length > 0,
+    hostname: os.hostname(),
+    loadAverage: os.loadavg(),
+    bench: runtimeInfo(),
+    client,
+    command: ['nx run bench:all', ...argv].join(' '),
+  };
+}

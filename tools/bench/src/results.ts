@@ -1,0 +1,38 @@
+import type { CaseResult, RawResult, Transport } from './model';
+import { summarize } from './stats';
+
+/** Turns the runner's raw result into the row results.json keeps (pure). */
+export function toCaseResult(raw: RawResult): CaseResult {
+  const m = raw.measurement;
+  const bytes = m?.bytesPerResponse ?? null;
+  return {
+    case: raw.case,
+    transport: raw.transport,
+    rows: raw.rows,
+    requests: raw.requests,
+    warmup: raw.warmup,
+    runs: raw.runs,
+    samplesMs: m?.samplesMs ?? [],
+    warmupMs: m?.warmupMs ?? [],
+    coldMs: m?.coldMs ?? null,
+    bytes,
+    bytesPerCall: bytes === null ? null : bytes * raw.requests,
+    rowsPerCall: m?.rowsPerCall ?? null,
+    ok: raw.error === null && m !== null,
+    error: raw.error,
+    summary: summarize(m?.samplesMs ?? []),
+    blogMs: raw.blogMs,
+    client: m?.client ?? null,
+    startedAt: raw.startedAt,
+    wallMs: raw.wallMs,
+  };
+}
+
+/** gRPC median ÷ JSON median for a case, when both ran and succeeded (> 1: gRPC slower). */
+export function grpcOverJson(results: readonly CaseResult[], caseId: string): number | null {
+  const median = (transport: Transport) =>
+    results.find((r) => r.case === caseId && r.transport === transport && r.ok)?.summary?.median ?? null;
+  const json = median('json');
+  const grpc = median('grpc');
+  return json !== null && grpc !== null && json > 0 ? grpc / json : null;
+}
