@@ -63,7 +63,7 @@ export class CaseRunner {
 
   /** One timed call on the app's shared connection (the blog's four routes). */
   async timeOnce(transport: TransportName, rows: number, requests: number): Promise<TimedCall> {
-    return this.exclusive(() => timeCall(this.transports[transport].shared(), rows, requests));
+    return this.exclusive(() => stage('timed', () => timeCall(this.transports[transport].shared(), rows, requests)));
   }
 
   /** Cold call, warm-up, then timed calls, returning every raw sample (the bench route). */
@@ -99,7 +99,7 @@ export class CaseRunner {
         coldMs,
         warmupMs,
         samplesMs,
-        bytesPerResponse: replies.messages > 0 ? Math.round(replies.bytes / replies.messages) : null,
+        bytesPerResponse: replies.messages > 0 && Number.isFinite(replies.bytes) ? Math.round(replies.bytes / replies.messages) : null,
         rowsPerCall: rows * requests,
         client: {
           cpuUserMs: cpu.user / 1000,

@@ -1,4 +1,6 @@
+import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 
 /** Packages whose versions decide what is measured; recorded in every report. */
 export const KEY_PACKAGES = [
@@ -26,12 +28,13 @@ export interface RuntimeInfo {
   packages: Record<string, string | null>;
 }
 
+/** The installed version of a package, found the way Node would resolve it from here. */
 function packageVersion(name: string): string | null {
-  try {
-    return (require(`${name}/package.json`) as { version: string }).version;
-  } catch {
-    return null;
+  for (const dir of require.resolve.paths(name) ?? []) {
+    const manifest = path.join(dir, name, 'package.json');
+    if (fs.existsSync(manifest)) return (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string }).version;
   }
+  return null;
 }
 
 /** What this process runs on: Node, CPU and the versions of the packages on the measured path. */

@@ -41,7 +41,8 @@ export class JsonTransport implements RowTransport {
       getSamples: (rows: number) =>
         this.http.get(base + rows, agent ? { httpAgent: agent } : undefined).pipe(
           map((response) => {
-            this.meter.record(Number(response.headers['content-length'] ?? 0));
+            // Express always sends Content-Length for res.json; without it the size is unknown (NaN).
+            this.meter.record(Number(response.headers['content-length'] ?? Number.NaN));
             return response.data as unknown;
           }),
         ),

@@ -1,0 +1,123 @@
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import { DEFAULT_SETTINGS, type Settings } from '@bench/config';
+import { buildRows } from '@bench/samples';
+import { startFakeGrpcServer, startFakeJsonServer, type FakeServer } from '@bench/testing';
+import { AppModule } from '../src/app.module';
+
+// The client app against protocol-level stand-ins for server-a and server-b on free loopback ports.
+describe('client', () => {
+  let serverA: FakeServer;
+  let serverB: FakeServer;
+  let client: INestApplication;
+
+  beforeAll(async () => {
+    serverA = await startFakeJsonServer();
+    serverB = await startFakeGrpcServer();
+    const settings: Settings = {
+      ...DEFAULT_SETTINGS,
+      serverAUrl: serverA.url,
+      serverBUrl: serverB.url,
+      maxRows: 20_000,
+      maxParallel: 200,
+    };
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(settings)] }).compile();
+    client = moduleRef.createNestApplication({ logger: false });
+    await client.init();
+  });
+  afterAll(async () => {
+    await client.close();
+    await serverA.close();
+    await serverB.close();
+  });
+
+  const http = () => request(client.getHttpServer());
+
+  it.each([
+    ['/client/call-a/25', 'json', 25, 1],
+    ['/client/call-b/25', 'grpc', 25, 1],
+    ['/client/call-a-parallel/7', 'json', 1, 7],
+    ['/client/call-b-parallel/7', 'grpc', 1, 7],
+  ])('%s answers with the timing as JSON', async (path, transport, rows, requests) => {
+    const response = await http().get(path).expect(200);
+    expect(response.body).toEqual({ transport, rows, requests, elapsedMs: expect.any(Number), rowsReceived: rows * requests });
+    expect(response.body.elapsedMs).toBeGreaterThan(0);
+  });
+
+  it.each(['/client/call-a/abc', '/client/call-b/1.5', '/client/call-a-parallel/-1', '/client/call-b/20001', '/client/call-b-parallel/201'])(
+    '%s is refused with 400',
+    async (path) => {
+      const response = await http().get(path).expect(400);
+      expect(response.body).toMatchObject({ statusCode: 400, field: 'count' });
+    },
+  );
+
+  it.each(['json', 'grpc'])('POST /bench/run returns every raw sample for %s', async (transport) => {
+    const response = await http()
+      .post('/bench/run')
+      .send({ transport, rows: 100, requests: 3, warmup: 2, runs: 4 })
+      .expect(200);
+    const run = response.body;
+    expect(run).toMatchObject({ transport, rows: 100, requests: 3, rowsPerCall: 300 });
+    expect(run.samplesMs).toHaveLength(4);
+    expect(run.warmupMs).toHaveLength(2);
+    expect(run.coldMs).toBeGreaterThan(0);
+    expect(run.bytesPerResponse).toBeGreaterThan(100 * 100);
+    expect(run.client.maxRssBytes).toBeGreaterThan(0);
+  });
+
+  it('reports JSON bodies larger than protobuf messages for the same rows', async () => {
+    const run = (transport: string) =>
+      http().post('/bench/run').send({ transport, rows: 1000, requests: 1, warmup: 0, runs: 1, cold: false }).expect(200);
+    const json = (await run('json')).body;
+    const grpc = (await run('grpc')).body;
+    expect(json.coldMs).toBeNull();
+    expect(json.bytesPerResponse).toBeGreaterThan(grpc.bytesPerResponse);
+  });
+
+  it.each([
+    [{ transport: 'xml', rows: 1, requests: 1, runs: 1 }, 'transport', 'enum'],
+    [{ transport: 'json', rows: 'ten', requests: 1, runs: 1 }, 'rows', 'integer'],
+    [{ transport: 'json', rows: 1, requests: 0, runs: 1 }, 'requests', 'min'],
+    [{ transport: 'json', rows: 1, requests: 1 }, 'runs', 'required'],
+    [{ transport: 'json', rows: 1, requests: 1, runs: 1, cold: 'yes' }, 'cold', 'type'],
+  ])('POST /bench/run refuses %p', async (body, field, rule) => {
+    const response = await http().post('/bench/run').send(body).expect(400);
+    expect(response.body).toMatchObject({ statusCode: 400, field, rule });
+  });
+
+  it('GET /bench/info describes the measuring process', async () => {
+    const response = await http().get('/bench/info').expect(200);
+    expect(response.body).toMatchObject({ node: process.version, cpuCount: expect.any(Number), pid: process.pid });
+    expect(response.body.packages['@nestjs/core']).toMatch(/^11\./);
+  });
+
+  it('GET /health/ready reports both upstreams', async () => {
+    const response = await http().get('/health/ready').expect(200);
+    expect(response.body).toEqual({ status: 'SERVING', upstreams: { 'server-a': 'SERVING', 'server-b': 'SERVING' } });
+  });
+
+  it.each(['json', 'grpc'] as const)('fails a case loudly (502) when %s sends the wrong rows', async (transport) => {
+    const server = transport === 'json' ? serverA : serverB;
+    server.rows = (count) => buildRows(count).map((row, i) => (i === count - 1 ? { ...row, columnJ: 'tampered' } : row));
+    try {
+      const response = await http().post('/bench/run').send({ transport, rows: 5, requests: 1, warmup: 0, runs: 1 }).expect(502);
+      expect(response.body).toMatchObject({ statusCode: 502, stage: 'cold' });
+      expect(response.body.message).toContain('wrong reply: row 4 differs');
+      await http().get(`/client/call-${transport === 'json' ? 'a' : 'b'}/3`).expect(502);
+    } finally {
+      server.rows = buildRows;
+    }
+  });
+
+  it('reports a dead server-b as 502 on the bench route and 503 on readiness', async () => {
+    await serverB.close();
+    const run = await http().post('/bench/run').send({ transport: 'grpc', rows: 1, requests: 1, warmup: 0, runs: 1 }).expect(502);
+    expect(run.body).toMatchObject({ statusCode: 502, stage: 'cold' });
+    const ready = await http().get('/health/ready').expect(503);
+    expect(ready.body.upstreams['server-a']).toBe('SERVING');
+    expect(ready.body.upstreams['server-b']).toMatch(/^UNREACHABLE/);
+    await http().get('/client/call-a/1').expect(200);
+  });
+});

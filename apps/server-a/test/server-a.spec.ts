@@ -1,0 +1,52 @@
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import { DEFAULT_SETTINGS } from '@bench/config';
+import { buildRows } from '@bench/samples';
+import { AppModule } from '../src/app.module';
+
+describe('server-a (JSON over HTTP)', () => {
+  let app: INestApplication;
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [AppModule.register({ ...DEFAULT_SETTINGS, maxRows: 50 })],
+    }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+  });
+  afterAll(() => app.close());
+
+  it('GET /server-a/:count returns the blog rows as {"samples": [...]}', async () => {
+    const response = await request(app.getHttpServer()).get('/server-a/3').expect(200);
+    expect(response.headers['content-type']).toMatch(/application\/json/);
+    expect(response.body).toEqual({ samples: buildRows(3) });
+  });
+
+  it('serves up to the configured cap', async () => {
+    const response = await request(app.getHttpServer()).get('/server-a/50').expect(200);
+    expect(response.body.samples).toHaveLength(50);
+  });
+
+  it.each([
+    ['abc', 'integer'],
+    ['-1', 'integer'],
+    ['1.5', 'integer'],
+    ['1e3', 'integer'],
+    ['0', 'min'],
+    ['51', 'max'],
+  ])('answers %s with 400 naming the field and rule (%s)', async (count, rule) => {
+    const response = await request(app.getHttpServer()).get(`/server-a/${count}`).expect(400);
+    expect(response.body).toMatchObject({ statusCode: 400, field: 'count', rule });
+    expect(response.body.message).toContain('count');
+  });
+
+  it('stays healthy after bad input', async () => {
+    await request(app.getHttpServer()).get('/server-a/nope').expect(400);
+    await request(app.getHttpServer()).get('/health').expect(200, { status: 'SERVING', service: 'server-a' });
+  });
+
+  it('answers unknown routes with 404', async () => {
+    await request(app.getHttpServer()).get('/server-b/1').expect(404);
+  });
+});

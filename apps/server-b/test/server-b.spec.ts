@@ -1,0 +1,67 @@
+import * as grpc from '@grpc/grpc-js';
+import type { INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { DEFAULT_SETTINGS } from '@bench/config';
+import { samplePackageDefinition, sampleGrpcOptions } from '@bench/proto';
+import { buildRows } from '@bench/samples';
+import { freePort } from '@bench/testing';
+import { AppModule } from '../src/app.module';
+
+type Callback = (error: grpc.ServiceError | null, reply?: unknown) => void;
+type UnaryClient = grpc.Client & Record<string, (request: unknown, callback: Callback) => void>;
+
+describe('server-b (gRPC)', () => {
+  let app: INestMicroservice;
+  let samples: UnaryClient;
+  let health: UnaryClient;
+
+  const call = (client: UnaryClient, method: string, request: unknown) =>
+    new Promise<{ error: grpc.ServiceError | null; reply?: unknown }>((resolve) =>
+      client[method](request, (error, reply) => resolve({ error, reply })),
+    );
+
+  beforeAll(async () => {
+    const url = `127.0.0.1:${await freePort()}`;
+    app = await NestFactory.createMicroservice(AppModule.register({ ...DEFAULT_SETTINGS, maxRows: 50 }), {
+      ...sampleGrpcOptions(url),
+      logger: false,
+    });
+    await app.listen();
+    // A plain grpc-js client from the same contract: what grpcurl or another language would do.
+    const loaded = grpc.loadPackageDefinition(samplePackageDefinition()) as unknown as {
+      sample: { SampleService: typeof grpc.Client };
+      grpc: { health: { v1: { Health: typeof grpc.Client } } };
+    };
+    samples = new loaded.sample.SampleService(url, grpc.credentials.createInsecure()) as UnaryClient;
+    health = new loaded.grpc.health.v1.Health(url, grpc.credentials.createInsecure()) as UnaryClient;
+  });
+  afterAll(async () => {
+    samples.close();
+    health.close();
+    await app.close();
+  });
+
+  it('GetSamples returns the blog rows', async () => {
+    const { error, reply } = await call(samples, 'GetSamples', { count: 3 });
+    expect(error).toBeNull();
+    expect(reply).toEqual({ samples: buildRows(3) });
+  });
+
+  it.each([
+    [{ count: 0 }, 'min'],
+    [{}, 'min'],
+    [{ count: -1 }, 'min'],
+    [{ count: 51 }, 'max'],
+  ])('answers %p with INVALID_ARGUMENT (%s)', async (request, rule) => {
+    const { error } = await call(samples, 'GetSamples', request);
+    expect(error?.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(error?.details).toContain(`count: ${rule}`);
+  });
+
+  it('answers the standard health check and stays healthy after bad input', async () => {
+    await call(samples, 'GetSamples', { count: -5 });
+    const { error, reply } = await call(health, 'Check', { service: '' });
+    expect(error).toBeNull();
+    expect(reply).toEqual({ status: 'SERVING' });
+  });
+});

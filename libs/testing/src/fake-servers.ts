@@ -1,0 +1,56 @@
+import * as grpc from '@grpc/grpc-js';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { samplePackageDefinition } from '@bench/proto';
+import { buildRows, type SampleRow } from '@bench/samples';
+
+/** Rows a fake server sends for a request of `count`; tests swap it to simulate a wrong server. */
+export type RowSource = (count: number) => SampleRow[];
+
+export interface FakeServer {
+  url: string;
+  rows: RowSource;
+  close(): Promise<void>;
+}
+
+/**
+ * A protocol-level stand-in for server-a (GET /server-a/:count, GET /health) on a free loopback port,
+ * so client tests need no app of ours beyond the one under test.
+ */
+export async function startFakeJsonServer(): Promise<FakeServer> {
+  const fake: FakeServer = { url: '', rows: buildRows, close: async () => undefined };
+  const server = http.createServer((req, res) => {
+    const match = /^\/server-a\/(\d+)$/.exec(req.url ?? '');
+    const body = req.url === '/health' ? { status: 'SERVING' } : match ? { samples: fake.rows(Number(match[1])) } : null;
+    const text = Buffer.from(JSON.stringify(body ?? { statusCode: 404 }));
+    res.writeHead(body ? 200 : 404, { 'content-type': 'application/json', 'content-length': text.length });
+    res.end(text);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.close = () => new Promise((resolve) => server.close(() => resolve()));
+  return fake;
+}
+
+/** The same for server-b: sample.SampleService and grpc.health.v1.Health with plain grpc-js. */
+export async function startFakeGrpcServer(): Promise<FakeServer> {
+  const fake: FakeServer = { url: '', rows: buildRows, close: async () => undefined };
+  const loaded = grpc.loadPackageDefinition(samplePackageDefinition()) as unknown as {
+    sample: { SampleService: { service: grpc.ServiceDefinition } };
+    grpc: { health: { v1: { Health: { service: grpc.ServiceDefinition } } } };
+  };
+  const server = new grpc.Server();
+  server.addService(loaded.sample.SampleService.service, {
+    GetSamples: (call: grpc.ServerUnaryCall<{ count: number }, unknown>, callback: grpc.sendUnaryData<unknown>) =>
+      callback(null, { samples: fake.rows(call.request.count) }),
+  });
+  server.addService(loaded.grpc.health.v1.Health.service, {
+    Check: (_call: unknown, callback: grpc.sendUnaryData<unknown>) => callback(null, { status: 'SERVING' }),
+  });
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+  );
+  fake.url = `127.0.0.1:${port}`;
+  fake.close = () => new Promise((resolve) => server.tryShutdown(() => resolve()));
+  return fake;
+}

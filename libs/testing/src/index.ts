@@ -1,0 +1,2 @@
+export { freePort } from './free-port';
+export { startFakeJsonServer, startFakeGrpcServer, type FakeServer, type RowSource } from './fake-servers';

@@ -1,0 +1,139 @@
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { freePort } from '@bench/testing';
+
+// Runs the built bench (tools/bench/dist) as a user would, against the built apps it starts itself.
+const ROOT = path.resolve(__dirname, '../../..');
+const MAIN = path.join(ROOT, 'tools/bench/dist/main.js');
+
+interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runBench(args: string[], env: NodeJS.ProcessEnv, onStderr?: (text: string, child: ReturnType<typeof spawn>) => void): Promise<Finished> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      onStderr?.(stderr, child);
+    });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function isListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function portsEnv(): Promise<NodeJS.ProcessEnv> {
+  return { CLIENT_PORT: String(await freePort()), SERVER_A_PORT: String(await freePort()), SERVER_B_PORT: String(await freePort()) };
+}
+
+function onlyRunDir(out: string): string {
+  const runs = fs.readdirSync(out).filter((name) => name !== 'latest');
+  expect(runs).toHaveLength(1);
+  return path.join(out, runs[0]);
+}
+
+describe('bench:all (built apps, quick profile)', () => {
+  let out: string;
+  beforeEach(() => {
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-it-'));
+  });
+  afterEach(() => fs.rmSync(out, { recursive: true, force: true }));
+
+  it('runs the quick profile, writes results.json and results.md, prints the table and stops the apps', async () => {
+    const env = await portsEnv();
+    const result = await runBench(['--profile', 'quick', '--runs', '2', '--out', out], env);
+    expect(result.stderr).toContain('[1/10]');
+    expect(result.code).toBe(0);
+
+    const runDir = onlyRunDir(out);
+    expect(fs.realpathSync(path.join(out, 'latest'))).toBe(fs.realpathSync(runDir));
+    const doc = JSON.parse(fs.readFileSync(path.join(runDir, 'results.json'), 'utf8'));
+    expect(doc.incomplete).toBe(false);
+    expect(doc.provenance).toMatchObject({ gitCommit: expect.any(String), client: { node: process.version, cpuCount: expect.any(Number) } });
+    expect(doc.settings).toMatchObject({ profile: 'quick', runsOverride: 2, transports: ['json', 'grpc'] });
+    expect(doc.results).toHaveLength(10);
+    for (const r of doc.results) {
+      expect(r).toMatchObject({ ok: true, error: null, samplesMs: [expect.any(Number), expect.any(Number)] });
+      expect(r.coldMs).toBeGreaterThan(0);
+      expect(r.bytes).toBeGreaterThan(0);
+      expect(Object.keys(r.summary).sort()).toEqual(['max', 'mean', 'median', 'min', 'n', 'p95', 'stddev']);
+    }
+    expect(doc.results.map((r: { case: string; transport: string }) => `${r.case}/${r.transport}`)).toEqual([
+      '①-1/json', '①-1/grpc', '①-2/json', '①-2/grpc', '②-1/json', '②-1/grpc', '②-2/json', '②-2/grpc', '20k×4/json', '20k×4/grpc',
+    ]);
+
+    const tableLines = result.stdout.split('\n').filter((line) => line.startsWith('| '));
+    expect(tableLines).toHaveLength(1 + 10);
+    const md = fs.readFileSync(path.join(runDir, 'results.md'), 'utf8');
+    expect(md).toContain(tableLines[1]);
+
+    for (const pid of Object.values(doc.settings.startedApps.pids) as number[]) expect(isAlive(pid)).toBe(false);
+    for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
+  });
+
+  it('on Ctrl-C stops the apps and keeps what was measured, marked incomplete', async () => {
+    const env = await portsEnv();
+    let sent = false;
+    const result = await runBench(['--cases', '1-1,1-3', '--runs', '1', '--out', out], env, (stderr, child) => {
+      if (!sent && stderr.includes('[3/4]')) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    expect(result.code).toBe(130);
+    const doc = JSON.parse(fs.readFileSync(path.join(onlyRunDir(out), 'results.json'), 'utf8'));
+    expect(doc.incomplete).toBe(true);
+    expect(doc.results.map((r: { case: string }) => r.case)).toEqual(['①-1', '①-1']);
+    for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
+  });
+
+  it('names the variable when a port is taken, and leaves nothing running', async () => {
+    const env = await portsEnv();
+    const blocker = net.createServer().listen(Number(env.SERVER_A_PORT), '127.0.0.1');
+    await new Promise((resolve) => blocker.once('listening', resolve));
+    try {
+      const result = await runBench(['--profile', 'quick', '--out', out], env);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`port ${env.SERVER_A_PORT} on 127.0.0.1 is already in use`);
+      expect(result.stderr).toContain('SERVER_A_PORT');
+    } finally {
+      blocker.close();
+    }
+    expect(await isListening(Number(env.CLIENT_PORT))).toBe(false);
+    expect(await isListening(Number(env.SERVER_B_PORT))).toBe(false);
+  });
+
+  it('refuses a bad option with usage and exit code 2', async () => {
+    const result = await runBench(['--cases', 'nope', '--out', out], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown case "nope"');
+    expect(result.stderr).toContain('Usage: npx nx run bench:all');
+  });
+});

@@ -1,0 +1,72 @@
+import { renderMarkdown, renderTable } from '../src/export/markdown';
+import type { CaseResult, RunDocument } from '../src/model';
+
+function result(overrides: Partial<CaseResult>): CaseResult {
+  return {
+    case: '①-2',
+    transport: 'json',
+    rows: 10_000,
+    requests: 1,
+    warmup: 1,
+    runs: 3,
+    samplesMs: [40, 50, 60],
+    warmupMs: [70],
+    coldMs: 80.25,
+    bytes: 2_548_000,
+    bytesPerCall: 2_548_000,
+    rowsPerCall: 10_000,
+    ok: true,
+    error: null,
+    summary: { n: 3, median: 50, mean: 50, min: 40, max: 60, p95: 59, stddev: 10 },
+    blogMs: 47.22,
+    client: null,
+    startedAt: '2026-11-21T00:00:00.000Z',
+    wallMs: 300,
+    ...overrides,
+  };
+}
+
+const rows = [
+  result({}),
+  result({ transport: 'grpc', bytes: 1_350_000, blogMs: 94.66, summary: { n: 3, median: 125, mean: 125, min: 100, max: 150, p95: 148, stddev: 25 } }),
+  result({ case: '②-3', rows: 1, requests: 1000, transport: 'json', ok: false, error: 'HTTP 502: timed call failed | boom', summary: null, blogMs: 551.685 }),
+];
+
+describe('renderTable', () => {
+  const table = renderTable(rows).split('\n');
+
+  it('has the documented columns and one line per case × transport', () => {
+    expect(table[0]).toBe(
+      '| case | rows | requests | transport | median ms | mean ms | min ms | p95 ms | max ms | stddev ms | cold ms | response bytes | blog avg ms | gRPC/JSON | blog gRPC/JSON |',
+    );
+    expect(table).toHaveLength(2 + rows.length);
+  });
+
+  it('shows figures, bytes, the blog figure and both ratios on the case\'s first line', () => {
+    expect(table[2]).toBe('| ①-2 | 10,000 | 1 | json | 50.0 | 50.0 | 40.0 | 59.0 | 60.0 | 10.0 | 80.3 | 2.43 MiB | 47.2 | 2.50× | 2.00× |');
+    expect(table[3]).toContain('| grpc | 125.0 |');
+    expect(table[3]).toMatch(/\| 94\.7 \| {2}\| {2}\|$/);
+  });
+
+  it('marks a failed case loudly and escapes pipes in the error', () => {
+    expect(table[4]).toContain('FAILED: HTTP 502: timed call failed \\| boom');
+  });
+});
+
+describe('renderMarkdown', () => {
+  it('says how the run was made and flags failures and incompleteness', () => {
+    const doc: RunDocument = {
+      schemaVersion: 1,
+      incomplete: true,
+      provenance: { gitCommit: 'abcdef1234567890', gitDirty: false, client: { cpuModel: 'Test CPU', cpuCount: 2, node: 'v20.0.0', packages: { '@nestjs/core': '11.0.0' } } },
+      settings: { startedAt: '2026-11-21T00:00:00.000Z', profile: 'quick', warmup: 1 },
+      results: rows,
+    };
+    const md = renderMarkdown(doc);
+    expect(md).toContain('commit `abcdef123456`');
+    expect(md).toContain('Test CPU × 2; Node v20.0.0; @nestjs/core 11.0.0');
+    expect(md).toContain('**incomplete run**');
+    expect(md).toContain('**1 case(s) failed**');
+    expect(md).toContain(renderTable(rows));
+  });
+});

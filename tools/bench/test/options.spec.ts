@@ -1,0 +1,55 @@
+import * as path from 'node:path';
+import { parseOptions, planCases, UsageError } from '../src/options';
+
+describe('parseOptions', () => {
+  it('defaults to the default profile: seven cases, both transports, 10 runs (3 for ①-3)', () => {
+    const options = parseOptions([], '/work');
+    expect(options.profile.name).toBe('default');
+    expect(options.out).toBe(path.resolve('/work', 'results'));
+    expect(options.clientUrl).toBeNull();
+    const plan = planCases(options);
+    expect(plan).toHaveLength(14);
+    expect(plan.map((p) => `${p.record.id}/${p.transport}/${p.runs}/${p.warmup}`).slice(0, 6)).toEqual([
+      '①-1/json/10/1',
+      '①-1/grpc/10/1',
+      '①-2/json/10/1',
+      '①-2/grpc/10/1',
+      '①-3/json/3/1',
+      '①-3/grpc/3/1',
+    ]);
+  });
+
+  it('reads both --flag value and --flag=value (as Nx forwards them)', () => {
+    const options = parseOptions(['--profile=quick', '--cases', '1-1,20kx4', '--transports=grpc', '--runs', '4', '--warmup=0', '--out', 'x', '--client-url=http://h:1/'], '/w');
+    expect(options).toMatchObject({ transports: ['grpc'], runs: 4, warmup: 0, out: '/w/x', clientUrl: 'http://h:1' });
+    expect(options.cases.map((c) => c.id)).toEqual(['①-1', '20k×4']);
+    expect(planCases(options).map((p) => p.runs)).toEqual([4, 4]);
+  });
+
+  it('lets --runs override a case default', () => {
+    const plan = planCases(parseOptions(['--cases', '1-3', '--runs', '2']));
+    expect(plan.map((p) => p.runs)).toEqual([2, 2]);
+  });
+
+  it('quick profile skips the slowest cases', () => {
+    const ids = parseOptions(['--profile', 'quick']).cases.map((c) => c.id);
+    expect(ids).not.toContain('①-3');
+    expect(ids.length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    [['--profile', 'slow'], /unknown profile "slow"/],
+    [['--cases', '9-9'], /unknown case "9-9"/],
+    [['--transports', 'json,xml'], /--transports must list json and\/or grpc/],
+    [['--runs', '0'], /--runs must be at least 1/],
+    [['--runs', 'ten'], /--runs must be a whole number/],
+    [['--warmup', '-1'], /--warmup must be a whole number/],
+    [['--client-url', 'localhost:3000'], /--client-url must look like/],
+    [['--bogus'], /unknown option --bogus/],
+    [['--runs'], /--runs needs a value/],
+    [['stray'], /unexpected argument "stray"/],
+  ])('refuses %p', (argv, message) => {
+    expect(() => parseOptions(argv)).toThrow(UsageError);
+    expect(() => parseOptions(argv)).toThrow(message);
+  });
+});
