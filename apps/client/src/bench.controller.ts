@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { runtimeInfo, SETTINGS, type RuntimeInfo, type Settings } from '@bench/config';
+import { PROTO_LOADER_SETTINGS } from '@bench/proto';
 import { orBadRequest, parseEnumField, parseIntField } from '@bench/validation';
 import { CaseRunner, type CaseRequest, type CaseRun } from './case-runner.service';
 import { TRANSPORT_NAMES } from './transports/row-transport';
@@ -17,8 +18,8 @@ export class BenchController {
 
   /** Where the measurements happen: this process's Node, CPU, package versions and limits. */
   @Get('info')
-  info(): RuntimeInfo & { pid: number; settings: Settings } {
-    return { ...runtimeInfo(), pid: process.pid, settings: this.settings };
+  info(): RuntimeInfo & { pid: number; settings: Settings; protoLoader: typeof PROTO_LOADER_SETTINGS } {
+    return { ...runtimeInfo(), pid: process.pid, settings: this.settings, protoLoader: PROTO_LOADER_SETTINGS };
   }
 
   @Post('run')

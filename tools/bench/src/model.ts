@@ -37,15 +37,20 @@ export interface Measurement {
   client: { cpuUserMs: number; cpuSystemMs: number; maxRssBytes: number } | null;
 }
 
-/** The runner's output for one case × transport: raw samples or the error that stopped it. */
-export interface RawResult {
+/** Which case × transport a result belongs to, and how it was run. */
+export interface CaseIdentity {
   case: string;
   transport: Transport;
   rows: number;
   requests: number;
   warmup: number;
   runs: number;
+  /** The blog's average for this cell, in ms. */
   blogMs: number;
+}
+
+/** The runner's output for one case × transport: raw samples or the error that stopped it. */
+export interface RawResult extends CaseIdentity {
   startedAt: string;
   wallMs: number;
   measurement: Measurement | null;
@@ -63,13 +68,7 @@ export interface Summary {
 }
 
 /** One row of results.json. */
-export interface CaseResult {
-  case: string;
-  transport: Transport;
-  rows: number;
-  requests: number;
-  warmup: number;
-  runs: number;
+export interface CaseResult extends CaseIdentity {
   samplesMs: number[];
   warmupMs: number[];
   coldMs: number | null;
@@ -81,7 +80,6 @@ export interface CaseResult {
   ok: boolean;
   error: string | null;
   summary: Summary | null;
-  blogMs: number;
   client: Measurement['client'];
   startedAt: string;
   wallMs: number;

@@ -25,6 +25,6 @@ export function collectProvenance(workspaceRoot: string, client: Record<string, 
     loadAverage: os.loadavg(),
     bench: runtimeInfo(),
     client,
-    command: ['nx run bench:all', ...argv].join(' '),
+    arguments: argv,
   };
 }
