@@ -1,13 +1,13 @@
 // client: the blog's caller. Serves the four /client routes, the bench route and health checks.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { explainListenError, loadSettings } from '@bench/config';
+import { explainListenError, loadSettings, stopOnSignals } from '@bench/config';
 import { AppModule } from './app.module';
 
 async function main(): Promise<void> {
   const settings = loadSettings();
   const app = await NestFactory.create(AppModule.register(settings), { logger: ['error', 'warn'] });
-  app.enableShutdownHooks();
+  stopOnSignals(app, 'client');
   try {
     await app.listen(settings.clientPort, settings.host);
   } catch (error) {

@@ -1,13 +1,13 @@
 // server-a: the blog's JSON API. Reads its settings, serves GET /server-a/:count, stops on SIGTERM.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { explainListenError, loadSettings } from '@bench/config';
+import { explainListenError, loadSettings, stopOnSignals } from '@bench/config';
 import { AppModule } from './app.module';
 
 async function main(): Promise<void> {
   const settings = loadSettings();
   const app = await NestFactory.create(AppModule.register(settings), { logger: ['error', 'warn'] });
-  app.enableShutdownHooks();
+  stopOnSignals(app, 'server-a');
   try {
     await app.listen(settings.serverAPort, settings.host);
   } catch (error) {

@@ -1,7 +1,7 @@
 // server-b: the blog's gRPC API. Reads its settings, serves sample.SampleService, stops on SIGTERM.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { explainListenError, loadSettings } from '@bench/config';
+import { explainListenError, loadSettings, stopOnSignals } from '@bench/config';
 import { sampleGrpcOptions } from '@bench/proto';
 import { AppModule } from './app.module';
 
@@ -12,7 +12,7 @@ async function main(): Promise<void> {
     ...sampleGrpcOptions(url),
     logger: ['error', 'warn'],
   });
-  app.enableShutdownHooks();
+  stopOnSignals(app, 'server-b');
   try {
     await app.listen();
   } catch (error) {

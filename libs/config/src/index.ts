@@ -2,3 +2,4 @@ export { loadSettings, DEFAULT_SETTINGS, SETTING_ENV, ConfigError, type Settings
 export { explainListenError } from './listen-error';
 export { SETTINGS } from './tokens';
 export { runtimeInfo, KEY_PACKAGES, type RuntimeInfo } from './runtime-info';
+export { stopOnSignals, SHUTDOWN_GRACE_MS } from './lifecycle';

@@ -95,6 +95,9 @@ describe('bench:all (built apps, quick profile)', () => {
     expect(md).toContain(tableLines[1]);
 
     for (const pid of Object.values(doc.settings.startedApps.pids) as number[]) expect(isAlive(pid)).toBe(false);
+    for (const app of ['server-a', 'server-b', 'client']) {
+      expect(fs.readFileSync(path.join(runDir, 'logs', `${app}.log`), 'utf8')).toContain(`${app}: SIGTERM, shutting down`);
+    }
     for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
   });
 
