@@ -39,7 +39,7 @@ export class BenchController {
       rows: orBadRequest(parseIntField('rows', input.rows, { min: 1, max: this.settings.maxRows })),
       requests: orBadRequest(parseIntField('requests', input.requests, { min: 1, max: this.settings.maxParallel })),
       warmup: orBadRequest(parseIntField('warmup', input.warmup ?? 1, { min: 0, max: MAX_CALLS })),
-      runs: orBadRequest(parseIntField('runs', input.runs, { min: 1, max: MAX_CALLS })),
+      runs: orBadRequest(parseIntField('runs', input.runs, { min: 0, max: MAX_CALLS })),
       cold: cold as boolean,
     };
   }

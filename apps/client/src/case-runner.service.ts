@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { forkJoin, lastValueFrom, map, type Observable } from 'rxjs';
+import { costBetween, processSampler, type ProcessCost } from '@bench/config';
 import { verifyReply } from '@bench/samples';
 import { GRPC_TRANSPORT, JSON_TRANSPORT, type Connection, type RowTransport, type TransportName } from './transports/row-transport';
 
@@ -28,8 +29,12 @@ export interface CaseRun {
   bytesPerResponse: number | null;
   /** Rows received and checked in each timed call (rows × requests). */
   rowsPerCall: number;
-  /** This process's CPU time and peak memory over the timed calls. */
-  client: { cpuUserMs: number; cpuSystemMs: number; maxRssBytes: number };
+  /** The client's CPU time and peak RSS over the timed calls. */
+  client: ProcessCost | null;
+  /** The same for the server that served them, as it reported itself; null if it could not say. */
+  server: ProcessCost | null;
+  /** Why `server` is null, when it is. */
+  serverMetricsError: string | null;
 }
 
 export interface TimedCall {
@@ -84,14 +89,18 @@ export class CaseRunner {
       for (let i = 0; i < request.warmup; i++) {
         warmupMs.push((await stage('warmup', () => timeCall(transport.shared(), rows, requests))).elapsedMs);
       }
-      transport.takeReplyBytes();
       const samplesMs: number[] = [];
-      const cpuBefore = process.cpuUsage();
+      const sampler = processSampler();
+      const serverBefore = await readQuietly(transport, true);
+      transport.takeReplyBytes();
+      const clientBefore = sampler.read(true);
       for (let i = 0; i < request.runs; i++) {
         samplesMs.push((await stage('timed', () => timeCall(transport.shared(), rows, requests))).elapsedMs);
       }
-      const cpu = process.cpuUsage(cpuBefore);
+      const clientAfter = sampler.read(false);
       const replies = transport.takeReplyBytes();
+      const serverAfter = await readQuietly(transport, false);
+      const timed = request.runs > 0;
       return {
         transport: request.transport,
         rows,
@@ -101,11 +110,9 @@ export class CaseRunner {
         samplesMs,
         bytesPerResponse: replies.messages > 0 && Number.isFinite(replies.bytes) ? Math.round(replies.bytes / replies.messages) : null,
         rowsPerCall: rows * requests,
-        client: {
-          cpuUserMs: cpu.user / 1000,
-          cpuSystemMs: cpu.system / 1000,
-          maxRssBytes: process.resourceUsage().maxRSS * 1024,
-        },
+        client: timed ? costBetween(clientBefore, clientAfter) : null,
+        server: timed && 'cpuUserMs' in serverBefore && 'cpuUserMs' in serverAfter ? costBetween(serverBefore, serverAfter) : null,
+        serverMetricsError: 'error' in serverBefore ? serverBefore.error : 'error' in serverAfter ? serverAfter.error : null,
       };
     });
   }
@@ -126,6 +133,15 @@ export class BusyError extends Error {
   override readonly name = 'BusyError';
   constructor() {
     super('another case is running in this client; run one case at a time');
+  }
+}
+
+/** Server metrics are extra information: a server that cannot report them does not fail the case. */
+async function readQuietly(transport: RowTransport, resetPeak: boolean) {
+  try {
+    return await transport.readServerMetrics(resetPeak);
+  } catch (error) {
+    return { error: `server metrics unavailable: ${describe(error)}` };
   }
 }
 

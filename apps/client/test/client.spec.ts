@@ -64,7 +64,17 @@ describe('client', () => {
     expect(run.warmupMs).toHaveLength(2);
     expect(run.coldMs).toBeGreaterThan(0);
     expect(run.bytesPerResponse).toBeGreaterThan(100 * 100);
-    expect(run.client.maxRssBytes).toBeGreaterThan(0);
+    expect(run.client.peakRssBytes).toBeGreaterThan(0);
+    expect(run.client.cpuUserMs + run.client.cpuSystemMs).toBeGreaterThan(0);
+    expect(run.server).toEqual({ cpuUserMs: expect.any(Number), cpuSystemMs: expect.any(Number), peakRssBytes: expect.any(Number) });
+    expect(run.serverMetricsError).toBeNull();
+  });
+
+  it('prepares a case without timed runs (cold + warm-up only) for interleaved repetitions', async () => {
+    const run = (await http().post('/bench/run').send({ transport: 'grpc', rows: 10, requests: 2, warmup: 1, runs: 0 }).expect(200)).body;
+    expect(run).toMatchObject({ samplesMs: [], client: null, server: null, bytesPerResponse: null });
+    expect(run.warmupMs).toHaveLength(1);
+    expect(run.coldMs).toBeGreaterThan(0);
   });
 
   it('reports JSON bodies larger than protobuf messages for the same rows', async () => {

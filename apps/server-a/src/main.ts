@@ -1,11 +1,12 @@
 // server-a: the blog's JSON API. Reads its settings, serves GET /server-a/:count, stops on SIGTERM.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { explainListenError, loadSettings, stopOnSignals } from '@bench/config';
+import { explainListenError, loadSettings, processSampler, stopOnSignals } from '@bench/config';
 import { AppModule } from './app.module';
 
 async function main(): Promise<void> {
   const settings = loadSettings();
+  processSampler();
   const app = await NestFactory.create(AppModule.register(settings), { logger: ['error', 'warn'] });
   stopOnSignals(app, 'server-a');
   try {

@@ -50,3 +50,24 @@ describe('server-a (JSON over HTTP)', () => {
     await request(app.getHttpServer()).get('/server-b/1').expect(404);
   });
 });
+
+describe('server-a metrics', () => {
+  it('GET /metrics reports its own CPU time and memory', async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(DEFAULT_SETTINGS)] }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+    try {
+      const response = await request(app.getHttpServer()).get('/metrics?resetPeak=true').expect(200);
+      expect(response.body).toEqual({
+        cpuUserMs: expect.any(Number),
+        cpuSystemMs: expect.any(Number),
+        rssBytes: expect.any(Number),
+        peakRssBytes: expect.any(Number),
+        maxRssBytes: expect.any(Number),
+      });
+      expect(response.body.peakRssBytes).toBeGreaterThan(0);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { SETTINGS, type Settings } from '@bench/config';
 import { HealthController } from './health.controller';
+import { MetricsController } from './metrics.controller';
 import { SamplesController } from './samples.controller';
 
 @Module({})
@@ -8,7 +9,7 @@ export class AppModule {
   static register(settings: Settings): DynamicModule {
     return {
       module: AppModule,
-      controllers: [SamplesController, HealthController],
+      controllers: [SamplesController, HealthController, MetricsController],
       providers: [{ provide: SETTINGS, useValue: settings }],
     };
   }

@@ -1,12 +1,13 @@
 // server-b: the blog's gRPC API. Reads its settings, serves sample.SampleService, stops on SIGTERM.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { explainListenError, loadSettings, stopOnSignals } from '@bench/config';
+import { explainListenError, loadSettings, processSampler, stopOnSignals } from '@bench/config';
 import { sampleGrpcOptions } from '@bench/proto';
 import { AppModule } from './app.module';
 
 async function main(): Promise<void> {
   const settings = loadSettings();
+  processSampler();
   const url = `${settings.host}:${settings.serverBPort}`;
   const app = await NestFactory.createMicroservice(AppModule.register(settings), {
     ...sampleGrpcOptions(url),

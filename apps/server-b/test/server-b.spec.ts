@@ -14,6 +14,7 @@ describe('server-b (gRPC)', () => {
   let app: INestMicroservice;
   let samples: UnaryClient;
   let health: UnaryClient;
+  let metrics: UnaryClient;
 
   const call = (client: UnaryClient, method: string, request: unknown) =>
     new Promise<{ error: grpc.ServiceError | null; reply?: unknown }>((resolve) =>
@@ -31,13 +32,16 @@ describe('server-b (gRPC)', () => {
     const loaded = grpc.loadPackageDefinition(samplePackageDefinition()) as unknown as {
       sample: { SampleService: typeof grpc.Client };
       grpc: { health: { v1: { Health: typeof grpc.Client } } };
+      bench: { metrics: { ProcessMetrics: typeof grpc.Client } };
     };
     samples = new loaded.sample.SampleService(url, grpc.credentials.createInsecure()) as UnaryClient;
     health = new loaded.grpc.health.v1.Health(url, grpc.credentials.createInsecure()) as UnaryClient;
+    metrics = new loaded.bench.metrics.ProcessMetrics(url, grpc.credentials.createInsecure()) as UnaryClient;
   });
   afterAll(async () => {
     samples.close();
     health.close();
+    metrics.close();
     await app.close();
   });
 
@@ -63,5 +67,17 @@ describe('server-b (gRPC)', () => {
     const { error, reply } = await call(health, 'Check', { service: '' });
     expect(error).toBeNull();
     expect(reply).toEqual({ status: 'SERVING' });
+  });
+
+  it('reports its own CPU time and memory over bench.metrics.ProcessMetrics/Read', async () => {
+    const { error, reply } = await call(metrics, 'Read', { resetPeak: true });
+    expect(error).toBeNull();
+    expect(reply).toEqual({
+      cpuUserMs: expect.any(Number),
+      cpuSystemMs: expect.any(Number),
+      rssBytes: expect.any(Number),
+      peakRssBytes: expect.any(Number),
+      maxRssBytes: expect.any(Number),
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { Transport, type GrpcOptions } from '@nestjs/microservices';
+import { HEALTH_PACKAGE, METRICS_PACKAGE, SAMPLE_PACKAGE } from './names';
 import { samplePackageDefinition } from './package-definition';
 
 /**
@@ -8,10 +9,6 @@ import { samplePackageDefinition } from './package-definition';
  */
 export const MAX_MESSAGE_BYTES = 2_147_483_647;
 
-export const SAMPLE_PACKAGE = 'sample';
-export const SAMPLE_SERVICE = 'SampleService';
-export const HEALTH_PACKAGE = 'grpc.health.v1';
-export const HEALTH_SERVICE = 'Health';
 
 /**
  * The one Nest gRPC options object, used by server-b to listen and by the client to connect
@@ -22,7 +19,7 @@ export function sampleGrpcOptions(url: string): GrpcOptions {
     transport: Transport.GRPC,
     options: {
       url,
-      package: [SAMPLE_PACKAGE, HEALTH_PACKAGE],
+      package: [SAMPLE_PACKAGE, HEALTH_PACKAGE, METRICS_PACKAGE],
       packageDefinition: samplePackageDefinition(),
       maxSendMessageLength: MAX_MESSAGE_BYTES,
       maxReceiveMessageLength: MAX_MESSAGE_BYTES,

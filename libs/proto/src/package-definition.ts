@@ -1,6 +1,7 @@
 import { loadSync, type PackageDefinition } from '@grpc/proto-loader';
 import { PROTO_LOADER_OPTIONS } from './loader-options';
-import { HEALTH_PROTO, PROTO_DIR, SAMPLE_PROTO } from './paths';
+import { PROTO_DIR, SERVED_PROTOS } from './paths';
+import { SAMPLE_PACKAGE } from './names';
 import { grpcReplyMeter } from './reply-meter';
 
 type Method = { responseDeserialize?: (buffer: Buffer) => unknown };
@@ -9,14 +10,15 @@ let loaded: PackageDefinition | undefined;
 
 /**
  * Our protos loaded exactly as Nest would load them from `protoPath` + `loader` (the same
- * proto-loader call and options), with each reply deserializer wrapped to count its bytes.
+ * proto-loader call and options), with each sample.* reply deserializer wrapped to count its bytes.
  * Loaded once per process and shared by every server and client in it.
  */
 export function samplePackageDefinition(): PackageDefinition {
   if (loaded) return loaded;
-  const definition = loadSync([SAMPLE_PROTO, HEALTH_PROTO], { ...PROTO_LOADER_OPTIONS, includeDirs: [PROTO_DIR] });
-  for (const entry of Object.values(definition)) {
-    if ('format' in entry || 'type' in entry) continue; // message and enum types, not services
+  const definition = loadSync([...SERVED_PROTOS], { ...PROTO_LOADER_OPTIONS, includeDirs: [PROTO_DIR] });
+  for (const [name, entry] of Object.entries(definition)) {
+    // Only the blog's service is metered: health and metrics replies are not the payload under test.
+    if (!name.startsWith(`${SAMPLE_PACKAGE}.`) || 'format' in entry || 'type' in entry) continue;
     for (const method of Object.values(entry as Record<string, Method>)) {
       const decode = method.responseDeserialize;
       if (!decode) continue;

@@ -4,3 +4,5 @@ export type { Sample, Sample__Output } from './generated/sample/Sample';
 export type { Samples, Samples__Output } from './generated/sample/Samples';
 export type { HealthCheckRequest__Output } from './generated/grpc/health/v1/HealthCheckRequest';
 export type { HealthCheckResponse } from './generated/grpc/health/v1/HealthCheckResponse';
+export type { ReadRequest__Output } from './generated/bench/metrics/ReadRequest';
+export type { ProcessSample as ProcessSampleMessage, ProcessSample__Output as ProcessSampleMessage__Output } from './generated/bench/metrics/ProcessSample';

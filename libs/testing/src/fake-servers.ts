@@ -1,6 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { processSampler } from '@bench/config';
 import { samplePackageDefinition } from '@bench/proto';
 import { buildRows, type SampleRow } from '@bench/samples';
 
@@ -14,14 +15,22 @@ export interface FakeServer {
 }
 
 /**
- * A protocol-level stand-in for server-a (GET /server-a/:count, GET /health) on a free loopback port,
+ * A protocol-level stand-in for server-a (GET /server-a/:count, /health, /metrics) on a free loopback port,
  * so client tests need no app of ours beyond the one under test.
  */
 export async function startFakeJsonServer(): Promise<FakeServer> {
   const fake: FakeServer = { url: '', rows: buildRows, close: async () => undefined };
   const server = http.createServer((req, res) => {
-    const match = /^\/server-a\/(\d+)$/.exec(req.url ?? '');
-    const body = req.url === '/health' ? { status: 'SERVING' } : match ? { samples: fake.rows(Number(match[1])) } : null;
+    const url = req.url ?? '';
+    const match = /^\/server-a\/(\d+)$/.exec(url);
+    const body =
+      url === '/health'
+        ? { status: 'SERVING' }
+        : url.startsWith('/metrics')
+          ? processSampler().read(url.includes('resetPeak=true'))
+          : match
+            ? { samples: fake.rows(Number(match[1])) }
+            : null;
     const text = Buffer.from(JSON.stringify(body ?? { statusCode: 404 }));
     res.writeHead(body ? 200 : 404, { 'content-type': 'application/json', 'content-length': text.length });
     res.end(text);
@@ -32,12 +41,13 @@ export async function startFakeJsonServer(): Promise<FakeServer> {
   return fake;
 }
 
-/** The same for server-b: sample.SampleService and grpc.health.v1.Health with plain grpc-js. */
+/** The same for server-b: sample.SampleService, grpc.health.v1.Health and bench.metrics.ProcessMetrics with plain grpc-js. */
 export async function startFakeGrpcServer(): Promise<FakeServer> {
   const fake: FakeServer = { url: '', rows: buildRows, close: async () => undefined };
   const loaded = grpc.loadPackageDefinition(samplePackageDefinition()) as unknown as {
     sample: { SampleService: { service: grpc.ServiceDefinition } };
     grpc: { health: { v1: { Health: { service: grpc.ServiceDefinition } } } };
+    bench: { metrics: { ProcessMetrics: { service: grpc.ServiceDefinition } } };
   };
   const server = new grpc.Server();
   server.addService(loaded.sample.SampleService.service, {
@@ -46,6 +56,10 @@ export async function startFakeGrpcServer(): Promise<FakeServer> {
   });
   server.addService(loaded.grpc.health.v1.Health.service, {
     Check: (_call: unknown, callback: grpc.sendUnaryData<unknown>) => callback(null, { status: 'SERVING' }),
+  });
+  server.addService(loaded.bench.metrics.ProcessMetrics.service, {
+    Read: (call: grpc.ServerUnaryCall<{ resetPeak: boolean }, unknown>, callback: grpc.sendUnaryData<unknown>) =>
+      callback(null, processSampler().read(call.request.resetPeak)),
   });
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),

@@ -57,6 +57,22 @@ export interface RawResult extends CaseIdentity {
   error: string | null;
 }
 
+/** A confidence interval of the median; `coverage` is the exact coverage of the order statistics used. */
+export interface MedianCi {
+  level: number;
+  low: number;
+  high: number;
+  coverage: number;
+}
+
+/** Samples far from the rest; `indices` point into `samplesMs`. Reported, never dropped. */
+export interface Outliers {
+  method: string;
+  threshold: number;
+  indices: number[];
+  values: number[];
+}
+
 export interface Summary {
   n: number;
   median: number;
@@ -64,7 +80,17 @@ export interface Summary {
   min: number;
   max: number;
   p95: number;
+  /** Only with enough samples (stats.P99_MIN_SAMPLES), else null. */
+  p99: number | null;
   stddev: number;
+  /** Coefficient of variation: stddev / mean. */
+  cv: number;
+  /** 95 % confidence interval of the median, null with too few samples (n < 6). */
+  medianCi: MedianCi | null;
+  outliers: Outliers;
+  /** CV above 10 % or median under 1 ms: read the digits with care. */
+  noisy: boolean;
+  noise: string[];
 }
 
 /** One row of results.json. */

@@ -1,4 +1,13 @@
-import type { Summary } from './model';
+import type { MedianCi, Outliers, Summary } from './model';
+
+/** A cell is flagged noisy above this coefficient of variation… */
+export const NOISY_CV = 0.1;
+/** …or below this median (ms): timer and scheduler noise dominate sub-millisecond calls. */
+export const NOISY_BELOW_MS = 1;
+/** p99 is only reported from this many samples on; below it, it is an interpolation between maxima. */
+export const P99_MIN_SAMPLES = 100;
+/** Modified z-score above which a sample is an outlier (Iglewicz & Hoaglin). */
+export const OUTLIER_Z = 3.5;
 
 /**
  * Percentile by linear interpolation between closest ranks (Hyndman & Fan type 7, the default of
@@ -29,17 +38,82 @@ export function stddev(values: readonly number[]): number {
   return Math.sqrt(squares / (values.length - 1));
 }
 
+/** P(X ≤ k) for X ~ Binomial(n, 1/2), summed in log space so large n does not underflow. */
+export function binomialHalfCdf(k: number, n: number): number {
+  if (k < 0) return 0;
+  if (k >= n) return 1;
+  let logTerm = -n * Math.LN2; // log C(n, 0) / 2^n
+  let total = Math.exp(logTerm);
+  for (let i = 1; i <= k; i++) {
+    logTerm += Math.log((n - i + 1) / i);
+    total += Math.exp(logTerm);
+  }
+  return Math.min(1, total);
+}
+
+/**
+ * Distribution-free confidence interval of the median from order statistics: the widest-coverage-safe
+ * [x(k), x(n-k+1)] with P(Bin(n, ½) ≤ k-1) ≤ (1-level)/2. Needs n ≥ 6 for 95 %; null below that.
+ * Makes no assumption about the shape of the latency distribution (which is rarely normal).
+ */
+export function medianCi(sorted: readonly number[], level = 0.95): MedianCi | null {
+  const n = sorted.length;
+  const tail = (1 - level) / 2;
+  let k = 0;
+  while (k + 1 <= n / 2 && binomialHalfCdf(k, n) <= tail) k++;
+  if (k === 0) return null;
+  const coverage = 1 - 2 * binomialHalfCdf(k - 1, n);
+  return { level, low: sorted[k - 1], high: sorted[n - k], coverage };
+}
+
+/**
+ * Outliers by the modified z-score 0.6745·(x − median)/MAD (median absolute deviation), robust to the
+ * outliers themselves. They are reported, never dropped. When MAD is 0 the mean absolute deviation
+ * (scaled by 1.2533) stands in, as Iglewicz & Hoaglin suggest.
+ */
+export function madOutliers(values: readonly number[], threshold = OUTLIER_Z): Outliers {
+  const none: Outliers = { method: 'modified z-score (MAD)', threshold, indices: [], values: [] };
+  if (values.length < 3) return none;
+  const sorted = [...values].sort((a, b) => a - b);
+  const med = percentile(sorted, 50);
+  const deviations = values.map((v) => Math.abs(v - med));
+  const mad = percentile([...deviations].sort((a, b) => a - b), 50);
+  const scale = mad > 0 ? mad / 0.6745 : (1.2533 * mean(deviations)) / 0.7979;
+  if (!(scale > 0)) return none;
+  const indices = values.flatMap((v, i) => (Math.abs(v - med) / scale > threshold ? [i] : []));
+  return { ...none, indices, values: indices.map((i) => values[i]) };
+}
+
+/** Why a cell's decimals should not be trusted, if they should not. */
+export function noiseReasons(median: number, cv: number): string[] {
+  const reasons: string[] = [];
+  if (cv > NOISY_CV) reasons.push(`CV ${(cv * 100).toFixed(0)}% > ${NOISY_CV * 100}%`);
+  if (median < NOISY_BELOW_MS) reasons.push(`median < ${NOISY_BELOW_MS} ms`);
+  return reasons;
+}
+
 /** The summary every table cell is read from; null when there is nothing to summarize. */
 export function summarize(samples: readonly number[]): Summary | null {
   if (samples.length === 0) return null;
   const sorted = [...samples].sort((a, b) => a - b);
+  const m = mean(sorted);
+  const sd = stddev(sorted);
+  const median = percentile(sorted, 50);
+  const cv = m > 0 ? sd / m : 0;
+  const noise = noiseReasons(median, cv);
   return {
     n: sorted.length,
-    median: percentile(sorted, 50),
-    mean: mean(sorted),
+    median,
+    mean: m,
     min: sorted[0],
     max: sorted[sorted.length - 1],
     p95: percentile(sorted, 95),
-    stddev: stddev(sorted),
+    p99: sorted.length >= P99_MIN_SAMPLES ? percentile(sorted, 99) : null,
+    stddev: sd,
+    cv,
+    medianCi: medianCi(sorted),
+    outliers: madOutliers(samples),
+    noisy: noise.length > 0,
+    noise,
   };
 }

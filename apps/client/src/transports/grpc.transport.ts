@@ -1,12 +1,16 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { ClientGrpcProxy, type ClientGrpc } from '@nestjs/microservices';
-import type { Observable } from 'rxjs';
-import { SETTINGS, type Settings } from '@bench/config';
-import { grpcReplyMeter, SAMPLE_SERVICE, sampleGrpcOptions, type GetSamplesParam, type Samples__Output } from '@bench/proto';
+import { firstValueFrom, type Observable } from 'rxjs';
+import { SETTINGS, type ProcessSample, type Settings } from '@bench/config';
+import { grpcReplyMeter, METRICS_SERVICE, SAMPLE_SERVICE, sampleGrpcOptions, type GetSamplesParam, type Samples__Output } from '@bench/proto';
 import { SAMPLE_GRPC_CLIENT, type Connection, type RowTransport } from './row-transport';
 
 interface SampleServiceClient {
   getSamples(param: GetSamplesParam): Observable<Samples__Output>;
+}
+
+interface ProcessMetricsClient {
+  read(request: { resetPeak: boolean }): Observable<ProcessSample>;
 }
 
 /** server-b over gRPC with Nest's ClientGrpc, as the blog did. */
@@ -35,6 +39,10 @@ export class GrpcTransport implements RowTransport, OnModuleInit {
 
   takeReplyBytes(): { messages: number; bytes: number } {
     return grpcReplyMeter.take();
+  }
+
+  readServerMetrics(resetPeak: boolean): Promise<ProcessSample> {
+    return firstValueFrom(this.client.getService<ProcessMetricsClient>(METRICS_SERVICE).read({ resetPeak }));
   }
 
   private connect(client: ClientGrpc, close: () => Promise<void>): Connection {

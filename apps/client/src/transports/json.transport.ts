@@ -1,8 +1,8 @@
 import { Agent } from 'node:http';
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
-import { map } from 'rxjs';
-import { SETTINGS, type Settings } from '@bench/config';
+import { firstValueFrom, map } from 'rxjs';
+import { SETTINGS, type ProcessSample, type Settings } from '@bench/config';
 import { ReplyMeter } from '@bench/proto';
 import type { Connection, RowTransport } from './row-transport';
 
@@ -32,6 +32,11 @@ export class JsonTransport implements RowTransport {
 
   takeReplyBytes(): { messages: number; bytes: number } {
     return this.meter.take();
+  }
+
+  async readServerMetrics(resetPeak: boolean): Promise<ProcessSample> {
+    const url = `${this.settings.serverAUrl}/metrics?resetPeak=${resetPeak}`;
+    return (await firstValueFrom(this.http.get<ProcessSample>(url))).data;
   }
 
   private connect(agent: Agent | undefined, close: () => Promise<void>): Connection {

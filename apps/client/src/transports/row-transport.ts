@@ -1,3 +1,4 @@
+import type { ProcessSample } from '@bench/config';
 import type { Observable } from 'rxjs';
 
 export const TRANSPORT_NAMES = ['json', 'grpc'] as const;
@@ -22,6 +23,8 @@ export interface RowTransport {
   openFresh(): Connection;
   /** Reply bodies decoded since the last take: how many, and their encoded bytes. */
   takeReplyBytes(): { messages: number; bytes: number };
+  /** The serving process's own CPU and memory reading (outside any timed call). */
+  readServerMetrics(resetPeak: boolean): Promise<ProcessSample>;
 }
 
 export const JSON_TRANSPORT = Symbol('JSON_TRANSPORT');

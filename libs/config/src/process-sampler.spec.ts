@@ -1,0 +1,26 @@
+import { costBetween, ProcessSampler } from './process-sampler';
+
+describe('ProcessSampler', () => {
+  it('reads cumulative CPU and a peak that survives until reset', () => {
+    const sampler = new ProcessSampler();
+    try {
+      const first = sampler.read(true);
+      const ballast = Array.from({ length: 300_000 }, (_, i) => ({ i, s: `row ${i}` }));
+      let spin = 0;
+      for (let i = 0; i < 2e6; i++) spin += i;
+      const second = sampler.read(false);
+      expect(ballast.length + spin).toBeGreaterThan(0);
+      expect(second.cpuUserMs + second.cpuSystemMs).toBeGreaterThan(first.cpuUserMs + first.cpuSystemMs);
+      expect(second.peakRssBytes).toBeGreaterThanOrEqual(second.rssBytes);
+      expect(second.maxRssBytes).toBeGreaterThan(0);
+    } finally {
+      sampler.stop();
+    }
+  });
+
+  it('costBetween subtracts CPU and keeps the later window peak', () => {
+    const before = { cpuUserMs: 10, cpuSystemMs: 2, rssBytes: 100, peakRssBytes: 100, maxRssBytes: 500 };
+    const after = { cpuUserMs: 35, cpuSystemMs: 7, rssBytes: 120, peakRssBytes: 400, maxRssBytes: 500 };
+    expect(costBetween(before, after)).toEqual({ cpuUserMs: 25, cpuSystemMs: 5, peakRssBytes: 400 });
+  });
+});

@@ -1,0 +1,72 @@
+/** What a process says about its own cost. CPU times are cumulative; peaks are per window. */
+export interface ProcessSample {
+  cpuUserMs: number;
+  cpuSystemMs: number;
+  rssBytes: number;
+  peakRssBytes: number;
+  maxRssBytes: number;
+}
+
+/** How often resident memory is sampled for the windowed peak. */
+export const RSS_SAMPLE_MS = 20;
+
+/**
+ * Samples this process's resident memory every 20 ms to keep the peak of the current window (the
+ * kernel's maxRSS is only a lifetime peak), and reads CPU time from process.cpuUsage. The timer is
+ * unref'd so it never keeps a process alive, and costs one cheap syscall per tick.
+ */
+export class ProcessSampler {
+  private peak = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor() {
+    this.peak = process.memoryUsage.rss();
+    this.timer = setInterval(() => this.tick(), RSS_SAMPLE_MS);
+    this.timer.unref();
+  }
+
+  read(resetPeak: boolean): ProcessSample {
+    this.tick();
+    const cpu = process.cpuUsage();
+    const sample: ProcessSample = {
+      cpuUserMs: cpu.user / 1000,
+      cpuSystemMs: cpu.system / 1000,
+      rssBytes: process.memoryUsage.rss(),
+      peakRssBytes: this.peak,
+      maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    };
+    if (resetPeak) this.peak = sample.rssBytes;
+    return sample;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private tick(): void {
+    const rss = process.memoryUsage.rss();
+    if (rss > this.peak) this.peak = rss;
+  }
+}
+
+/** One sampler per process, started on first use. */
+let shared: ProcessSampler | undefined;
+export function processSampler(): ProcessSampler {
+  shared ??= new ProcessSampler();
+  return shared;
+}
+
+/** What a window between two readings cost: CPU used in it and the peak RSS seen in it. */
+export interface ProcessCost {
+  cpuUserMs: number;
+  cpuSystemMs: number;
+  peakRssBytes: number;
+}
+
+export function costBetween(before: ProcessSample, after: ProcessSample): ProcessCost {
+  return {
+    cpuUserMs: after.cpuUserMs - before.cpuUserMs,
+    cpuSystemMs: after.cpuSystemMs - before.cpuSystemMs,
+    peakRssBytes: after.peakRssBytes,
+  };
+}
