@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { DEFAULT_SETTINGS, SETTING_ENV } from '@bench/config';
+import type { Pinning } from './pinning';
 
 /** The three apps the bench starts, each from its production build (run with plain node). */
 export const APP_MAINS = {
@@ -33,7 +34,12 @@ function port(env: NodeJS.ProcessEnv, key: 'clientPort' | 'serverAPort' | 'serve
  * CLIENT_PORT / SERVER_A_PORT / SERVER_B_PORT (or the defaults), logs in `logDir`, and waits until the
  * client reports both servers healthy. Fails fast, with the app's own message, if one exits early.
  */
-export async function startApps(workspaceRoot: string, logDir: string, env: NodeJS.ProcessEnv = process.env): Promise<StartedApps> {
+export async function startApps(
+  workspaceRoot: string,
+  logDir: string,
+  pinning: Pinning,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<StartedApps> {
   const ports = { client: port(env, 'clientPort'), serverA: port(env, 'serverAPort'), serverB: port(env, 'serverBPort') };
   const host = '127.0.0.1';
   const childEnv: NodeJS.ProcessEnv = {
@@ -65,7 +71,9 @@ export async function startApps(workspaceRoot: string, logDir: string, env: Node
   try {
     for (const [name, main] of Object.entries(APP_MAINS) as [AppName, string][]) {
       const log = fs.openSync(path.join(logDir, `${name}.log`), 'a');
-      const child = spawn(process.execPath, [main], { cwd: workspaceRoot, env: childEnv, stdio: ['ignore', log, log] });
+      const cores = pinning.cores?.[name];
+      const [command, args] = cores ? ['taskset', ['-c', cores, process.execPath, main]] : [process.execPath, [main]];
+      const child = spawn(command, args, { cwd: workspaceRoot, env: childEnv, stdio: ['ignore', log, log] });
       fs.closeSync(log);
       children.set(name, child);
       child.on('exit', (code, signal) => exited.set(name, `exited with ${signal ?? `code ${code}`}`));

@@ -1,11 +1,14 @@
 // bench: `npx nx run bench:all [options]`. Reads like its steps: options → apps → run → write → print.
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { startApps, type StartedApps } from './apps';
 import { HttpClientDriver } from './drivers/http-driver';
+import { renderCsv } from './export/csv';
 import { renderMarkdown, renderTable } from './export/markdown';
 import type { RunDocument } from './model';
 import { parseOptions, planCases, UsageError, USAGE, type BenchOptions } from './options';
-import { printCaseEnd, printCaseStart } from './progress';
+import { hasTaskset, planPinning } from './pinning';
+import { Progress } from './progress';
 import { collectProvenance } from './provenance';
 import { toCaseResult } from './results';
 import { runCases } from './runner';
@@ -23,15 +26,17 @@ function describeSettings(options: BenchOptions, startedAt: Date, apps: StartedA
     runsOverride: options.runs,
     warmup: options.warmup,
     coldCallPerCase: true,
+    order: 'per case: each transport\'s cold call and warm-up, then timed repetitions interleaved in transport order (json, grpc, json, grpc, …); sampleOrder gives each sample\'s position',
     clientUrl: options.clientUrl,
     startedApps: apps ? { pids: apps.pids, ports: apps.ports } : null,
-    pinned: false,
   };
 }
 
+/** Every export of the run, rewritten after each case so an interrupted run still has them all. */
 function save(runDir: string, doc: RunDocument): void {
   writeFileAtomic(path.join(runDir, 'results.json'), JSON.stringify(doc, null, 2) + '\n');
   writeFileAtomic(path.join(runDir, 'results.md'), renderMarkdown(doc));
+  writeFileAtomic(path.join(runDir, 'results.csv'), renderCsv(doc.results));
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -43,7 +48,10 @@ async function main(argv: string[]): Promise<number> {
   const plan = planCases(options);
   const startedAt = new Date();
   const runDir = createRunFolder(options.out, startedAt);
-  process.stderr.write(`bench: ${plan.length} case × transport runs; writing ${path.relative(process.cwd(), runDir)}\n`);
+  process.stderr.write(
+    `bench: ${plan.length} case(s) × ${options.transports.join(' + ')}, repetitions interleaved; ` +
+      `writing ${path.relative(process.cwd(), runDir)}\n`,
+  );
 
   const abort = new AbortController();
   const interrupt = (signal: NodeJS.Signals) => {
@@ -54,36 +62,42 @@ async function main(argv: string[]): Promise<number> {
   process.on('SIGTERM', interrupt);
 
   let apps: StartedApps | null = null;
+  const pinning = options.clientUrl
+    ? { ...planPinning(false, os.cpus().length, false), requested: options.pin, reason: 'apps not started by the bench (--client-url)' }
+    : planPinning(options.pin, os.cpus().length, options.pin && hasTaskset());
+  if (options.pin && !pinning.pinned) process.stderr.write(`bench: not pinning: ${pinning.reason}\n`);
   try {
     if (!options.clientUrl) {
       process.stderr.write('bench: starting server-a, server-b and client …\n');
-      apps = await startApps(WORKSPACE_ROOT, path.join(runDir, 'logs'));
+      apps = await startApps(WORKSPACE_ROOT, path.join(runDir, 'logs'), pinning);
     }
     const driver = new HttpClientDriver(options.clientUrl ?? apps!.clientUrl);
     const doc: RunDocument = {
-      schemaVersion: 1,
+      schemaVersion: 2,
       incomplete: true,
-      provenance: collectProvenance(WORKSPACE_ROOT, await driver.describe(), argv),
+      provenance: { ...collectProvenance(WORKSPACE_ROOT, await driver.describe(), argv), pinning },
       settings: describeSettings(options, startedAt, apps),
       results: [],
     };
     save(runDir, doc);
     pointLatestAt(options.out, runDir);
 
+    const progress = new Progress(plan);
     await runCases(
       plan,
       driver,
       {
-        onCaseStart: printCaseStart,
-        onResult: (raw) => {
-          printCaseEnd(raw);
-          doc.results.push(toCaseResult(raw));
+        onCaseStart: (planned, index) => progress.caseStart(planned, index),
+        onRepetition: (planned, repetition) => progress.repetition(planned, repetition),
+        onCaseDone: (raws, index, total) => {
+          progress.caseDone(raws, index, total);
+          doc.results.push(...raws.map(toCaseResult));
           save(runDir, doc);
         },
       },
       abort.signal,
     );
-    doc.incomplete = doc.results.length < plan.length;
+    doc.incomplete = doc.results.length < plan.length * options.transports.length;
     doc.provenance.finishedAt = new Date().toISOString();
     save(runDir, doc);
 
@@ -91,7 +105,7 @@ async function main(argv: string[]): Promise<number> {
     const failed = doc.results.filter((r) => !r.ok).length;
     process.stderr.write(
       `bench: ${doc.results.length - failed} ok, ${failed} failed${doc.incomplete ? ', run incomplete' : ''}; ` +
-        `results in ${path.relative(process.cwd(), runDir)}/results.{json,md}\n`,
+        `results in ${path.relative(process.cwd(), runDir)}/ (results.json, .md, .csv)\n`,
     );
     if (abort.signal.aborted) return 130;
     return failed > 0 || doc.incomplete ? 1 : 0;

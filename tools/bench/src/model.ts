@@ -19,22 +19,31 @@ export interface CaseRecord {
   defaultRuns?: number;
 }
 
-/** One case × transport as the runner will execute it. */
+/** One case as the runner will execute it: its transports' repetitions interleaved (A B A B …). */
 export interface PlannedCase {
   record: CaseRecord;
-  transport: Transport;
+  transports: Transport[];
   warmup: number;
   runs: number;
 }
 
-/** What the client measured for one case × transport (raw, unsummarized). */
+/** CPU time and peak resident memory a process spent on a stretch of timed calls. */
+export interface ProcessCost {
+  cpuUserMs: number;
+  cpuSystemMs: number;
+  peakRssBytes: number;
+}
+
+/** What the client app answered for one request of the bench (raw, unsummarized). */
 export interface Measurement {
   coldMs: number | null;
   warmupMs: number[];
   samplesMs: number[];
   bytesPerResponse: number | null;
   rowsPerCall: number;
-  client: { cpuUserMs: number; cpuSystemMs: number; maxRssBytes: number } | null;
+  client: ProcessCost | null;
+  server: ProcessCost | null;
+  serverMetricsError?: string | null;
 }
 
 /** Which case × transport a result belongs to, and how it was run. */
@@ -53,7 +62,10 @@ export interface CaseIdentity {
 export interface RawResult extends CaseIdentity {
   startedAt: string;
   wallMs: number;
+  /** Cold call, warm-up and every timed sample gathered over the interleaved repetitions. */
   measurement: Measurement | null;
+  /** Position of each timed sample in the case's interleaved sequence (0, 2, 4 … for the first transport). */
+  sampleOrder: number[];
   error: string | null;
 }
 
@@ -103,16 +115,20 @@ export interface CaseResult extends CaseIdentity {
   /** Encoded bytes of all responses of one call (bytes × requests). */
   bytesPerCall: number | null;
   rowsPerCall: number | null;
+  /** Position of each sample in the case's interleaved sequence (see settings.order). */
+  sampleOrder: number[];
   ok: boolean;
   error: string | null;
   summary: Summary | null;
-  client: Measurement['client'];
+  /** Client's and serving server's CPU time (summed) and peak RSS (max) over the timed calls. */
+  client: ProcessCost | null;
+  server: ProcessCost | null;
   startedAt: string;
   wallMs: number;
 }
 
 export interface RunDocument {
-  schemaVersion: 1;
+  schemaVersion: 2;
   /** True until every planned case has a result (an interrupted or crashed run stays incomplete). */
   incomplete: boolean;
   provenance: Record<string, unknown>;

@@ -16,6 +16,8 @@ export interface BenchOptions {
   out: string;
   /** An already-running client; when null the bench starts the three apps itself. */
   clientUrl: string | null;
+  /** Pin the client and each server to cores of their own (needs ≥ 4 cores and taskset). */
+  pin: boolean;
   help: boolean;
 }
 
@@ -37,10 +39,12 @@ Options:
   --warmup N                untimed calls per case before timing (default: 1)
   --out DIR                 parent folder of the run folders (default: results)
   --client-url URL          use a running client (e.g. under docker-compose) instead of starting the apps
+  --pin                     pin client, server-a and server-b to cores 0, 1, 2 with taskset (needs ≥ 4 cores)
   --help                    this text
 `;
 
-const FLAGS = new Set(['profile', 'cases', 'transports', 'runs', 'warmup', 'out', 'client-url', 'help']);
+const FLAGS = new Set(['profile', 'cases', 'transports', 'runs', 'warmup', 'out', 'client-url', 'pin', 'help']);
+const SWITCHES = new Set(['pin', 'help']);
 
 /** Reads `--name value` and `--name=value` (Nx forwards options in the second form). */
 function readFlags(argv: readonly string[]): Map<string, string> {
@@ -51,7 +55,7 @@ function readFlags(argv: readonly string[]): Map<string, string> {
     const eq = arg.indexOf('=');
     const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
     if (!FLAGS.has(name)) throw new UsageError(`unknown option --${name}`);
-    if (name === 'help') {
+    if (SWITCHES.has(name)) {
       flags.set(name, 'true');
       continue;
     }
@@ -109,18 +113,17 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     warmup: count('warmup', flags.get('warmup'), 0) ?? profile.warmup,
     out: path.resolve(cwd, flags.get('out') ?? 'results'),
     clientUrl: clientUrl?.replace(/\/$/, '') ?? null,
+    pin: flags.has('pin'),
     help: flags.has('help'),
   };
 }
 
-/** Case × transport in the blog's order, each with its repetitions resolved. */
+/** The cases in the blog's order, each with its transports and repetitions resolved. */
 export function planCases(options: BenchOptions): PlannedCase[] {
-  return options.cases.flatMap((record) =>
-    options.transports.map((transport) => ({
-      record,
-      transport,
-      warmup: options.warmup,
-      runs: options.runs ?? (options.profile.caseDefaults ? record.defaultRuns : undefined) ?? options.profile.runs,
-    })),
-  );
+  return options.cases.map((record) => ({
+    record,
+    transports: [...options.transports],
+    warmup: options.warmup,
+    runs: options.runs ?? (options.profile.caseDefaults ? record.defaultRuns : undefined) ?? options.profile.runs,
+  }));
 }

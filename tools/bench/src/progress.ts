@@ -2,21 +2,73 @@ import type { PlannedCase, RawResult } from './model';
 import { summarize } from './stats';
 import { ms } from './export/format';
 
-/** One line per case on stderr, so stdout keeps only the final table. */
-export function printCaseStart(planned: PlannedCase, index: number, total: number): void {
-  const { record, transport, runs, warmup } = planned;
-  process.stderr.write(
-    `[${index + 1}/${total}] ${record.id} ${transport}: ${record.rows} row(s) × ${record.requests}, ` +
-      `cold + ${warmup} warm-up + ${runs} timed … `,
-  );
+/** Expected cost of a case in ms, from the blog's own figures: a rough but case-aware weight for the ETA. */
+export function expectedCostMs(planned: PlannedCase): number {
+  const calls = planned.runs + planned.warmup + 1;
+  return planned.transports.reduce((sum, t) => sum + calls * planned.record.blogMs[t], 0);
 }
 
-export function printCaseEnd(result: RawResult): void {
-  const wall = `${(result.wallMs / 1000).toFixed(1)} s`;
-  if (result.error !== null || result.measurement === null) {
-    process.stderr.write(`FAILED after ${wall}: ${result.error}\n`);
-    return;
-  }
+/** Remaining time, scaling the expected cost of what is left by how the finished part compared. */
+export function estimateLeftMs(plan: readonly PlannedCase[], doneCases: number, doneFraction: number, elapsedMs: number): number | null {
+  const costs = plan.map(expectedCostMs);
+  const finished = costs.slice(0, doneCases).reduce((a, b) => a + b, 0) + (costs[doneCases] ?? 0) * doneFraction;
+  const total = costs.reduce((a, b) => a + b, 0);
+  if (finished <= 0 || elapsedMs <= 0) return null;
+  return ((total - finished) * elapsedMs) / finished;
+}
+
+function duration(msValue: number | null): string {
+  if (msValue === null) return '?';
+  const s = Math.round(msValue / 1000);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
+
+function describeResult(result: RawResult): string {
+  if (result.error !== null || result.measurement === null) return `${result.transport} FAILED: ${result.error}`;
   const summary = summarize(result.measurement.samplesMs);
-  process.stderr.write(`median ${ms(summary?.median)} ms (cold ${ms(result.measurement.coldMs)} ms) in ${wall}\n`);
+  return `${result.transport} median ${ms(summary?.median)} ms (cold ${ms(result.measurement.coldMs)} ms)`;
+}
+
+/**
+ * Progress on stderr. On a terminal: one live line with case i of N, repetition j of M, elapsed time
+ * and an estimate of the time left, plus a line per finished case. Elsewhere (CI, pipes): only the
+ * plain line per finished case.
+ */
+export class Progress {
+  private readonly started = performance.now();
+  private caseIndex = 0;
+
+  constructor(
+    private readonly plan: readonly PlannedCase[],
+    private readonly stream: NodeJS.WriteStream = process.stderr,
+  ) {}
+
+  private get live(): boolean {
+    return Boolean(this.stream.isTTY);
+  }
+
+  caseStart(planned: PlannedCase, index: number): void {
+    this.caseIndex = index;
+    this.status(planned, 0);
+  }
+
+  repetition(planned: PlannedCase, repetition: number): void {
+    this.status(planned, repetition);
+  }
+
+  caseDone(results: RawResult[], index: number, total: number): void {
+    const { record, runs } = this.plan[index];
+    const line = `[${index + 1}/${total}] ${record.id} (${record.rows} row(s) × ${record.requests}, ${runs} runs): ${results.map(describeResult).join('; ')}`;
+    this.stream.write(`${this.live ? '\r\x1b[K' : ''}${line}\n`);
+  }
+
+  private status(planned: PlannedCase, repetition: number): void {
+    if (!this.live) return;
+    const elapsed = performance.now() - this.started;
+    const left = estimateLeftMs(this.plan, this.caseIndex, repetition / Math.max(1, planned.runs), elapsed);
+    this.stream.write(
+      `\r\x1b[Kcase ${this.caseIndex + 1}/${this.plan.length} ${planned.record.id}, repetition ${repetition}/${planned.runs}, ` +
+        `elapsed ${duration(elapsed)}, about ${duration(left)} left`,
+    );
+  }
 }

@@ -18,11 +18,13 @@ export function toCaseResult(raw: RawResult): CaseResult {
     bytes,
     bytesPerCall: bytes === null ? null : bytes * raw.requests,
     rowsPerCall: m?.rowsPerCall ?? null,
+    sampleOrder: raw.sampleOrder,
     ok: raw.error === null && m !== null,
     error: raw.error,
     summary: summarize(m?.samplesMs ?? []),
     blogMs: raw.blogMs,
     client: m?.client ?? null,
+    server: m?.server ?? null,
     startedAt: raw.startedAt,
     wallMs: raw.wallMs,
   };

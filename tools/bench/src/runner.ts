@@ -1,17 +1,43 @@
 import type { ClientDriver } from './drivers/driver';
-import type { PlannedCase, RawResult } from './model';
+import type { Measurement, PlannedCase, ProcessCost, RawResult, Transport } from './model';
 
 export interface RunnerHooks {
   /** Before case `index` (0-based) of `total` starts. */
   onCaseStart?(planned: PlannedCase, index: number, total: number): void;
-  /** After each case × transport, succeeded or failed: the place results get written. */
-  onResult(result: RawResult, index: number, total: number): Promise<void> | void;
+  /** After each timed repetition (1-based) of the current case. */
+  onRepetition?(planned: PlannedCase, repetition: number): void;
+  /** After each case, one raw result per transport, succeeded or failed: the place results get written. */
+  onCaseDone(results: RawResult[], index: number, total: number): Promise<void> | void;
+}
+
+/** The samples and costs of one transport of one case, as they accumulate. */
+interface Accumulator {
+  transport: Transport;
+  startedAt: Date;
+  measurement: Measurement | null;
+  sampleOrder: number[];
+  error: string | null;
+}
+
+function addCost(total: ProcessCost | null, more: ProcessCost | null): ProcessCost | null {
+  if (!more) return total;
+  if (!total) return { ...more };
+  return {
+    cpuUserMs: total.cpuUserMs + more.cpuUserMs,
+    cpuSystemMs: total.cpuSystemMs + more.cpuSystemMs,
+    peakRssBytes: Math.max(total.peakRssBytes, more.peakRssBytes),
+  };
+}
+
+function errorText(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
 }
 
 /**
- * Runs every planned case in order through the driver and hands back raw results. It never formats
- * and never summarizes; a failing case is recorded with its error and the run goes on. Stops early,
- * between cases or by aborting the one in flight, when `signal` is aborted.
+ * Runs every planned case through the driver and hands back raw results. Per case: each transport's
+ * cold call and warm-up, then the timed repetitions interleaved (json, grpc, json, grpc, …) so drift
+ * in the machine hits both alike. It never formats and never summarizes; a failing transport is
+ * recorded with its error and the others go on. Stops early when `signal` is aborted.
  */
 export async function runCases(
   plan: readonly PlannedCase[],
@@ -19,37 +45,72 @@ export async function runCases(
   hooks: RunnerHooks,
   signal?: AbortSignal,
 ): Promise<RawResult[]> {
-  const results: RawResult[] = [];
-  for (let index = 0; index < plan.length; index++) {
-    if (signal?.aborted) break;
+  const all: RawResult[] = [];
+  for (let index = 0; index < plan.length && !signal?.aborted; index++) {
     const planned = plan[index];
-    const { record, transport, warmup, runs } = planned;
+    const { record, warmup, runs } = planned;
     hooks.onCaseStart?.(planned, index, plan.length);
-    const startedAt = new Date();
     const began = performance.now();
-    let measurement: RawResult['measurement'] = null;
-    let error: string | null = null;
-    try {
-      measurement = await driver.runCase({ transport, rows: record.rows, requests: record.requests, warmup, runs }, signal);
-    } catch (cause) {
-      if (signal?.aborted) break;
-      error = cause instanceof Error ? cause.message : String(cause);
-    }
-    const result: RawResult = {
-      case: record.id,
+    const call = { rows: record.rows, requests: record.requests };
+    const accs: Accumulator[] = planned.transports.map((transport) => ({
       transport,
-      rows: record.rows,
-      requests: record.requests,
-      warmup,
-      runs,
-      blogMs: record.blogMs[transport],
-      startedAt: startedAt.toISOString(),
-      wallMs: performance.now() - began,
-      measurement,
-      error,
-    };
-    results.push(result);
-    await hooks.onResult(result, index, plan.length);
+      startedAt: new Date(),
+      measurement: null,
+      sampleOrder: [],
+      error: null,
+    }));
+
+    for (const acc of accs) {
+      if (signal?.aborted) break;
+      try {
+        acc.measurement = await driver.runCase({ ...call, transport: acc.transport, warmup, runs: 0, cold: true }, signal);
+      } catch (cause) {
+        acc.error = errorText(cause);
+      }
+    }
+    let position = 0;
+    for (let repetition = 1; repetition <= runs && !signal?.aborted; repetition++) {
+      for (const acc of accs) {
+        if (signal?.aborted) break;
+        const order = position++;
+        if (acc.error !== null || acc.measurement === null) continue;
+        try {
+          const one = await driver.runCase({ ...call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, signal);
+          const m = acc.measurement;
+          m.samplesMs.push(...one.samplesMs);
+          m.bytesPerResponse = one.bytesPerResponse ?? m.bytesPerResponse;
+          m.rowsPerCall = one.rowsPerCall;
+          m.client = addCost(m.client, one.client);
+          m.server = addCost(m.server, one.server);
+          m.serverMetricsError = one.serverMetricsError ?? m.serverMetricsError ?? null;
+          acc.sampleOrder.push(order);
+        } catch (cause) {
+          if (!signal?.aborted) acc.error = `repetition ${repetition}: ${errorText(cause)}`;
+        }
+      }
+      hooks.onRepetition?.(planned, repetition);
+    }
+    if (signal?.aborted) break;
+
+    const wallMs = performance.now() - began;
+    const results = accs.map(
+      (acc): RawResult => ({
+        case: record.id,
+        transport: acc.transport,
+        rows: record.rows,
+        requests: record.requests,
+        warmup,
+        runs,
+        blogMs: record.blogMs[acc.transport],
+        startedAt: acc.startedAt.toISOString(),
+        wallMs,
+        measurement: acc.error === null ? acc.measurement : null,
+        sampleOrder: acc.error === null ? acc.sampleOrder : [],
+        error: acc.error,
+      }),
+    );
+    all.push(...results);
+    await hooks.onCaseDone(results, index, plan.length);
   }
-  return results;
+  return all;
 }

@@ -78,7 +78,7 @@ export function madOutliers(values: readonly number[], threshold = OUTLIER_Z): O
   const med = percentile(sorted, 50);
   const deviations = values.map((v) => Math.abs(v - med));
   const mad = percentile([...deviations].sort((a, b) => a - b), 50);
-  const scale = mad > 0 ? mad / 0.6745 : (1.2533 * mean(deviations)) / 0.7979;
+  const scale = mad > 0 ? mad / 0.6745 : 1.253314 * mean(deviations);
   if (!(scale > 0)) return none;
   const indices = values.flatMap((v, i) => (Math.abs(v - med) / scale > threshold ? [i] : []));
   return { ...none, indices, values: indices.map((i) => values[i]) };

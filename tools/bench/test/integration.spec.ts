@@ -69,7 +69,7 @@ describe('bench:all (built apps, quick profile)', () => {
   it('runs the quick profile, writes results.json and results.md, prints the table and stops the apps', async () => {
     const env = await portsEnv();
     const result = await runBench(['--profile', 'quick', '--runs', '2', '--out', out], env);
-    expect(result.stderr).toContain('[1/10]');
+    expect(result.stderr).toContain('[1/5]');
     expect(result.code).toBe(0);
 
     const runDir = onlyRunDir(out);
@@ -77,13 +77,17 @@ describe('bench:all (built apps, quick profile)', () => {
     const doc = JSON.parse(fs.readFileSync(path.join(runDir, 'results.json'), 'utf8'));
     expect(doc.incomplete).toBe(false);
     expect(doc.provenance).toMatchObject({ gitCommit: expect.any(String), client: { node: process.version, cpuCount: expect.any(Number) } });
-    expect(doc.settings).toMatchObject({ profile: 'quick', runsOverride: 2, transports: ['json', 'grpc'] });
+    expect(doc.settings).toMatchObject({ profile: 'quick', runsOverride: 2, transports: ['json', 'grpc'], order: expect.stringContaining('interleaved') });
+    expect(doc.provenance.pinning).toMatchObject({ requested: false, pinned: false });
     expect(doc.results).toHaveLength(10);
     for (const r of doc.results) {
       expect(r).toMatchObject({ ok: true, error: null, samplesMs: [expect.any(Number), expect.any(Number)] });
+      expect(r.sampleOrder).toEqual(r.transport === 'json' ? [0, 2] : [1, 3]);
+      expect(r.client.cpuUserMs + r.client.cpuSystemMs).toBeGreaterThan(0);
+      expect(r.server.peakRssBytes).toBeGreaterThan(10_000_000);
       expect(r.coldMs).toBeGreaterThan(0);
       expect(r.bytes).toBeGreaterThan(0);
-      expect(Object.keys(r.summary).sort()).toEqual(['max', 'mean', 'median', 'min', 'n', 'p95', 'stddev']);
+      expect(Object.keys(r.summary)).toEqual(expect.arrayContaining(['max', 'mean', 'median', 'min', 'n', 'p95', 'p99', 'stddev', 'cv', 'medianCi', 'outliers', 'noisy']));
     }
     expect(doc.results.map((r: { case: string; transport: string }) => `${r.case}/${r.transport}`)).toEqual([
       '①-1/json', '①-1/grpc', '①-2/json', '①-2/grpc', '②-1/json', '②-1/grpc', '②-2/json', '②-2/grpc', '20k×4/json', '20k×4/grpc',
@@ -93,6 +97,9 @@ describe('bench:all (built apps, quick profile)', () => {
     expect(tableLines).toHaveLength(1 + 10);
     const md = fs.readFileSync(path.join(runDir, 'results.md'), 'utf8');
     expect(md).toContain(tableLines[1]);
+    const csv = fs.readFileSync(path.join(runDir, 'results.csv'), 'utf8').trimEnd().split('\n');
+    expect(csv.filter((line) => line.startsWith('sample,'))).toHaveLength(20);
+    expect(csv.filter((line) => line.startsWith('summary,'))).toHaveLength(10);
 
     for (const pid of Object.values(doc.settings.startedApps.pids) as number[]) expect(isAlive(pid)).toBe(false);
     for (const app of ['server-a', 'server-b', 'client']) {
@@ -105,7 +112,7 @@ describe('bench:all (built apps, quick profile)', () => {
     const env = await portsEnv();
     let sent = false;
     const result = await runBench(['--cases', '1-1,1-3', '--runs', '1', '--out', out], env, (stderr, child) => {
-      if (!sent && stderr.includes('[3/4]')) {
+      if (!sent && stderr.includes('[1/2]')) {
         sent = true;
         child.kill('SIGINT');
       }
@@ -113,7 +120,7 @@ describe('bench:all (built apps, quick profile)', () => {
     expect(result.code).toBe(130);
     const doc = JSON.parse(fs.readFileSync(path.join(onlyRunDir(out), 'results.json'), 'utf8'));
     expect(doc.incomplete).toBe(true);
-    expect(doc.results.map((r: { case: string }) => r.case)).toEqual(['①-1', '①-1']);
+    expect(doc.results.map((r: { case: string; transport: string }) => `${r.case}/${r.transport}`)).toEqual(['①-1/json', '①-1/grpc']);
     for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
   });
 

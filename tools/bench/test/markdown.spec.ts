@@ -1,5 +1,6 @@
 import { renderMarkdown, renderTable } from '../src/export/markdown';
 import type { CaseResult, RunDocument } from '../src/model';
+import { summarize } from '../src/stats';
 
 function result(overrides: Partial<CaseResult>): CaseResult {
   return {
@@ -17,7 +18,9 @@ function result(overrides: Partial<CaseResult>): CaseResult {
     rowsPerCall: 10_000,
     ok: true,
     error: null,
-    summary: { n: 3, median: 50, mean: 50, min: 40, max: 60, p95: 59, stddev: 10 },
+    sampleOrder: [0, 2, 4],
+    summary: summarize([40, 50, 60]),
+    server: null,
     blogMs: 47.22,
     client: null,
     startedAt: '2026-11-21T00:00:00.000Z',
@@ -28,7 +31,7 @@ function result(overrides: Partial<CaseResult>): CaseResult {
 
 const rows = [
   result({}),
-  result({ transport: 'grpc', bytes: 1_350_000, blogMs: 94.66, summary: { n: 3, median: 125, mean: 125, min: 100, max: 150, p95: 148, stddev: 25 } }),
+  result({ transport: 'grpc', bytes: 1_350_000, blogMs: 94.66, samplesMs: [125, 124, 126, 125, 125, 124, 300], summary: summarize([125, 124, 126, 125, 125, 124, 300]) }),
   result({ case: '②-3', rows: 1, requests: 1000, transport: 'json', ok: false, error: 'HTTP 502: timed call failed | boom', summary: null, blogMs: 551.685 }),
 ];
 
@@ -37,14 +40,15 @@ describe('renderTable', () => {
 
   it('has the documented columns and one line per case × transport', () => {
     expect(table[0]).toBe(
-      '| case | rows | requests | transport | median ms | mean ms | min ms | p95 ms | max ms | stddev ms | cold ms | response bytes | blog avg ms | gRPC/JSON | blog gRPC/JSON |',
+      '| case | rows | requests | transport | median ms | mean ms | min ms | p95 ms | max ms | stddev ms | CV | median 95% CI | cold ms | response bytes | blog avg ms | gRPC/JSON | blog gRPC/JSON |',
     );
     expect(table).toHaveLength(2 + rows.length);
   });
 
   it('shows figures, bytes, the blog figure and both ratios on the case\'s first line', () => {
-    expect(table[2]).toBe('| ①-2 | 10,000 | 1 | json | 50.0 | 50.0 | 40.0 | 59.0 | 60.0 | 10.0 | 80.3 | 2.43 MiB | 47.2 | 2.50× | 2.00× |');
-    expect(table[3]).toContain('| grpc | 125.0 |');
+    expect(table[2]).toBe('| ①-2 | 10,000 | 1 | json | ~50.0 | 50.0 | 40.0 | 59.0 | 60.0 | 10.0 | 20.0% | — | 80.3 | 2.43 MiB | 47.2 | 2.50× | 2.00× |');
+    expect(table[3]).toContain('| grpc | ~125.0 |');
+    expect(table[3]).toContain('| 124.0–300.0 |');
     expect(table[3]).toMatch(/\| 94\.7 \| {2}\| {2}\|$/);
   });
 
@@ -68,5 +72,8 @@ describe('renderMarkdown', () => {
     expect(md).toContain('**incomplete run**');
     expect(md).toContain('**1 case(s) failed**');
     expect(md).toContain(renderTable(rows));
+    expect(md).toContain('~ noisy: ①-2 json (CV 20% > 10%); ①-2 grpc (CV 44% > 10%)');
+    expect(md).toContain('Outliers (modified z-score > 3.5 on the MAD; kept in every statistic): ①-2 grpc: 300.0 ms.');
+    expect(md).toContain('not pinned');
   });
 });

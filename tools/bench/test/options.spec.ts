@@ -8,14 +8,11 @@ describe('parseOptions', () => {
     expect(options.out).toBe(path.resolve('/work', 'results'));
     expect(options.clientUrl).toBeNull();
     const plan = planCases(options);
-    expect(plan).toHaveLength(14);
-    expect(plan.map((p) => `${p.record.id}/${p.transport}/${p.runs}/${p.warmup}`).slice(0, 6)).toEqual([
-      '①-1/json/10/1',
-      '①-1/grpc/10/1',
-      '①-2/json/10/1',
-      '①-2/grpc/10/1',
-      '①-3/json/3/1',
-      '①-3/grpc/3/1',
+    expect(plan).toHaveLength(7);
+    expect(plan.map((p) => `${p.record.id}/${p.transports.join('+')}/${p.runs}/${p.warmup}`).slice(0, 3)).toEqual([
+      '①-1/json+grpc/10/1',
+      '①-2/json+grpc/10/1',
+      '①-3/json+grpc/3/1',
     ]);
   });
 
@@ -23,12 +20,12 @@ describe('parseOptions', () => {
     const options = parseOptions(['--profile=quick', '--cases', '1-1,20kx4', '--transports=grpc', '--runs', '4', '--warmup=0', '--out', 'x', '--client-url=http://h:1/'], '/w');
     expect(options).toMatchObject({ transports: ['grpc'], runs: 4, warmup: 0, out: '/w/x', clientUrl: 'http://h:1' });
     expect(options.cases.map((c) => c.id)).toEqual(['①-1', '20k×4']);
-    expect(planCases(options).map((p) => p.runs)).toEqual([4, 4]);
+    expect(planCases(options).map((p) => [p.runs, p.transports])).toEqual([[4, ['grpc']], [4, ['grpc']]]);
   });
 
   it('lets --runs override a case default', () => {
     const plan = planCases(parseOptions(['--cases', '1-3', '--runs', '2']));
-    expect(plan.map((p) => p.runs)).toEqual([2, 2]);
+    expect(plan.map((p) => p.runs)).toEqual([2]);
   });
 
   it('quick profile skips the slowest cases', () => {

@@ -6,46 +6,71 @@ import { runCases } from '../src/runner';
 
 const byId = (id: string) => BLOG_CASES.find((c) => c.id === id)!;
 const plan: PlannedCase[] = [
-  { record: byId('①-1'), transport: 'json', warmup: 1, runs: 3 },
-  { record: byId('①-1'), transport: 'grpc', warmup: 1, runs: 3 },
-  { record: byId('20k×4'), transport: 'json', warmup: 0, runs: 2 },
+  { record: byId('①-1'), transports: ['json', 'grpc'], warmup: 1, runs: 3 },
+  { record: byId('20k×4'), transports: ['json'], warmup: 0, runs: 2 },
 ];
 
 describe('runCases with a scripted driver', () => {
-  it('runs every case in order, hands raw samples to onResult, and summarizes them exactly', async () => {
+  it('prepares each transport, then interleaves the timed repetitions and records their order', async () => {
     const driver = new FakeDriver((call) =>
       call.transport === 'json' ? { latenciesMs: [100, 10, 30, 20], coldMs: 50, bytesPerResponse: 236 } : { latenciesMs: [5, 4, 6, 8] },
     );
-    const seen: RawResult[] = [];
-    const results = await runCases(plan, driver, { onResult: (r) => void seen.push(r) });
+    const done: RawResult[][] = [];
+    const reps: number[] = [];
+    const results = await runCases(plan, driver, { onCaseDone: (r) => void done.push(r), onRepetition: (_p, rep) => void reps.push(rep) });
 
-    expect(seen).toEqual(results);
-    expect(driver.calls).toEqual([
-      { transport: 'json', rows: 1, requests: 1, warmup: 1, runs: 3 },
-      { transport: 'grpc', rows: 1, requests: 1, warmup: 1, runs: 3 },
-      { transport: 'json', rows: 20_000, requests: 4, warmup: 0, runs: 2 },
+    expect(done.map((r) => r.length)).toEqual([2, 1]);
+    expect(done.flat()).toEqual(results);
+    expect(reps).toEqual([1, 2, 3, 1, 2]);
+    expect(driver.calls.slice(0, 8).map((c) => `${c.transport}:${c.cold ? 'cold+' : ''}w${c.warmup}r${c.runs}`)).toEqual([
+      'json:cold+w1r0',
+      'grpc:cold+w1r0',
+      'json:w0r1',
+      'grpc:w0r1',
+      'json:w0r1',
+      'grpc:w0r1',
+      'json:w0r1',
+      'grpc:w0r1',
     ]);
+
     // The warm-up takes the first scripted latency; the timed runs the next three.
-    const first = toCaseResult(results[0]);
-    expect(first).toMatchObject({ case: '①-1', transport: 'json', ok: true, error: null, coldMs: 50, bytes: 236, warmupMs: [100] });
-    expect(first.samplesMs).toEqual([10, 30, 20]);
-    expect(first.summary).toMatchObject({ n: 3, median: 20, mean: 20, min: 10, max: 30 });
-    expect(toCaseResult(results[1]).summary).toMatchObject({ median: 6, min: 4, max: 8 });
-    expect(toCaseResult(results[2])).toMatchObject({ rowsPerCall: 80_000, bytesPerCall: 236 * 4, blogMs: 220.704 });
+    const json = toCaseResult(results[0]);
+    expect(json).toMatchObject({ case: '①-1', transport: 'json', ok: true, error: null, coldMs: 50, bytes: 236, warmupMs: [100] });
+    expect(json.samplesMs).toEqual([10, 30, 20]);
+    expect(json.sampleOrder).toEqual([0, 2, 4]);
+    expect(json.summary).toMatchObject({ n: 3, median: 20, mean: 20, min: 10, max: 30 });
+    // Costs are summed over repetitions (CPU) and maxed (peak RSS).
+    expect(json.client).toEqual({ cpuUserMs: 3, cpuSystemMs: 0, peakRssBytes: 1001 });
+    expect(json.server).toEqual({ cpuUserMs: 6, cpuSystemMs: 0, peakRssBytes: 2001 });
+
+    const grpc = toCaseResult(results[1]);
+    expect(grpc.sampleOrder).toEqual([1, 3, 5]);
+    expect(grpc.summary).toMatchObject({ median: 6, min: 4, max: 8 });
+    expect(toCaseResult(results[2])).toMatchObject({ rowsPerCall: 80_000, bytesPerCall: 236 * 4, blogMs: 220.704, sampleOrder: [0, 1] });
   });
 
-  it('records a failing case and goes on with the next', async () => {
+  it('records a transport that fails to prepare and goes on with the other', async () => {
     const driver = new FakeDriver((call) => (call.transport === 'grpc' ? { error: 'code 14: server-b unavailable' } : { latenciesMs: [1] }));
-    const results = await runCases(plan, driver, { onResult: () => undefined });
+    const results = await runCases(plan, driver, { onCaseDone: () => undefined });
     expect(results.map((r) => r.error)).toEqual([null, 'code 14: server-b unavailable', null]);
-    const failed = toCaseResult(results[1]);
-    expect(failed).toMatchObject({ ok: false, summary: null, samplesMs: [], error: 'code 14: server-b unavailable' });
+    expect(toCaseResult(results[1])).toMatchObject({ ok: false, summary: null, samplesMs: [], sampleOrder: [] });
+    expect(driver.calls.filter((c) => c.transport === 'grpc')).toHaveLength(1);
+  });
+
+  it('records a transport that dies mid-case with the repetition it died at', async () => {
+    const driver = new FakeDriver((call) =>
+      call.transport === 'grpc' ? { latenciesMs: [1], error: 'code 14: connection refused', failFromRepetition: 2 } : { latenciesMs: [1] },
+    );
+    const results = await runCases(plan.slice(0, 1), driver, { onCaseDone: () => undefined });
+    expect(results[0].error).toBeNull();
+    expect(results[1].error).toBe('repetition 2: code 14: connection refused');
+    expect(toCaseResult(results[0]).samplesMs).toHaveLength(3);
   });
 
   it('stops between cases once aborted', async () => {
     const abort = new AbortController();
     const driver = new FakeDriver(() => ({ latenciesMs: [1] }));
-    const results = await runCases(plan, driver, { onResult: () => abort.abort() }, abort.signal);
-    expect(results).toHaveLength(1);
+    const results = await runCases(plan, driver, { onCaseDone: () => abort.abort() }, abort.signal);
+    expect(results).toHaveLength(2);
   });
 });

@@ -1,12 +1,14 @@
 import type { Measurement, Transport } from '../model';
 
-/** One case × transport as the client app runs it: cold call, warm-up, then timed calls. */
+/** One request to the client app: optional cold call, then warm-up calls, then timed calls. */
 export interface CaseCall {
   transport: Transport;
   rows: number;
   requests: number;
   warmup: number;
   runs: number;
+  /** Time one call on a brand-new connection first. */
+  cold: boolean;
 }
 
 /**

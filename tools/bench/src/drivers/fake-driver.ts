@@ -7,6 +7,8 @@ export interface FakeScript {
   coldMs?: number;
   bytesPerResponse?: number;
   error?: string;
+  /** Fail from this timed repetition on (1-based), e.g. to simulate a server dying mid-case. */
+  failFromRepetition?: number;
 }
 
 /**
@@ -16,13 +18,21 @@ export interface FakeScript {
 export class FakeDriver implements ClientDriver {
   readonly calls: CaseCall[] = [];
   private readonly cursor = new Map<string, number>();
+  private readonly repetitions = new Map<string, number>();
 
   constructor(private readonly script: (call: CaseCall) => FakeScript) {}
 
   async runCase(call: CaseCall): Promise<Measurement> {
     this.calls.push(call);
     const script = this.script(call);
-    if (script.error) throw new Error(script.error);
+    if (script.error && script.failFromRepetition === undefined) throw new Error(script.error);
+    if (call.runs > 0) {
+      const repetition = (this.repetitions.get(call.transport) ?? 0) + 1;
+      this.repetitions.set(call.transport, repetition);
+      if (script.failFromRepetition !== undefined && repetition >= script.failFromRepetition) {
+        throw new Error(script.error ?? 'scripted failure');
+      }
+    }
     const latencies = script.latenciesMs ?? [1];
     const key = `${call.transport}:${call.rows}:${call.requests}`;
     const next = () => {
@@ -32,13 +42,15 @@ export class FakeDriver implements ClientDriver {
     };
     const warmupMs = Array.from({ length: call.warmup }, next);
     const samplesMs = Array.from({ length: call.runs }, next);
+    const timed = call.runs > 0;
     return {
-      coldMs: script.coldMs ?? null,
+      coldMs: call.cold ? (script.coldMs ?? null) : null,
       warmupMs,
       samplesMs,
-      bytesPerResponse: script.bytesPerResponse ?? null,
+      bytesPerResponse: timed ? (script.bytesPerResponse ?? null) : null,
       rowsPerCall: call.rows * call.requests,
-      client: null,
+      client: timed ? { cpuUserMs: call.runs, cpuSystemMs: 0, peakRssBytes: 1000 + call.rows } : null,
+      server: timed ? { cpuUserMs: 2 * call.runs, cpuSystemMs: 0, peakRssBytes: 2000 + call.rows } : null,
     };
   }
 

@@ -10,7 +10,7 @@ export class HttpClientDriver implements ClientDriver {
   constructor(private readonly clientUrl: string) {}
 
   async runCase(call: CaseCall, signal?: AbortSignal): Promise<Measurement> {
-    const body = await request(`${this.clientUrl}/bench/run`, 'POST', { ...call, cold: true }, signal);
+    const body = await request(`${this.clientUrl}/bench/run`, 'POST', call, signal);
     return body as Measurement;
   }
 

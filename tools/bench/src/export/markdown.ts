@@ -13,6 +13,8 @@ const HEADER = [
   'p95 ms',
   'max ms',
   'stddev ms',
+  'CV',
+  'median 95% CI',
   'cold ms',
   'response bytes',
   'blog avg ms',
@@ -27,6 +29,14 @@ function blogRatio(results: readonly CaseResult[], caseId: string): number | nul
   return json !== null && grpc !== null ? grpc / json : null;
 }
 
+/** Marks a noisy cell's median so no one reads its decimals as signal (explained in a footnote). */
+export const NOISY_MARK = '~';
+
+function ci(summary: CaseResult['summary']): string {
+  const interval = summary?.medianCi;
+  return interval ? `${ms(interval.low)}–${ms(interval.high)}` : '—';
+}
+
 /** The blog-style table: one row per case and transport, ratios on each case's first row. */
 export function renderTable(results: readonly CaseResult[]): string {
   const lines = [`| ${HEADER.join(' | ')} |`, `|${HEADER.map((_, i) => (i < 4 ? '---' : '---:')).join('|')}|`];
@@ -35,9 +45,11 @@ export function renderTable(results: readonly CaseResult[]): string {
     const first = !seen.has(r.case);
     seen.add(r.case);
     const s = r.summary;
+    const median = `${s?.noisy ? NOISY_MARK : ''}${ms(s?.median)}`;
+    const cv = s ? `${(s.cv * 100).toFixed(1)}%` : '—';
     const cells = r.ok
-      ? [ms(s?.median), ms(s?.mean), ms(s?.min), ms(s?.p95), ms(s?.max), ms(s?.stddev), ms(r.coldMs), bytes(r.bytes)]
-      : [`FAILED: ${r.error ?? 'unknown error'}`.replace(/\|/g, '\\|'), '', '', '', '', '', '', ''];
+      ? [median, ms(s?.mean), ms(s?.min), ms(s?.p95), ms(s?.max), ms(s?.stddev), cv, ci(s), ms(r.coldMs), bytes(r.bytes)]
+      : [`FAILED: ${r.error ?? 'unknown error'}`.replace(/\|/g, '\\|'), '', '', '', '', '', '', '', '', ''];
     lines.push(
       `| ${[
         r.case,
@@ -54,6 +66,14 @@ export function renderTable(results: readonly CaseResult[]): string {
   return lines.join('\n');
 }
 
+function describePinning(doc: RunDocument): string {
+  const pin = doc.provenance.pinning as { pinned?: boolean; cores?: Record<string, string>; reason?: string } | undefined;
+  if (pin?.pinned && pin.cores) {
+    return `pinned with taskset: ${Object.entries(pin.cores).map(([app, cores]) => `${app} on CPU ${cores}`).join(', ')}`;
+  }
+  return `client, server-a and server-b share this machine's cores (not pinned${pin?.reason ? `: ${pin.reason}` : ''})`;
+}
+
 function describeMachine(doc: RunDocument): string {
   const client = (doc.provenance.client ?? {}) as Record<string, unknown>;
   const packages = (client.packages ?? {}) as Record<string, string | null>;
@@ -62,6 +82,27 @@ function describeMachine(doc: RunDocument): string {
     .map((p) => `${p} ${packages[p] ?? '?'}`)
     .join(', ');
   return `${cpu}; Node ${String(client.node ?? '?')}; ${versions}`;
+}
+
+/** The footnote for noisy cells and outliers, or nothing when there are none. */
+export function renderNotes(results: readonly CaseResult[]): string {
+  const noisy = results.filter((r) => r.ok && r.summary?.noisy);
+  const outliers = results.filter((r) => r.ok && (r.summary?.outliers.indices.length ?? 0) > 0);
+  const lines: string[] = [];
+  if (noisy.length > 0) {
+    lines.push(
+      `${NOISY_MARK} noisy: ${noisy.map((r) => `${r.case} ${r.transport} (${r.summary!.noise.join(', ')})`).join('; ')}. ` +
+        'Read these medians to the nearest whole number at best, and prefer the CI.',
+    );
+  }
+  if (outliers.length > 0) {
+    lines.push(
+      `Outliers (modified z-score > 3.5 on the MAD; kept in every statistic): ` +
+        outliers.map((r) => `${r.case} ${r.transport}: ${r.summary!.outliers.values.map((v) => ms(v)).join(', ')} ms`).join('; ') +
+        '.',
+    );
+  }
+  return lines.join('\n\n');
 }
 
 /** results.md: what was run, on what, the table, and how to read it. */
@@ -75,11 +116,14 @@ export function renderMarkdown(doc: RunDocument): string {
     `- commit \`${commit}\`${doc.provenance.gitDirty ? ' (with uncommitted changes)' : ''}; profile \`${String(settings.profile)}\`; ` +
       `warm-up ${String(settings.warmup)} call(s) per case; timed runs per case as in the table's n`,
     `- machine: ${describeMachine(doc)}`,
-    `- client, server-a and server-b share this machine's cores (not pinned); times are measured inside the client`,
+    `- ${describePinning(doc)}; times are measured inside the client`,
+    `- repetitions of the transports interleaved (json, grpc, json, grpc, …) after each transport's cold call and warm-up`,
     doc.incomplete ? '- **incomplete run**: interrupted or failed before every case ran' : '',
     failed > 0 ? `- **${failed} case(s) failed**, see the table` : '',
     '',
     renderTable(doc.results),
+    '',
+    renderNotes(doc.results),
     '',
     'How to read: times are per call (all `requests` fired at once and awaited together), measured in the client ' +
       'around the server-to-server call including decoding the reply, after one untimed warm-up call. `cold` is one ' +

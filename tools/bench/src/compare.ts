@@ -1,0 +1,159 @@
+// Comparing two runs cell by cell. Everything lives inside compareKit() with no imports, so the very
+// same code runs in Node (bench:compare) and, inlined with Function.prototype.toString, in the
+// index page's compare view: one implementation, tested once.
+
+/** What a comparison needs from a cell's summary. */
+export interface ComparableSummary {
+  n: number;
+  median: number;
+  mean: number;
+  stddev: number;
+  medianCi: { low: number; high: number } | null;
+}
+
+export interface ComparableResult {
+  case: string;
+  transport: string;
+  ok: boolean;
+  summary: ComparableSummary | null;
+}
+
+export interface CellComparison {
+  case: string;
+  transport: string;
+  baseMedian: number;
+  headMedian: number;
+  /** head median ÷ base median (> 1: head slower). */
+  ratio: number;
+  /** One standard error of the ratio, propagated from both medians' uncertainties. */
+  ratioError: number;
+  /** Two-sided p-value of Welch's t-test on the two sets of samples (null when not computable). */
+  pValue: number | null;
+  /** p < 0.05. */
+  significant: boolean;
+  /** Whether the two medians' 95 % CIs overlap (null when either is missing). */
+  ciOverlap: boolean | null;
+  /** hyperfine-style sentence, e.g. "1.32 ± 0.05 times slower". */
+  verdict: string;
+}
+
+export interface WelchResult {
+  t: number;
+  df: number;
+  p: number;
+}
+
+export function compareKit() {
+  const SIGNIFICANCE = 0.05;
+
+  /** log Γ(x) by the Lanczos approximation (g = 7, n = 9), accurate to ~15 digits for x > 0. */
+  function lnGamma(x: number): number {
+    const c = [
+      0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+      12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+    ];
+    if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - lnGamma(1 - x);
+    const z = x - 1;
+    let sum = c[0];
+    for (let i = 1; i < 9; i++) sum += c[i] / (z + i);
+    const t = z + 7.5;
+    return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
+  }
+
+  /** Continued fraction for the incomplete beta function (modified Lentz). */
+  function betaFraction(a: number, b: number, x: number): number {
+    const tiny = 1e-300;
+    let c = 1;
+    let d = 1 - ((a + b) * x) / (a + 1);
+    if (Math.abs(d) < tiny) d = tiny;
+    d = 1 / d;
+    let h = d;
+    for (let m = 1; m <= 300; m++) {
+      const m2 = 2 * m;
+      let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+      d = 1 + aa * d;
+      if (Math.abs(d) < tiny) d = tiny;
+      c = 1 + aa / c;
+      if (Math.abs(c) < tiny) c = tiny;
+      d = 1 / d;
+      h *= d * c;
+      aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+      d = 1 + aa * d;
+      if (Math.abs(d) < tiny) d = tiny;
+      c = 1 + aa / c;
+      if (Math.abs(c) < tiny) c = tiny;
+      d = 1 / d;
+      const step = d * c;
+      h *= step;
+      if (Math.abs(step - 1) < 1e-15) break;
+    }
+    return h;
+  }
+
+  /** Regularized incomplete beta I_x(a, b). */
+  function incompleteBeta(a: number, b: number, x: number): number {
+    if (x <= 0) return 0;
+    if (x >= 1) return 1;
+    const front = Math.exp(lnGamma(a + b) - lnGamma(a) - lnGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+    return x < (a + 1) / (a + b + 2) ? (front * betaFraction(a, b, x)) / a : 1 - (front * betaFraction(b, a, 1 - x)) / b;
+  }
+
+  /** Two-sided p-value of Student's t with `df` degrees of freedom. */
+  function studentTwoSidedP(t: number, df: number): number {
+    return incompleteBeta(df / 2, 0.5, df / (df + t * t));
+  }
+
+  /** Welch's unequal-variances t-test from summary statistics. */
+  function welch(a: ComparableSummary, b: ComparableSummary): WelchResult | null {
+    if (a.n < 2 || b.n < 2) return null;
+    const va = (a.stddev * a.stddev) / a.n;
+    const vb = (b.stddev * b.stddev) / b.n;
+    const se = Math.sqrt(va + vb);
+    if (se === 0) return { t: 0, df: a.n + b.n - 2, p: a.mean === b.mean ? 1 : 0 };
+    const t = (a.mean - b.mean) / se;
+    const df = (va + vb) ** 2 / ((va * va) / (a.n - 1) + (vb * vb) / (b.n - 1));
+    return { t, df, p: studentTwoSidedP(t, df) };
+  }
+
+  /** Standard error of a median: from its 95 % CI when known, else 1.2533·σ/√n (normal approximation). */
+  function medianError(s: ComparableSummary): number {
+    if (s.medianCi) return (s.medianCi.high - s.medianCi.low) / (2 * 1.96);
+    return s.n > 0 ? (1.2533 * s.stddev) / Math.sqrt(s.n) : 0;
+  }
+
+  function compareCell(key: { case: string; transport: string }, base: ComparableSummary, head: ComparableSummary): CellComparison {
+    const ratio = head.median / base.median;
+    const ratioError = ratio * Math.sqrt((medianError(head) / head.median) ** 2 + (medianError(base) / base.median) ** 2);
+    const test = welch(head, base);
+    const ciOverlap =
+      head.medianCi && base.medianCi ? head.medianCi.low <= base.medianCi.high && base.medianCi.low <= head.medianCi.high : null;
+    const slower = ratio >= 1;
+    const factor = slower ? ratio : 1 / ratio;
+    const factorError = slower ? ratioError : ratioError / (ratio * ratio);
+    return {
+      case: key.case,
+      transport: key.transport,
+      baseMedian: base.median,
+      headMedian: head.median,
+      ratio,
+      ratioError,
+      pValue: test ? test.p : null,
+      significant: test !== null && test.p < SIGNIFICANCE,
+      ciOverlap,
+      verdict: `${factor.toFixed(2)} ± ${factorError.toFixed(2)} times ${slower ? 'slower' : 'faster'}`,
+    };
+  }
+
+  /** Every cell that succeeded in both runs, in the head run's order. */
+  function compareRuns(base: { results: ComparableResult[] }, head: { results: ComparableResult[] }): CellComparison[] {
+    const rows: CellComparison[] = [];
+    for (const h of head.results) {
+      const b = base.results.find((r) => r.case === h.case && r.transport === h.transport);
+      if (!b || !b.ok || !h.ok || !b.summary || !h.summary || !(b.summary.median > 0)) continue;
+      rows.push(compareCell(h, b.summary, h.summary));
+    }
+    return rows;
+  }
+
+  return { lnGamma, incompleteBeta, studentTwoSidedP, welch, compareCell, compareRuns };
+}

@@ -1,0 +1,32 @@
+import type { CellComparison } from '../compare';
+import type { StoredRun } from '../runs';
+import { ms } from './format';
+
+/** The compare table as Markdown: one row per cell present and ok in both runs. */
+export function renderComparison(base: StoredRun, head: StoredRun, rows: readonly CellComparison[]): string {
+  const commit = (run: StoredRun) => String(run.doc.provenance?.gitCommit ?? '?').slice(0, 12);
+  const lines = [
+    `# ${head.name} (head, ${commit(head)}) vs ${base.name} (base, ${commit(base)})`,
+    '',
+    '| case | transport | base median ms | head median ms | head vs base | p (Welch) | significant | CIs overlap |',
+    '|---|---|---:|---:|---|---:|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.case} | ${r.transport} | ${ms(r.baseMedian)} | ${ms(r.headMedian)} | ${r.verdict} | ` +
+        `${r.pValue === null ? '—' : r.pValue < 0.001 ? '<0.001' : r.pValue.toFixed(3)} | ${r.significant ? 'yes' : 'no'} | ` +
+        `${r.ciOverlap === null ? '—' : r.ciOverlap ? 'yes' : 'no'} |`,
+    ),
+    '',
+    rows.length === 0 ? 'No cell succeeded in both runs.' : `Largest difference: ${largest(rows)}.`,
+    '',
+    'Ratios are of medians, ± one standard error propagated from each median\'s 95% CI; "significant" is ' +
+      "Welch's t-test on the samples at p < 0.05.",
+    '',
+  ];
+  return lines.join('\n');
+}
+
+function largest(rows: readonly CellComparison[]): string {
+  const worst = [...rows].sort((a, b) => Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)))[0];
+  return `${worst.case} ${worst.transport}, ${worst.verdict}`;
+}

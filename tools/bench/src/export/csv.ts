@@ -1,0 +1,83 @@
+import type { CaseResult } from '../model';
+
+const COLUMNS = [
+  'row_type',
+  'case',
+  'transport',
+  'rows',
+  'requests',
+  'sample_index',
+  'sample_order',
+  'ms',
+  'n',
+  'median_ms',
+  'mean_ms',
+  'min_ms',
+  'max_ms',
+  'p95_ms',
+  'p99_ms',
+  'stddev_ms',
+  'cv',
+  'median_ci_low_ms',
+  'median_ci_high_ms',
+  'outliers',
+  'noisy',
+  'cold_ms',
+  'bytes',
+  'client_cpu_ms',
+  'client_peak_rss_bytes',
+  'server_cpu_ms',
+  'server_peak_rss_bytes',
+  'blog_ms',
+  'ok',
+  'error',
+] as const;
+
+type Row = Partial<Record<(typeof COLUMNS)[number], string | number | boolean | null>>;
+
+/** RFC 4180 quoting: only when needed, doubling quotes. */
+function cell(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  const text = String(value);
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * results.csv: one `sample` row per timed sample and one `summary` row per case × transport, in one
+ * file with a `row_type` column, so a spreadsheet or pandas can filter either.
+ */
+export function renderCsv(results: readonly CaseResult[]): string {
+  const rows: Row[] = [];
+  for (const r of results) {
+    const key = { case: r.case, transport: r.transport, rows: r.rows, requests: r.requests };
+    r.samplesMs.forEach((ms, i) => rows.push({ row_type: 'sample', ...key, sample_index: i, sample_order: r.sampleOrder[i] ?? null, ms }));
+    const s = r.summary;
+    rows.push({
+      row_type: 'summary',
+      ...key,
+      n: s?.n ?? 0,
+      median_ms: s?.median,
+      mean_ms: s?.mean,
+      min_ms: s?.min,
+      max_ms: s?.max,
+      p95_ms: s?.p95,
+      p99_ms: s?.p99,
+      stddev_ms: s?.stddev,
+      cv: s?.cv,
+      median_ci_low_ms: s?.medianCi?.low,
+      median_ci_high_ms: s?.medianCi?.high,
+      outliers: s ? s.outliers.indices.length : null,
+      noisy: s ? s.noisy : null,
+      cold_ms: r.coldMs,
+      bytes: r.bytes,
+      client_cpu_ms: r.client ? r.client.cpuUserMs + r.client.cpuSystemMs : null,
+      client_peak_rss_bytes: r.client?.peakRssBytes,
+      server_cpu_ms: r.server ? r.server.cpuUserMs + r.server.cpuSystemMs : null,
+      server_peak_rss_bytes: r.server?.peakRssBytes,
+      blog_ms: r.blogMs,
+      ok: r.ok,
+      error: r.error,
+    });
+  }
+  return [COLUMNS.join(','), ...rows.map((row) => COLUMNS.map((c) => cell(row[c])).join(','))].join('\n') + '\n';
+}

@@ -1,0 +1,36 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { RunDocument } from './model';
+
+/** A run folder and its document. */
+export interface StoredRun {
+  dir: string;
+  name: string;
+  doc: RunDocument;
+}
+
+/** Run folders under `parent` that hold a results.json, oldest first (names are UTC timestamps). */
+export function listRuns(parent: string): string[] {
+  if (!fs.existsSync(parent)) return [];
+  return fs
+    .readdirSync(parent, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && /^\d{4}-\d\d-\d\dT/.test(entry.name))
+    .map((entry) => path.join(parent, entry.name))
+    .filter((dir) => fs.existsSync(path.join(dir, 'results.json')))
+    .sort((a, b) => path.basename(a).localeCompare(path.basename(b)));
+}
+
+/** Reads a run folder (or a results.json path), with a clear error when it is not one. */
+export function readRun(dirOrFile: string): StoredRun {
+  const file = dirOrFile.endsWith('.json') ? dirOrFile : path.join(dirOrFile, 'results.json');
+  if (!fs.existsSync(file)) throw new Error(`${dirOrFile} is not a run folder: ${file} does not exist`);
+  let doc: RunDocument;
+  try {
+    doc = JSON.parse(fs.readFileSync(file, 'utf8')) as RunDocument;
+  } catch (error) {
+    throw new Error(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!Array.isArray(doc.results)) throw new Error(`${file} has no results array`);
+  const dir = path.dirname(file);
+  return { dir, name: path.basename(dir), doc };
+}

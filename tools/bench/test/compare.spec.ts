@@ -1,0 +1,72 @@
+import { compareKit, type ComparableSummary } from '../src/compare';
+import { summarize } from '../src/stats';
+
+const kit = compareKit();
+
+function summary(samples: number[]): ComparableSummary {
+  return summarize(samples)!;
+}
+
+// Expected values from scipy.stats (an independent implementation).
+describe("Welch's t-test", () => {
+  it('matches scipy.stats.ttest_ind(equal_var=False)', () => {
+    const a = summary([27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4]);
+    const b = summary([27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4]);
+    const r = kit.welch(a, b)!;
+    expect(r.t).toBeCloseTo(-2.455356398286006, 10);
+    expect(r.df).toBeCloseTo(24.988529290231416, 9);
+    expect(r.p).toBeCloseTo(0.021378001462866992, 10);
+
+    const c = kit.welch(summary([10.1, 10.3, 9.9, 10.0, 10.2, 10.4]), summary([10.2, 10.6, 10.5, 10.3, 10.7]))!;
+    expect(c.t).toBeCloseTo(-2.5803485451230532, 10);
+    expect(c.df).toBeCloseTo(8.235482737415449, 9);
+    expect(c.p).toBeCloseTo(0.03184046896577582, 10);
+  });
+
+  it("matches Student's t tail probabilities", () => {
+    expect(kit.studentTwoSidedP(2.0, 3)).toBeCloseTo(0.13932596855884305, 10);
+    expect(kit.studentTwoSidedP(0.5, 30.5)).toBeCloseTo(0.6206635239145257, 10);
+    expect(kit.studentTwoSidedP(0, 10)).toBeCloseTo(1, 12);
+  });
+
+  it('is undefined with fewer than two samples and decisive with zero variance', () => {
+    expect(kit.welch(summary([1]), summary([1, 2]))).toBeNull();
+    expect(kit.welch(summary([2, 2]), summary([2, 2]))?.p).toBe(1);
+    expect(kit.welch(summary([2, 2]), summary([3, 3]))?.p).toBe(0);
+  });
+});
+
+describe('compareRuns', () => {
+  const cell = (c: string, transport: string, samples: number[], ok = true) => ({ case: c, transport, ok, summary: ok ? summary(samples) : null });
+
+  it('compares matching ok cells with a ratio, its uncertainty and significance', () => {
+    const base = { results: [cell('①-2', 'json', [100, 101, 99, 100, 102, 98, 100, 101, 99, 100]), cell('①-3', 'grpc', [1, 2, 3], false)] };
+    const head = {
+      results: [cell('①-2', 'json', [132, 133, 131, 132, 134, 130, 132, 133, 131, 132]), cell('①-3', 'grpc', [1, 2, 3]), cell('②-1', 'json', [1, 2])],
+    };
+    const rows = kit.compareRuns(base, head);
+    expect(rows).toHaveLength(1);
+    const [row] = rows;
+    expect(row).toMatchObject({ case: '①-2', transport: 'json', baseMedian: 100, headMedian: 132, significant: true, ciOverlap: false });
+    expect(row.ratio).toBeCloseTo(1.32, 10);
+    expect(row.ratioError).toBeGreaterThan(0);
+    expect(row.ratioError).toBeLessThan(0.05);
+    expect(row.verdict).toMatch(/^1\.32 ± 0\.0\d times slower$/);
+    expect(row.pValue).toBeLessThan(1e-6);
+  });
+
+  it('calls a faster head faster, and equal runs not significant', () => {
+    const samples = [10, 11, 9, 10, 10, 11, 9, 10];
+    const base = { results: [cell('x', 'grpc', samples.map((v) => v * 2))] };
+    expect(kit.compareRuns(base, { results: [cell('x', 'grpc', samples)] })[0].verdict).toMatch(/^2\.00 ± \d\.\d\d times faster$/);
+    const same = kit.compareRuns({ results: [cell('x', 'grpc', samples)] }, { results: [cell('x', 'grpc', samples)] })[0];
+    expect(same).toMatchObject({ ratio: 1, significant: false, ciOverlap: true, pValue: 1 });
+  });
+
+  it('works when inlined as source text, as the index page does', () => {
+    const inlined = new Function(`return (${compareKit.toString()})();`)() as ReturnType<typeof compareKit>;
+    const base = { results: [cell('①-2', 'json', [100, 101, 99, 100, 102, 98])] };
+    const head = { results: [cell('①-2', 'json', [150, 151, 149, 150, 152, 148])] };
+    expect(inlined.compareRuns(base, head)).toEqual(kit.compareRuns(base, head));
+  });
+});
