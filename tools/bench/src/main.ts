@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import { startApps, type StartedApps } from './apps';
 import { HttpClientDriver } from './drivers/http-driver';
 import { renderCsv } from './export/csv';
+import { renderReport } from './export/html';
+import { renderIndex } from './export/index-page';
 import { renderMarkdown, renderTable } from './export/markdown';
 import type { RunDocument } from './model';
 import { parseOptions, planCases, UsageError, USAGE, type BenchOptions } from './options';
@@ -12,6 +14,7 @@ import { Progress } from './progress';
 import { collectProvenance } from './provenance';
 import { toCaseResult } from './results';
 import { runCases } from './runner';
+import { writeIndex } from './runs';
 import { createRunFolder, pointLatestAt, writeFileAtomic } from './store';
 
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
@@ -37,6 +40,7 @@ function save(runDir: string, doc: RunDocument): void {
   writeFileAtomic(path.join(runDir, 'results.json'), JSON.stringify(doc, null, 2) + '\n');
   writeFileAtomic(path.join(runDir, 'results.md'), renderMarkdown(doc));
   writeFileAtomic(path.join(runDir, 'results.csv'), renderCsv(doc.results));
+  writeFileAtomic(path.join(runDir, 'report.html'), renderReport(doc));
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -81,6 +85,7 @@ async function main(argv: string[]): Promise<number> {
     };
     save(runDir, doc);
     pointLatestAt(options.out, runDir);
+    writeIndex(options.out, renderIndex, writeFileAtomic);
 
     const progress = new Progress(plan);
     await runCases(
@@ -100,6 +105,7 @@ async function main(argv: string[]): Promise<number> {
     doc.incomplete = doc.results.length < plan.length * options.transports.length;
     doc.provenance.finishedAt = new Date().toISOString();
     save(runDir, doc);
+    writeIndex(options.out, renderIndex, writeFileAtomic);
 
     process.stdout.write(`\n${renderTable(doc.results)}\n\n`);
     const failed = doc.results.filter((r) => !r.ok).length;

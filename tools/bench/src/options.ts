@@ -35,7 +35,7 @@ Options:
   --cases IDS               comma-separated case ids or aliases: ①-1 (1-1), ①-2 (1-2), ①-3 (1-3),
                             ②-1 (2-1), ②-2 (2-2), ②-3 (2-3), 20k×4 (20kx4)
   --transports LIST         json,grpc (default: both)
-  --runs N                  timed repetitions per case (default: profile's; ①-3 runs 3)
+  --runs N                  timed repetitions per case (default: 20; ①-3 runs 5; quick: 3)
   --warmup N                untimed calls per case before timing (default: 1)
   --out DIR                 parent folder of the run folders (default: results)
   --client-url URL          use a running client (e.g. under docker-compose) instead of starting the apps

@@ -38,3 +38,11 @@ export function grpcOverJson(results: readonly CaseResult[], caseId: string): nu
   const grpc = median('grpc');
   return json !== null && grpc !== null && json > 0 ? grpc / json : null;
 }
+
+/** The blog's gRPC ÷ JSON average for a case, from the blog figures recorded with the results. */
+export function blogRatio(results: readonly CaseResult[], caseId: string): number | null {
+  const blog = (transport: Transport) => results.find((r) => r.case === caseId && r.transport === transport)?.blogMs ?? null;
+  const json = blog('json');
+  const grpc = blog('grpc');
+  return json !== null && grpc !== null && json > 0 ? grpc / json : null;
+}

@@ -34,3 +34,19 @@ export function readRun(dirOrFile: string): StoredRun {
   const dir = path.dirname(file);
   return { dir, name: path.basename(dir), doc };
 }
+
+/**
+ * Rewrites `<parent>/index.html` from every run folder there; a folder that cannot be read is listed
+ * on stderr and left out rather than breaking the page.
+ */
+export function writeIndex(parent: string, render: (runs: { run: StoredRun; hasReport: boolean }[]) => string, write: (file: string, text: string) => void): void {
+  const runs: { run: StoredRun; hasReport: boolean }[] = [];
+  for (const dir of listRuns(parent)) {
+    try {
+      runs.push({ run: readRun(dir), hasReport: fs.existsSync(path.join(dir, 'report.html')) });
+    } catch (error) {
+      process.stderr.write(`bench: index skips ${dir}: ${(error as Error).message}\n`);
+    }
+  }
+  write(path.join(parent, 'index.html'), render(runs));
+}

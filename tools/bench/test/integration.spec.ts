@@ -4,6 +4,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { freePort } from '@bench/testing';
+import { listRuns } from '../src/runs';
 
 // Runs the built bench (tools/bench/dist) as a user would, against the built apps it starts itself.
 const ROOT = path.resolve(__dirname, '../../..');
@@ -54,9 +55,9 @@ async function portsEnv(): Promise<NodeJS.ProcessEnv> {
 }
 
 function onlyRunDir(out: string): string {
-  const runs = fs.readdirSync(out).filter((name) => name !== 'latest');
+  const runs = listRuns(out);
   expect(runs).toHaveLength(1);
-  return path.join(out, runs[0]);
+  return runs[0];
 }
 
 describe('bench:all (built apps, quick profile)', () => {
@@ -97,6 +98,8 @@ describe('bench:all (built apps, quick profile)', () => {
     expect(tableLines).toHaveLength(1 + 10);
     const md = fs.readFileSync(path.join(runDir, 'results.md'), 'utf8');
     expect(md).toContain(tableLines[1]);
+    expect(fs.readFileSync(path.join(runDir, 'report.html'), 'utf8')).toContain('data-chart="bars"');
+    expect(fs.readFileSync(path.join(out, 'index.html'), 'utf8')).toContain(`${path.basename(runDir)}/report.html`);
     const csv = fs.readFileSync(path.join(runDir, 'results.csv'), 'utf8').trimEnd().split('\n');
     expect(csv.filter((line) => line.startsWith('sample,'))).toHaveLength(20);
     expect(csv.filter((line) => line.startsWith('summary,'))).toHaveLength(10);

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { parseOptions, planCases, UsageError } from '../src/options';
 
 describe('parseOptions', () => {
-  it('defaults to the default profile: seven cases, both transports, 10 runs (3 for ①-3)', () => {
+  it('defaults to the default profile: seven cases, both transports, 20 runs (5 for ①-3)', () => {
     const options = parseOptions([], '/work');
     expect(options.profile.name).toBe('default');
     expect(options.out).toBe(path.resolve('/work', 'results'));
@@ -10,9 +10,9 @@ describe('parseOptions', () => {
     const plan = planCases(options);
     expect(plan).toHaveLength(7);
     expect(plan.map((p) => `${p.record.id}/${p.transports.join('+')}/${p.runs}/${p.warmup}`).slice(0, 3)).toEqual([
-      '①-1/json+grpc/10/1',
-      '①-2/json+grpc/10/1',
-      '①-3/json+grpc/3/1',
+      '①-1/json+grpc/20/1',
+      '①-2/json+grpc/20/1',
+      '①-3/json+grpc/5/1',
     ]);
   });
 

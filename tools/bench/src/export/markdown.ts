@@ -1,8 +1,9 @@
 import type { CaseResult, RunDocument } from '../model';
-import { grpcOverJson } from '../results';
+import { blogRatio, grpcOverJson } from '../results';
 import { bytes, count, ms, ratio } from './format';
 
-const HEADER = [
+/** The table's columns, shared by the Markdown and HTML tables. */
+export const TABLE_HEADER = [
   'case',
   'rows',
   'requests',
@@ -22,13 +23,6 @@ const HEADER = [
   'blog gRPC/JSON',
 ];
 
-function blogRatio(results: readonly CaseResult[], caseId: string): number | null {
-  const blog = (t: string) => results.find((r) => r.case === caseId && r.transport === t)?.blogMs ?? null;
-  const json = blog('json');
-  const grpc = blog('grpc');
-  return json !== null && grpc !== null ? grpc / json : null;
-}
-
 /** Marks a noisy cell's median so no one reads its decimals as signal (explained in a footnote). */
 export const NOISY_MARK = '~';
 
@@ -39,7 +33,7 @@ function ci(summary: CaseResult['summary']): string {
 
 /** The blog-style table: one row per case and transport, ratios on each case's first row. */
 export function renderTable(results: readonly CaseResult[]): string {
-  const lines = [`| ${HEADER.join(' | ')} |`, `|${HEADER.map((_, i) => (i < 4 ? '---' : '---:')).join('|')}|`];
+  const lines = [`| ${TABLE_HEADER.join(' | ')} |`, `|${TABLE_HEADER.map((_, i) => (i < 4 ? '---' : '---:')).join('|')}|`];
   const seen = new Set<string>();
   for (const r of results) {
     const first = !seen.has(r.case);

@@ -1,0 +1,166 @@
+// The report's charts for one case, each built from that case's results (pure: view in, svg out).
+import type { CaseResult, ProcessCost } from '../../model';
+import { bytes, count, ms } from '../format';
+import { renderBarChart, type Bar, type BarGroup } from './bar-chart';
+import { describeShape, type CaseView } from './cases';
+import { renderPercentileChart } from './percentile-chart';
+import { byteUnit } from './scale';
+
+function failedBar(cell: CaseResult, extra: Partial<Bar> = {}): Bar {
+  return {
+    transport: cell.transport,
+    value: null,
+    valueLabel: '—',
+    tooltip: '',
+    missing: { label: 'FAILED', tooltip: `${cell.transport} failed: ${cell.error ?? 'unknown error'}`, failed: true },
+    ...extra,
+  };
+}
+
+function noValue(cell: CaseResult, why: string, extra: Partial<Bar> = {}): Bar {
+  return { transport: cell.transport, value: null, valueLabel: '—', tooltip: '', missing: { label: 'n/a', tooltip: `${cell.transport}: ${why}`, failed: false }, ...extra };
+}
+
+function shell(view: CaseView, kind: string, what: string) {
+  return { kind, caseId: view.id, subheading: describeShape(view), label: `${view.id}: ${what}` };
+}
+
+/** Median per transport with the 95 % CI of the median as a whisker and the blog's figure as a diamond. */
+export function mediansChart(view: CaseView): string {
+  const bars = view.cells.map((cell): Bar => {
+    const marker = { value: cell.blogMs, tooltip: `${cell.transport}, blog (2022, its own machine): ${ms(cell.blogMs)} ms average` };
+    const s = cell.summary;
+    if (!cell.ok) return failedBar(cell, { marker });
+    if (!s) return noValue(cell, 'no timed samples', { marker });
+    const ci = s.medianCi;
+    return {
+      transport: cell.transport,
+      value: s.median,
+      valueLabel: ms(s.median),
+      tooltip:
+        `${cell.transport} median ${ms(s.median)} ms over ${s.n} timed call${s.n === 1 ? '' : 's'}; ` +
+        `mean ${ms(s.mean)}, min ${ms(s.min)}, p95 ${ms(s.p95)}, max ${ms(s.max)} ms` +
+        (s.noisy ? `; noisy: ${s.noise.join(', ')}` : ''),
+      interval: ci
+        ? {
+            low: ci.low,
+            high: ci.high,
+            tooltip: `${cell.transport}: ${Math.round(ci.level * 100)}% CI of the median ${ms(ci.low)} – ${ms(ci.high)} ms (exact coverage ${(ci.coverage * 100).toFixed(1)}%)`,
+          }
+        : null,
+      marker,
+    };
+  });
+  return renderBarChart({ ...shell(view, 'bars', 'median time per call, JSON vs gRPC'), unit: 'ms', groups: [{ label: '', bars }] });
+}
+
+/** Percentile curves of the timed calls. */
+export function distributionChart(view: CaseView): string {
+  return renderPercentileChart({
+    ...shell(view, 'percentiles', 'latency distribution of the timed calls'),
+    series: view.cells.map((cell) => ({
+      transport: cell.transport,
+      samplesMs: cell.ok ? cell.samplesMs : [],
+      // Older documents may lack outliers: nothing is marked then.
+      outlierValues: cell.summary?.outliers?.values ?? [],
+      missing: cell.ok ? 'no samples' : 'FAILED',
+    })),
+  });
+}
+
+/** One call on a new connection (cold) beside the warm median. */
+export function coldChart(view: CaseView): string {
+  const bar = (cell: CaseResult, series: 'warm' | 'cold'): Bar => {
+    if (!cell.ok) return failedBar(cell, { series });
+    const value = series === 'warm' ? (cell.summary?.median ?? null) : cell.coldMs;
+    if (value === null) return noValue(cell, series === 'warm' ? 'no timed samples' : 'no cold call recorded', { series });
+    const tooltip =
+      series === 'warm'
+        ? `${cell.transport} warm median: ${ms(value)} ms`
+        : `${cell.transport} cold call (new connection, set-up included): ${ms(value)} ms` +
+          (cell.summary ? `, ${ms(value - cell.summary.median)} ms more than the warm median` : '');
+    return { transport: cell.transport, value, valueLabel: ms(value), tooltip, series };
+  };
+  const groups: BarGroup[] = [
+    { label: 'warm (median)', bars: view.cells.map((c) => bar(c, 'warm')) },
+    { label: 'cold (new connection)', bars: view.cells.map((c) => bar(c, 'cold')) },
+  ];
+  return renderBarChart({ ...shell(view, 'cold', 'cold call versus warm median'), unit: 'ms', groups });
+}
+
+/** Size of one response body. */
+export function bytesChart(view: CaseView): string {
+  const unit = byteUnit(Math.max(0, ...view.cells.map((c) => c.bytes ?? 0)));
+  const bars = view.cells.map((cell): Bar => {
+    if (!cell.ok) return failedBar(cell);
+    if (cell.bytes === null) return noValue(cell, 'response size not recorded');
+    const v = cell.bytes / unit.divisor;
+    return {
+      transport: cell.transport,
+      value: v,
+      valueLabel: unit.divisor === 1 ? count(cell.bytes) : v.toFixed(v < 10 ? 2 : 1),
+      tooltip:
+        `${cell.transport}: ${count(cell.bytes)} B per response (${bytes(cell.bytes)})` +
+        (cell.bytesPerCall !== null ? `; ${count(cell.bytesPerCall)} B per call (${count(cell.requests)} request${cell.requests === 1 ? '' : 's'})` : ''),
+    };
+  });
+  return renderBarChart({ ...shell(view, 'bytes', 'bytes of one response body'), unit: `${unit.label} per response`, groups: [{ label: '', bars }] });
+}
+
+type Side = 'client' | 'server';
+const SIDES: readonly Side[] = ['client', 'server'];
+
+function cost(cell: CaseResult, side: Side): ProcessCost | null {
+  return side === 'client' ? cell.client : cell.server;
+}
+
+/** CPU time (user + system) per timed call, client and serving server. */
+export function cpuChart(view: CaseView): string {
+  const groups = SIDES.map(
+    (side): BarGroup => ({
+      label: side,
+      bars: view.cells.map((cell): Bar => {
+        if (!cell.ok) return failedBar(cell, { series: side });
+        const c = cost(cell, side);
+        if (!c) return noValue(cell, `${side} CPU time not reported`, { series: side });
+        const calls = cell.summary?.n ?? cell.samplesMs.length;
+        const total = c.cpuUserMs + c.cpuSystemMs;
+        const per = calls > 0 ? total / calls : total;
+        return {
+          transport: cell.transport,
+          value: per,
+          valueLabel: ms(per),
+          series: side,
+          tooltip:
+            `${cell.transport}, ${side} CPU: ${ms(per)} ms per call; ${ms(total)} ms in total over ${calls} timed call${calls === 1 ? '' : 's'} ` +
+            `(user ${ms(c.cpuUserMs)} + system ${ms(c.cpuSystemMs)} ms)`,
+        };
+      }),
+    }),
+  );
+  return renderBarChart({ ...shell(view, 'cpu', 'CPU time per timed call, client and server'), unit: 'CPU ms per call', groups });
+}
+
+/** Peak resident memory over the timed calls, client and serving server. */
+export function rssChart(view: CaseView): string {
+  const unit = byteUnit(Math.max(0, ...view.cells.flatMap((cell) => SIDES.map((side) => cost(cell, side)?.peakRssBytes ?? 0))));
+  const groups = SIDES.map(
+    (side): BarGroup => ({
+      label: side,
+      bars: view.cells.map((cell): Bar => {
+        if (!cell.ok) return failedBar(cell, { series: side });
+        const c = cost(cell, side);
+        if (!c) return noValue(cell, `${side} memory not reported`, { series: side });
+        const v = c.peakRssBytes / unit.divisor;
+        return {
+          transport: cell.transport,
+          value: v,
+          valueLabel: v.toFixed(v < 10 ? 2 : 1),
+          series: side,
+          tooltip: `${cell.transport}, ${side} peak RSS: ${bytes(c.peakRssBytes)} (${count(c.peakRssBytes)} B)`,
+        };
+      }),
+    }),
+  );
+  return renderBarChart({ ...shell(view, 'rss', 'peak resident memory, client and server'), unit: `${unit.label} peak RSS`, groups });
+}

@@ -1,0 +1,169 @@
+// The self-contained HTML report of one run: inline CSS and SVG, no script, nothing fetched.
+import type { RunDocument } from '../../model';
+import { OUTLIER_Z } from '../../stats';
+import { bytesChart, coldChart, cpuChart, distributionChart, mediansChart, rssChart } from './case-charts';
+import { groupByCase, type CaseView } from './cases';
+import { escapeHtml } from './escape';
+import { renderLegend } from './legend';
+import { renderProvenance } from './provenance';
+import { STYLES } from './styles';
+import { el } from './svg';
+import { renderResultsTable } from './table';
+
+/** Forbids every fetch, so the page provably works offline from file:// (inline styles only). */
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+interface ChartSection {
+  id: string;
+  heading: string;
+  intro: string;
+  legend: Parameters<typeof renderLegend>[0];
+  chart: (view: CaseView) => string;
+}
+
+const CHART_SECTIONS: readonly ChartSection[] = [
+  {
+    id: 'medians',
+    heading: 'Median time per call',
+    intro:
+      'Bars are the median of the timed calls, whiskers the 95 % confidence interval of that median (distribution-free, from order statistics), diamonds the blog’s average for the same cell. Each case has its own linear scale starting at zero.',
+    legend: ['bars', 'ci', 'blog'],
+    chart: mediansChart,
+  },
+  {
+    id: 'distribution',
+    heading: 'Latency distribution',
+    intro:
+      `Every timed call, sorted: the x axis is the percentile (0 = fastest call, 50 = median, 100 = slowest), the y axis its time. A flat line is a steady transport; a line that climbs at the right has a slow tail. Points circled in black are outliers (modified z-score above ${OUTLIER_Z}), reported, not dropped.`,
+    legend: ['lines'],
+    chart: distributionChart,
+  },
+  {
+    id: 'cold',
+    heading: 'Cold call versus warm median',
+    intro: 'One call on a brand-new connection (connection set-up included) beside the median of the warm, timed calls.',
+    legend: ['bars'],
+    chart: coldChart,
+  },
+  {
+    id: 'bytes',
+    heading: 'Response size',
+    intro: 'One reply body: the JSON text, or the protobuf message without the gRPC frame prefix and HTTP/2 headers.',
+    legend: ['bars'],
+    chart: bytesChart,
+  },
+  {
+    id: 'cpu',
+    heading: 'CPU time per call',
+    intro:
+      'User + system CPU time of the client and of the server that answered, measured over the timed calls and divided by their number. Client and servers share the machine’s cores, so CPU time is the cost; wall time is the latency above.',
+    legend: ['bars'],
+    chart: cpuChart,
+  },
+  {
+    id: 'rss',
+    heading: 'Peak memory',
+    intro: 'Largest resident set size (RSS) of the client and of the serving server during the timed calls.',
+    legend: ['bars'],
+    chart: rssChart,
+  },
+];
+
+function str(value: unknown, fallback = ''): string {
+  return value === null || value === undefined ? fallback : String(value);
+}
+
+function warnings(doc: RunDocument): string {
+  const failed = doc.results.filter((r) => !r.ok).length;
+  const out: string[] = [];
+  if (doc.incomplete) {
+    out.push(
+      el('div', { class: 'warning', role: 'alert', 'data-warning': 'incomplete' }, 'Incomplete run: it was interrupted or stopped before every planned case ran. What is here was measured; what is missing was not.'),
+    );
+  }
+  if (failed > 0) {
+    out.push(el('div', { class: 'warning', role: 'alert', 'data-warning': 'failed' }, `${failed} of ${doc.results.length} case × transport cell${doc.results.length === 1 ? '' : 's'} failed; see the table.`));
+  }
+  return out.join('\n');
+}
+
+const HOW_TO_READ = el(
+  'section',
+  { class: 'howto', id: 'how-to-read' },
+  el('strong', {}, 'How to read this report'),
+  el(
+    'ul',
+    {},
+    el('li', {}, 'Times are <em>per call</em>, measured in the client around the server-to-server call, decoding of the reply included. A call fires all of a case’s <code>requests</code> at once and awaits them together.'),
+    el('li', {}, 'Read the <strong>median</strong>. Timed calls follow a warm-up and alternate between transports (json, grpc, json, …), so drift on the machine hits both alike.'),
+    el('li', {}, '<strong>cold</strong> is one call on a brand-new connection; <strong>gRPC/JSON</strong> is the ratio of medians (above 1: gRPC is slower), beside the blog’s ratio of averages.'),
+    el('li', {}, 'Cells marked <span class="noisy">~</span> are noisy. Hover over any bar, whisker, diamond or point for its exact value.'),
+  ),
+);
+
+function chartSection(section: ChartSection, views: readonly CaseView[]): string {
+  return el(
+    'section',
+    { id: section.id, 'data-section': section.id },
+    el('h2', {}, escapeHtml(section.heading)),
+    el('p', {}, escapeHtml(section.intro)),
+    renderLegend(section.legend),
+    el('div', { class: 'grid' }, ...views.map((view) => el('figure', { class: 'chart' }, section.chart(view)))),
+  );
+}
+
+/** The whole report as one HTML document (pure: the same document always gives the same string). */
+export function renderReport(doc: RunDocument): string {
+  const views = groupByCase(doc.results);
+  const startedAt = str(doc.settings.startedAt, 'unknown start');
+  const commit = str(doc.provenance.gitCommit, 'unknown').slice(0, 12);
+  const pageTitle = `gRPC vs JSON: run of ${startedAt}`;
+  const nav = el(
+    'nav',
+    {},
+    el(
+      'ul',
+      {},
+      ...[['results', 'Table'], ...CHART_SECTIONS.map((s) => [s.id, s.heading]), ['provenance', 'How the run was made']].map(([id, label]) =>
+        el('li', {}, el('a', { href: `#${id}` }, escapeHtml(label))),
+      ),
+    ),
+  );
+  const body = el(
+    'main',
+    {},
+    el(
+      'header',
+      {},
+      el('h1', {}, 'gRPC or JSON between NestJS services'),
+      el(
+        'p',
+        { class: 'run' },
+        `Run started ${escapeHtml(startedAt)} · profile ${escapeHtml(str(doc.settings.profile, '?'))} · commit <code>${escapeHtml(commit)}</code>` +
+          (doc.provenance.gitDirty === true ? ' (with uncommitted changes)' : '') +
+          ` · ${views.length} case${views.length === 1 ? '' : 's'}, ${doc.results.length} result${doc.results.length === 1 ? '' : 's'}`,
+      ),
+      warnings(doc),
+      HOW_TO_READ,
+      nav,
+    ),
+    el('section', { id: 'results', 'data-section': 'results' }, el('h2', {}, 'Results'), renderResultsTable(doc.results)),
+    ...CHART_SECTIONS.map((s) => chartSection(s, views)),
+    el('section', { id: 'provenance', 'data-section': 'provenance' }, el('h2', {}, 'How the run was made'), renderProvenance(doc)),
+    el('footer', {}, `Generated from results.json (schema version ${escapeHtml(str(doc.schemaVersion))}). A single file: no scripts, nothing fetched.`),
+  );
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(pageTitle)}</title>`,
+    `<style>${STYLES}</style>`,
+    '</head>',
+    `<body>${body}</body>`,
+    '</html>',
+    '',
+  ].join('\n');
+}
