@@ -4,13 +4,13 @@ import { ClientsModule } from '@nestjs/microservices';
 import { SETTINGS, type Settings } from '@bench/config';
 import { sampleGrpcOptions } from '@bench/proto';
 import { BenchController } from './bench.controller';
-import { CaseRunner } from './case-runner.service';
+import { CASE_RUNNER_PROVIDER } from './case-runner.provider';
 import { ClientController } from './client.controller';
 import { ErrorsFilter } from './errors.filter';
 import { HealthController } from './health.controller';
 import { GrpcTransport } from './transports/grpc.transport';
 import { JsonTransport } from './transports/json.transport';
-import { GRPC_TRANSPORT, JSON_TRANSPORT, SAMPLE_GRPC_CLIENT } from './transports/row-transport';
+import { GRPC_TRANSPORT, JSON_TRANSPORT, SAMPLE_GRPC_CLIENT } from './transports/tokens';
 import { APP_FILTER } from '@nestjs/core';
 
 @Module({})
@@ -28,7 +28,7 @@ export class AppModule {
         { provide: JSON_TRANSPORT, useClass: JsonTransport },
         { provide: GRPC_TRANSPORT, useClass: GrpcTransport },
         { provide: APP_FILTER, useClass: ErrorsFilter },
-        CaseRunner,
+        CASE_RUNNER_PROVIDER,
       ],
     };
   }

@@ -1,12 +1,8 @@
 import { Body, Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { runtimeInfo, SETTINGS, type RuntimeInfo, type Settings } from '@bench/config';
 import { PROTO_LOADER_SETTINGS } from '@bench/proto';
-import { orBadRequest, parseEnumField, parseIntField } from '@bench/validation';
-import { CaseRunner, type CaseRequest, type CaseRun } from './case-runner.service';
-import { TRANSPORT_NAMES } from './transports/row-transport';
-
-/** Most untimed and timed calls one bench request may ask for. */
-const MAX_CALLS = 10_000;
+import { CaseRunner, parseCaseRequest, type CaseRun } from '@bench/harness';
+import { orBadRequest } from '@bench/validation';
 
 /** The route the bench drives: runs one case many times inside this process and returns raw samples. */
 @Controller('bench')
@@ -25,22 +21,6 @@ export class BenchController {
   @Post('run')
   @HttpCode(200)
   run(@Body() body: unknown): Promise<CaseRun> {
-    return this.runner.run(this.parse(body));
-  }
-
-  private parse(body: unknown): CaseRequest {
-    const input = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-    const cold = input.cold ?? true;
-    if (typeof cold !== 'boolean') {
-      orBadRequest({ ok: false, error: { field: 'cold', rule: 'type', message: 'cold must be true or false' } });
-    }
-    return {
-      transport: orBadRequest(parseEnumField('transport', input.transport, TRANSPORT_NAMES)),
-      rows: orBadRequest(parseIntField('rows', input.rows, { min: 1, max: this.settings.maxRows })),
-      requests: orBadRequest(parseIntField('requests', input.requests, { min: 1, max: this.settings.maxParallel })),
-      warmup: orBadRequest(parseIntField('warmup', input.warmup ?? 1, { min: 0, max: MAX_CALLS })),
-      runs: orBadRequest(parseIntField('runs', input.runs, { min: 0, max: MAX_CALLS })),
-      cold: cold as boolean,
-    };
+    return this.runner.run(orBadRequest(parseCaseRequest(body, this.settings)));
   }
 }

@@ -1,8 +1,7 @@
 import { Controller, Get, Inject, Param } from '@nestjs/common';
 import { SETTINGS, type Settings } from '@bench/config';
 import { orBadRequest, parseIntField } from '@bench/validation';
-import { CaseRunner } from './case-runner.service';
-import type { TransportName } from './transports/row-transport';
+import { CaseRunner, type TransportName } from '@bench/harness';
 
 /** What the blog's routes logged, now returned as JSON. */
 export interface CallResult {

@@ -1,6 +1,6 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { BusyError, CaseFailure } from './case-runner.service';
+import { BusyError, CaseFailure } from '@bench/harness';
 
 /**
  * Maps the client's own failures to HTTP: a failed or wrong upstream reply is 502 Bad Gateway with

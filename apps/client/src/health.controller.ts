@@ -4,7 +4,7 @@ import type { ClientGrpc } from '@nestjs/microservices';
 import { firstValueFrom, timeout, type Observable } from 'rxjs';
 import { SETTINGS, type Settings } from '@bench/config';
 import { HEALTH_SERVICE } from '@bench/proto';
-import { SAMPLE_GRPC_CLIENT } from './transports/row-transport';
+import { SAMPLE_GRPC_CLIENT } from './transports/tokens';
 
 interface HealthClient {
   check(request: { service: string }): Observable<{ status: string }>;

@@ -1,16 +1,21 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { SETTINGS, type Settings } from '@bench/config';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
 import { SamplesController } from './samples.controller';
+import { timedJson } from './timed-json.middleware';
 
 @Module({})
-export class AppModule {
+export class AppModule implements NestModule {
   static register(settings: Settings): DynamicModule {
     return {
       module: AppModule,
       controllers: [SamplesController, HealthController, MetricsController],
       providers: [{ provide: SETTINGS, useValue: settings }],
     };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(timedJson).forRoutes('*');
   }
 }

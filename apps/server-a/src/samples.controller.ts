@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Param } from '@nestjs/common';
-import { SETTINGS, type Settings } from '@bench/config';
+import { processSampler, SETTINGS, type Settings } from '@bench/config';
 import { buildRows, type SampleRow } from '@bench/samples';
 import { orBadRequest, parseIntField } from '@bench/validation';
 
@@ -11,6 +11,9 @@ export class SamplesController {
   @Get(':count')
   getSamples(@Param('count') rawCount: string): { samples: SampleRow[] } {
     const count = orBadRequest(parseIntField('count', rawCount, { min: 1, max: this.settings.maxRows }));
-    return { samples: buildRows(count) };
+    const started = performance.now();
+    const samples = buildRows(count);
+    processSampler().addPhase('build', performance.now() - started);
+    return { samples };
   }
 }

@@ -64,8 +64,14 @@ describe('server-a metrics', () => {
         rssBytes: expect.any(Number),
         peakRssBytes: expect.any(Number),
         maxRssBytes: expect.any(Number),
+        buildMs: expect.any(Number),
+        encodeMs: expect.any(Number),
       });
       expect(response.body.peakRssBytes).toBeGreaterThan(0);
+      await request(app.getHttpServer()).get('/server-a/2000').expect(200);
+      const after = (await request(app.getHttpServer()).get('/metrics').expect(200)).body;
+      expect(after.buildMs).toBeGreaterThan(response.body.buildMs);
+      expect(after.encodeMs).toBeGreaterThan(response.body.encodeMs);
     } finally {
       await app.close();
     }

@@ -2,12 +2,13 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { explainListenError, loadSettings, processSampler, stopOnSignals } from '@bench/config';
-import { sampleGrpcOptions } from '@bench/proto';
+import { observeSampleCodec, sampleGrpcOptions } from '@bench/proto';
 import { AppModule } from './app.module';
 
 async function main(): Promise<void> {
   const settings = loadSettings();
-  processSampler();
+  // Time protobuf encoding of every reply inside the serializer Nest calls.
+  observeSampleCodec({ encoded: (_bytes, ms) => processSampler().addPhase('encode', ms) });
   const url = `${settings.host}:${settings.serverBPort}`;
   const app = await NestFactory.createMicroservice(AppModule.register(settings), {
     ...sampleGrpcOptions(url),

@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
-import { SETTINGS, type Settings } from '@bench/config';
+import { processSampler, SETTINGS, type Settings } from '@bench/config';
 import { SAMPLE_SERVICE, type GetSamplesParam__Output, type Samples } from '@bench/proto';
 import { buildRows } from '@bench/samples';
 import { orInvalidArgument, parseIntField } from '@bench/validation';
@@ -13,6 +13,9 @@ export class SamplesController {
   @GrpcMethod(SAMPLE_SERVICE, 'GetSamples')
   getSamples(param: GetSamplesParam__Output): Samples {
     const count = orInvalidArgument(parseIntField('count', param.count, { min: 1, max: this.settings.maxRows }));
-    return { samples: buildRows(count) };
+    const started = performance.now();
+    const samples = buildRows(count);
+    processSampler().addPhase('build', performance.now() - started);
+    return { samples };
   }
 }

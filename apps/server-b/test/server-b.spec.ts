@@ -78,6 +78,8 @@ describe('server-b (gRPC)', () => {
       rssBytes: expect.any(Number),
       peakRssBytes: expect.any(Number),
       maxRssBytes: expect.any(Number),
+      buildMs: expect.any(Number),
+      encodeMs: expect.any(Number),
     });
   });
 });

@@ -3,4 +3,4 @@ export { explainListenError } from './listen-error';
 export { SETTINGS } from './tokens';
 export { runtimeInfo, KEY_PACKAGES, type RuntimeInfo } from './runtime-info';
 export { stopOnSignals, SHUTDOWN_GRACE_MS } from './lifecycle';
-export { ProcessSampler, processSampler, costBetween, RSS_SAMPLE_MS, type ProcessSample, type ProcessCost } from './process-sampler';
+export { ProcessSampler, processSampler, costBetween, RSS_SAMPLE_MS, type ProcessSample, type ProcessCost, type ServerPhase } from './process-sampler';

@@ -18,9 +18,21 @@ describe('ProcessSampler', () => {
     }
   });
 
+  it('accumulates phase times', () => {
+    const sampler = new ProcessSampler();
+    try {
+      sampler.addPhase('build', 1.5);
+      sampler.addPhase('build', 2);
+      sampler.addPhase('encode', 4);
+      expect(sampler.read(false)).toMatchObject({ buildMs: 3.5, encodeMs: 4 });
+    } finally {
+      sampler.stop();
+    }
+  });
+
   it('costBetween subtracts CPU and keeps the later window peak', () => {
-    const before = { cpuUserMs: 10, cpuSystemMs: 2, rssBytes: 100, peakRssBytes: 100, maxRssBytes: 500 };
-    const after = { cpuUserMs: 35, cpuSystemMs: 7, rssBytes: 120, peakRssBytes: 400, maxRssBytes: 500 };
+    const before = { cpuUserMs: 10, cpuSystemMs: 2, rssBytes: 100, peakRssBytes: 100, maxRssBytes: 500, buildMs: 0, encodeMs: 0 };
+    const after = { cpuUserMs: 35, cpuSystemMs: 7, rssBytes: 120, peakRssBytes: 400, maxRssBytes: 500, buildMs: 3, encodeMs: 4 };
     expect(costBetween(before, after)).toEqual({ cpuUserMs: 25, cpuSystemMs: 5, peakRssBytes: 400 });
   });
 });

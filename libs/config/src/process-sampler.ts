@@ -1,11 +1,18 @@
-/** What a process says about its own cost. CPU times are cumulative; peaks are per window. */
+/** What a process says about its own cost. CPU and phase times are cumulative; peaks are per window. */
 export interface ProcessSample {
   cpuUserMs: number;
   cpuSystemMs: number;
   rssBytes: number;
   peakRssBytes: number;
   maxRssBytes: number;
+  /** Time spent building reply rows, summed over every request served. */
+  buildMs: number;
+  /** Time spent serializing replies, summed over every request served. */
+  encodeMs: number;
 }
+
+/** Phases a server times for itself, so a reader can see where a call's time went. */
+export type ServerPhase = 'build' | 'encode';
 
 /** How often resident memory is sampled for the windowed peak. */
 export const RSS_SAMPLE_MS = 20;
@@ -17,6 +24,7 @@ export const RSS_SAMPLE_MS = 20;
  */
 export class ProcessSampler {
   private peak = 0;
+  private readonly phases: Record<ServerPhase, number> = { build: 0, encode: 0 };
   private readonly timer: NodeJS.Timeout;
 
   constructor() {
@@ -34,9 +42,16 @@ export class ProcessSampler {
       rssBytes: process.memoryUsage.rss(),
       peakRssBytes: this.peak,
       maxRssBytes: process.resourceUsage().maxRSS * 1024,
+      buildMs: this.phases.build,
+      encodeMs: this.phases.encode,
     };
     if (resetPeak) this.peak = sample.rssBytes;
     return sample;
+  }
+
+  /** Adds time spent in a phase (cumulative, like CPU time: readers take differences). */
+  addPhase(phase: ServerPhase, ms: number): void {
+    this.phases[phase] += ms;
   }
 
   stop(): void {

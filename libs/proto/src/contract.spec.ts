@@ -1,5 +1,5 @@
 import { loadSync } from '@grpc/proto-loader';
-import { getSamplesCodec, grpcReplyMeter, MAX_MESSAGE_BYTES, PROTO_LOADER_OPTIONS, SAMPLE_PROTO, sampleGrpcOptions } from './index';
+import { getSamplesCodec, observeSampleCodec, MAX_MESSAGE_BYTES, PROTO_LOADER_OPTIONS, SAMPLE_PROTO, sampleGrpcOptions } from './index';
 
 type FieldInfo = { name: string; number: number; type: string; label: string };
 
@@ -41,14 +41,20 @@ describe('getSamplesCodec', () => {
     expect(decoded.samples[1]).toMatchObject({ rowNum: 1, columnJ: 'columnJ1' });
   });
 
-  it('meters the bytes of each decoded reply', () => {
-    const codec = getSamplesCodec();
-    grpcReplyMeter.take();
-    const bytes = codec.responseSerialize({ samples: [{ rowNum: 5, columnA: 'columnA5' }] });
-    codec.responseDeserialize(bytes);
-    codec.responseDeserialize(bytes);
-    expect(grpcReplyMeter.take()).toEqual({ messages: 2, bytes: 2 * bytes.length });
-    expect(grpcReplyMeter.take()).toEqual({ messages: 0, bytes: 0 });
+  it('tells the observer the size and time of each encoded and decoded reply', () => {
+    const seen: string[] = [];
+    observeSampleCodec({
+      encoded: (bytes, ms) => seen.push(`encoded ${bytes} ${ms >= 0}`),
+      decoded: (bytes, ms) => seen.push(`decoded ${bytes} ${ms >= 0}`),
+    });
+    try {
+      const codec = getSamplesCodec();
+      const bytes = codec.responseSerialize({ samples: [{ rowNum: 5, columnA: 'columnA5' }] });
+      codec.responseDeserialize(bytes);
+      expect(seen).toEqual([`encoded ${bytes.length} true`, `decoded ${bytes.length} true`]);
+    } finally {
+      observeSampleCodec({});
+    }
   });
 });
 

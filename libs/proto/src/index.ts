@@ -4,5 +4,5 @@ export { sampleGrpcOptions, MAX_MESSAGE_BYTES } from './grpc-options';
 export { SAMPLE_PACKAGE, SAMPLE_SERVICE, HEALTH_PACKAGE, HEALTH_SERVICE, METRICS_PACKAGE, METRICS_SERVICE } from './names';
 export { samplePackageDefinition } from './package-definition';
 export { getSamplesCodec, type GetSamplesMethod } from './codec';
-export { grpcReplyMeter, ReplyMeter } from './reply-meter';
+export { observeSampleCodec, type CodecObserver } from './codec-observer';
 export type * from './types';

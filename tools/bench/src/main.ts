@@ -28,6 +28,7 @@ function describeSettings(options: BenchOptions, startedAt: Date, apps: StartedA
     runs: options.runs ?? options.profile.runs,
     runsOverride: options.runs,
     warmup: options.warmup,
+    settleMs: options.settleMs,
     coldCallPerCase: true,
     order: 'per case: each transport\'s cold call and warm-up, then timed repetitions interleaved in transport order (json, grpc, json, grpc, …); sampleOrder gives each sample\'s position',
     clientUrl: options.clientUrl,

@@ -25,6 +25,8 @@ export interface PlannedCase {
   transports: Transport[];
   warmup: number;
   runs: number;
+  /** Idle time before each timed call, so the previous call's background work (GC, socket teardown) ends first. */
+  settleMs: number;
 }
 
 /** CPU time and peak resident memory a process spent on a stretch of timed calls. */
@@ -32,6 +34,13 @@ export interface ProcessCost {
   cpuUserMs: number;
   cpuSystemMs: number;
   peakRssBytes: number;
+}
+
+/** Where a call's time went, per call, as the processes measured it (null: not reported). */
+export interface Phases {
+  serverBuildMs: number | null;
+  serverEncodeMs: number | null;
+  clientDecodeMs: number | null;
 }
 
 /** What the client app answered for one request of the bench (raw, unsummarized). */
@@ -44,6 +53,16 @@ export interface Measurement {
   client: ProcessCost | null;
   server: ProcessCost | null;
   serverMetricsError?: string | null;
+  /** Phase times per timed call, averaged over the timed calls. */
+  phases?: Phases | null;
+}
+
+/** The phases of a cell with the mean call time and what the phases leave unexplained. */
+export interface PhaseBreakdown extends Phases {
+  /** Mean time of a timed call. */
+  totalMs: number;
+  /** total − build − encode − decode: framework, transport and waiting (null if a phase is unknown). */
+  remainderMs: number | null;
 }
 
 /** Which case × transport a result belongs to, and how it was run. */
@@ -123,6 +142,8 @@ export interface CaseResult extends CaseIdentity {
   /** Client's and serving server's CPU time (summed) and peak RSS (max) over the timed calls. */
   client: ProcessCost | null;
   server: ProcessCost | null;
+  /** Where the time of a timed call went, on average. */
+  phases: PhaseBreakdown | null;
   startedAt: string;
   wallMs: number;
 }

@@ -12,6 +12,7 @@ export interface BenchOptions {
   /** --runs: overrides every case's timed repetitions. */
   runs: number | null;
   warmup: number;
+  settleMs: number;
   /** Parent folder of the run folders. */
   out: string;
   /** An already-running client; when null the bench starts the three apps itself. */
@@ -37,13 +38,14 @@ Options:
   --transports LIST         json,grpc (default: both)
   --runs N                  timed repetitions per case (default: 20; ①-3 runs 5; quick: 3)
   --warmup N                untimed calls per case before timing (default: 1)
+  --settle-ms N             idle ms before each timed call, letting GC and socket teardown finish (default: 50; quick: 0)
   --out DIR                 parent folder of the run folders (default: results)
   --client-url URL          use a running client (e.g. under docker-compose) instead of starting the apps
   --pin                     pin client, server-a and server-b to cores 0, 1, 2 with taskset (needs ≥ 4 cores)
   --help                    this text
 `;
 
-const FLAGS = new Set(['profile', 'cases', 'transports', 'runs', 'warmup', 'out', 'client-url', 'pin', 'help']);
+const FLAGS = new Set(['profile', 'cases', 'transports', 'runs', 'warmup', 'settle-ms', 'out', 'client-url', 'pin', 'help']);
 const SWITCHES = new Set(['pin', 'help']);
 
 /** Reads `--name value` and `--name=value` (Nx forwards options in the second form). */
@@ -111,6 +113,7 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     transports: TRANSPORTS.filter((t) => transports.includes(t)),
     runs: count('runs', flags.get('runs'), 1),
     warmup: count('warmup', flags.get('warmup'), 0) ?? profile.warmup,
+    settleMs: count('settle-ms', flags.get('settle-ms'), 0) ?? profile.settleMs,
     out: path.resolve(cwd, flags.get('out') ?? 'results'),
     clientUrl: clientUrl?.replace(/\/$/, '') ?? null,
     pin: flags.has('pin'),
@@ -124,6 +127,7 @@ export function planCases(options: BenchOptions): PlannedCase[] {
     record,
     transports: [...options.transports],
     warmup: options.warmup,
+    settleMs: options.settleMs,
     runs: options.runs ?? (options.profile.caseDefaults ? record.defaultRuns : undefined) ?? options.profile.runs,
   }));
 }

@@ -1,5 +1,14 @@
-import type { CaseResult, RawResult, Transport } from './model';
-import { summarize } from './stats';
+import type { CaseResult, PhaseBreakdown, Phases, RawResult, Transport } from './model';
+import { mean, summarize } from './stats';
+
+/** The phases against the mean call time; what they leave is framework, transport and waiting. */
+export function phaseBreakdown(samplesMs: readonly number[], phases: Phases | null | undefined): PhaseBreakdown | null {
+  if (!phases || samplesMs.length === 0) return null;
+  const totalMs = mean(samplesMs);
+  const known = [phases.serverBuildMs, phases.serverEncodeMs, phases.clientDecodeMs];
+  const remainderMs = known.every((v): v is number => v !== null) ? totalMs - known.reduce((a, b) => a + b, 0) : null;
+  return { ...phases, totalMs, remainderMs };
+}
 
 /** Turns the runner's raw result into the row results.json keeps (pure). */
 export function toCaseResult(raw: RawResult): CaseResult {
@@ -25,6 +34,7 @@ export function toCaseResult(raw: RawResult): CaseResult {
     blogMs: raw.blogMs,
     client: m?.client ?? null,
     server: m?.server ?? null,
+    phases: m ? phaseBreakdown(m.samplesMs, m.phases) : null,
     startedAt: raw.startedAt,
     wallMs: raw.wallMs,
   };

@@ -1,5 +1,5 @@
 import type { ClientDriver } from './drivers/driver';
-import type { Measurement, PlannedCase, ProcessCost, RawResult, Transport } from './model';
+import type { Measurement, Phases, PlannedCase, ProcessCost, RawResult, Transport } from './model';
 
 export interface RunnerHooks {
   /** Before case `index` (0-based) of `total` starts. */
@@ -26,6 +26,18 @@ function addCost(total: ProcessCost | null, more: ProcessCost | null): ProcessCo
     cpuUserMs: total.cpuUserMs + more.cpuUserMs,
     cpuSystemMs: total.cpuSystemMs + more.cpuSystemMs,
     peakRssBytes: Math.max(total.peakRssBytes, more.peakRssBytes),
+  };
+}
+
+/** Running mean of per-call phases over one-run requests: a phase is known only if every request reported it. */
+function addPhases(total: Phases | null | undefined, more: Phases | null | undefined, samplesBefore: number): Phases | null {
+  if (!more) return null;
+  if (samplesBefore === 0 || !total) return { ...more };
+  const mean = (a: number | null, b: number | null) => (a === null || b === null ? null : (a * samplesBefore + b) / (samplesBefore + 1));
+  return {
+    serverBuildMs: mean(total.serverBuildMs, more.serverBuildMs),
+    serverEncodeMs: mean(total.serverEncodeMs, more.serverEncodeMs),
+    clientDecodeMs: mean(total.clientDecodeMs, more.clientDecodeMs),
   };
 }
 
@@ -74,9 +86,11 @@ export async function runCases(
         if (signal?.aborted) break;
         const order = position++;
         if (acc.error !== null || acc.measurement === null) continue;
+        if (planned.settleMs > 0) await new Promise((resolve) => setTimeout(resolve, planned.settleMs));
         try {
           const one = await driver.runCase({ ...call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, signal);
           const m = acc.measurement;
+          m.phases = addPhases(m.phases, one.phases, m.samplesMs.length);
           m.samplesMs.push(...one.samplesMs);
           m.bytesPerResponse = one.bytesPerResponse ?? m.bytesPerResponse;
           m.rowsPerCall = one.rowsPerCall;

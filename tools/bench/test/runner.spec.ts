@@ -6,8 +6,8 @@ import { runCases } from '../src/runner';
 
 const byId = (id: string) => BLOG_CASES.find((c) => c.id === id)!;
 const plan: PlannedCase[] = [
-  { record: byId('①-1'), transports: ['json', 'grpc'], warmup: 1, runs: 3 },
-  { record: byId('20k×4'), transports: ['json'], warmup: 0, runs: 2 },
+  { record: byId('①-1'), transports: ['json', 'grpc'], warmup: 1, runs: 3, settleMs: 0 },
+  { record: byId('20k×4'), transports: ['json'], warmup: 0, runs: 2, settleMs: 0 },
 ];
 
 describe('runCases with a scripted driver', () => {

@@ -1,9 +1,10 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { ClientGrpcProxy, type ClientGrpc } from '@nestjs/microservices';
-import { firstValueFrom, type Observable } from 'rxjs';
+import { firstValueFrom, forkJoin, lastValueFrom, type Observable } from 'rxjs';
 import { SETTINGS, type ProcessSample, type Settings } from '@bench/config';
-import { grpcReplyMeter, METRICS_SERVICE, SAMPLE_SERVICE, sampleGrpcOptions, type GetSamplesParam, type Samples__Output } from '@bench/proto';
-import { SAMPLE_GRPC_CLIENT, type Connection, type RowTransport } from './row-transport';
+import { ReplyMeter, type Connection, type ReplyTally, type RowTransport } from '@bench/harness';
+import { METRICS_SERVICE, observeSampleCodec, SAMPLE_SERVICE, sampleGrpcOptions, type GetSamplesParam, type Samples__Output } from '@bench/proto';
+import { SAMPLE_GRPC_CLIENT } from './tokens';
 
 interface SampleServiceClient {
   getSamples(param: GetSamplesParam): Observable<Samples__Output>;
@@ -17,12 +18,16 @@ interface ProcessMetricsClient {
 @Injectable()
 export class GrpcTransport implements RowTransport, OnModuleInit {
   readonly name = 'grpc' as const;
+  private readonly meter = new ReplyMeter();
   private sharedConnection!: Connection;
 
   constructor(
     @Inject(SAMPLE_GRPC_CLIENT) private readonly client: ClientGrpc,
     @Inject(SETTINGS) private readonly settings: Settings,
-  ) {}
+  ) {
+    // Reply sizes and decode times come from inside the deserializer Nest calls.
+    observeSampleCodec({ decoded: (bytes, ms) => this.meter.record(bytes, ms) });
+  }
 
   onModuleInit(): void {
     this.sharedConnection = this.connect(this.client, async () => undefined);
@@ -37,8 +42,8 @@ export class GrpcTransport implements RowTransport, OnModuleInit {
     return this.connect(proxy, async () => proxy.close());
   }
 
-  takeReplyBytes(): { messages: number; bytes: number } {
-    return grpcReplyMeter.take();
+  takeReplies(): ReplyTally {
+    return this.meter.take();
   }
 
   readServerMetrics(resetPeak: boolean): Promise<ProcessSample> {
@@ -47,6 +52,10 @@ export class GrpcTransport implements RowTransport, OnModuleInit {
 
   private connect(client: ClientGrpc, close: () => Promise<void>): Connection {
     const service = client.getService<SampleServiceClient>(SAMPLE_SERVICE);
-    return { getSamples: (rows: number) => service.getSamples({ count: rows }), close };
+    return {
+      fetchAll: (rows, requests) =>
+        lastValueFrom(forkJoin(Array.from({ length: requests }, () => service.getSamples({ count: rows })))),
+      close,
+    };
   }
 }

@@ -1,12 +1,12 @@
 import { Agent } from 'node:http';
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
-import { firstValueFrom, map } from 'rxjs';
+import type { AxiosRequestConfig, AxiosResponseHeaders, RawAxiosResponseHeaders } from 'axios';
+import { firstValueFrom, forkJoin, lastValueFrom, map, type Observable } from 'rxjs';
 import { SETTINGS, type ProcessSample, type Settings } from '@bench/config';
-import { ReplyMeter } from '@bench/proto';
-import type { Connection, RowTransport } from './row-transport';
+import { ReplyMeter, type Connection, type ReplyTally, type RowTransport } from '@bench/harness';
 
-/** server-a over HTTP/1.1 with `@nestjs/axios` HttpService and its default agent, as the blog did. */
+/** server-a over HTTP/1.1 with `@nestjs/axios` HttpService and Node's default agent, as the blog did. */
 @Injectable()
 export class JsonTransport implements RowTransport {
   readonly name = 'json' as const;
@@ -30,7 +30,7 @@ export class JsonTransport implements RowTransport {
     return this.connect(agent, async () => agent.destroy());
   }
 
-  takeReplyBytes(): { messages: number; bytes: number } {
+  takeReplies(): ReplyTally {
     return this.meter.take();
   }
 
@@ -39,18 +39,26 @@ export class JsonTransport implements RowTransport {
     return (await firstValueFrom(this.http.get<ProcessSample>(url))).data;
   }
 
+  /**
+   * axios's default response transform for JSON is JSON.parse of the body text; this one does the
+   * same parse and times it, and takes the body size from Content-Length (Express always sends it).
+   */
+  private timedParse = (data: unknown, headers: AxiosResponseHeaders | RawAxiosResponseHeaders): unknown => {
+    if (typeof data !== 'string') return data;
+    const started = performance.now();
+    const value: unknown = JSON.parse(data);
+    this.meter.record(Number(headers['content-length'] ?? Number.NaN), performance.now() - started);
+    return value;
+  };
+
   private connect(agent: Agent | undefined, close: () => Promise<void>): Connection {
     const base = `${this.settings.serverAUrl}/server-a/`;
+    const config: AxiosRequestConfig = { transformResponse: this.timedParse, ...(agent ? { httpAgent: agent } : {}) };
+    // `rows` is a validated integer, so the URL cannot be steered elsewhere by a request.
+    const one = (rows: number): Observable<unknown> => this.http.get(base + rows, config).pipe(map((response) => response.data as unknown));
     return {
-      // `rows` is a validated integer, so the URL cannot be steered elsewhere by a request.
-      getSamples: (rows: number) =>
-        this.http.get(base + rows, agent ? { httpAgent: agent } : undefined).pipe(
-          map((response) => {
-            // Express always sends Content-Length for res.json; without it the size is unknown (NaN).
-            this.meter.record(Number(response.headers['content-length'] ?? Number.NaN));
-            return response.data as unknown;
-          }),
-        ),
+      // Lazy observables fired together and awaited together: the blog's forkJoin.
+      fetchAll: (rows, requests) => lastValueFrom(forkJoin(Array.from({ length: requests }, () => one(rows)))),
       close,
     };
   }

@@ -1,8 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { forkJoin, lastValueFrom, map, type Observable } from 'rxjs';
-import { costBetween, processSampler, type ProcessCost } from '@bench/config';
+import { costBetween, processSampler, type ProcessCost, type ProcessSample } from '@bench/config';
 import { verifyReply } from '@bench/samples';
-import { GRPC_TRANSPORT, JSON_TRANSPORT, type Connection, type RowTransport, type TransportName } from './transports/row-transport';
+import type { Connection, RowTransport, TransportName } from './transport';
 
 /** One case as the bench asks for it: `requests` parallel requests of `rows` rows each. */
 export interface CaseRequest {
@@ -11,10 +9,20 @@ export interface CaseRequest {
   requests: number;
   /** Untimed calls on the shared connection before the timed ones. */
   warmup: number;
-  /** Timed calls. */
+  /** Timed calls (0: only the cold call and warm-up, to prepare interleaved repetitions). */
   runs: number;
   /** Also time one call on a brand-new connection (connection set-up included), before the warm-up. */
   cold: boolean;
+}
+
+/** Where a timed call's time went, per call, as far as the processes can tell. */
+export interface Phases {
+  /** Server: building the rows (both servers run the same generator). */
+  serverBuildMs: number | null;
+  /** Server: serializing the reply (JSON.stringify or protobuf encode). */
+  serverEncodeMs: number | null;
+  /** Client: decoding the replies (JSON.parse or protobuf decode). */
+  clientDecodeMs: number | null;
 }
 
 /** Raw samples of one case; the bench summarizes them. */
@@ -29,6 +37,8 @@ export interface CaseRun {
   bytesPerResponse: number | null;
   /** Rows received and checked in each timed call (rows × requests). */
   rowsPerCall: number;
+  /** Phase times per timed call, averaged over the timed calls. */
+  phases: Phases | null;
   /** The client's CPU time and peak RSS over the timed calls. */
   client: ProcessCost | null;
   /** The same for the server that served them, as it reported itself; null if it could not say. */
@@ -53,29 +63,51 @@ export class CaseFailure extends Error {
   }
 }
 
-@Injectable()
+/** A second case asked of a client already running one. */
+export class BusyError extends Error {
+  override readonly name = 'BusyError';
+  constructor() {
+    super('another case is running in this client; run one case at a time');
+  }
+}
+
+/**
+ * The blog's measurement: fire `requests` requests at once, wait for every reply, decoded. The timer
+ * covers exactly that; replies are checked after it stops, so a wrong answer fails loudly.
+ */
+export async function timeCall(connection: Connection, rows: number, requests: number): Promise<TimedCall> {
+  const started = performance.now();
+  const replies = await connection.fetchAll(rows, requests);
+  const elapsedMs = performance.now() - started;
+  if (replies.length !== requests) throw new Error(`wrong reply: expected ${requests} replies, got ${replies.length}`);
+  for (const reply of replies) {
+    const check = verifyReply(reply, rows);
+    if (!check.ok) throw new Error(`wrong reply: ${check.reason}`);
+  }
+  return { elapsedMs, rowsReceived: rows * replies.length };
+}
+
+type MaybeSample = ProcessSample | { error: string };
+
+/**
+ * Runs cases for one client process: cold call, warm-up, timed calls, and the costs around them.
+ * Shared by every client variant (Nest, bare, tuned), so they measure exactly alike.
+ */
 export class CaseRunner {
-  private readonly transports: Record<TransportName, RowTransport>;
   private busy = false;
 
-  constructor(@Inject(JSON_TRANSPORT) json: RowTransport, @Inject(GRPC_TRANSPORT) grpc: RowTransport) {
-    this.transports = { json, grpc };
-  }
+  constructor(private readonly transports: Readonly<Record<TransportName, RowTransport>>) {}
 
-  get isBusy(): boolean {
-    return this.busy;
-  }
-
-  /** One timed call on the app's shared connection (the blog's four routes). */
-  async timeOnce(transport: TransportName, rows: number, requests: number): Promise<TimedCall> {
+  /** One timed call on the shared connection (the blog's four routes). */
+  timeOnce(transport: TransportName, rows: number, requests: number): Promise<TimedCall> {
     return this.exclusive(() => stage('timed', () => timeCall(this.transports[transport].shared(), rows, requests)));
   }
 
   /** Cold call, warm-up, then timed calls, returning every raw sample (the bench route). */
-  async run(request: CaseRequest): Promise<CaseRun> {
+  run(request: CaseRequest): Promise<CaseRun> {
     return this.exclusive(async () => {
       const transport = this.transports[request.transport];
-      const { rows, requests } = request;
+      const { rows, requests, runs } = request;
       let coldMs: number | null = null;
       if (request.cold) {
         const fresh = transport.openFresh();
@@ -89,18 +121,21 @@ export class CaseRunner {
       for (let i = 0; i < request.warmup; i++) {
         warmupMs.push((await stage('warmup', () => timeCall(transport.shared(), rows, requests))).elapsedMs);
       }
-      const samplesMs: number[] = [];
+
       const sampler = processSampler();
       const serverBefore = await readQuietly(transport, true);
-      transport.takeReplyBytes();
+      transport.takeReplies();
       const clientBefore = sampler.read(true);
-      for (let i = 0; i < request.runs; i++) {
+      const samplesMs: number[] = [];
+      for (let i = 0; i < runs; i++) {
         samplesMs.push((await stage('timed', () => timeCall(transport.shared(), rows, requests))).elapsedMs);
       }
       const clientAfter = sampler.read(false);
-      const replies = transport.takeReplyBytes();
+      const replies = transport.takeReplies();
       const serverAfter = await readQuietly(transport, false);
-      const timed = request.runs > 0;
+
+      const timed = runs > 0;
+      const server = timed && !('error' in serverBefore) && !('error' in serverAfter) ? [serverBefore, serverAfter] : null;
       return {
         transport: request.transport,
         rows,
@@ -110,8 +145,15 @@ export class CaseRunner {
         samplesMs,
         bytesPerResponse: replies.messages > 0 && Number.isFinite(replies.bytes) ? Math.round(replies.bytes / replies.messages) : null,
         rowsPerCall: rows * requests,
+        phases: timed
+          ? {
+              serverBuildMs: server ? (server[1].buildMs - server[0].buildMs) / runs : null,
+              serverEncodeMs: server ? (server[1].encodeMs - server[0].encodeMs) / runs : null,
+              clientDecodeMs: replies.messages > 0 && Number.isFinite(replies.decodeMs) ? replies.decodeMs / runs : null,
+            }
+          : null,
         client: timed ? costBetween(clientBefore, clientAfter) : null,
-        server: timed && 'cpuUserMs' in serverBefore && 'cpuUserMs' in serverAfter ? costBetween(serverBefore, serverAfter) : null,
+        server: server ? costBetween(server[0], server[1]) : null,
         serverMetricsError: 'error' in serverBefore ? serverBefore.error : 'error' in serverAfter ? serverAfter.error : null,
       };
     });
@@ -129,19 +171,12 @@ export class CaseRunner {
   }
 }
 
-export class BusyError extends Error {
-  override readonly name = 'BusyError';
-  constructor() {
-    super('another case is running in this client; run one case at a time');
-  }
-}
-
 /** Server metrics are extra information: a server that cannot report them does not fail the case. */
-async function readQuietly(transport: RowTransport, resetPeak: boolean) {
+async function readQuietly(transport: RowTransport, resetPeak: boolean): Promise<MaybeSample> {
   try {
     return await transport.readServerMetrics(resetPeak);
   } catch (error) {
-    return { error: `server metrics unavailable: ${describe(error)}` };
+    return { error: `server metrics unavailable: ${describeError(error)}` };
   }
 }
 
@@ -149,28 +184,12 @@ async function stage<T>(name: CaseFailure['stage'], work: () => Promise<T>): Pro
   try {
     return await work();
   } catch (error) {
-    throw new CaseFailure(name, describe(error));
+    throw new CaseFailure(name, describeError(error));
   }
 }
 
-/**
- * The blog's measurement: fire `requests` requests at once (forkJoin when parallel), wait for every
- * reply, decoded. The timer covers exactly that; replies are checked after it stops.
- */
-export async function timeCall(connection: Connection, rows: number, requests: number): Promise<TimedCall> {
-  const calls: Observable<unknown>[] = Array.from({ length: requests }, () => connection.getSamples(rows));
-  const reply$: Observable<unknown[]> = requests === 1 ? calls[0].pipe(map((reply) => [reply])) : forkJoin(calls);
-  const started = performance.now();
-  const replies = await lastValueFrom(reply$);
-  const elapsedMs = performance.now() - started;
-  for (const reply of replies) {
-    const check = verifyReply(reply, rows);
-    if (!check.ok) throw new Error(`wrong reply: ${check.reason}`);
-  }
-  return { elapsedMs, rowsReceived: rows * replies.length };
-}
-
-function describe(error: unknown): string {
+/** A readable sentence for errors of every shape (Error, gRPC status objects, plain values). */
+export function describeError(error: unknown): string {
   if (error instanceof Error) return error.message;
   if (typeof error === 'object' && error !== null) {
     const { code, details, message } = error as { code?: unknown; details?: unknown; message?: unknown };

@@ -1,0 +1,4 @@
+/** Nest injection tokens of the client's transports and gRPC client. */
+export const JSON_TRANSPORT = Symbol('JSON_TRANSPORT');
+export const GRPC_TRANSPORT = Symbol('GRPC_TRANSPORT');
+export const SAMPLE_GRPC_CLIENT = 'SAMPLE_GRPC_CLIENT';

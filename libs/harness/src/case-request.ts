@@ -1,0 +1,31 @@
+import type { Settings } from '@bench/config';
+import { parseEnumField, parseIntField, type FieldResult } from '@bench/validation';
+import type { CaseRequest } from './case-runner';
+import { TRANSPORT_NAMES } from './transport';
+
+/** Most untimed and timed calls one bench request may ask for. */
+export const MAX_CALLS = 10_000;
+
+/** Validates a POST /bench/run body, naming the first field that breaks a rule. */
+export function parseCaseRequest(body: unknown, limits: Pick<Settings, 'maxRows' | 'maxParallel'>): FieldResult<CaseRequest> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { ok: false, error: { field: 'body', rule: 'type', message: 'body must be a JSON object' } };
+  }
+  const input = body as Record<string, unknown>;
+  const cold = input.cold ?? true;
+  if (typeof cold !== 'boolean') return { ok: false, error: { field: 'cold', rule: 'type', message: 'cold must be true or false' } };
+  const transport = parseEnumField('transport', input.transport, TRANSPORT_NAMES);
+  if (!transport.ok) return transport;
+  const rows = parseIntField('rows', input.rows, { min: 1, max: limits.maxRows });
+  if (!rows.ok) return rows;
+  const requests = parseIntField('requests', input.requests, { min: 1, max: limits.maxParallel });
+  if (!requests.ok) return requests;
+  const warmup = parseIntField('warmup', input.warmup ?? 1, { min: 0, max: MAX_CALLS });
+  if (!warmup.ok) return warmup;
+  const runs = parseIntField('runs', input.runs, { min: 0, max: MAX_CALLS });
+  if (!runs.ok) return runs;
+  return {
+    ok: true,
+    value: { transport: transport.value, rows: rows.value, requests: requests.value, warmup: warmup.value, runs: runs.value, cold },
+  };
+}

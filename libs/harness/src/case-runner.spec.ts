@@ -1,0 +1,122 @@
+import type { ProcessSample } from '@bench/config';
+import { buildRows } from '@bench/samples';
+import { BusyError, CaseFailure, CaseRunner, timeCall } from './case-runner';
+import { parseCaseRequest } from './case-request';
+import { ReplyMeter } from './reply-meter';
+import type { Connection, RowTransport, TransportName } from './transport';
+
+/** A transport with no network: replies are built in-process, phases and metrics are scripted. */
+class FakeTransport implements RowTransport {
+  readonly meter = new ReplyMeter();
+  opened = 0;
+  closed = 0;
+  serverReads = 0;
+  rows: (count: number) => unknown[] = buildRows;
+
+  constructor(readonly name: TransportName) {}
+
+  private connection(onClose = () => undefined): Connection {
+    return {
+      fetchAll: async (rows, requests) =>
+        Array.from({ length: requests }, () => {
+          this.meter.record(100 * rows, 0.5);
+          return { samples: this.rows(rows) };
+        }),
+      close: async () => onClose(),
+    };
+  }
+
+  shared(): Connection {
+    return this.connection();
+  }
+
+  openFresh(): Connection {
+    this.opened += 1;
+    return this.connection(() => void (this.closed += 1));
+  }
+
+  takeReplies() {
+    return this.meter.take();
+  }
+
+  async readServerMetrics(): Promise<ProcessSample> {
+    this.serverReads += 1;
+    const n = this.serverReads;
+    return { cpuUserMs: 10 * n, cpuSystemMs: n, rssBytes: 5e7, peakRssBytes: 6e7, maxRssBytes: 7e7, buildMs: 2 * n, encodeMs: 3 * n };
+  }
+}
+
+describe('CaseRunner', () => {
+  it('runs the cold call on a fresh connection, the warm-up, then the timed calls, with costs and phases', async () => {
+    const json = new FakeTransport('json');
+    const runner = new CaseRunner({ json, grpc: new FakeTransport('grpc') });
+    const run = await runner.run({ transport: 'json', rows: 10, requests: 3, warmup: 2, runs: 4, cold: true });
+    expect(json.opened).toBe(1);
+    expect(json.closed).toBe(1);
+    expect(run).toMatchObject({ transport: 'json', rows: 10, requests: 3, rowsPerCall: 30, bytesPerResponse: 1000, serverMetricsError: null });
+    expect(run.coldMs).toBeGreaterThanOrEqual(0);
+    expect(run.warmupMs).toHaveLength(2);
+    expect(run.samplesMs).toHaveLength(4);
+    // Server phases are differences of its cumulative readings, per timed call; decode is 3 replies × 0.5 ms per call.
+    expect(run.phases).toEqual({ serverBuildMs: 2 / 4, serverEncodeMs: 3 / 4, clientDecodeMs: 1.5 });
+    expect(run.server).toEqual({ cpuUserMs: 10, cpuSystemMs: 1, peakRssBytes: 6e7 });
+  });
+
+  it('prepares without timing when runs is 0', async () => {
+    const run = await new CaseRunner({ json: new FakeTransport('json'), grpc: new FakeTransport('grpc') }).run({
+      transport: 'grpc',
+      rows: 1,
+      requests: 1,
+      warmup: 1,
+      runs: 0,
+      cold: false,
+    });
+    expect(run).toMatchObject({ coldMs: null, samplesMs: [], phases: null, client: null, server: null, bytesPerResponse: null });
+  });
+
+  it('fails loudly, naming the stage, when a reply is wrong', async () => {
+    const grpc = new FakeTransport('grpc');
+    grpc.rows = (count) => buildRows(count).slice(1);
+    const runner = new CaseRunner({ json: new FakeTransport('json'), grpc });
+    const failure = runner.run({ transport: 'grpc', rows: 5, requests: 1, warmup: 0, runs: 1, cold: true });
+    await expect(failure).rejects.toBeInstanceOf(CaseFailure);
+    await expect(failure).rejects.toThrow('cold call failed: wrong reply: expected 5 rows, got 4');
+  });
+
+  it('refuses a second case while one runs', async () => {
+    const runner = new CaseRunner({ json: new FakeTransport('json'), grpc: new FakeTransport('grpc') });
+    const first = runner.run({ transport: 'json', rows: 1, requests: 1, warmup: 0, runs: 1, cold: false });
+    await expect(runner.timeOnce('json', 1, 1)).rejects.toBeInstanceOf(BusyError);
+    await first;
+    await expect(runner.timeOnce('json', 1, 1)).resolves.toMatchObject({ rowsReceived: 1 });
+  });
+
+  it('timeCall checks the number of replies', async () => {
+    const connection: Connection = { fetchAll: async () => [], close: async () => undefined };
+    await expect(timeCall(connection, 1, 2)).rejects.toThrow('expected 2 replies, got 0');
+  });
+});
+
+describe('parseCaseRequest', () => {
+  const limits = { maxRows: 100, maxParallel: 10 };
+
+  it('applies defaults for warmup and cold', () => {
+    expect(parseCaseRequest({ transport: 'json', rows: 5, requests: 2, runs: 3 }, limits)).toEqual({
+      ok: true,
+      value: { transport: 'json', rows: 5, requests: 2, warmup: 1, runs: 3, cold: true },
+    });
+  });
+
+  it.each([
+    [null, 'body', 'type'],
+    [[1], 'body', 'type'],
+    [{ transport: 'json', rows: 5, requests: 2, runs: 3, cold: 1 }, 'cold', 'type'],
+    [{ transport: 'soap', rows: 5, requests: 2, runs: 3 }, 'transport', 'enum'],
+    [{ transport: 'json', rows: 101, requests: 2, runs: 3 }, 'rows', 'max'],
+    [{ transport: 'json', rows: 5, requests: 11, runs: 3 }, 'requests', 'max'],
+    [{ transport: 'json', rows: 5, requests: 1, runs: -1 }, 'runs', 'min'],
+    [{ transport: 'json', rows: 5, requests: 1, runs: 1, warmup: 1.5 }, 'warmup', 'integer'],
+  ])('refuses %p naming %s (%s)', (body, field, rule) => {
+    expect(parseCaseRequest(body, limits)).toMatchObject({ ok: false, error: { field, rule } });
+  });
+});

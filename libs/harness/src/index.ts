@@ -1,0 +1,14 @@
+export { TRANSPORT_NAMES, type TransportName, type Connection, type RowTransport, type ReplyTally } from './transport';
+export { ReplyMeter } from './reply-meter';
+export {
+  CaseRunner,
+  CaseFailure,
+  BusyError,
+  timeCall,
+  describeError,
+  type CaseRequest,
+  type CaseRun,
+  type Phases,
+  type TimedCall,
+} from './case-runner';
+export { parseCaseRequest, MAX_CALLS } from './case-request';
