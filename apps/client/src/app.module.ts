@@ -1,7 +1,8 @@
 import { HttpModule } from '@nestjs/axios';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ClientsModule } from '@nestjs/microservices';
-import { SETTINGS, type Settings } from '@bench/config';
+import { Agent } from 'node:http';
+import { isTuned, SETTINGS, type Settings } from '@bench/config';
 import { sampleGrpcOptions } from '@bench/proto';
 import { BenchController } from './bench.controller';
 import { CASE_RUNNER_PROVIDER } from './case-runner.provider';
@@ -19,7 +20,12 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        HttpModule,
+        // Tuned: a pool that keeps as many idle sockets as one call may open (see TUNINGS, keep-alive-pool).
+        HttpModule.register(
+          isTuned(settings.variant, 'keep-alive-pool')
+            ? { httpAgent: new Agent({ keepAlive: true, maxFreeSockets: settings.maxParallel, scheduling: 'lifo' }) }
+            : {},
+        ),
         ClientsModule.register([{ name: SAMPLE_GRPC_CLIENT, ...sampleGrpcOptions(settings.serverBUrl) }]),
       ],
       controllers: [ClientController, BenchController, HealthController],

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
-import { runtimeInfo, SETTINGS, type RuntimeInfo, type Settings } from '@bench/config';
+import { runtimeInfo, SETTINGS, tuningsFor, type RuntimeInfo, type Settings, type Tuning } from '@bench/config';
 import { PROTO_LOADER_SETTINGS } from '@bench/proto';
 import { CaseRunner, parseCaseRequest, type CaseRun } from '@bench/harness';
 import { orBadRequest } from '@bench/validation';
@@ -14,8 +14,15 @@ export class BenchController {
 
   /** Where the measurements happen: this process's Node, CPU, package versions and limits. */
   @Get('info')
-  info(): RuntimeInfo & { pid: number; settings: Settings; protoLoader: typeof PROTO_LOADER_SETTINGS } {
-    return { ...runtimeInfo(), pid: process.pid, settings: this.settings, protoLoader: PROTO_LOADER_SETTINGS };
+  info(): RuntimeInfo & { pid: number; settings: Settings; protoLoader: typeof PROTO_LOADER_SETTINGS; framework: string; tunings: readonly Tuning[] } {
+    return {
+      ...runtimeInfo(),
+      pid: process.pid,
+      settings: this.settings,
+      protoLoader: PROTO_LOADER_SETTINGS,
+      framework: 'nest',
+      tunings: tuningsFor(this.settings.variant),
+    };
   }
 
   @Post('run')

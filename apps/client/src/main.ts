@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     throw new Error(explainListenError(error, { variable: 'CLIENT_PORT', port: settings.clientPort, host: settings.host }));
   }
   console.log(
-    `client listening on http://${settings.host}:${settings.clientPort} ` +
+    `client (${settings.variant}) listening on http://${settings.host}:${settings.clientPort} ` +
       `(server-a ${settings.serverAUrl}, server-b ${settings.serverBUrl})`,
   );
 }

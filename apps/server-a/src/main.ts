@@ -1,20 +1,22 @@
 // server-a: the blog's JSON API. Reads its settings, serves GET /server-a/:count, stops on SIGTERM.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { explainListenError, loadSettings, processSampler, stopOnSignals } from '@bench/config';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { explainListenError, isTuned, loadSettings, processSampler, stopOnSignals } from '@bench/config';
 import { AppModule } from './app.module';
 
 async function main(): Promise<void> {
   const settings = loadSettings();
   processSampler();
-  const app = await NestFactory.create(AppModule.register(settings), { logger: ['error', 'warn'] });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(settings), { logger: ['error', 'warn'] });
+  if (isTuned(settings.variant, 'no-etag')) app.set('etag', false);
   stopOnSignals(app, 'server-a');
   try {
     await app.listen(settings.serverAPort, settings.host);
   } catch (error) {
     throw new Error(explainListenError(error, { variable: 'SERVER_A_PORT', port: settings.serverAPort, host: settings.host }));
   }
-  console.log(`server-a (JSON over HTTP) listening on http://${settings.host}:${settings.serverAPort}`);
+  console.log(`server-a (JSON over HTTP, ${settings.variant}) listening on http://${settings.host}:${settings.serverAPort}`);
 }
 
 main().catch((error: unknown) => {

@@ -23,6 +23,7 @@ describe('loadSettings', () => {
       SERVER_B_URL: 'server-b:4002',
       MAX_ROWS: '50',
       MAX_PARALLEL: '7',
+      VARIANT: 'tuned',
     });
     expect(settings).toEqual({
       host: '0.0.0.0',
@@ -33,6 +34,7 @@ describe('loadSettings', () => {
       serverBUrl: 'server-b:4002',
       maxRows: 50,
       maxParallel: 7,
+      variant: 'tuned',
     });
   });
 
@@ -42,6 +44,7 @@ describe('loadSettings', () => {
     [{ MAX_ROWS: '0' }, 'MAX_ROWS'],
     [{ SERVER_A_URL: 'server-a:3001' }, 'SERVER_A_URL'],
     [{ SERVER_B_URL: 'http://server-b:3002' }, 'SERVER_B_URL'],
+    [{ VARIANT: 'fast' }, 'VARIANT'],
   ])('refuses %p naming %s', (env, name) => {
     expect(() => loadSettings(env)).toThrow(ConfigError);
     expect(() => loadSettings(env)).toThrow(name);

@@ -15,7 +15,12 @@ export interface Settings {
   maxRows: number;
   /** Largest number of parallel requests one client call fires. */
   maxParallel: number;
+  /** Which configuration the Nest apps run: the blog's, or the tuned one (README, "Variants"). */
+  variant: NestVariant;
 }
+
+export const NEST_VARIANTS = ['blog', 'tuned'] as const;
+export type NestVariant = (typeof NEST_VARIANTS)[number];
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   host: '127.0.0.1',
@@ -26,6 +31,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   serverBUrl: '127.0.0.1:3002',
   maxRows: 1_000_000,
   maxParallel: 10_000,
+  variant: 'blog',
 });
 
 /** Environment variable for each setting, as documented in the README. */
@@ -38,6 +44,7 @@ export const SETTING_ENV: Readonly<Record<keyof Settings, string>> = Object.free
   serverBUrl: 'SERVER_B_URL',
   maxRows: 'MAX_ROWS',
   maxParallel: 'MAX_PARALLEL',
+  variant: 'VARIANT',
 });
 
 export class ConfigError extends Error {
@@ -71,6 +78,10 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   if (!/^[^/\s:]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/.test(serverBUrl)) {
     throw new ConfigError(`SERVER_B_URL must look like host:port (no scheme), got ${JSON.stringify(serverBUrl)}`);
   }
+  const variant = read('variant') ?? DEFAULT_SETTINGS.variant;
+  if (!NEST_VARIANTS.includes(variant as NestVariant)) {
+    throw new ConfigError(`VARIANT must be one of ${NEST_VARIANTS.join(', ')}, got ${JSON.stringify(variant)}`);
+  }
   return {
     host: read('host') ?? DEFAULT_SETTINGS.host,
     clientPort: int('clientPort', PORT),
@@ -80,5 +91,6 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     serverBUrl,
     maxRows: int('maxRows', COUNT),
     maxParallel: int('maxParallel', COUNT),
+    variant: variant as NestVariant,
   };
 }

@@ -4,14 +4,11 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import { DEFAULT_SETTINGS, SETTING_ENV } from '@bench/config';
 import type { Pinning } from './pinning';
+import type { VariantRecord } from './variants';
 
-/** The three apps the bench starts, each from its production build (run with plain node). */
-export const APP_MAINS = {
-  'server-a': 'apps/server-a/dist/main.js',
-  'server-b': 'apps/server-b/dist/main.js',
-  client: 'apps/client/dist/main.js',
-} as const;
-export type AppName = keyof typeof APP_MAINS;
+/** The three apps the bench starts for a variant, each from its production build (run with plain node). */
+export const APP_NAMES = ['server-a', 'server-b', 'client'] as const;
+export type AppName = (typeof APP_NAMES)[number];
 
 const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 5_000;
@@ -38,12 +35,14 @@ export async function startApps(
   workspaceRoot: string,
   logDir: string,
   pinning: Pinning,
+  variant: VariantRecord,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<StartedApps> {
   const ports = { client: port(env, 'clientPort'), serverA: port(env, 'serverAPort'), serverB: port(env, 'serverBPort') };
   const host = '127.0.0.1';
   const childEnv: NodeJS.ProcessEnv = {
     ...env,
+    ...variant.env,
     HOST: host,
     CLIENT_PORT: String(ports.client),
     SERVER_A_PORT: String(ports.serverA),
@@ -51,7 +50,7 @@ export async function startApps(
     SERVER_A_URL: `http://${host}:${ports.serverA}`,
     SERVER_B_URL: `${host}:${ports.serverB}`,
   };
-  for (const main of Object.values(APP_MAINS)) {
+  for (const main of Object.values(variant.mains)) {
     if (!fs.existsSync(path.join(workspaceRoot, main))) {
       throw new Error(`${main} is missing: build the apps first (npx nx run-many -t build), or run npx nx run bench:all`);
     }
@@ -69,7 +68,8 @@ export async function startApps(
   process.on('exit', killAll);
 
   try {
-    for (const [name, main] of Object.entries(APP_MAINS) as [AppName, string][]) {
+    for (const name of APP_NAMES) {
+      const main = variant.mains[name];
       const log = fs.openSync(path.join(logDir, `${name}.log`), 'a');
       const cores = pinning.cores?.[name];
       const [command, args] = cores ? ['taskset', ['-c', cores, process.execPath, main]] : [process.execPath, [main]];

@@ -19,10 +19,11 @@ import { createRunFolder, pointLatestAt, writeFileAtomic } from './store';
 
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
 
-function describeSettings(options: BenchOptions, startedAt: Date, apps: StartedApps | null): Record<string, unknown> {
+function describeSettings(options: BenchOptions, startedAt: Date): Record<string, unknown> {
   return {
     startedAt: startedAt.toISOString(),
     profile: options.profile.name,
+    variants: options.variants.map((v) => ({ id: v.id, description: v.description, mains: v.mains, env: v.env })),
     cases: options.cases.map((c) => c.id),
     transports: options.transports,
     runs: options.runs ?? options.profile.runs,
@@ -30,9 +31,11 @@ function describeSettings(options: BenchOptions, startedAt: Date, apps: StartedA
     warmup: options.warmup,
     settleMs: options.settleMs,
     coldCallPerCase: true,
-    order: 'per case: each transport\'s cold call and warm-up, then timed repetitions interleaved in transport order (json, grpc, json, grpc, …); sampleOrder gives each sample\'s position',
+    order:
+      "per case: each transport's cold call and warm-up, then timed repetitions interleaved in transport order " +
+      "(json, grpc, json, grpc, …); sampleOrder gives each sample's position; variants run one after the other",
     clientUrl: options.clientUrl,
-    startedApps: apps ? { pids: apps.pids, ports: apps.ports } : null,
+    startedApps: {},
   };
 }
 
@@ -66,59 +69,69 @@ async function main(argv: string[]): Promise<number> {
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
 
-  let apps: StartedApps | null = null;
   const pinning = options.clientUrl
     ? { ...planPinning(false, os.cpus().length, false), requested: options.pin, reason: 'apps not started by the bench (--client-url)' }
     : planPinning(options.pin, os.cpus().length, options.pin && hasTaskset());
   if (options.pin && !pinning.pinned) process.stderr.write(`bench: not pinning: ${pinning.reason}\n`);
-  try {
-    if (!options.clientUrl) {
-      process.stderr.write('bench: starting server-a, server-b and client …\n');
-      apps = await startApps(WORKSPACE_ROOT, path.join(runDir, 'logs'), pinning);
-    }
-    const driver = new HttpClientDriver(options.clientUrl ?? apps!.clientUrl);
-    const doc: RunDocument = {
-      schemaVersion: 2,
-      incomplete: true,
-      provenance: { ...collectProvenance(WORKSPACE_ROOT, await driver.describe(), argv), pinning },
-      settings: describeSettings(options, startedAt, apps),
-      results: [],
-    };
-    save(runDir, doc);
-    pointLatestAt(options.out, runDir);
-    writeIndex(options.out, renderIndex, writeFileAtomic);
 
-    const progress = new Progress(plan);
-    await runCases(
-      plan,
-      driver,
-      {
-        onCaseStart: (planned, index) => progress.caseStart(planned, index),
-        onRepetition: (planned, repetition) => progress.repetition(planned, repetition),
-        onCaseDone: (raws, index, total) => {
-          progress.caseDone(raws, index, total);
-          doc.results.push(...raws.map(toCaseResult));
-          save(runDir, doc);
+  const doc: RunDocument = {
+    schemaVersion: 2,
+    incomplete: true,
+    provenance: { ...collectProvenance(WORKSPACE_ROOT, argv), pinning, clients: {} },
+    settings: describeSettings(options, startedAt),
+    results: [],
+  };
+  save(runDir, doc);
+  pointLatestAt(options.out, runDir);
+  writeIndex(options.out, renderIndex, writeFileAtomic);
+
+  const progress = new Progress(plan);
+  let done = 0;
+  for (const variant of options.variants) {
+    if (abort.signal.aborted) break;
+    let apps: StartedApps | null = null;
+    try {
+      if (!options.clientUrl) {
+        process.stderr.write(`bench: starting server-a, server-b and client (${variant.id}) …\n`);
+        apps = await startApps(WORKSPACE_ROOT, path.join(runDir, 'logs', variant.id), pinning, variant);
+        (doc.settings.startedApps as Record<string, unknown>)[variant.id] = { pids: apps.pids, ports: apps.ports };
+      }
+      const driver = new HttpClientDriver(options.clientUrl ?? apps!.clientUrl);
+      const client = await driver.describe();
+      (doc.provenance.clients as Record<string, unknown>)[variant.id] = client;
+      doc.provenance.client ??= client;
+      await runCases(
+        plan.filter((p) => p.variant === variant.id),
+        driver,
+        {
+          onCaseStart: (planned) => progress.caseStart(planned, done),
+          onRepetition: (planned, repetition) => progress.repetition(planned, repetition),
+          onCaseDone: (raws) => {
+            progress.caseDone(raws, done++, plan.length);
+            doc.results.push(...raws.map(toCaseResult));
+            save(runDir, doc);
+          },
         },
-      },
-      abort.signal,
-    );
-    doc.incomplete = doc.results.length < plan.length * options.transports.length;
-    doc.provenance.finishedAt = new Date().toISOString();
-    save(runDir, doc);
-    writeIndex(options.out, renderIndex, writeFileAtomic);
-
-    process.stdout.write(`\n${renderTable(doc.results)}\n\n`);
-    const failed = doc.results.filter((r) => !r.ok).length;
-    process.stderr.write(
-      `bench: ${doc.results.length - failed} ok, ${failed} failed${doc.incomplete ? ', run incomplete' : ''}; ` +
-        `results in ${path.relative(process.cwd(), runDir)}/ (results.json, .md, .csv)\n`,
-    );
-    if (abort.signal.aborted) return 130;
-    return failed > 0 || doc.incomplete ? 1 : 0;
-  } finally {
-    await apps?.stop();
+        abort.signal,
+      );
+    } finally {
+      await apps?.stop();
+    }
   }
+
+  doc.incomplete = doc.results.length < plan.length * options.transports.length;
+  doc.provenance.finishedAt = new Date().toISOString();
+  save(runDir, doc);
+  writeIndex(options.out, renderIndex, writeFileAtomic);
+
+  process.stdout.write(`\n${renderTable(doc.results)}\n\n`);
+  const failed = doc.results.filter((r) => !r.ok).length;
+  process.stderr.write(
+    `bench: ${doc.results.length - failed} ok, ${failed} failed${doc.incomplete ? ', run incomplete' : ''}; ` +
+      `results in ${path.relative(process.cwd(), runDir)}/ (results.json, .md, .csv, report.html)\n`,
+  );
+  if (abort.signal.aborted) return 130;
+  return failed > 0 || doc.incomplete ? 1 : 0;
 }
 
 main(process.argv.slice(2)).then(

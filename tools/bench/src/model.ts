@@ -21,6 +21,8 @@ export interface CaseRecord {
 
 /** One case as the runner will execute it: its transports' repetitions interleaved (A B A B …). */
 export interface PlannedCase {
+  /** Which set of apps runs it (variants.ts). */
+  variant: string;
   record: CaseRecord;
   transports: Transport[];
   warmup: number;
@@ -67,6 +69,8 @@ export interface PhaseBreakdown extends Phases {
 
 /** Which case × transport a result belongs to, and how it was run. */
 export interface CaseIdentity {
+  /** Which configuration served it: blog, tuned, bare (variants.ts). */
+  variant: string;
   case: string;
   transport: Transport;
   rows: number;

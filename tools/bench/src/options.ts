@@ -3,10 +3,13 @@ import { parseIntField } from '@bench/validation';
 import { selectCases } from './cases';
 import { TRANSPORTS, type CaseRecord, type PlannedCase, type Transport } from './model';
 import { PROFILES, type Profile } from './profiles';
+import { selectVariants, type VariantRecord } from './variants';
 
 /** Everything a run needs to know, validated once here at the edge. */
 export interface BenchOptions {
   profile: Profile;
+  /** Configurations to run, each with its own three processes, one after the other. */
+  variants: VariantRecord[];
   cases: CaseRecord[];
   transports: Transport[];
   /** --runs: overrides every case's timed repetitions. */
@@ -36,16 +39,18 @@ Options:
   --cases IDS               comma-separated case ids or aliases: ①-1 (1-1), ①-2 (1-2), ①-3 (1-3),
                             ②-1 (2-1), ②-2 (2-2), ②-3 (2-3), 20k×4 (20kx4)
   --transports LIST         json,grpc (default: both)
-  --runs N                  timed repetitions per case (default: 20; ①-3 runs 5; quick: 3)
+  --variants LIST           blog,tuned,bare (default: blog): the blog's Nest apps, the tuned Nest apps,
+                            the same calls with no framework
+  --runs N                  timed repetitions per case (default: 30; ①-3 runs 5; quick: 3)
   --warmup N                untimed calls per case before timing (default: 1)
-  --settle-ms N             idle ms before each timed call, letting GC and socket teardown finish (default: 50; quick: 0)
+  --settle-ms N             idle ms before each timed call, letting GC and socket teardown finish (default: 0)
   --out DIR                 parent folder of the run folders (default: results)
   --client-url URL          use a running client (e.g. under docker-compose) instead of starting the apps
   --pin                     pin client, server-a and server-b to cores 0, 1, 2 with taskset (needs ≥ 4 cores)
   --help                    this text
 `;
 
-const FLAGS = new Set(['profile', 'cases', 'transports', 'runs', 'warmup', 'settle-ms', 'out', 'client-url', 'pin', 'help']);
+const FLAGS = new Set(['profile', 'cases', 'transports', 'variants', 'runs', 'warmup', 'settle-ms', 'out', 'client-url', 'pin', 'help']);
 const SWITCHES = new Set(['pin', 'help']);
 
 /** Reads `--name value` and `--name=value` (Nx forwards options in the second form). */
@@ -102,13 +107,25 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     throw new UsageError(`--transports must list json and/or grpc, got ${JSON.stringify(flags.get('transports'))}`);
   }
 
+  let variants: VariantRecord[];
+  try {
+    variants = selectVariants(flags.has('variants') ? list(flags.get('variants')!) : ['blog']);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (variants.length === 0) throw new UsageError('--variants selected no variant');
+
   const clientUrl = flags.get('client-url') ?? null;
+  if (clientUrl !== null && variants.length > 1) {
+    throw new UsageError('--client-url drives one running client, so it takes one variant (or none: it is recorded as given)');
+  }
   if (clientUrl !== null && !/^https?:\/\/[^/\s]+\/?$/.test(clientUrl)) {
     throw new UsageError(`--client-url must look like http://host:port, got ${JSON.stringify(clientUrl)}`);
   }
 
   return {
     profile,
+    variants,
     cases,
     transports: TRANSPORTS.filter((t) => transports.includes(t)),
     runs: count('runs', flags.get('runs'), 1),
@@ -121,13 +138,14 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
   };
 }
 
-/** The cases in the blog's order, each with its transports and repetitions resolved. */
+/** Per variant, the cases in the blog's order, each with its transports and repetitions resolved. */
 export function planCases(options: BenchOptions): PlannedCase[] {
-  return options.cases.map((record) => ({
+  return options.variants.flatMap((variant) => options.cases.map((record) => ({
+    variant: variant.id,
     record,
     transports: [...options.transports],
     warmup: options.warmup,
     settleMs: options.settleMs,
     runs: options.runs ?? (options.profile.caseDefaults ? record.defaultRuns : undefined) ?? options.profile.runs,
-  }));
+  })));
 }

@@ -57,8 +57,8 @@ export class Progress {
   }
 
   caseDone(results: RawResult[], index: number, total: number): void {
-    const { record, runs } = this.plan[index];
-    const line = `[${index + 1}/${total}] ${record.id} (${record.rows} row(s) × ${record.requests}, ${runs} runs): ${results.map(describeResult).join('; ')}`;
+    const { record, runs, variant } = this.plan[index];
+    const line = `[${index + 1}/${total}] ${variant} ${record.id} (${record.rows} row(s) × ${record.requests}, ${runs} runs): ${results.map(describeResult).join('; ')}`;
     this.stream.write(`${this.live ? '\r\x1b[K' : ''}${line}\n`);
   }
 
@@ -67,7 +67,7 @@ export class Progress {
     const elapsed = performance.now() - this.started;
     const left = estimateLeftMs(this.plan, this.caseIndex, repetition / Math.max(1, planned.runs), elapsed);
     this.stream.write(
-      `\r\x1b[Kcase ${this.caseIndex + 1}/${this.plan.length} ${planned.record.id}, repetition ${repetition}/${planned.runs}, ` +
+      `\r\x1b[Kcase ${this.caseIndex + 1}/${this.plan.length} ${planned.variant} ${planned.record.id}, repetition ${repetition}/${planned.runs}, ` +
         `elapsed ${duration(elapsed)}, about ${duration(left)} left`,
     );
   }

@@ -12,10 +12,10 @@ function git(args: string[], cwd: string): string | null {
 
 /**
  * How a run was made: the code (git commit, dirty or not), the machine, the runtime of the bench
- * and of the client that measured, and the command line. GIT_COMMIT stands in where there is no .git
+ * and the command line (the measuring clients' runtimes are added per variant). GIT_COMMIT stands in where there is no .git
  * (e.g. a container built from a copy of the tree).
  */
-export function collectProvenance(workspaceRoot: string, client: Record<string, unknown>, argv: readonly string[]) {
+export function collectProvenance(workspaceRoot: string, argv: readonly string[]): Record<string, unknown> {
   const commit = git(['rev-parse', 'HEAD'], workspaceRoot) ?? process.env.GIT_COMMIT ?? null;
   const status = git(['status', '--porcelain', '--untracked-files=no'], workspaceRoot);
   return {
@@ -24,7 +24,6 @@ export function collectProvenance(workspaceRoot: string, client: Record<string, 
     hostname: os.hostname(),
     loadAverage: os.loadavg(),
     bench: runtimeInfo(),
-    client,
     arguments: argv,
   };
 }

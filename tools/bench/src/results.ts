@@ -15,6 +15,7 @@ export function toCaseResult(raw: RawResult): CaseResult {
   const m = raw.measurement;
   const bytes = m?.bytesPerResponse ?? null;
   return {
+    variant: raw.variant,
     case: raw.case,
     transport: raw.transport,
     rows: raw.rows,
@@ -40,10 +41,10 @@ export function toCaseResult(raw: RawResult): CaseResult {
   };
 }
 
-/** gRPC median ÷ JSON median for a case, when both ran and succeeded (> 1: gRPC slower). */
-export function grpcOverJson(results: readonly CaseResult[], caseId: string): number | null {
+/** gRPC median ÷ JSON median for a case in a variant, when both ran and succeeded (> 1: gRPC slower). */
+export function grpcOverJson(results: readonly CaseResult[], caseId: string, variant = 'blog'): number | null {
   const median = (transport: Transport) =>
-    results.find((r) => r.case === caseId && r.transport === transport && r.ok)?.summary?.median ?? null;
+    results.find((r) => r.variant === variant && r.case === caseId && r.transport === transport && r.ok)?.summary?.median ?? null;
   const json = median('json');
   const grpc = median('grpc');
   return json !== null && grpc !== null && json > 0 ? grpc / json : null;

@@ -109,6 +109,7 @@ export async function runCases(
     const wallMs = performance.now() - began;
     const results = accs.map(
       (acc): RawResult => ({
+        variant: planned.variant,
         case: record.id,
         transport: acc.transport,
         rows: record.rows,

@@ -3,6 +3,7 @@ import type { CaseResult } from '../src/model';
 import { summarize } from '../src/stats';
 
 const base: CaseResult = {
+  variant: 'blog',
   case: '①-2',
   transport: 'json',
   rows: 10_000,
@@ -22,6 +23,7 @@ const base: CaseResult = {
   blogMs: 47.22,
   client: { cpuUserMs: 10, cpuSystemMs: 2, peakRssBytes: 1000 },
   server: null,
+  phases: null,
   startedAt: '2026-11-21T00:00:00.000Z',
   wallMs: 300,
 };

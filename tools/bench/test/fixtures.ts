@@ -51,7 +51,7 @@ function planFor(caseId: string): PlannedCase {
   const record = BLOG_CASES.find((c) => c.id === caseId);
   if (!record) throw new Error(`fixture: unknown case ${caseId}`);
   // Fixed here rather than taken from the catalog's defaults, which may change.
-  return { record, transports: ['json', 'grpc'], warmup: 1, runs: caseId === FEW_SAMPLES_CASE ? 3 : 10, settleMs: 0 };
+  return { variant: 'blog', record, transports: ['json', 'grpc'], warmup: 1, runs: caseId === FEW_SAMPLES_CASE ? 3 : 10, settleMs: 0 };
 }
 
 function scriptFor(call: CaseCall): FakeScript {

@@ -104,9 +104,38 @@ describe('bench:all (built apps, quick profile)', () => {
     expect(csv.filter((line) => line.startsWith('sample,'))).toHaveLength(20);
     expect(csv.filter((line) => line.startsWith('summary,'))).toHaveLength(10);
 
-    for (const pid of Object.values(doc.settings.startedApps.pids) as number[]) expect(isAlive(pid)).toBe(false);
+    for (const pid of Object.values(doc.settings.startedApps.blog.pids) as number[]) expect(isAlive(pid)).toBe(false);
     for (const app of ['server-a', 'server-b', 'client']) {
-      expect(fs.readFileSync(path.join(runDir, 'logs', `${app}.log`), 'utf8')).toContain(`${app}: SIGTERM, shutting down`);
+      expect(fs.readFileSync(path.join(runDir, 'logs', 'blog', `${app}.log`), 'utf8')).toContain(`${app}: SIGTERM, shutting down`);
+    }
+    for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
+  });
+
+  it('runs several variants one after the other, with the phase breakdown and the variant ratios', async () => {
+    const env = await portsEnv();
+    const result = await runBench(['--variants', 'blog,tuned,bare', '--cases', '1-2,2-2', '--runs', '2', '--settle-ms', '0', '--out', out], env);
+    expect(result.stderr).toContain('[6/6]');
+    expect(result.code).toBe(0);
+    const runDir = onlyRunDir(out);
+    const doc = JSON.parse(fs.readFileSync(path.join(runDir, 'results.json'), 'utf8'));
+    expect(doc.results.map((r: { variant: string; case: string; transport: string }) => `${r.variant}/${r.case}/${r.transport}`)).toEqual([
+      'blog/①-2/json', 'blog/①-2/grpc', 'blog/②-2/json', 'blog/②-2/grpc',
+      'tuned/①-2/json', 'tuned/①-2/grpc', 'tuned/②-2/json', 'tuned/②-2/grpc',
+      'bare/①-2/json', 'bare/①-2/grpc', 'bare/②-2/json', 'bare/②-2/grpc',
+    ]);
+    expect(Object.keys(doc.provenance.clients)).toEqual(['blog', 'tuned', 'bare']);
+    expect(doc.provenance.clients.bare.framework).toBe('none');
+    expect(doc.provenance.clients.tuned.tunings.map((t: { id: string }) => t.id)).toEqual(['keep-alive-pool', 'no-etag']);
+    for (const r of doc.results) {
+      expect(r.ok).toBe(true);
+      expect(r.phases).toMatchObject({ serverBuildMs: expect.any(Number), serverEncodeMs: expect.any(Number), clientDecodeMs: expect.any(Number) });
+      expect(r.phases.serverBuildMs).toBeGreaterThan(0);
+    }
+    const md = fs.readFileSync(path.join(runDir, 'results.md'), 'utf8');
+    expect(md).toContain('## Where the time goes');
+    expect(md).toContain('| case | transport | blog median ms | tuned median ms | bare median ms | blog ÷ bare | tuned ÷ blog | tuned ÷ bare |');
+    for (const variant of ['blog', 'tuned', 'bare']) {
+      expect(fs.readFileSync(path.join(runDir, 'logs', variant, 'client.log'), 'utf8')).toContain('client: SIGTERM, shutting down');
     }
     for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
   });

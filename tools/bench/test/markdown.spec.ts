@@ -4,6 +4,7 @@ import { summarize } from '../src/stats';
 
 function result(overrides: Partial<CaseResult>): CaseResult {
   return {
+    variant: 'blog',
     case: '①-2',
     transport: 'json',
     rows: 10_000,
@@ -21,6 +22,7 @@ function result(overrides: Partial<CaseResult>): CaseResult {
     sampleOrder: [0, 2, 4],
     summary: summarize([40, 50, 60]),
     server: null,
+    phases: null,
     blogMs: 47.22,
     client: null,
     startedAt: '2026-11-21T00:00:00.000Z',
@@ -40,13 +42,13 @@ describe('renderTable', () => {
 
   it('has the documented columns and one line per case × transport', () => {
     expect(table[0]).toBe(
-      '| case | rows | requests | transport | median ms | mean ms | min ms | p95 ms | max ms | stddev ms | CV | median 95% CI | cold ms | response bytes | blog avg ms | gRPC/JSON | blog gRPC/JSON |',
+      '| variant | case | rows | requests | transport | median ms | mean ms | min ms | p95 ms | max ms | stddev ms | CV | median 95% CI | cold ms | response bytes | blog avg ms | gRPC/JSON | blog gRPC/JSON |',
     );
     expect(table).toHaveLength(2 + rows.length);
   });
 
   it('shows figures, bytes, the blog figure and both ratios on the case\'s first line', () => {
-    expect(table[2]).toBe('| ①-2 | 10,000 | 1 | json | ~50.0 | 50.0 | 40.0 | 59.0 | 60.0 | 10.0 | 20.0% | — | 80.3 | 2.43 MiB | 47.2 | 2.50× | 2.00× |');
+    expect(table[2]).toBe('| blog | ①-2 | 10,000 | 1 | json | ~50.0 | 50.0 | 40.0 | 59.0 | 60.0 | 10.0 | 20.0% | — | 80.3 | 2.43 MiB | 47.2 | 2.50× | 2.00× |');
     expect(table[3]).toContain('| grpc | ~125.0 |');
     expect(table[3]).toContain('| 124.0–300.0 |');
     expect(table[3]).toMatch(/\| 94\.7 \| {2}\| {2}\|$/);

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { parseOptions, planCases, UsageError } from '../src/options';
 
 describe('parseOptions', () => {
-  it('defaults to the default profile: seven cases, both transports, 20 runs (5 for ①-3)', () => {
+  it('defaults to the default profile: seven cases, both transports, 30 runs (5 for ①-3)', () => {
     const options = parseOptions([], '/work');
     expect(options.profile.name).toBe('default');
     expect(options.out).toBe(path.resolve('/work', 'results'));
@@ -10,8 +10,8 @@ describe('parseOptions', () => {
     const plan = planCases(options);
     expect(plan).toHaveLength(7);
     expect(plan.map((p) => `${p.record.id}/${p.transports.join('+')}/${p.runs}/${p.warmup}`).slice(0, 3)).toEqual([
-      '①-1/json+grpc/20/1',
-      '①-2/json+grpc/20/1',
+      '①-1/json+grpc/30/1',
+      '①-2/json+grpc/30/1',
       '①-3/json+grpc/5/1',
     ]);
   });
@@ -21,6 +21,11 @@ describe('parseOptions', () => {
     expect(options).toMatchObject({ transports: ['grpc'], runs: 4, warmup: 0, out: '/w/x', clientUrl: 'http://h:1' });
     expect(options.cases.map((c) => c.id)).toEqual(['①-1', '20k×4']);
     expect(planCases(options).map((p) => [p.runs, p.transports])).toEqual([[4, ['grpc']], [4, ['grpc']]]);
+  });
+
+  it('plans every case for each variant, one variant after the other', () => {
+    const plan = planCases(parseOptions(['--variants', 'bare,blog', '--cases', '1-1,1-2']));
+    expect(plan.map((p) => `${p.variant}/${p.record.id}`)).toEqual(['blog/①-1', 'blog/①-2', 'bare/①-1', 'bare/①-2']);
   });
 
   it('lets --runs override a case default', () => {
@@ -43,6 +48,8 @@ describe('parseOptions', () => {
     [['--warmup', '-1'], /--warmup must be a whole number/],
     [['--client-url', 'localhost:3000'], /--client-url must look like/],
     [['--bogus'], /unknown option --bogus/],
+    [['--variants', 'fastest'], /unknown variant "fastest"; known variants: blog, tuned, bare/],
+    [['--variants', 'blog,bare', '--client-url', 'http://h:1'], /--client-url drives one running client/],
     [['--runs'], /--runs needs a value/],
     [['stray'], /unexpected argument "stray"/],
   ])('refuses %p', (argv, message) => {

@@ -6,8 +6,8 @@ import { runCases } from '../src/runner';
 
 const byId = (id: string) => BLOG_CASES.find((c) => c.id === id)!;
 const plan: PlannedCase[] = [
-  { record: byId('①-1'), transports: ['json', 'grpc'], warmup: 1, runs: 3, settleMs: 0 },
-  { record: byId('20k×4'), transports: ['json'], warmup: 0, runs: 2, settleMs: 0 },
+  { variant: 'blog', record: byId('①-1'), transports: ['json', 'grpc'], warmup: 1, runs: 3, settleMs: 0 },
+  { variant: 'blog', record: byId('20k×4'), transports: ['json'], warmup: 0, runs: 2, settleMs: 0 },
 ];
 
 describe('runCases with a scripted driver', () => {
@@ -35,7 +35,7 @@ describe('runCases with a scripted driver', () => {
 
     // The warm-up takes the first scripted latency; the timed runs the next three.
     const json = toCaseResult(results[0]);
-    expect(json).toMatchObject({ case: '①-1', transport: 'json', ok: true, error: null, coldMs: 50, bytes: 236, warmupMs: [100] });
+    expect(json).toMatchObject({ variant: 'blog', case: '①-1', transport: 'json', ok: true, error: null, coldMs: 50, bytes: 236, warmupMs: [100] });
     expect(json.samplesMs).toEqual([10, 30, 20]);
     expect(json.sampleOrder).toEqual([0, 2, 4]);
     expect(json.summary).toMatchObject({ n: 3, median: 20, mean: 20, min: 10, max: 30 });

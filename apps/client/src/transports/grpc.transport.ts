@@ -38,7 +38,9 @@ export class GrpcTransport implements RowTransport, OnModuleInit {
   }
 
   openFresh(): Connection {
-    const proxy = new ClientGrpcProxy(sampleGrpcOptions(this.settings.serverBUrl).options);
+    // A channel of its own: grpc-js would otherwise reuse the shared channel's connection (global subchannel pool).
+    const options = sampleGrpcOptions(this.settings.serverBUrl).options;
+    const proxy = new ClientGrpcProxy({ ...options, channelOptions: { 'grpc.use_local_subchannel_pool': 1 } });
     return this.connect(proxy, async () => proxy.close());
   }
 

@@ -1,9 +1,11 @@
 import type { CaseResult, RunDocument } from '../model';
 import { blogRatio, grpcOverJson } from '../results';
+import { renderBreakdown, renderVariantRatios } from './breakdown';
 import { bytes, count, ms, ratio } from './format';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
 export const TABLE_HEADER = [
+  'variant',
   'case',
   'rows',
   'requests',
@@ -33,11 +35,12 @@ function ci(summary: CaseResult['summary']): string {
 
 /** The blog-style table: one row per case and transport, ratios on each case's first row. */
 export function renderTable(results: readonly CaseResult[]): string {
-  const lines = [`| ${TABLE_HEADER.join(' | ')} |`, `|${TABLE_HEADER.map((_, i) => (i < 4 ? '---' : '---:')).join('|')}|`];
+  const lines = [`| ${TABLE_HEADER.join(' | ')} |`, `|${TABLE_HEADER.map((_, i) => (i < 5 ? '---' : '---:')).join('|')}|`];
   const seen = new Set<string>();
   for (const r of results) {
-    const first = !seen.has(r.case);
-    seen.add(r.case);
+    const key = `${r.variant}\u0000${r.case}`;
+    const first = !seen.has(key);
+    seen.add(key);
     const s = r.summary;
     const median = `${s?.noisy ? NOISY_MARK : ''}${ms(s?.median)}`;
     const cv = s ? `${(s.cv * 100).toFixed(1)}%` : '—';
@@ -46,13 +49,14 @@ export function renderTable(results: readonly CaseResult[]): string {
       : [`FAILED: ${r.error ?? 'unknown error'}`.replace(/\|/g, '\\|'), '', '', '', '', '', '', '', '', ''];
     lines.push(
       `| ${[
+        r.variant,
         r.case,
         count(r.rows),
         count(r.requests),
         r.transport,
         ...cells,
         ms(r.blogMs),
-        first ? ratio(grpcOverJson(results, r.case)) : '',
+        first ? ratio(grpcOverJson(results, r.case, r.variant)) : '',
         first ? ratio(blogRatio(results, r.case)) : '',
       ].join(' | ')} |`,
     );
@@ -118,6 +122,10 @@ export function renderMarkdown(doc: RunDocument): string {
     renderTable(doc.results),
     '',
     renderNotes(doc.results),
+    '',
+    doc.results.some((r) => r.phases) ? '## Where the time goes (per call, mean)\n\n' + renderBreakdown(doc.results) : '',
+    '',
+    new Set(doc.results.map((r) => r.variant)).size > 1 ? '## Variants\n\n' + renderVariantRatios(doc.results) : '',
     '',
     'How to read: times are per call (all `requests` fired at once and awaited together), measured in the client ' +
       'around the server-to-server call including decoding the reply, after one untimed warm-up call. `cold` is one ' +

@@ -14,14 +14,19 @@ function transportRank(transport: string): number {
   return i === -1 ? TRANSPORTS.length : i;
 }
 
-/** One view per distinct case id, in the order the cases first appear in the document. */
+/**
+ * One view per distinct case id, in the order the cases first appear in the document. When a run has
+ * several variants, each variant's case is a view of its own, named "①-2 · tuned".
+ */
 export function groupByCase(results: readonly CaseResult[]): CaseView[] {
   const views = new Map<string, CaseView>();
+  const multiVariant = new Set(results.map((r) => r.variant)).size > 1;
   for (const r of results) {
-    let view = views.get(r.case);
+    const id = multiVariant ? `${r.case} · ${r.variant}` : r.case;
+    let view = views.get(id);
     if (!view) {
-      view = { id: r.case, rows: r.rows, requests: r.requests, cells: [] };
-      views.set(r.case, view);
+      view = { id, rows: r.rows, requests: r.requests, cells: [] };
+      views.set(id, view);
     }
     view.cells.push(r);
   }

@@ -31,8 +31,9 @@ export function renderResultsTable(results: readonly CaseResult[]): string {
   const notes: string[] = [];
   const seen = new Set<string>();
   const rows = results.map((r) => {
-    const first = !seen.has(r.case);
-    seen.add(r.case);
+    const key = `${r.variant}\u0000${r.case}`;
+    const first = !seen.has(key);
+    seen.add(key);
     const s = r.summary;
     let note: number | null = null;
     if (r.ok && s?.noisy) {
@@ -59,18 +60,19 @@ export function renderResultsTable(results: readonly CaseResult[]): string {
       : [el('td', { colspan: String(MEASURED_COLUMNS), class: 'failed' }, `<strong>FAILED</strong>: ${escapeHtml(r.error ?? 'unknown error')}`)];
     return el(
       'tr',
-      { 'data-case': r.case, 'data-transport': r.transport, 'data-ok': String(r.ok), class: first ? 'case-start' : null },
+      { 'data-case': r.case, 'data-transport': r.transport, 'data-variant': r.variant, 'data-ok': String(r.ok), class: first ? 'case-start' : null },
+      el('td', {}, escapeHtml(r.variant)),
       el('th', { scope: 'row' }, escapeHtml(r.case)),
       num(escapeHtml(count(r.rows))),
       num(escapeHtml(count(r.requests))),
       el('td', { class: `transport t-${r.transport}` }, escapeHtml(r.transport)),
       ...measured,
       num(escapeHtml(ms(r.blogMs))),
-      num(first ? escapeHtml(ratio(grpcOverJson(results, r.case))) : ''),
+      num(first ? escapeHtml(ratio(grpcOverJson(results, r.case, r.variant))) : ''),
       num(first ? escapeHtml(ratio(blogRatio(results, r.case))) : ''),
     );
   });
-  const head = el('thead', {}, el('tr', {}, ...TABLE_HEADER.map((h, i) => el('th', { scope: 'col', class: i < 4 ? null : 'num' }, escapeHtml(h)))));
+  const head = el('thead', {}, el('tr', {}, ...TABLE_HEADER.map((h, i) => el('th', { scope: 'col', class: i < 5 ? null : 'num' }, escapeHtml(h)))));
   const table = el('table', { class: 'results', 'data-table': 'results' }, head, el('tbody', {}, ...rows));
   const footnotes =
     notes.length > 0

@@ -1,0 +1,96 @@
+// bare client: the blog's caller on node:http with no framework. Serves the same /bench/run,
+// /bench/info, /health and /client/* routes as apps/client, measured by the same case runner.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import * as grpc from '@grpc/grpc-js';
+import { explainListenError, loadSettings, processSampler, runtimeInfo, stopOnSignals, type Settings } from '@bench/config';
+import { BusyError, CaseFailure, CaseRunner, parseCaseRequest, type TransportName } from '@bench/harness';
+import { PROTO_LOADER_SETTINGS, samplePackageDefinition } from '@bench/proto';
+import { parseIntField } from '@bench/validation';
+import { BareGrpcTransport } from './grpc-transport';
+import { closable, listen, readBody, sendJson } from './http-util';
+import { safeDecode } from './json-server';
+import { BareJsonTransport } from './json-transport';
+
+const BODY_LIMIT = 64 * 1024;
+const BLOG_ROUTE = /^\/client\/call-(a|b)(-parallel)?\/([^/]*)$/;
+
+/** Probes both servers' health endpoints, as the Nest client's /health/ready does. */
+async function readiness(settings: Settings): Promise<Record<string, string>> {
+  const serverA = fetch(`${settings.serverAUrl}/health`, { signal: AbortSignal.timeout(2000) })
+    .then(async (r) => ((await r.json()) as { status?: string }).status ?? 'UNKNOWN')
+    .catch((error: Error) => `UNREACHABLE (${error.message})`);
+  const services = grpc.loadPackageDefinition(samplePackageDefinition()) as unknown as {
+    grpc: { health: { v1: { Health: new (a: string, c: grpc.ChannelCredentials) => grpc.Client & { Check: Function } } } };
+  };
+  const health = new services.grpc.health.v1.Health(settings.serverBUrl, grpc.credentials.createInsecure());
+  const serverB = new Promise<string>((resolve) =>
+    health.Check({ service: '' }, { deadline: Date.now() + 2000 }, (error: grpc.ServiceError | null, reply?: { status: string }) =>
+      resolve(error ? `UNREACHABLE (${error.details})` : (reply?.status ?? 'UNKNOWN')),
+    ),
+  ).finally(() => health.close());
+  return { 'server-a': await serverA, 'server-b': await serverB };
+}
+
+function fail(res: ServerResponse, error: unknown): void {
+  if (error instanceof CaseFailure) return sendJson(res, 502, { statusCode: 502, error: 'Bad Gateway', stage: error.stage, message: error.message });
+  if (error instanceof BusyError) return sendJson(res, 409, { statusCode: 409, error: 'Conflict', message: error.message });
+  const status = (error as { status?: number }).status ?? 500;
+  sendJson(res, status, { statusCode: status, message: error instanceof Error ? error.message : String(error) });
+}
+
+async function main(): Promise<void> {
+  const settings = loadSettings();
+  processSampler();
+  const grpcTransport = new BareGrpcTransport(settings);
+  const runner = new CaseRunner({ json: new BareJsonTransport(settings), grpc: grpcTransport });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://local');
+    if (req.method === 'POST' && url.pathname === '/bench/run') {
+      let body: unknown;
+      try {
+        body = JSON.parse(await readBody(req, BODY_LIMIT));
+      } catch (error) {
+        const status = (error as { status?: number }).status ?? 400;
+        return sendJson(res, status, { statusCode: status, field: 'body', rule: 'type', message: (error as Error).message });
+      }
+      const request = parseCaseRequest(body, settings);
+      if (!request.ok) return sendJson(res, 400, { statusCode: 400, error: 'Bad Request', ...request.error });
+      return sendJson(res, 200, await runner.run(request.value));
+    }
+    if (req.method !== 'GET') return sendJson(res, 405, { statusCode: 405, error: 'Method Not Allowed' });
+    if (url.pathname === '/health') return sendJson(res, 200, { status: 'SERVING', service: 'client' });
+    if (url.pathname === '/health/ready') {
+      const upstreams = await readiness(settings);
+      const ok = Object.values(upstreams).every((s) => s === 'SERVING');
+      return sendJson(res, ok ? 200 : 503, { status: ok ? 'SERVING' : 'NOT_SERVING', upstreams });
+    }
+    if (url.pathname === '/bench/info') {
+      return sendJson(res, 200, { ...runtimeInfo(), pid: process.pid, settings, protoLoader: PROTO_LOADER_SETTINGS, framework: 'none' });
+    }
+    const blog = BLOG_ROUTE.exec(url.pathname);
+    if (!blog) return sendJson(res, 404, { statusCode: 404, error: 'Not Found', message: `no route ${url.pathname}` });
+    const transport: TransportName = blog[1] === 'a' ? 'json' : 'grpc';
+    const parallel = blog[2] !== undefined;
+    const count = parseIntField('count', safeDecode(blog[3]), { min: 1, max: parallel ? settings.maxParallel : settings.maxRows });
+    if (!count.ok) return sendJson(res, 400, { statusCode: 400, error: 'Bad Request', ...count.error });
+    const [rows, requests] = parallel ? [1, count.value] : [count.value, 1];
+    const { elapsedMs, rowsReceived } = await runner.timeOnce(transport, rows, requests);
+    return sendJson(res, 200, { transport, rows, requests, elapsedMs, rowsReceived });
+  };
+
+  const server = createServer((req, res) => void handle(req, res).catch((error: unknown) => fail(res, error)));
+  try {
+    await listen(server, settings.clientPort, settings.host);
+  } catch (error) {
+    throw new Error(explainListenError(error, { variable: 'CLIENT_PORT', port: settings.clientPort, host: settings.host }));
+  }
+  const http = closable(server);
+  stopOnSignals({ close: async () => (await http.close(), grpcTransport.close()) }, 'client');
+  console.log(`client (bare node:http) listening on http://${settings.host}:${settings.clientPort}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(`client: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

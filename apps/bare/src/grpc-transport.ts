@@ -1,0 +1,70 @@
+import * as grpc from '@grpc/grpc-js';
+import type { ProcessSample, Settings } from '@bench/config';
+import { ReplyMeter, type Connection, type ReplyTally, type RowTransport } from '@bench/harness';
+import { MAX_MESSAGE_BYTES, observeSampleCodec, samplePackageDefinition } from '@bench/proto';
+
+type Unary = (request: unknown, callback: (error: grpc.ServiceError | null, reply?: unknown) => void) => void;
+type Client = grpc.Client & Record<string, Unary>;
+type Services = {
+  sample: { SampleService: new (address: string, credentials: grpc.ChannelCredentials, options: object) => Client };
+  bench: { metrics: { ProcessMetrics: new (address: string, credentials: grpc.ChannelCredentials, options: object) => Client } };
+};
+
+const CHANNEL_OPTIONS = {
+  'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+  'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+};
+
+function call(client: Client, method: string, request: unknown): Promise<unknown> {
+  return new Promise((resolve, reject) => client[method](request, (error, reply) => (error ? reject(error) : resolve(reply))));
+}
+
+/** server-b over gRPC with a plain @grpc/grpc-js client: the blog's gRPC call without Nest or rxjs. */
+export class BareGrpcTransport implements RowTransport {
+  readonly name = 'grpc' as const;
+  private readonly meter = new ReplyMeter();
+  private readonly services = grpc.loadPackageDefinition(samplePackageDefinition()) as unknown as Services;
+  private readonly client: Client;
+  private readonly metrics: Client;
+  private readonly sharedConnection: Connection;
+
+  constructor(private readonly settings: Settings) {
+    observeSampleCodec({ decoded: (bytes, ms) => this.meter.record(bytes, ms) });
+    this.client = new this.services.sample.SampleService(settings.serverBUrl, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+    this.metrics = new this.services.bench.metrics.ProcessMetrics(settings.serverBUrl, grpc.credentials.createInsecure(), {});
+    this.sharedConnection = this.connect(this.client, async () => undefined);
+  }
+
+  shared(): Connection {
+    return this.sharedConnection;
+  }
+
+  openFresh(): Connection {
+    // A distinct channel: grpc-js shares subchannels between clients with equal options unless told not to.
+    const client = new this.services.sample.SampleService(this.settings.serverBUrl, grpc.credentials.createInsecure(), {
+      ...CHANNEL_OPTIONS,
+      'grpc.use_local_subchannel_pool': 1,
+    });
+    return this.connect(client, async () => client.close());
+  }
+
+  takeReplies(): ReplyTally {
+    return this.meter.take();
+  }
+
+  async readServerMetrics(resetPeak: boolean): Promise<ProcessSample> {
+    return (await call(this.metrics, 'Read', { resetPeak })) as ProcessSample;
+  }
+
+  close(): void {
+    this.client.close();
+    this.metrics.close();
+  }
+
+  private connect(client: Client, close: () => Promise<void>): Connection {
+    return {
+      fetchAll: (rows, requests) => Promise.all(Array.from({ length: requests }, () => call(client, 'GetSamples', { count: rows }))),
+      close,
+    };
+  }
+}

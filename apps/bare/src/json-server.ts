@@ -1,0 +1,37 @@
+import { createServer, type Server } from 'node:http';
+import { processSampler, type Settings } from '@bench/config';
+import { buildRows } from '@bench/samples';
+import { parseIntField } from '@bench/validation';
+import { sendJson } from './http-util';
+
+/** server-a's routes on a plain node:http server (not yet listening). */
+export function createJsonServer(settings: Settings): Server {
+  const sampler = processSampler();
+  return createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://local');
+    const match = /^\/server-a\/([^/]*)$/.exec(url.pathname);
+    if (req.method !== 'GET') return sendJson(res, 405, { statusCode: 405, error: 'Method Not Allowed' });
+    if (url.pathname === '/health') return sendJson(res, 200, { status: 'SERVING', service: 'server-a' });
+    if (url.pathname === '/metrics') return sendJson(res, 200, sampler.read(url.searchParams.get('resetPeak') === 'true'));
+    if (!match) return sendJson(res, 404, { statusCode: 404, error: 'Not Found', message: `no route ${url.pathname}` });
+    const count = parseIntField('count', safeDecode(match[1]), { min: 1, max: settings.maxRows });
+    if (!count.ok) return sendJson(res, 400, { statusCode: 400, error: 'Bad Request', ...count.error });
+    const built = performance.now();
+    const samples = buildRows(count.value);
+    const encoded = performance.now();
+    sampler.addPhase('build', encoded - built);
+    const text = Buffer.from(JSON.stringify({ samples }));
+    sampler.addPhase('encode', performance.now() - encoded);
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': text.length });
+    res.end(text);
+  });
+}
+
+/** A path segment decoded, or left as it is when its %-escapes are malformed (then validation refuses it). */
+export function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

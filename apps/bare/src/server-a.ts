@@ -1,0 +1,22 @@
+// bare server-a: the blog's JSON endpoint on node:http, no framework. Same routes, rows, validation
+// and metrics as apps/server-a, so the difference between the two is Nest + Express.
+import { explainListenError, loadSettings, stopOnSignals } from '@bench/config';
+import { closable, listen } from './http-util';
+import { createJsonServer } from './json-server';
+
+async function main(): Promise<void> {
+  const settings = loadSettings();
+  const server = createJsonServer(settings);
+  try {
+    await listen(server, settings.serverAPort, settings.host);
+  } catch (error) {
+    throw new Error(explainListenError(error, { variable: 'SERVER_A_PORT', port: settings.serverAPort, host: settings.host }));
+  }
+  stopOnSignals(closable(server), 'server-a');
+  console.log(`server-a (bare node:http, JSON) listening on http://${settings.host}:${settings.serverAPort}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(`server-a: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,25 @@
+// bare server-b: the blog's gRPC service on plain @grpc/grpc-js, no framework. Same contract, codec
+// (proto-loader, shared options), rows, validation and metrics as apps/server-b.
+import * as grpc from '@grpc/grpc-js';
+import { explainListenError, loadSettings, stopOnSignals } from '@bench/config';
+import { createGrpcServer } from './grpc-server';
+
+async function main(): Promise<void> {
+  const settings = loadSettings();
+  const server = createGrpcServer(settings);
+  const url = `${settings.host}:${settings.serverBPort}`;
+  try {
+    await new Promise<number>((resolve, reject) =>
+      server.bindAsync(url, grpc.ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port))),
+    );
+  } catch (error) {
+    throw new Error(explainListenError(error, { variable: 'SERVER_B_PORT', port: settings.serverBPort, host: settings.host }));
+  }
+  stopOnSignals({ close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())) }, 'server-b');
+  console.log(`server-b (bare @grpc/grpc-js) listening on ${url}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(`server-b: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
