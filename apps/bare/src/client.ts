@@ -14,13 +14,19 @@ import { BareJsonTransport } from './json-transport';
 const BODY_LIMIT = 64 * 1024;
 const BLOG_ROUTE = /^\/client\/call-(a|b)(-parallel)?\/([^/]*)$/;
 
+type HealthCheck = (
+  request: { service: string },
+  options: grpc.CallOptions,
+  callback: (error: grpc.ServiceError | null, reply?: { status: string }) => void,
+) => void;
+
 /** Probes both servers' health endpoints, as the Nest client's /health/ready does. */
 async function readiness(settings: Settings): Promise<Record<string, string>> {
   const serverA = fetch(`${settings.serverAUrl}/health`, { signal: AbortSignal.timeout(2000) })
     .then(async (r) => ((await r.json()) as { status?: string }).status ?? 'UNKNOWN')
     .catch((error: Error) => `UNREACHABLE (${error.message})`);
   const services = grpc.loadPackageDefinition(samplePackageDefinition()) as unknown as {
-    grpc: { health: { v1: { Health: new (a: string, c: grpc.ChannelCredentials) => grpc.Client & { Check: Function } } } };
+    grpc: { health: { v1: { Health: new (a: string, c: grpc.ChannelCredentials) => grpc.Client & { Check: HealthCheck } } } };
   };
   const health = new services.grpc.health.v1.Health(settings.serverBUrl, grpc.credentials.createInsecure());
   const serverB = new Promise<string>((resolve) =>

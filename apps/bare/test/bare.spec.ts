@@ -56,7 +56,7 @@ describe('bare server-a (node:http)', () => {
 
 describe('bare server-b (@grpc/grpc-js)', () => {
   let server: grpc.Server;
-  let client: grpc.Client & Record<string, Function>;
+  let client: grpc.Client & Record<string, (request: unknown, callback: (error: grpc.ServiceError | null, reply?: unknown) => void) => void>;
 
   beforeAll(async () => {
     server = createGrpcServer(settings);
