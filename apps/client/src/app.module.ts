@@ -2,7 +2,7 @@ import { HttpModule } from '@nestjs/axios';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ClientsModule } from '@nestjs/microservices';
 import { Agent } from 'node:http';
-import { isTuned, SETTINGS, type Settings } from '@bench/config';
+import { grpcCodecFor, isTuned, SETTINGS, type Settings } from '@bench/config';
 import { sampleGrpcOptions } from '@bench/proto';
 import { BenchController } from './bench.controller';
 import { CASE_RUNNER_PROVIDER } from './case-runner.provider';
@@ -26,7 +26,7 @@ export class AppModule {
             ? { httpAgent: new Agent({ keepAlive: true, maxFreeSockets: settings.maxParallel, scheduling: 'lifo' }) }
             : {},
         ),
-        ClientsModule.register([{ name: SAMPLE_GRPC_CLIENT, ...sampleGrpcOptions(settings.serverBUrl) }]),
+        ClientsModule.register([{ name: SAMPLE_GRPC_CLIENT, ...sampleGrpcOptions(settings.serverBUrl, grpcCodecFor(settings.variant)) }]),
       ],
       controllers: [ClientController, BenchController, HealthController],
       providers: [

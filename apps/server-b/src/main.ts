@@ -1,7 +1,7 @@
 // server-b: the blog's gRPC API. Reads its settings, serves sample.SampleService, stops on SIGTERM.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { explainListenError, loadSettings, processSampler, stopOnSignals } from '@bench/config';
+import { explainListenError, grpcCodecFor, loadSettings, processSampler, stopOnSignals } from '@bench/config';
 import { observeSampleCodec, sampleGrpcOptions } from '@bench/proto';
 import { AppModule } from './app.module';
 
@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   observeSampleCodec({ encoded: (_bytes, ms) => processSampler().addPhase('encode', ms) });
   const url = `${settings.host}:${settings.serverBPort}`;
   const app = await NestFactory.createMicroservice(AppModule.register(settings), {
-    ...sampleGrpcOptions(url),
+    ...sampleGrpcOptions(url, grpcCodecFor(settings.variant)),
     logger: ['error', 'warn'],
   });
   stopOnSignals(app, 'server-b');
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   } catch (error) {
     throw new Error(explainListenError(error, { variable: 'SERVER_B_PORT', port: settings.serverBPort, host: settings.host }));
   }
-  console.log(`server-b (gRPC) listening on ${url}`);
+  console.log(`server-b (gRPC, ${settings.variant}) listening on ${url}`);
 }
 
 main().catch((error: unknown) => {

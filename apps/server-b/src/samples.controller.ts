@@ -2,7 +2,8 @@ import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 import { processSampler, SETTINGS, type Settings } from '@bench/config';
 import { SAMPLE_SERVICE, type GetSamplesParam__Output, type Samples } from '@bench/proto';
-import { buildRows } from '@bench/samples';
+import { buildRowRange, buildRows, STREAM_CHUNK_ROWS } from '@bench/samples';
+import { Observable } from 'rxjs';
 import { orInvalidArgument, parseIntField } from '@bench/validation';
 
 @Controller()
@@ -17,5 +18,31 @@ export class SamplesController {
     const samples = buildRows(count);
     processSampler().addPhase('build', performance.now() - started);
     return { samples };
+  }
+
+  /**
+   * The same rows as a stream of Samples messages of STREAM_CHUNK_ROWS rows. Each chunk is built when
+   * the previous one has been handed to the transport (setImmediate), so building, encoding, sending
+   * and the client's decoding overlap instead of running one after the other.
+   */
+  @GrpcMethod(SAMPLE_SERVICE, 'GetSamplesStream')
+  getSamplesStream(param: GetSamplesParam__Output): Observable<Samples> {
+    const count = orInvalidArgument(parseIntField('count', param.count, { min: 1, max: this.settings.maxRows }));
+    return new Observable<Samples>((subscriber) => {
+      let start = 0;
+      let timer: NodeJS.Immediate | undefined;
+      const next = () => {
+        const end = Math.min(start + STREAM_CHUNK_ROWS, count);
+        const started = performance.now();
+        const samples = buildRowRange(start, end);
+        processSampler().addPhase('build', performance.now() - started);
+        subscriber.next({ samples });
+        start = end;
+        if (start >= count) subscriber.complete();
+        else timer = setImmediate(next);
+      };
+      next();
+      return () => timer && clearImmediate(timer);
+    });
   }
 }

@@ -23,7 +23,7 @@ describe('server-b (gRPC)', () => {
 
   beforeAll(async () => {
     const url = `127.0.0.1:${await freePort()}`;
-    app = await NestFactory.createMicroservice(AppModule.register({ ...DEFAULT_SETTINGS, maxRows: 50 }), {
+    app = await NestFactory.createMicroservice(AppModule.register({ ...DEFAULT_SETTINGS, maxRows: 30_000 }), {
       ...sampleGrpcOptions(url),
       logger: false,
     });
@@ -51,11 +51,23 @@ describe('server-b (gRPC)', () => {
     expect(reply).toEqual({ samples: buildRows(3) });
   });
 
+  it('GetSamplesStream sends the same rows in chunks of 10,000', async () => {
+    const chunks: unknown[][] = [];
+    await new Promise<void>((resolve, reject) => {
+      const stream = (samples as unknown as { GetSamplesStream(r: unknown): NodeJS.ReadableStream }).GetSamplesStream({ count: 25_000 });
+      stream.on('data', (chunk: { samples: unknown[] }) => chunks.push(chunk.samples));
+      stream.on('end', resolve);
+      stream.on('error', reject);
+    });
+    expect(chunks.map((c) => c.length)).toEqual([10_000, 10_000, 5_000]);
+    expect(chunks.flat()).toEqual(buildRows(25_000));
+  });
+
   it.each([
     [{ count: 0 }, 'min'],
     [{}, 'min'],
     [{ count: -1 }, 'min'],
-    [{ count: 51 }, 'max'],
+    [{ count: 30_001 }, 'max'],
   ])('answers %p with INVALID_ARGUMENT (%s)', async (request, rule) => {
     const { error } = await call(samples, 'GetSamples', request);
     expect(error?.code).toBe(grpc.status.INVALID_ARGUMENT);

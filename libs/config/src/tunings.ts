@@ -3,7 +3,7 @@ import type { NestVariant } from './settings';
 /** One change the tuned Nest variant makes to the blog's configuration, and why. */
 export interface Tuning {
   id: string;
-  app: 'client' | 'server-a' | 'server-b';
+  app: 'client' | 'server-a' | 'server-b' | 'server-b + client';
   transport: 'json' | 'grpc';
   change: string;
   why: string;
@@ -21,6 +21,26 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
       'and reopens them on the next burst: connection churn that no protocol needs',
   },
   {
+    id: 'stream-large-replies',
+    app: 'client',
+    transport: 'grpc',
+    change: 'replies of 20,000 rows or more are fetched with GetSamplesStream (10,000-row messages) and concatenated',
+    why:
+      'one ~150 MB message is built and encoded whole before its first byte leaves, held in memory twice and decoded ' +
+      'whole after its last byte arrives; chunks let building, encoding, transfer and decoding overlap and keep each GC small',
+  },
+  {
+    id: 'fast-protobuf-codec',
+    app: 'server-b + client',
+    transport: 'grpc',
+    change:
+      'sample.Samples is encoded with protobufjs 8 straight from the plain rows and decoded with protobufjs 7 into message ' +
+      'instances, plugged into Nest as a custom packageDefinition (libs/proto fast-codec.ts)',
+    why:
+      "proto-loader copies every row into a message (fromObject) before protobufjs 7 encodes it, and copies every decoded row " +
+      'back into a plain object (toObject): two extra allocations per row that make garbage collection the biggest cost',
+  },
+  {
     id: 'no-etag',
     app: 'server-a',
     transport: 'json',
@@ -28,6 +48,11 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
     why: 'Express hashes every response body to build an ETag; service-to-service calls never send If-None-Match',
   },
 ]);
+
+/** The gRPC codec a variant's processes use for sample.* messages. */
+export function grpcCodecFor(variant: NestVariant): 'fast' | 'proto-loader' {
+  return isTuned(variant, 'fast-protobuf-codec') ? 'fast' : 'proto-loader';
+}
 
 /** The tunings a variant applies (none for the blog's configuration). */
 export function tuningsFor(variant: NestVariant): readonly Tuning[] {

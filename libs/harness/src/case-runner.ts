@@ -143,7 +143,8 @@ export class CaseRunner {
         coldMs,
         warmupMs,
         samplesMs,
-        bytesPerResponse: replies.messages > 0 && Number.isFinite(replies.bytes) ? Math.round(replies.bytes / replies.messages) : null,
+        // A streamed reply is several messages: bytes are per reply (request), not per message.
+        bytesPerResponse: replies.messages > 0 && Number.isFinite(replies.bytes) ? Math.round(replies.bytes / (requests * runs)) : null,
         rowsPerCall: rows * requests,
         phases: timed
           ? {

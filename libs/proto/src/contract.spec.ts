@@ -16,6 +16,12 @@ describe('proto/sample.proto keeps the blog contract', () => {
     expect(method.path).toBe('/sample.SampleService/GetSamples');
   });
 
+  it('adds GetSamplesStream beside it, a server stream of the same messages', () => {
+    const definition = loadSync(SAMPLE_PROTO, PROTO_LOADER_OPTIONS);
+    const method = (definition['sample.SampleService'] as Record<string, { path: string; responseStream: boolean; requestStream: boolean }>)['GetSamplesStream'];
+    expect(method).toMatchObject({ path: '/sample.SampleService/GetSamplesStream', responseStream: true, requestStream: false });
+  });
+
   it('numbers the fields as the blog did', () => {
     expect(fieldsOf('sample.GetSamplesParam')).toEqual([
       { name: 'count', number: 1, type: 'TYPE_INT32', label: 'LABEL_OPTIONAL' },

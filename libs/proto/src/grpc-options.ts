@@ -1,6 +1,6 @@
 import { Transport, type GrpcOptions } from '@nestjs/microservices';
 import { HEALTH_PACKAGE, METRICS_PACKAGE, SAMPLE_PACKAGE } from './names';
-import { samplePackageDefinition } from './package-definition';
+import { samplePackageDefinition, type CodecChoice } from './package-definition';
 
 /**
  * Largest gRPC message either side accepts or sends. grpc-js defaults to 4 MiB received; the blog's
@@ -14,13 +14,13 @@ export const MAX_MESSAGE_BYTES = 2_147_483_647;
  * The one Nest gRPC options object, used by server-b to listen and by the client to connect
  * (as in Nest's sample/04-grpc). Only the address differs between the two ends.
  */
-export function sampleGrpcOptions(url: string): GrpcOptions {
+export function sampleGrpcOptions(url: string, codec: CodecChoice = 'proto-loader'): GrpcOptions {
   return {
     transport: Transport.GRPC,
     options: {
       url,
       package: [SAMPLE_PACKAGE, HEALTH_PACKAGE, METRICS_PACKAGE],
-      packageDefinition: samplePackageDefinition(),
+      packageDefinition: samplePackageDefinition(codec),
       maxSendMessageLength: MAX_MESSAGE_BYTES,
       maxReceiveMessageLength: MAX_MESSAGE_BYTES,
     },

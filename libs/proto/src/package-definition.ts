@@ -1,27 +1,32 @@
 import { loadSync, type PackageDefinition } from '@grpc/proto-loader';
 import { PROTO_LOADER_OPTIONS } from './loader-options';
 import { PROTO_DIR, SERVED_PROTOS } from './paths';
+import { decodeSamplesFast, encodeSamplesFast } from './fast-codec';
 import { SAMPLE_PACKAGE } from './names';
 import { codecObserver } from './codec-observer';
 
 type Method = { responseDeserialize?: (buffer: Buffer) => unknown; responseSerialize?: (value: unknown) => Buffer };
 
-let loaded: PackageDefinition | undefined;
+export type CodecChoice = 'proto-loader' | 'fast';
+
+const loaded = new Map<CodecChoice, PackageDefinition>();
 
 /**
  * Our protos loaded exactly as Nest would load them from `protoPath` + `loader` (the same
- * proto-loader call and options), with each sample.* reply serializer and deserializer wrapped to time it and count its bytes.
+ * proto-loader call and options), with each sample.* reply serializer and deserializer wrapped to time
+ * it and count its bytes. With codec 'fast' (the tuned variant) the sample.* replies use fast-codec.ts.
  * Loaded once per process and shared by every server and client in it.
  */
-export function samplePackageDefinition(): PackageDefinition {
-  if (loaded) return loaded;
+export function samplePackageDefinition(codec: CodecChoice = 'proto-loader'): PackageDefinition {
+  const cached = loaded.get(codec);
+  if (cached) return cached;
   const definition = loadSync([...SERVED_PROTOS], { ...PROTO_LOADER_OPTIONS, includeDirs: [PROTO_DIR] });
   for (const [name, entry] of Object.entries(definition)) {
     // Only the blog's service is metered: health and metrics replies are not the payload under test.
     if (!name.startsWith(`${SAMPLE_PACKAGE}.`) || 'format' in entry || 'type' in entry) continue;
     for (const method of Object.values(entry as Record<string, Method>)) {
-      const decode = method.responseDeserialize;
-      const encode = method.responseSerialize;
+      const decode = codec === 'fast' ? (decodeSamplesFast as (b: Buffer) => unknown) : method.responseDeserialize;
+      const encode = codec === 'fast' ? (encodeSamplesFast as (v: unknown) => Buffer) : method.responseSerialize;
       if (!decode || !encode) continue;
       method.responseDeserialize = (buffer: Buffer) => {
         const started = performance.now();
@@ -37,6 +42,6 @@ export function samplePackageDefinition(): PackageDefinition {
       };
     }
   }
-  loaded = definition;
+  loaded.set(codec, definition);
   return definition;
 }

@@ -1,2 +1,2 @@
-export { buildRow, buildRows, SAMPLE_COLUMNS, type SampleRow } from './row';
+export { buildRow, buildRows, buildRowRange, STREAM_CHUNK_ROWS, SAMPLE_COLUMNS, type SampleRow } from './row';
 export { verifyReply, type ReplyCheck } from './verify';

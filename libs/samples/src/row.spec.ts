@@ -1,4 +1,4 @@
-import { buildRow, buildRows, SAMPLE_COLUMNS } from './row';
+import { buildRow, buildRowRange, buildRows, SAMPLE_COLUMNS } from './row';
 
 describe('buildRow', () => {
   it('builds row i as the blog did', () => {
@@ -31,5 +31,13 @@ describe('buildRows', () => {
 
   it('returns an empty list for 0', () => {
     expect(buildRows(0)).toEqual([]);
+  });
+});
+
+describe('buildRowRange', () => {
+  it('builds the same rows as buildRows, in chunks', () => {
+    const chunks = [buildRowRange(0, 4), buildRowRange(4, 7)];
+    expect(chunks.flat()).toEqual(buildRows(7));
+    expect(buildRowRange(5, 5)).toEqual([]);
   });
 });

@@ -46,7 +46,15 @@ export function buildRow(i: number): SampleRow {
 
 /** Rows 0 … count-1, the payload both servers send for a request of `count` rows. */
 export function buildRows(count: number): SampleRow[] {
-  const rows = new Array<SampleRow>(count);
-  for (let i = 0; i < count; i++) rows[i] = buildRow(i);
+  return buildRowRange(0, count);
+}
+
+/** Rows start … end-1: one chunk of a streamed reply. */
+export function buildRowRange(start: number, end: number): SampleRow[] {
+  const rows = new Array<SampleRow>(Math.max(0, end - start));
+  for (let i = start; i < end; i++) rows[i - start] = buildRow(i);
   return rows;
 }
+
+/** Rows per message when a reply is streamed in chunks. */
+export const STREAM_CHUNK_ROWS = 10_000;

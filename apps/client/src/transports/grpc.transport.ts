@@ -1,14 +1,18 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { ClientGrpcProxy, type ClientGrpc } from '@nestjs/microservices';
-import { firstValueFrom, forkJoin, lastValueFrom, type Observable } from 'rxjs';
-import { SETTINGS, type ProcessSample, type Settings } from '@bench/config';
+import { firstValueFrom, forkJoin, lastValueFrom, reduce, type Observable } from 'rxjs';
+import { grpcCodecFor, isTuned, SETTINGS, type ProcessSample, type Settings } from '@bench/config';
 import { ReplyMeter, type Connection, type ReplyTally, type RowTransport } from '@bench/harness';
 import { METRICS_SERVICE, observeSampleCodec, SAMPLE_SERVICE, sampleGrpcOptions, type GetSamplesParam, type Samples__Output } from '@bench/proto';
 import { SAMPLE_GRPC_CLIENT } from './tokens';
 
 interface SampleServiceClient {
   getSamples(param: GetSamplesParam): Observable<Samples__Output>;
+  getSamplesStream(param: GetSamplesParam): Observable<Samples__Output>;
 }
+
+/** Tuned (stream-large-replies): replies from this many rows on are streamed in chunks. */
+export const STREAM_FROM_ROWS = 20_000;
 
 interface ProcessMetricsClient {
   read(request: { resetPeak: boolean }): Observable<ProcessSample>;
@@ -39,7 +43,7 @@ export class GrpcTransport implements RowTransport, OnModuleInit {
 
   openFresh(): Connection {
     // A channel of its own: grpc-js would otherwise reuse the shared channel's connection (global subchannel pool).
-    const options = sampleGrpcOptions(this.settings.serverBUrl).options;
+    const options = sampleGrpcOptions(this.settings.serverBUrl, grpcCodecFor(this.settings.variant)).options;
     const proxy = new ClientGrpcProxy({ ...options, channelOptions: { 'grpc.use_local_subchannel_pool': 1 } });
     return this.connect(proxy, async () => proxy.close());
   }
@@ -54,9 +58,18 @@ export class GrpcTransport implements RowTransport, OnModuleInit {
 
   private connect(client: ClientGrpc, close: () => Promise<void>): Connection {
     const service = client.getService<SampleServiceClient>(SAMPLE_SERVICE);
+    const stream = isTuned(this.settings.variant, 'stream-large-replies');
+    const one = (rows: number): Observable<Samples__Output> =>
+      stream && rows >= STREAM_FROM_ROWS
+        ? service.getSamplesStream({ count: rows }).pipe(
+            reduce<Samples__Output, Samples__Output>((reply, chunk) => {
+              for (const row of chunk.samples) reply.samples.push(row);
+              return reply;
+            }, { samples: [] }),
+          )
+        : service.getSamples({ count: rows });
     return {
-      fetchAll: (rows, requests) =>
-        lastValueFrom(forkJoin(Array.from({ length: requests }, () => service.getSamples({ count: rows })))),
+      fetchAll: (rows, requests) => lastValueFrom(forkJoin(Array.from({ length: requests }, () => one(rows)))),
       close,
     };
   }

@@ -1,0 +1,94 @@
+// server-a (Go reference): the blog's JSON endpoint on net/http + encoding/json. Same routes, rows,
+// validation, metrics and shutdown as apps/bare/src/server-a.ts, seen from outside.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"regexp"
+	"strconv"
+	"time"
+
+	"goreference/internal/httpx"
+	"goreference/internal/lifecycle"
+	"goreference/internal/procmetrics"
+	"goreference/internal/samples"
+	"goreference/internal/settings"
+	"goreference/internal/validation"
+)
+
+const name = "server-a"
+
+var route = regexp.MustCompile(`^/server-a/([^/]*)$`)
+
+type health struct {
+	Status  string `json:"status"`
+	Service string `json:"service"`
+}
+
+type reply struct {
+	Samples []samples.Row `json:"samples"`
+}
+
+// handler serves server-a's routes (exported to tests through newHandler).
+func newHandler(s settings.Settings, sampler *procmetrics.Sampler) http.Handler {
+	countRange := validation.Range{Min: 1, Max: int64(s.MaxRows)}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		path := httpx.Path(r)
+		if r.Method != http.MethodGet {
+			httpx.SendMethodNotAllowed(w)
+			return
+		}
+		switch path {
+		case "/health":
+			httpx.SendJSON(w, http.StatusOK, health{Status: "SERVING", Service: name})
+			return
+		case "/metrics":
+			httpx.SendJSON(w, http.StatusOK, sampler.Read(r.URL.Query().Get("resetPeak") == "true"))
+			return
+		}
+		match := route.FindStringSubmatch(path)
+		if match == nil {
+			httpx.SendNotFound(w, path)
+			return
+		}
+		count, bad := validation.ParseInt("count", httpx.SafeDecode(match[1]), countRange)
+		if bad != nil {
+			httpx.SendBadRequest(w, bad.Field, bad.Rule, bad.Message)
+			return
+		}
+		built := time.Now()
+		rows := samples.BuildRows(int(count))
+		encoded := time.Now()
+		sampler.AddBuild(encoded.Sub(built))
+		text, err := json.Marshal(reply{Samples: rows})
+		sampler.AddEncode(time.Since(encoded))
+		if err != nil {
+			httpx.SendJSON(w, http.StatusInternalServerError, map[string]any{"statusCode": 500, "message": err.Error()})
+			return
+		}
+		httpx.SendBytes(w, http.StatusOK, text)
+	})
+}
+
+func main() {
+	s := lifecycle.LoadSettings(name)
+	sampler := procmetrics.Shared()
+	handler := newHandler(s, sampler)
+	address := net.JoinHostPort(s.Host, strconv.Itoa(s.ServerAPort))
+	ln, err := net.Listen("tcp", address)
+	if err != nil {
+		lifecycle.Fail(name, lifecycle.ExplainListenError(err, "SERVER_A_PORT", s.ServerAPort, s.Host))
+	}
+	server := &http.Server{Handler: handler, DisableGeneralOptionsHandler: true}
+	go func() {
+		if err := server.Serve(httpx.Listener(ln, handler)); err != nil && err != http.ErrServerClosed {
+			lifecycle.Fail(name, err)
+		}
+	}()
+	fmt.Printf("%s (go net/http, JSON) listening on http://%s\n", name, address)
+	lifecycle.StopOnSignals(name, func(ctx context.Context) error { return server.Shutdown(ctx) })
+}

@@ -1,0 +1,163 @@
+// server-b (Go reference): the blog's gRPC service on google.golang.org/grpc. Same contract
+// (proto/sample.proto), rows, validation, health check, metrics and shutdown as
+// apps/bare/src/server-b.ts, seen from outside.
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net"
+	"strconv"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"goreference/gen/healthpb"
+	"goreference/gen/metricspb"
+	"goreference/gen/samplepb"
+	"goreference/internal/grpccodec"
+	"goreference/internal/lifecycle"
+	"goreference/internal/procmetrics"
+	"goreference/internal/samples"
+	"goreference/internal/validation"
+)
+
+const name = "server-b"
+
+// MaxMessageBytes is the largest message either end sends or accepts (2^31-1, as in libs/proto):
+// the 1,000,000-row reply is ~150 MB.
+const MaxMessageBytes = math.MaxInt32
+
+// StreamChunkRows is the rows per message of GetSamplesStream (STREAM_CHUNK_ROWS in libs/samples).
+const StreamChunkRows = 10_000
+
+// BuildRows is rows start … end-1 as protobuf messages, equal to samples.BuildRow(i). The messages
+// live in one slice (one allocation for all of them) and each row's strings share one allocation.
+func BuildRows(start, end int) []*samplepb.Sample {
+	n := max(0, end-start)
+	slab := make([]samplepb.Sample, n)
+	out := make([]*samplepb.Sample, n)
+	for k := range slab {
+		i := start + k
+		v := samples.Values(i)
+		s := &slab[k]
+		s.RowNum = int32(i)
+		s.ColumnA, s.ColumnB, s.ColumnC, s.ColumnD, s.ColumnE = v[0], v[1], v[2], v[3], v[4]
+		s.ColumnF, s.ColumnG, s.ColumnH, s.ColumnI, s.ColumnJ = v[5], v[6], v[7], v[8], v[9]
+		out[k] = s
+	}
+	return out
+}
+
+type sampleService struct {
+	samplepb.UnimplementedSampleServiceServer
+	countRange validation.Range
+	sampler    *procmetrics.Sampler
+}
+
+func (s *sampleService) count(param *samplepb.GetSamplesParam) (int, error) {
+	count, bad := validation.ParseInt("count", param.GetCount(), s.countRange)
+	if bad != nil {
+		return 0, status.Errorf(codes.InvalidArgument, "%s [%s: %s]", bad.Message, bad.Field, bad.Rule)
+	}
+	return int(count), nil
+}
+
+func (s *sampleService) GetSamples(_ context.Context, param *samplepb.GetSamplesParam) (*samplepb.Samples, error) {
+	count, err := s.count(param)
+	if err != nil {
+		return nil, err
+	}
+	started := time.Now()
+	rows := BuildRows(0, count)
+	s.sampler.AddBuild(time.Since(started))
+	return &samplepb.Samples{Samples: rows}, nil
+}
+
+// GetSamplesStream sends the same rows as messages of StreamChunkRows rows, each built just before
+// it is sent (present when proto/sample.proto declares it; harmless otherwise).
+func (s *sampleService) GetSamplesStream(param *samplepb.GetSamplesParam, stream grpc.ServerStreamingServer[samplepb.Samples]) error {
+	count, err := s.count(param)
+	if err != nil {
+		return err
+	}
+	for start := 0; start < count; start += StreamChunkRows {
+		started := time.Now()
+		rows := BuildRows(start, min(start+StreamChunkRows, count))
+		s.sampler.AddBuild(time.Since(started))
+		if err := stream.Send(&samplepb.Samples{Samples: rows}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type healthService struct {
+	healthpb.UnimplementedHealthServer
+}
+
+func (healthService) Check(context.Context, *healthpb.HealthCheckRequest) (*healthpb.HealthCheckResponse, error) {
+	return &healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_SERVING}, nil
+}
+
+type metricsService struct {
+	metricspb.UnimplementedProcessMetricsServer
+	sampler *procmetrics.Sampler
+}
+
+func (m metricsService) Read(_ context.Context, req *metricspb.ReadRequest) (*metricspb.ProcessSample, error) {
+	s := m.sampler.Read(req.GetResetPeak())
+	return &metricspb.ProcessSample{CpuUserMs: s.CPUUserMs, CpuSystemMs: s.CPUSystemMs, RssBytes: s.RSSBytes,
+		PeakRssBytes: s.PeakRSSBytes, MaxRssBytes: s.MaxRSSBytes, BuildMs: s.BuildMs, EncodeMs: s.EncodeMs}, nil
+}
+
+// newServer is server-b's services on a grpc.Server (not yet serving).
+func newServer(maxRows int, sampler *procmetrics.Sampler) *grpc.Server {
+	codec := grpccodec.Metered{
+		Match:   func(v any) bool { _, ok := v.(*samplepb.Samples); return ok },
+		Encoded: func(_ int, d time.Duration) { sampler.AddEncode(d) },
+	}
+	server := grpc.NewServer(
+		grpc.MaxRecvMsgSize(MaxMessageBytes),
+		grpc.MaxSendMsgSize(MaxMessageBytes),
+		grpc.ForceServerCodecV2(codec),
+	)
+	samplepb.RegisterSampleServiceServer(server, &sampleService{countRange: validation.Range{Min: 1, Max: int64(maxRows)}, sampler: sampler})
+	healthpb.RegisterHealthServer(server, healthService{})
+	metricspb.RegisterProcessMetricsServer(server, metricsService{sampler: sampler})
+	return server
+}
+
+func main() {
+	s := lifecycle.LoadSettings(name)
+	sampler := procmetrics.Shared()
+	server := newServer(s.MaxRows, sampler)
+	address := net.JoinHostPort(s.Host, strconv.Itoa(s.ServerBPort))
+	ln, err := net.Listen("tcp", address)
+	if err != nil {
+		lifecycle.Fail(name, lifecycle.ExplainListenError(err, "SERVER_B_PORT", s.ServerBPort, s.Host))
+	}
+	go func() {
+		if err := server.Serve(ln); err != nil {
+			lifecycle.Fail(name, err)
+		}
+	}()
+	fmt.Printf("%s (go google.golang.org/grpc) listening on %s\n", name, address)
+	lifecycle.StopOnSignals(name, func(ctx context.Context) error {
+		done := make(chan struct{})
+		go func() {
+			server.GracefulStop()
+			close(done)
+		}()
+		select {
+		case <-done:
+			return nil
+		case <-ctx.Done():
+			server.Stop()
+			return ctx.Err()
+		}
+	})
+}

@@ -1,0 +1,92 @@
+// Package harness mirrors libs/harness: the POST /bench/run request, and the case runner that times
+// calls exactly as the Node clients do (cold call, warm-up, timed calls, costs around them).
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+
+	"goreference/internal/validation"
+)
+
+// MaxCalls is the most untimed and timed calls one bench request may ask for.
+const MaxCalls = 10_000
+
+// TransportNames are the transports a client benchmarks.
+var TransportNames = []string{"json", "grpc"}
+
+// CaseRequest is one case: `requests` parallel requests of `rows` rows each.
+type CaseRequest struct {
+	Transport string `json:"transport"`
+	Rows      int    `json:"rows"`
+	Requests  int    `json:"requests"`
+	Warmup    int    `json:"warmup"`
+	Runs      int    `json:"runs"`
+	Cold      bool   `json:"cold"`
+}
+
+// DecodeBody parses a request body as JavaScript's JSON.parse would (numbers kept exact, a single
+// value and nothing after it).
+func DecodeBody(body []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var value any
+	if err := dec.Decode(&value); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("Unexpected end of JSON input")
+		}
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errors.New("Unexpected non-whitespace character after JSON")
+	}
+	return value, nil
+}
+
+// ParseCaseRequest validates a POST /bench/run body, naming the first field that breaks a rule
+// (the same order, rules and messages as parseCaseRequest).
+func ParseCaseRequest(body any, maxRows, maxParallel int) (CaseRequest, *validation.FieldError) {
+	input, ok := body.(map[string]any)
+	if !ok {
+		return CaseRequest{}, &validation.FieldError{Field: "body", Rule: "type", Message: "body must be a JSON object"}
+	}
+	get := func(key string) any {
+		if value, present := input[key]; present {
+			return value
+		}
+		return validation.Missing
+	}
+	orDefault := func(key string, fallback any) any {
+		if value := get(key); value != nil && value != validation.Missing {
+			return value
+		}
+		return fallback
+	}
+	cold, isBool := orDefault("cold", true).(bool)
+	if !isBool {
+		return CaseRequest{}, &validation.FieldError{Field: "cold", Rule: "type", Message: "cold must be true or false"}
+	}
+	transport, err := validation.ParseEnum("transport", get("transport"), TransportNames)
+	if err != nil {
+		return CaseRequest{}, err
+	}
+	rows, err := validation.ParseInt("rows", get("rows"), validation.Range{Min: 1, Max: int64(maxRows)})
+	if err != nil {
+		return CaseRequest{}, err
+	}
+	requests, err := validation.ParseInt("requests", get("requests"), validation.Range{Min: 1, Max: int64(maxParallel)})
+	if err != nil {
+		return CaseRequest{}, err
+	}
+	warmup, err := validation.ParseInt("warmup", orDefault("warmup", json.Number("1")), validation.Range{Min: 0, Max: MaxCalls})
+	if err != nil {
+		return CaseRequest{}, err
+	}
+	runs, err := validation.ParseInt("runs", get("runs"), validation.Range{Min: 0, Max: MaxCalls})
+	if err != nil {
+		return CaseRequest{}, err
+	}
+	return CaseRequest{Transport: transport, Rows: int(rows), Requests: int(requests), Warmup: int(warmup), Runs: int(runs), Cold: cold}, nil
+}
