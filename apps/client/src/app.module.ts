@@ -23,7 +23,7 @@ export class AppModule {
         // Tuned: a pool that keeps as many idle sockets as one call may open (see TUNINGS, keep-alive-pool).
         HttpModule.register(
           isTuned(settings.variant, 'keep-alive-pool')
-            ? { httpAgent: new Agent({ keepAlive: true, maxFreeSockets: settings.maxParallel, scheduling: 'lifo' }) }
+            ? { httpAgent: new Agent({ keepAlive: true, maxFreeSockets: settings.maxParallel, scheduling: 'lifo', timeout: 60_000 }) }
             : {},
         ),
         ClientsModule.register([{ name: SAMPLE_GRPC_CLIENT, ...sampleGrpcOptions(settings.serverBUrl, grpcCodecFor(settings.variant)) }]),

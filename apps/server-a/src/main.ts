@@ -10,6 +10,11 @@ async function main(): Promise<void> {
   processSampler();
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(settings), { logger: ['error', 'warn'] });
   if (isTuned(settings.variant, 'no-etag')) app.set('etag', false);
+  if (isTuned(settings.variant, 'long-keep-alive')) {
+    const server = app.getHttpServer();
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+  }
   stopOnSignals(app, 'server-a');
   try {
     await app.listen(settings.serverAPort, settings.host);

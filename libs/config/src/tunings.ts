@@ -41,6 +41,15 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
       'back into a plain object (toObject): two extra allocations per row that make garbage collection the biggest cost',
   },
   {
+    id: 'long-keep-alive',
+    app: 'server-a',
+    transport: 'json',
+    change: 'server keepAliveTimeout 65 s (headersTimeout 66 s) instead of Node\'s 5 s; the client pool drops idle sockets after 60 s',
+    why:
+      'with a pool that keeps sockets, a server that closes idle ones after 5 s races the client reusing them ' +
+      '("socket hang up" after a long call); the server must outlive the client\'s idle timeout, as behind any load balancer',
+  },
+  {
     id: 'no-etag',
     app: 'server-a',
     transport: 'json',
