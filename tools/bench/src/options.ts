@@ -41,7 +41,7 @@ Options:
   --transports LIST         json,grpc (default: both)
   --variants LIST           blog,tuned,bare (default: blog): the blog's Nest apps, the tuned Nest apps,
                             the same calls with no framework
-  --runs N                  timed repetitions per case (default: 30; ①-3 runs 5; quick: 3)
+  --runs N                  timed repetitions per case (default: 30; ②-3, 20k×4: 20; ①-3: 5; quick: 3)
   --warmup N                untimed calls per case before timing (default: 1)
   --settle-ms N             idle ms before each timed call, letting GC and socket teardown finish (default: 0)
   --out DIR                 parent folder of the run folders (default: results)

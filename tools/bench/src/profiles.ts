@@ -14,7 +14,7 @@ export interface Profile {
 }
 
 export const PROFILES: Readonly<Record<string, Profile>> = Object.freeze({
-  // What `bench:all` runs: the blog's seven cases, 30 timed runs (5 for ①-3); ~4 min on 2 cores.
+  // What `bench:all` runs: the blog's seven cases, 30 timed runs (fewer for the slow cases); ~4 min on 2 cores.
   default: { name: 'default', cases: ['①-1', '①-2', '①-3', '②-1', '②-2', '②-3', '20k×4'], runs: 30, warmup: 1, caseDefaults: true, settleMs: 0 },
   // For tests and CI: seconds, not minutes. Skips the two slowest cases unless asked for.
   quick: { name: 'quick', cases: ['①-1', '①-2', '②-1', '②-2', '20k×4'], runs: 3, warmup: 1, caseDefaults: true, settleMs: 0 },
