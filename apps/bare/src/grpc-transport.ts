@@ -3,7 +3,7 @@ import type { ProcessSample, Settings } from '@bench/config';
 import { ReplyMeter, type Connection, type ReplyTally, type RowTransport } from '@bench/harness';
 import { MAX_MESSAGE_BYTES, observeSampleCodec, samplePackageDefinition } from '@bench/proto';
 
-type Unary = (request: unknown, callback: (error: grpc.ServiceError | null, reply?: unknown) => void) => void;
+type Unary = (request: unknown, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, reply?: unknown) => void) => void;
 type Client = grpc.Client & Record<string, Unary>;
 type Services = {
   sample: { SampleService: new (address: string, credentials: grpc.ChannelCredentials, options: object) => Client };
@@ -15,8 +15,11 @@ const CHANNEL_OPTIONS = {
   'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
 };
 
-function call(client: Client, method: string, request: unknown): Promise<unknown> {
-  return new Promise((resolve, reject) => client[method](request, (error, reply) => (error ? reject(error) : resolve(reply))));
+/** A unary call with a deadline (CALL_TIMEOUT_MS): a stuck server fails the case instead of hanging it. */
+function call(client: Client, method: string, request: unknown, timeoutMs: number): Promise<unknown> {
+  return new Promise((resolve, reject) =>
+    client[method](request, { deadline: Date.now() + timeoutMs }, (error, reply) => (error ? reject(error) : resolve(reply))),
+  );
 }
 
 /** server-b over gRPC with a plain @grpc/grpc-js client: the blog's gRPC call without Nest or rxjs. */
@@ -53,7 +56,7 @@ export class BareGrpcTransport implements RowTransport {
   }
 
   async readServerMetrics(resetPeak: boolean): Promise<ProcessSample> {
-    return (await call(this.metrics, 'Read', { resetPeak })) as ProcessSample;
+    return (await call(this.metrics, 'Read', { resetPeak }, this.settings.callTimeoutMs)) as ProcessSample;
   }
 
   close(): void {
@@ -63,7 +66,8 @@ export class BareGrpcTransport implements RowTransport {
 
   private connect(client: Client, close: () => Promise<void>): Connection {
     return {
-      fetchAll: (rows, requests) => Promise.all(Array.from({ length: requests }, () => call(client, 'GetSamples', { count: rows }))),
+      fetchAll: (rows, requests) =>
+        Promise.all(Array.from({ length: requests }, () => call(client, 'GetSamples', { count: rows }, this.settings.callTimeoutMs))),
       close,
     };
   }

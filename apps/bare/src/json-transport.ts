@@ -2,21 +2,26 @@ import * as http from 'node:http';
 import type { ProcessSample, Settings } from '@bench/config';
 import { ReplyMeter, type Connection, type ReplyTally, type RowTransport } from '@bench/harness';
 
-/** GET a URL and return the body text with its Content-Length (node:http, given agent). */
-function get(url: string, agent: http.Agent): Promise<{ text: string; length: number }> {
+/** GET a URL and return the body text with its Content-Length (node:http, given agent, deadline). */
+function get(url: string, agent: http.Agent, timeoutMs: number): Promise<{ text: string; length: number }> {
   return new Promise((resolve, reject) => {
-    http
+    const timer = setTimeout(() => request.destroy(new Error(`timeout of ${timeoutMs}ms exceeded`)), timeoutMs);
+    const request = http
       .get(url, { agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', reject);
         res.on('end', () => {
+          clearTimeout(timer);
           const text = Buffer.concat(chunks).toString('utf8');
           if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`));
           resolve({ text, length: Number(res.headers['content-length'] ?? Number.NaN) });
         });
       })
-      .on('error', reject);
+      .on('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
   });
 }
 
@@ -52,14 +57,14 @@ export class BareJsonTransport implements RowTransport {
   }
 
   async readServerMetrics(resetPeak: boolean): Promise<ProcessSample> {
-    const { text } = await get(`${this.settings.serverAUrl}/metrics?resetPeak=${resetPeak}`, this.agent);
+    const { text } = await get(`${this.settings.serverAUrl}/metrics?resetPeak=${resetPeak}`, this.agent, this.settings.callTimeoutMs);
     return JSON.parse(text) as ProcessSample;
   }
 
   private connect(agent: http.Agent, close: () => Promise<void>): Connection {
     const base = `${this.settings.serverAUrl}/server-a/`;
     const one = async (rows: number): Promise<unknown> => {
-      const { text, length } = await get(base + rows, agent);
+      const { text, length } = await get(base + rows, agent, this.settings.callTimeoutMs);
       const started = performance.now();
       const value: unknown = JSON.parse(text);
       this.meter.record(length, performance.now() - started);

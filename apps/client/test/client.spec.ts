@@ -21,6 +21,7 @@ describe('client', () => {
       serverBUrl: serverB.url,
       maxRows: 20_000,
       maxParallel: 200,
+      callTimeoutMs: 1_000,
     };
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(settings)] }).compile();
     client = moduleRef.createNestApplication({ logger: false });
@@ -118,6 +119,20 @@ describe('client', () => {
       await http().get(`/client/call-${transport === 'json' ? 'a' : 'b'}/3`).expect(502);
     } finally {
       server.rows = buildRows;
+    }
+  });
+
+  it.each(['json', 'grpc'] as const)('gives up on a %s server that does not answer within CALL_TIMEOUT_MS (502)', async (transport) => {
+    const server = transport === 'json' ? serverA : serverB;
+    server.delayMs = 3_000;
+    try {
+      const started = Date.now();
+      const response = await http().post('/bench/run').send({ transport, rows: 1, requests: 1, warmup: 0, runs: 1, cold: false }).expect(502);
+      expect(Date.now() - started).toBeLessThan(2_900);
+      expect(response.body).toMatchObject({ statusCode: 502, stage: 'timed' });
+      expect(response.body.message).toMatch(transport === 'json' ? /timeout of 1000ms exceeded/ : /DEADLINE_EXCEEDED/);
+    } finally {
+      server.delayMs = 0;
     }
   });
 

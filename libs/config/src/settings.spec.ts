@@ -24,6 +24,7 @@ describe('loadSettings', () => {
       MAX_ROWS: '50',
       MAX_PARALLEL: '7',
       VARIANT: 'tuned',
+      CALL_TIMEOUT_MS: '2500',
     });
     expect(settings).toEqual({
       host: '0.0.0.0',
@@ -35,6 +36,7 @@ describe('loadSettings', () => {
       maxRows: 50,
       maxParallel: 7,
       variant: 'tuned',
+      callTimeoutMs: 2500,
     });
   });
 
@@ -45,6 +47,7 @@ describe('loadSettings', () => {
     [{ SERVER_A_URL: 'server-a:3001' }, 'SERVER_A_URL'],
     [{ SERVER_B_URL: 'http://server-b:3002' }, 'SERVER_B_URL'],
     [{ VARIANT: 'fast' }, 'VARIANT'],
+    [{ CALL_TIMEOUT_MS: '0' }, 'CALL_TIMEOUT_MS'],
   ])('refuses %p naming %s', (env, name) => {
     expect(() => loadSettings(env)).toThrow(ConfigError);
     expect(() => loadSettings(env)).toThrow(name);

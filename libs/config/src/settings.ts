@@ -17,6 +17,8 @@ export interface Settings {
   maxParallel: number;
   /** Which configuration the Nest apps run: the blog's, or the tuned one (README, "Variants"). */
   variant: NestVariant;
+  /** Deadline of every server-to-server call the client makes (HTTP timeout, gRPC deadline). */
+  callTimeoutMs: number;
 }
 
 export const NEST_VARIANTS = ['blog', 'tuned'] as const;
@@ -32,6 +34,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   maxRows: 1_000_000,
   maxParallel: 10_000,
   variant: 'blog',
+  callTimeoutMs: 120_000,
 });
 
 /** Environment variable for each setting, as documented in the README. */
@@ -45,6 +48,7 @@ export const SETTING_ENV: Readonly<Record<keyof Settings, string>> = Object.free
   maxRows: 'MAX_ROWS',
   maxParallel: 'MAX_PARALLEL',
   variant: 'VARIANT',
+  callTimeoutMs: 'CALL_TIMEOUT_MS',
 });
 
 export class ConfigError extends Error {
@@ -92,5 +96,6 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxRows: int('maxRows', COUNT),
     maxParallel: int('maxParallel', COUNT),
     variant: variant as NestVariant,
+    callTimeoutMs: int('callTimeoutMs', { min: 1, max: 3_600_000 }),
   };
 }

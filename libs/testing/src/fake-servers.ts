@@ -11,6 +11,8 @@ export type RowSource = (count: number) => SampleRow[];
 export interface FakeServer {
   url: string;
   rows: RowSource;
+  /** Delay before each sample reply, to simulate a slow or stuck server. */
+  delayMs: number;
   close(): Promise<void>;
 }
 
@@ -19,7 +21,7 @@ export interface FakeServer {
  * so client tests need no app of ours beyond the one under test.
  */
 export async function startFakeJsonServer(): Promise<FakeServer> {
-  const fake: FakeServer = { url: '', rows: buildRows, close: async () => undefined };
+  const fake: FakeServer = { url: '', rows: buildRows, delayMs: 0, close: async () => undefined };
   const server = http.createServer((req, res) => {
     const url = req.url ?? '';
     const match = /^\/server-a\/(\d+)$/.exec(url);
@@ -32,8 +34,12 @@ export async function startFakeJsonServer(): Promise<FakeServer> {
             ? { samples: fake.rows(Number(match[1])) }
             : null;
     const text = Buffer.from(JSON.stringify(body ?? { statusCode: 404 }));
-    res.writeHead(body ? 200 : 404, { 'content-type': 'application/json', 'content-length': text.length });
-    res.end(text);
+    const send = () => {
+      res.writeHead(body ? 200 : 404, { 'content-type': 'application/json', 'content-length': text.length });
+      res.end(text);
+    };
+    if (match && fake.delayMs > 0) setTimeout(send, fake.delayMs);
+    else send();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -43,7 +49,7 @@ export async function startFakeJsonServer(): Promise<FakeServer> {
 
 /** The same for server-b: sample.SampleService, grpc.health.v1.Health and bench.metrics.ProcessMetrics with plain grpc-js. */
 export async function startFakeGrpcServer(): Promise<FakeServer> {
-  const fake: FakeServer = { url: '', rows: buildRows, close: async () => undefined };
+  const fake: FakeServer = { url: '', rows: buildRows, delayMs: 0, close: async () => undefined };
   const loaded = grpc.loadPackageDefinition(samplePackageDefinition()) as unknown as {
     sample: { SampleService: { service: grpc.ServiceDefinition } };
     grpc: { health: { v1: { Health: { service: grpc.ServiceDefinition } } } };
@@ -51,8 +57,11 @@ export async function startFakeGrpcServer(): Promise<FakeServer> {
   };
   const server = new grpc.Server();
   server.addService(loaded.sample.SampleService.service, {
-    GetSamples: (call: grpc.ServerUnaryCall<{ count: number }, unknown>, callback: grpc.sendUnaryData<unknown>) =>
-      callback(null, { samples: fake.rows(call.request.count) }),
+    GetSamples: (call: grpc.ServerUnaryCall<{ count: number }, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      const reply = () => callback(null, { samples: fake.rows(call.request.count) });
+      if (fake.delayMs > 0) setTimeout(reply, fake.delayMs);
+      else reply();
+    },
   });
   server.addService(loaded.grpc.health.v1.Health.service, {
     Check: (_call: unknown, callback: grpc.sendUnaryData<unknown>) => callback(null, { status: 'SERVING' }),

@@ -1,4 +1,5 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Metadata } from '@grpc/grpc-js';
 import { ClientGrpcProxy, type ClientGrpc } from '@nestjs/microservices';
 import { firstValueFrom, forkJoin, lastValueFrom, reduce, type Observable } from 'rxjs';
 import { grpcCodecFor, isTuned, SETTINGS, type ProcessSample, type Settings } from '@bench/config';
@@ -7,8 +8,8 @@ import { METRICS_SERVICE, observeSampleCodec, SAMPLE_SERVICE, sampleGrpcOptions,
 import { SAMPLE_GRPC_CLIENT } from './tokens';
 
 interface SampleServiceClient {
-  getSamples(param: GetSamplesParam): Observable<Samples__Output>;
-  getSamplesStream(param: GetSamplesParam): Observable<Samples__Output>;
+  getSamples(param: GetSamplesParam, metadata: Metadata, options: { deadline: number }): Observable<Samples__Output>;
+  getSamplesStream(param: GetSamplesParam, metadata: Metadata, options: { deadline: number }): Observable<Samples__Output>;
 }
 
 /** Tuned (stream-large-replies): replies from this many rows on are streamed in chunks. */
@@ -59,15 +60,17 @@ export class GrpcTransport implements RowTransport, OnModuleInit {
   private connect(client: ClientGrpc, close: () => Promise<void>): Connection {
     const service = client.getService<SampleServiceClient>(SAMPLE_SERVICE);
     const stream = isTuned(this.settings.variant, 'stream-large-replies');
+    // Every call gets a deadline (CALL_TIMEOUT_MS): a stuck server fails the case instead of hanging it.
+    const deadline = () => ({ deadline: Date.now() + this.settings.callTimeoutMs });
     const one = (rows: number): Observable<Samples__Output> =>
       stream && rows >= STREAM_FROM_ROWS
-        ? service.getSamplesStream({ count: rows }).pipe(
+        ? service.getSamplesStream({ count: rows }, new Metadata(), deadline()).pipe(
             reduce<Samples__Output, Samples__Output>((reply, chunk) => {
               for (const row of chunk.samples) reply.samples.push(row);
               return reply;
             }, { samples: [] }),
           )
-        : service.getSamples({ count: rows });
+        : service.getSamples({ count: rows }, new Metadata(), deadline());
     return {
       fetchAll: (rows, requests) => lastValueFrom(forkJoin(Array.from({ length: requests }, () => one(rows)))),
       close,

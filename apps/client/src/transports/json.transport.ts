@@ -53,7 +53,11 @@ export class JsonTransport implements RowTransport {
 
   private connect(agent: Agent | undefined, close: () => Promise<void>): Connection {
     const base = `${this.settings.serverAUrl}/server-a/`;
-    const config: AxiosRequestConfig = { transformResponse: this.timedParse, ...(agent ? { httpAgent: agent } : {}) };
+    const config: AxiosRequestConfig = {
+      transformResponse: this.timedParse,
+      timeout: this.settings.callTimeoutMs,
+      ...(agent ? { httpAgent: agent } : {}),
+    };
     // `rows` is a validated integer, so the URL cannot be steered elsewhere by a request.
     const one = (rows: number): Observable<unknown> => this.http.get(base + rows, config).pipe(map((response) => response.data as unknown));
     return {

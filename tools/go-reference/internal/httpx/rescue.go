@@ -49,6 +49,14 @@ type rescueConn struct {
 	recent  []byte
 }
 
+// CloseWrite keeps net/http's graceful half-close (it looks for this method on the connection).
+func (c *rescueConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
+
 func (c *rescueConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
 	if n > 0 {
