@@ -4,7 +4,7 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import { DEFAULT_SETTINGS, SETTING_ENV } from '@bench/config';
 import type { Pinning } from './pinning';
-import type { VariantRecord } from './variants';
+import { missingMains, type VariantRecord } from './variants';
 
 /** The three apps the bench starts for a variant, each from its production build (run with plain node). */
 export const APP_NAMES = ['server-a', 'server-b', 'client'] as const;
@@ -50,10 +50,8 @@ export async function startApps(
     SERVER_A_URL: `http://${host}:${ports.serverA}`,
     SERVER_B_URL: `${host}:${ports.serverB}`,
   };
-  for (const main of Object.values(variant.mains)) {
-    if (!fs.existsSync(path.join(workspaceRoot, main))) {
-      throw new Error(`${main} is missing: build the apps first (npx nx run-many -t build), or run npx nx run bench:all`);
-    }
+  for (const main of missingMains(variant, (file) => fs.existsSync(path.join(workspaceRoot, file)))) {
+    throw new Error(`${main} is missing: build the apps first (npx nx run-many -t build), or run npx nx run bench:all`);
   }
   fs.mkdirSync(logDir, { recursive: true });
 
@@ -72,7 +70,8 @@ export async function startApps(
       const main = variant.mains[name];
       const log = fs.openSync(path.join(logDir, `${name}.log`), 'a');
       const cores = pinning.cores?.[name];
-      const [command, args] = cores ? ['taskset', ['-c', cores, process.execPath, main]] : [process.execPath, [main]];
+      const program = variant.runtime === 'node' ? [process.execPath, main] : [path.join(workspaceRoot, main)];
+      const [command, ...args] = cores ? ['taskset', '-c', cores, ...program] : program;
       const child = spawn(command, args, { cwd: workspaceRoot, env: childEnv, stdio: ['ignore', log, log] });
       fs.closeSync(log);
       children.set(name, child);

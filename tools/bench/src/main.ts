@@ -1,4 +1,6 @@
 // bench: `npx nx run bench:all [options]`. Reads like its steps: options → apps → run → write → print.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startApps, type StartedApps } from './apps';
@@ -15,6 +17,7 @@ import { collectProvenance } from './provenance';
 import { toCaseResult } from './results';
 import { runCases } from './runner';
 import { writeIndex } from './runs';
+import { missingMains, type VariantRecord } from './variants';
 import { createRunFolder, pointLatestAt, writeFileAtomic } from './store';
 
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
@@ -37,6 +40,23 @@ function describeSettings(options: BenchOptions, startedAt: Date): Record<string
     clientUrl: options.clientUrl,
     startedApps: {},
   };
+}
+
+/**
+ * Makes sure a variant's processes exist, building them when the variant knows how (the Go reference
+ * lives outside the Nx build). Returns why an optional variant cannot run here, or null when it can.
+ */
+function prepareVariant(variant: VariantRecord): string | null {
+  const exists = (file: string) => fs.existsSync(path.join(WORKSPACE_ROOT, file));
+  if (missingMains(variant, exists).length > 0 && variant.build) {
+    process.stderr.write(`bench: building variant ${variant.id}: ${variant.build.join(' ')}\n`);
+    spawnSync(variant.build[0], variant.build.slice(1), { cwd: WORKSPACE_ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  }
+  const missing = missingMains(variant, exists);
+  if (missing.length === 0) return null;
+  const why = `${missing.join(', ')} not built (see the build's message above)`;
+  if (variant.optional) return why;
+  throw new Error(`variant ${variant.id}: ${why}`);
 }
 
 /** Every export of the run, rewritten after each case so an interrupted run still has them all. */
@@ -87,8 +107,18 @@ async function main(argv: string[]): Promise<number> {
 
   const progress = new Progress(plan);
   let done = 0;
+  const skipped: Record<string, string> = {};
+  doc.settings.skippedVariants = skipped;
   for (const variant of options.variants) {
     if (abort.signal.aborted) break;
+    if (!options.clientUrl) {
+      const why = prepareVariant(variant);
+      if (why) {
+        skipped[variant.id] = why;
+        process.stderr.write(`bench: variant ${variant.id} skipped: ${why}\n`);
+        continue;
+      }
+    }
     let apps: StartedApps | null = null;
     try {
       if (!options.clientUrl) {
@@ -119,7 +149,8 @@ async function main(argv: string[]): Promise<number> {
     }
   }
 
-  doc.incomplete = doc.results.length < plan.length * options.transports.length;
+  const expected = plan.filter((p) => !(p.variant in skipped)).length * options.transports.length;
+  doc.incomplete = doc.results.length < expected;
   doc.provenance.finishedAt = new Date().toISOString();
   save(runDir, doc);
   writeIndex(options.out, renderIndex, writeFileAtomic);

@@ -39,8 +39,8 @@ Options:
   --cases IDS               comma-separated case ids or aliases: ①-1 (1-1), ①-2 (1-2), ①-3 (1-3),
                             ②-1 (2-1), ②-2 (2-2), ②-3 (2-3), 20k×4 (20kx4)
   --transports LIST         json,grpc (default: both)
-  --variants LIST           blog,tuned,bare (default: blog): the blog's Nest apps, the tuned Nest apps,
-                            the same calls with no framework
+  --variants LIST           blog,tuned,bare,go (default: blog): the blog's Nest apps, the tuned Nest apps,
+                            the same calls with no framework, a Go reference (skipped where Go is missing)
   --runs N                  timed repetitions per case (default: 30; ②-3, 20k×4: 20; ①-3: 5; quick: 3)
   --warmup N                untimed calls per case before timing (default: 1)
   --settle-ms N             idle ms before each timed call, letting GC and socket teardown finish (default: 0)

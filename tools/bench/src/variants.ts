@@ -4,10 +4,16 @@ import type { AppName } from './apps';
 export interface VariantRecord {
   id: string;
   description: string;
-  /** Each app's entry point, relative to the workspace root, run with node. */
+  /** Each app's entry point, relative to the workspace root: a script run with node, or an executable. */
   mains: Readonly<Record<AppName, string>>;
+  /** How the entry points run. */
+  runtime: 'node' | 'executable';
   /** Extra environment for all three processes. */
   env: Readonly<Record<string, string>>;
+  /** Builds the entry points when they are missing (for variants outside the Nx build, e.g. Go); may decline. */
+  build?: readonly string[];
+  /** Optional variants are skipped, with a message, when they cannot be built here; others fail the run. */
+  optional?: boolean;
 }
 
 const NEST_MAINS = {
@@ -22,12 +28,14 @@ export const VARIANTS: readonly VariantRecord[] = Object.freeze([
     id: 'blog',
     description: "the blog's configuration: Nest 11 + Express, @nestjs/axios on Node's default agent, Nest gRPC with proto-loader",
     mains: NEST_MAINS,
+    runtime: 'node',
     env: { VARIANT: 'blog' },
   },
   {
     id: 'tuned',
     description: 'the same Nest apps with the named tunings (libs/config TUNINGS) applied',
     mains: NEST_MAINS,
+    runtime: 'node',
     env: { VARIANT: 'tuned' },
   },
   {
@@ -38,9 +46,28 @@ export const VARIANTS: readonly VariantRecord[] = Object.freeze([
       'server-b': 'apps/bare/dist/server-b.js',
       client: 'apps/bare/dist/client.js',
     },
+    runtime: 'node',
     env: {} as Record<string, string>,
   },
+  {
+    id: 'go',
+    description: 'reference, not Node: Go net/http + encoding/json and grpc-go (tools/go-reference): what this machine can do',
+    mains: {
+      'server-a': 'tools/go-reference/dist/server-a',
+      'server-b': 'tools/go-reference/dist/server-b',
+      client: 'tools/go-reference/dist/client',
+    },
+    runtime: 'executable',
+    env: {} as Record<string, string>,
+    build: ['bash', 'tools/go-reference/build.sh'],
+    optional: true,
+  },
 ]);
+
+/** The entry points a variant still lacks in this workspace (empty when it can start). */
+export function missingMains(variant: VariantRecord, exists: (relativePath: string) => boolean): string[] {
+  return Object.values(variant.mains).filter((main) => !exists(main));
+}
 
 /** Finds variants by id, in catalog order; unknown ids are an error listing what exists. */
 export function selectVariants(ids: readonly string[]): VariantRecord[] {

@@ -3,8 +3,8 @@
 import { BLOG_CASES } from '../src/cases';
 import type { CaseCall } from '../src/drivers/driver';
 import { FakeDriver, type FakeScript } from '../src/drivers/fake-driver';
-import type { CaseResult, PlannedCase, ProcessCost, RunDocument, Transport } from '../src/model';
-import { toCaseResult } from '../src/results';
+import type { CaseResult, Phases, PlannedCase, ProcessCost, RunDocument, Transport } from '../src/model';
+import { phaseBreakdown, toCaseResult } from '../src/results';
 import { runCases } from '../src/runner';
 
 /** The error the failing cell reports: markup, an ampersand, quotes and a pipe, to test escaping. */
@@ -34,6 +34,20 @@ const SCRIPTS: Record<string, Partial<Record<Transport, CellScript>>> = {
   '②-3': { json: { medianMs: 1240, spread: 0.03, coldMs: 605.2, bytes: 236 } },
   '20k×4': { json: { medianMs: 214.5, spread: 0.15, coldMs: 266.9, bytes: 5_220_000 }, grpc: { medianMs: 652.8, spread: 0.18, coldMs: 612.9, bytes: 2_810_000 } },
 };
+
+/**
+ * Phase times per call (ms) of every ok cell, on the scale of a real run. 20k×4 json's add up to more
+ * than its mean call (~214 ms): four parallel requests whose phases overlap, a negative remainder.
+ */
+const PHASES: Record<string, Partial<Record<Transport, Phases>>> = {
+  '①-1': { json: { serverBuildMs: 0.013, serverEncodeMs: 0.019, clientDecodeMs: 0.019 }, grpc: { serverBuildMs: 0.014, serverEncodeMs: 0.06, clientDecodeMs: 0.05 } },
+  '①-2': { json: { serverBuildMs: 1.265, serverEncodeMs: 6.757, clientDecodeMs: 11.4 }, grpc: { serverBuildMs: 1.944, serverEncodeMs: 44.8, clientDecodeMs: 15.4 } },
+  '①-3': { json: { serverBuildMs: 985.1, serverEncodeMs: 2148, clientDecodeMs: 1959 }, grpc: { serverBuildMs: 823.1, serverEncodeMs: 10_500, clientDecodeMs: 2244 } },
+  '②-3': { json: { serverBuildMs: 1.065, serverEncodeMs: 3.775, clientDecodeMs: 3.383 } },
+  '20k×4': { json: { serverBuildMs: 56.2, serverEncodeMs: 70, clientDecodeMs: 121.2 }, grpc: { serverBuildMs: 53.4, serverEncodeMs: 400, clientDecodeMs: 124.2 } },
+};
+/** The one cell whose phases exceed its mean call time. */
+export const OVERLAP_CELL = { case: '20k×4', transport: 'json' as Transport };
 
 /** A small linear congruential generator: the same "random" spread on every run. */
 function latencies(script: CellScript, seed: number, count: number): number[] {
@@ -88,6 +102,14 @@ function plausibleCosts(r: CaseResult): CaseResult {
   };
 }
 
+/** The phases a client and servers that time them would have reported, against the cell's mean. */
+function scriptedPhases(r: CaseResult): CaseResult {
+  if (!r.ok) return r;
+  const phases = PHASES[r.case]?.[r.transport];
+  if (!phases) throw new Error(`fixture: no phases for ${r.case} ${r.transport}`);
+  return { ...r, phases: phaseBreakdown(r.samplesMs, phases) };
+}
+
 /** Fixed clocks instead of the runner's real ones, so the document is the same on every run. */
 function fixedClock(r: CaseResult, index: number): CaseResult {
   const startedAt = new Date(Date.UTC(2026, 10, 21, 10, 43, 21) + index * 4_000).toISOString();
@@ -126,12 +148,13 @@ export interface FixtureOptions {
 /**
  * A run of five blog cases × json and grpc: ok cells over several cases, ②-3 grpc failed with
  * FIXTURE_ERROR, ①-3 with 3 samples (medianCi null), ①-1 json noisy (median under 1 ms),
- * ①-2 grpc with an outlier, client and server costs set (except ①-1 grpc's server).
+ * ①-2 grpc with an outlier, client and server costs set (except ①-1 grpc's server), phases for
+ * every ok cell (20k×4 json's overlapping: a negative remainder).
  */
 export async function buildRunDocument(options: FixtureOptions = {}): Promise<RunDocument> {
   const plan = FIXTURE_CASES.map(planFor);
   const raws = await runCases(plan, new FakeDriver(scriptFor), { onCaseDone: () => undefined });
-  const results = raws.map(toCaseResult).map(plausibleCosts).map(fixedClock);
+  const results = raws.map(toCaseResult).map(plausibleCosts).map(scriptedPhases).map(fixedClock);
   return {
     schemaVersion: 2,
     incomplete: options.incomplete ?? false,
@@ -160,6 +183,73 @@ export async function buildRunDocument(options: FixtureOptions = {}): Promise<Ru
       startedApps: { pids: { 'server-a': 101, 'server-b': 102, client: 103 }, ports: { client: 3000, serverA: 3001, serverB: 3002 } },
       pinned: false,
     },
+    results,
+  };
+}
+
+/** The variants of the multi-variant fixture, in the order they run. */
+export const MULTI_VARIANTS = ['blog', 'tuned', 'bare'] as const;
+export const MULTI_CASES = ['①-2', '20k×4'] as const;
+/** The one failing cell of the multi-variant fixture. */
+export const MULTI_FAILED_CELL = { variant: 'tuned', case: '20k×4', transport: 'json' as Transport };
+
+/**
+ * Exact medians (ms) of the multi-variant fixture, null for the failed cell: every cell's ten timed
+ * calls are spread symmetrically around it, its two middle ones equal to it (the numbers of the
+ * README's variants run).
+ */
+export const MULTI_MEDIANS: Readonly<Record<string, Readonly<Record<string, Readonly<Record<Transport, number | null>>>>>> = {
+  blog: { '①-2': { json: 26.3, grpc: 79.3 }, '20k×4': { json: 235.5, grpc: 644.4 } },
+  tuned: { '①-2': { json: 22.9, grpc: 20.6 }, '20k×4': { json: null, grpc: 194.3 } },
+  bare: { '①-2': { json: 22.2, grpc: 76.7 }, '20k×4': { json: 227.3, grpc: 676.5 } },
+};
+
+/** The warm-up call, then ten timed calls whose median is exactly `median` and mean is `median` to rounding. */
+const SPREAD = [0.1, 0.04, -0.03, 0, 0.02, -0.01, -0.04, 0.03, 0, -0.02, 0.01];
+
+/** Shares of the median per phase; 20k×4 json's add up to 115 %: overlapping parallel requests. */
+const PHASE_SHARES: Record<string, readonly [number, number, number]> = {
+  json: [0.04, 0.22, 0.38],
+  grpc: [0.02, 0.55, 0.19],
+  '20k×4 json': [0.26, 0.33, 0.56],
+};
+
+function multiScript(variant: string): (call: CaseCall) => FakeScript {
+  return (call) => {
+    const record = BLOG_CASES.find((c) => c.rows === call.rows && c.requests === call.requests);
+    const median = record ? MULTI_MEDIANS[variant]?.[record.id]?.[call.transport] : undefined;
+    if (median === undefined) throw new Error(`fixture: no script for ${variant} ${call.transport} ${call.rows}×${call.requests}`);
+    if (median === null) return { error: 'socket hang up' };
+    return { latenciesMs: SPREAD.map((d) => median * (1 + d)), coldMs: median * 1.4, bytesPerResponse: SCRIPTS[record!.id]![call.transport]!.bytes };
+  };
+}
+
+function multiPhases(r: CaseResult): CaseResult {
+  if (!r.ok) return r;
+  const median = MULTI_MEDIANS[r.variant][r.case][r.transport]!;
+  const [build, encode, decode] = PHASE_SHARES[`${r.case} ${r.transport}`] ?? PHASE_SHARES[r.transport];
+  const round = (v: number) => Math.round(v * median * 1000) / 1000;
+  return { ...r, phases: phaseBreakdown(r.samplesMs, { serverBuildMs: round(build), serverEncodeMs: round(encode), clientDecodeMs: round(decode) }) };
+}
+
+/**
+ * A run of the blog, tuned and bare variants one after the other on ①-2 and 20k×4, json and grpc:
+ * medians exactly MULTI_MEDIANS, tuned 20k×4 json failed ("socket hang up"), phases for every ok
+ * cell (20k×4 json's overlapping in blog and bare).
+ */
+export async function buildMultiVariantDocument(): Promise<RunDocument> {
+  const raws = [];
+  for (const variant of MULTI_VARIANTS) {
+    const plan = MULTI_CASES.map((id) => ({ ...planFor(id), variant, runs: 10 }));
+    // A driver per variant, as each variant has its own client app.
+    raws.push(...(await runCases(plan, new FakeDriver(multiScript(variant)), { onCaseDone: () => undefined })));
+  }
+  const results = raws.map(toCaseResult).map(plausibleCosts).map(multiPhases).map(fixedClock);
+  const base = await buildRunDocument();
+  return {
+    ...base,
+    provenance: { ...base.provenance, arguments: ['--variants', MULTI_VARIANTS.join(','), '--cases', '1-2,20kx4'] },
+    settings: { ...base.settings, cases: [...MULTI_CASES], variants: [...MULTI_VARIANTS] },
     results,
   };
 }

@@ -140,6 +140,21 @@ describe('bench:all (built apps, quick profile)', () => {
     for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
   });
 
+  it('runs the Go reference as a variant where Go is present, and skips it with a message where not', async () => {
+    const env = await portsEnv();
+    const result = await runBench(['--variants', 'go', '--cases', '1-1', '--runs', '2', '--out', out], env);
+    expect(result.code).toBe(0);
+    const doc = JSON.parse(fs.readFileSync(path.join(onlyRunDir(out), 'results.json'), 'utf8'));
+    if (doc.settings.skippedVariants.go) {
+      expect(result.stderr).toContain('bench: variant go skipped:');
+      expect(doc.results).toEqual([]);
+    } else {
+      expect(doc.results.map((r: { variant: string; transport: string; ok: boolean }) => `${r.variant}/${r.transport}/${r.ok}`)).toEqual(['go/json/true', 'go/grpc/true']);
+      expect(doc.provenance.clients.go.framework).toBe('go');
+    }
+    for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
+  });
+
   it('on Ctrl-C stops the apps and keeps what was measured, marked incomplete', async () => {
     const env = await portsEnv();
     let sent = false;

@@ -48,7 +48,7 @@ describe('parseOptions', () => {
     [['--warmup', '-1'], /--warmup must be a whole number/],
     [['--client-url', 'localhost:3000'], /--client-url must look like/],
     [['--bogus'], /unknown option --bogus/],
-    [['--variants', 'fastest'], /unknown variant "fastest"; known variants: blog, tuned, bare/],
+    [['--variants', 'fastest'], /unknown variant "fastest"; known variants: blog, tuned, bare, go/],
     [['--variants', 'blog,bare', '--client-url', 'http://h:1'], /--client-url drives one running client/],
     [['--runs'], /--runs needs a value/],
     [['stray'], /unexpected argument "stray"/],

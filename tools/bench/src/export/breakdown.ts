@@ -1,9 +1,47 @@
-import type { CaseResult } from '../model';
+import type { CaseResult, PhaseBreakdown, Transport } from '../model';
 import { ms, ratio } from './format';
 
-function share(part: number | null, total: number): string {
-  if (part === null) return '—';
-  return `${ms(part)} (${Math.round((100 * part) / total)}%)`;
+/** The parts of a call, in stacking order (bottom first). */
+export const PHASE_KEYS = ['build', 'encode', 'decode', 'remainder'] as const;
+export type PhaseKey = (typeof PHASE_KEYS)[number];
+
+/** What each part is, as a reader would name it. */
+export const PHASE_LABELS: Readonly<Record<PhaseKey, string>> = {
+  build: 'server build',
+  encode: 'server encode',
+  decode: 'client decode',
+  remainder: 'remainder (framework + transport + waiting)',
+};
+
+export interface PhasePart {
+  phase: PhaseKey;
+  /** ms per call; null when the process did not report it (or, for the remainder, a phase is unknown). */
+  ms: number | null;
+  /** ms ÷ the mean call time (0.22 for 22 %); null when `ms` is null or the total is not positive. */
+  share: number | null;
+}
+
+/**
+ * A cell's phases as parts of its mean call time: build, encode, decode and the remainder. Parallel
+ * calls sum every request's phases, so the measured parts can exceed the total and the remainder
+ * can be negative.
+ */
+export function phaseParts(p: PhaseBreakdown): PhasePart[] {
+  const values: Record<PhaseKey, number | null> = {
+    build: p.serverBuildMs,
+    encode: p.serverEncodeMs,
+    decode: p.clientDecodeMs,
+    remainder: p.remainderMs,
+  };
+  return PHASE_KEYS.map((phase) => {
+    const value = values[phase] ?? null;
+    return { phase, ms: value, share: value !== null && p.totalMs > 0 ? value / p.totalMs : null };
+  });
+}
+
+function share(part: PhasePart, totalMs: number): string {
+  if (part.ms === null) return '—';
+  return `${ms(part.ms)} (${Math.round((100 * part.ms) / totalMs)}%)`;
 }
 
 /**
@@ -19,9 +57,33 @@ export function renderBreakdown(results: readonly CaseResult[]): string {
     '|---|---|---|---:|---:|---:|---:|---:|',
     ...rows.map((r) => {
       const p = r.phases!;
-      return `| ${r.variant} | ${r.case} | ${r.transport} | ${ms(p.totalMs)} | ${share(p.serverBuildMs, p.totalMs)} | ${share(p.serverEncodeMs, p.totalMs)} | ${share(p.clientDecodeMs, p.totalMs)} | ${share(p.remainderMs, p.totalMs)} |`;
+      return `| ${r.variant} | ${r.case} | ${r.transport} | ${ms(p.totalMs)} | ${phaseParts(p).map((part) => share(part, p.totalMs)).join(' | ')} |`;
     }),
   ].join('\n');
+}
+
+/** Ratios of medians the variants table shows, [numerator, denominator], when both variants ran. */
+const RATIO_PAIRS: ReadonlyArray<readonly [string, string]> = [
+  ['blog', 'bare'],
+  ['tuned', 'blog'],
+  ['tuned', 'bare'],
+];
+
+export interface VariantRatioRow {
+  case: string;
+  transport: Transport;
+  /** Median ms per variant, in `VariantRatios.variants` order; null where the cell failed or is missing. */
+  medians: Array<number | null>;
+  /** One ratio per pair, in `VariantRatios.pairs` order; null when either median is missing. */
+  ratios: Array<number | null>;
+}
+
+export interface VariantRatios {
+  /** Variants in the order they first appear in the results. */
+  variants: string[];
+  pairs: Array<readonly [string, string]>;
+  /** One row per case × transport, in the order they first appear. */
+  rows: VariantRatioRow[];
 }
 
 function median(results: readonly CaseResult[], variant: string, caseId: string, transport: string): number | null {
@@ -33,25 +95,34 @@ function over(a: number | null, b: number | null): number | null {
 }
 
 /**
- * The variants side by side: medians, and the ratios that answer the questions — how much the
- * framework costs (blog ÷ bare), how much tuning recovers (tuned ÷ blog), what is left (tuned ÷ bare).
+ * The variants side by side (pure; shared by the Markdown and HTML reports): medians, and the ratios
+ * that answer the questions — how much the framework costs (blog ÷ bare), how much tuning recovers
+ * (tuned ÷ blog), what is left (tuned ÷ bare). Null with fewer than two variants.
  */
-export function renderVariantRatios(results: readonly CaseResult[]): string {
+export function variantRatios(results: readonly CaseResult[]): VariantRatios | null {
   const variants = [...new Set(results.map((r) => r.variant))];
-  if (variants.length < 2) return '';
+  if (variants.length < 2) return null;
   const cells = [...new Map(results.map((r) => [`${r.case}\u0000${r.transport}`, r])).values()];
-  const pairs = [
-    ['blog', 'bare'],
-    ['tuned', 'blog'],
-    ['tuned', 'bare'],
-  ].filter(([a, b]) => variants.includes(a) && variants.includes(b));
+  const pairs = RATIO_PAIRS.filter(([a, b]) => variants.includes(a) && variants.includes(b));
+  return {
+    variants,
+    pairs,
+    rows: cells.map((c) => {
+      const medians = variants.map((v) => median(results, v, c.case, c.transport));
+      const of = (v: string) => medians[variants.indexOf(v)];
+      return { case: c.case, transport: c.transport, medians, ratios: pairs.map(([a, b]) => over(of(a), of(b))) };
+    }),
+  };
+}
+
+/** The variants table in Markdown (see variantRatios); empty with fewer than two variants. */
+export function renderVariantRatios(results: readonly CaseResult[]): string {
+  const table = variantRatios(results);
+  if (!table) return '';
+  const { variants, pairs } = table;
   return [
     `| case | transport | ${variants.map((v) => `${v} median ms`).join(' | ')} | ${pairs.map(([a, b]) => `${a} ÷ ${b}`).join(' | ')} |`,
     `|---|---|${variants.map(() => '---:').join('|')}|${pairs.map(() => '---:').join('|')}|`,
-    ...cells.map((c) => {
-      const medians = variants.map((v) => median(results, v, c.case, c.transport));
-      const ratios = pairs.map(([a, b]) => ratio(over(median(results, a, c.case, c.transport), median(results, b, c.case, c.transport))));
-      return `| ${c.case} | ${c.transport} | ${medians.map((m) => ms(m)).join(' | ')} | ${ratios.join(' | ')} |`;
-    }),
+    ...table.rows.map((row) => `| ${row.case} | ${row.transport} | ${row.medians.map((m) => ms(m)).join(' | ')} | ${row.ratios.map(ratio).join(' | ')} |`),
   ].join('\n');
 }

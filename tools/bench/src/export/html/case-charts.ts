@@ -1,10 +1,13 @@
 // The report's charts for one case, each built from that case's results (pure: view in, svg out).
 import type { CaseResult, ProcessCost } from '../../model';
+import { PHASE_LABELS, phaseParts } from '../breakdown';
 import { bytes, count, ms } from '../format';
 import { renderBarChart, type Bar, type BarGroup } from './bar-chart';
 import { describeShape, type CaseView } from './cases';
+import { PHASE_COLOUR } from './palette';
 import { renderPercentileChart } from './percentile-chart';
 import { byteUnit } from './scale';
+import { renderStackedBarChart, type StackedBar, type StackedBarChart } from './stacked-bar-chart';
 
 function failedBar(cell: CaseResult, extra: Partial<Bar> = {}): Bar {
   return {
@@ -52,6 +55,64 @@ export function mediansChart(view: CaseView): string {
     };
   });
   return renderBarChart({ ...shell(view, 'bars', 'median time per call, JSON vs gRPC'), unit: 'ms', groups: [{ label: '', bars }] });
+}
+
+const percent = (share: number | null) => (share === null ? '?' : `${(share * 100).toFixed(1)}%`);
+
+/** Where notes come from when a bar's measured phases do not add up to its mean call time. */
+const PHASE_NOTES = {
+  overlap: {
+    kind: 'overlap',
+    text: 'phases overlap: parallel requests',
+    tooltip:
+      'A call fires all its requests at once: their build, encode and decode times are added up but ran at the same time, so together they exceed the mean call time. ' +
+      'Only the measured phases are drawn (no remainder); the dashed line is the mean call time.',
+  },
+  unreported: {
+    kind: 'unreported',
+    text: 'a phase was not reported',
+    tooltip: 'A process did not report one of the phases: the others are drawn, no remainder; the dashed line is the mean call time.',
+  },
+} as const;
+
+/**
+ * Where a call's time goes, one stacked bar per transport: server build, server encode, client
+ * decode and the remainder, in ms per call, adding up to the mean call time. A negative remainder
+ * (parallel requests' phases overlapping) or an unknown phase is never drawn: the measured phases
+ * are, with the mean call time as a dashed level and a note saying why.
+ */
+export function phasesChart(view: CaseView): string {
+  let note: StackedBarChart['note'] = null;
+  const bars = view.cells.map((cell): StackedBar => {
+    const t = cell.transport;
+    if (!cell.ok) return { transport: t, segments: [], valueLabel: '—', missing: { label: 'n/a (failed)', tooltip: `${t} failed: ${cell.error ?? 'unknown error'}`, failed: true } };
+    // Documents written before phases were measured have no such field at all.
+    const p = cell.phases ?? null;
+    if (!p) return { transport: t, segments: [], valueLabel: '—', missing: { label: 'n/a', tooltip: `${t}: phases not recorded`, failed: false } };
+    const parts = phaseParts(p);
+    const drawn = parts.filter((part): part is typeof part & { ms: number } => part.ms !== null && part.ms >= 0);
+    const segments = drawn.map((part) => ({
+      phase: part.phase,
+      value: part.ms,
+      colour: PHASE_COLOUR[part.phase],
+      label: part.share === null ? undefined : `${Math.round(part.share * 100)}%`,
+      tooltip: `${t}, ${PHASE_LABELS[part.phase]}: ${ms(part.ms)} ms per call, ${percent(part.share)} of the ${ms(p.totalMs)} ms mean call`,
+    }));
+    const remainder = parts.find((part) => part.phase === 'remainder')!.ms;
+    let total: StackedBar['total'] = null;
+    if (remainder === null || remainder < 0) {
+      const measured = drawn.reduce((a, part) => a + part.ms, 0);
+      const why =
+        remainder === null
+          ? 'a phase was not reported, so no remainder is drawn'
+          : `${ms(-remainder)} ms more: the parallel requests' phases overlap in time, so no remainder is drawn`;
+      total = { value: p.totalMs, tooltip: `${t}: mean call ${ms(p.totalMs)} ms; the phases drawn add up to ${ms(measured)} ms, ${why}` };
+      if (remainder !== null) note = PHASE_NOTES.overlap;
+      else note ??= PHASE_NOTES.unreported;
+    }
+    return { transport: t, segments, valueLabel: ms(p.totalMs), total };
+  });
+  return renderStackedBarChart({ ...shell(view, 'phases', 'where the time of a call goes, per transport'), unit: 'ms per call (mean)', bars, note });
 }
 
 /** Percentile curves of the timed calls. */

@@ -1,7 +1,7 @@
 // The self-contained HTML report of one run: inline CSS and SVG, no script, nothing fetched.
 import type { RunDocument } from '../../model';
 import { OUTLIER_Z } from '../../stats';
-import { bytesChart, coldChart, cpuChart, distributionChart, mediansChart, rssChart } from './case-charts';
+import { bytesChart, coldChart, cpuChart, distributionChart, mediansChart, phasesChart, rssChart } from './case-charts';
 import { groupByCase, type CaseView } from './cases';
 import { escapeHtml } from './escape';
 import { renderLegend } from './legend';
@@ -9,6 +9,7 @@ import { renderProvenance } from './provenance';
 import { STYLES } from './styles';
 import { el } from './svg';
 import { renderResultsTable } from './table';
+import { renderVariantsTable } from './variants-table';
 
 /** Forbids every fetch, so the page provably works offline from file:// (inline styles only). */
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
@@ -29,6 +30,14 @@ const CHART_SECTIONS: readonly ChartSection[] = [
       'Bars are the median of the timed calls, whiskers the 95 % confidence interval of that median (distribution-free, from order statistics), diamonds the blog’s average for the same cell. Each case has its own linear scale starting at zero.',
     legend: ['bars', 'ci', 'blog'],
     chart: mediansChart,
+  },
+  {
+    id: 'phases',
+    heading: 'Where the time goes',
+    intro:
+      'Each bar is the mean time of a timed call, split into what the processes measured: the server building the rows, the server encoding the reply, the client decoding it, and the remainder (framework, transport and waiting). Heights are ms per call and add up to the mean call time (the mean, not the median above); the labels inside are shares of it. Parallel cases add up the phases of all their requests, which overlap in time: where these exceed the mean call, only the measured phases are drawn and a dashed line marks the mean.',
+    legend: ['phases'],
+    chart: phasesChart,
   },
   {
     id: 'distribution',
@@ -68,6 +77,9 @@ const CHART_SECTIONS: readonly ChartSection[] = [
     chart: rssChart,
   },
 ];
+
+const VARIANTS_INTRO =
+  'The median of each cell in every variant, and ratios of those medians: blog ÷ bare is what the framework costs, tuned ÷ blog what the tunings recover (below 1: faster), tuned ÷ bare what is left. — marks a cell that failed or did not run. Variants run one after the other, so drift of the machine between them is not cancelled out the way interleaving cancels it between transports.';
 
 function str(value: unknown, fallback = ''): string {
   return value === null || value === undefined ? fallback : String(value);
@@ -118,13 +130,15 @@ export function renderReport(doc: RunDocument): string {
   const startedAt = str(doc.settings.startedAt, 'unknown start');
   const commit = str(doc.provenance.gitCommit, 'unknown').slice(0, 12);
   const pageTitle = `gRPC vs JSON: run of ${startedAt}`;
+  const variants = renderVariantsTable(doc.results);
+  const tables = [['results', 'Table'], ...(variants ? [['variants', 'Variants']] : [])];
   const nav = el(
     'nav',
     {},
     el(
       'ul',
       {},
-      ...[['results', 'Table'], ...CHART_SECTIONS.map((s) => [s.id, s.heading]), ['provenance', 'How the run was made']].map(([id, label]) =>
+      ...[...tables, ...CHART_SECTIONS.map((s) => [s.id, s.heading]), ['provenance', 'How the run was made']].map(([id, label]) =>
         el('li', {}, el('a', { href: `#${id}` }, escapeHtml(label))),
       ),
     ),
@@ -148,6 +162,15 @@ export function renderReport(doc: RunDocument): string {
       nav,
     ),
     el('section', { id: 'results', 'data-section': 'results' }, el('h2', {}, 'Results'), renderResultsTable(doc.results)),
+    variants
+      ? el(
+          'section',
+          { id: 'variants', 'data-section': 'variants' },
+          el('h2', {}, 'Variants'),
+          el('p', {}, escapeHtml(VARIANTS_INTRO)),
+          variants,
+        )
+      : '',
     ...CHART_SECTIONS.map((s) => chartSection(s, views)),
     el('section', { id: 'provenance', 'data-section': 'provenance' }, el('h2', {}, 'How the run was made'), renderProvenance(doc)),
     el('footer', {}, `Generated from results.json (schema version ${escapeHtml(str(doc.schemaVersion))}). A single file: no scripts, nothing fetched.`),

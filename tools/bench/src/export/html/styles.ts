@@ -21,11 +21,12 @@ a { color: #005a8c; }
 .howto li { margin: 2px 0; max-width: 95ch; }
 .table-wrap { overflow-x: auto; background: #fff; border: 1px solid var(--grid); border-radius: 6px; }
 table { border-collapse: collapse; }
-table.results { font-size: 12.5px; font-variant-numeric: tabular-nums; width: 100%; }
-table.results th, table.results td { padding: 4px 6px; border-bottom: 1px solid #ececec; white-space: nowrap; text-align: left; }
-table.results thead th { background: #f0f0ee; font-weight: 600; vertical-align: bottom; white-space: normal; min-width: 4.5em; }
-table.results .num { text-align: right; }
-table.results tr.case-start > * { border-top: 2px solid #c8c8c8; }
+table.results, table.variants { font-size: 12.5px; font-variant-numeric: tabular-nums; width: 100%; }
+table.variants { font-size: 13px; width: auto; min-width: 60%; }
+table.results th, table.results td, table.variants th, table.variants td { padding: 4px 6px; border-bottom: 1px solid #ececec; white-space: nowrap; text-align: left; }
+table.results thead th, table.variants thead th { background: #f0f0ee; font-weight: 600; vertical-align: bottom; white-space: normal; min-width: 4.5em; }
+table.results .num, table.variants .num { text-align: right; }
+table.results tr.case-start > *, table.variants tr.case-start > * { border-top: 2px solid #c8c8c8; }
 table.results td.failed { color: var(--failed); white-space: normal; min-width: 28ch; max-width: 60ch; overflow-wrap: anywhere; }
 td.transport::before { content: ""; display: inline-block; width: 10px; height: 10px; border-radius: 2px;
   margin-right: 6px; background: #999; vertical-align: baseline; }

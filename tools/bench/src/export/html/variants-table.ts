@@ -1,0 +1,46 @@
+// The variants side by side as an HTML table: the rows of breakdown.ts's variantRatios, which the
+// Markdown report's table shows too.
+import type { CaseResult } from '../../model';
+import { variantRatios } from '../breakdown';
+import { ms, ratio } from '../format';
+import { escapeHtml } from './escape';
+import { el } from './svg';
+
+const num = (content: string, extra: Record<string, string | null> = {}) => el('td', { class: 'num', ...extra }, escapeHtml(content));
+
+/** Medians per variant and their ratios, one row per case × transport; empty with fewer than two variants. */
+export function renderVariantsTable(results: readonly CaseResult[]): string {
+  const table = variantRatios(results);
+  if (!table) return '';
+  const { variants, pairs } = table;
+  const header = [
+    'case',
+    'transport',
+    ...variants.map((v) => `${v} median ms`),
+    ...pairs.map(([a, b]) => `${a} ÷ ${b}`),
+  ];
+  const head = el('thead', {}, el('tr', {}, ...header.map((h, i) => el('th', { scope: 'col', class: i < 2 ? null : 'num' }, escapeHtml(h)))));
+  let previous: string | null = null;
+  const rows = table.rows.map((row) => {
+    const first = row.case !== previous;
+    previous = row.case;
+    const of = (v: string) => row.medians[variants.indexOf(v)];
+    return el(
+      'tr',
+      { 'data-case': row.case, 'data-transport': row.transport, class: first ? 'case-start' : null },
+      el('th', { scope: 'row' }, escapeHtml(row.case)),
+      el('td', { class: `transport t-${row.transport}` }, escapeHtml(row.transport)),
+      ...row.medians.map((m, i) =>
+        num(ms(m), { 'data-variant': variants[i], title: m === null ? `${variants[i]} ${row.transport}: failed or not run` : null }),
+      ),
+      ...row.ratios.map((r, i) => {
+        const [a, b] = pairs[i];
+        return num(ratio(r), {
+          'data-ratio': `${a}/${b}`,
+          title: r === null ? `needs both medians (${a}: ${ms(of(a))}, ${b}: ${ms(of(b))} ms)` : `${a} median ÷ ${b} median = ${ms(of(a))} ÷ ${ms(of(b))} ms = ${r.toFixed(4)}`,
+        });
+      }),
+    );
+  });
+  return el('div', { class: 'table-wrap' }, el('table', { class: 'variants', 'data-table': 'variants' }, head, el('tbody', {}, ...rows)));
+}
