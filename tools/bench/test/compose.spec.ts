@@ -1,0 +1,102 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parse } from 'yaml';
+import { listRuns } from '../src/runs';
+
+// No Docker engine runs here, so this starts every docker-compose service's own command as a plain
+// process with the environment compose would give it (variables interpolated as compose does,
+// container hostnames mapped to 127.0.0.1, compose's own ports), runs each healthcheck command until it
+// passes, and lets the bench service drive the composed client. It exercises the compose wiring:
+// variable names, ports, health endpoints and the bench's --client-url path.
+const ROOT = path.resolve(__dirname, '../../..');
+
+interface Service {
+  command: string[];
+  environment?: Record<string, string>;
+  healthcheck?: { test: string[] };
+}
+
+/** `${NAME:-default}` and `${NAME}` as compose interpolates them. */
+function interpolate(value: string, env: NodeJS.ProcessEnv): string {
+  return value.replace(/\$\{([A-Z0-9_]+)(?::-([^}]*))?\}/g, (_m, name: string, fallback?: string) => env[name] || fallback || '');
+}
+
+/** Container hostnames resolve to this machine. */
+function localize(value: string): string {
+  return value.replace(/\b(server-a|server-b|client)(?=:\d)/g, '127.0.0.1');
+}
+
+function serviceEnv(service: Service): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const [key, value] of Object.entries(service.environment ?? {})) env[key] = localize(interpolate(String(value), process.env));
+  return env;
+}
+
+function isListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function healthy(service: Service, env: NodeJS.ProcessEnv, tries = 60): Promise<boolean> {
+  const [cmd, program, ...args] = service.healthcheck!.test;
+  expect(cmd).toBe('CMD');
+  for (let i = 0; i < tries; i++) {
+    if (spawnSync(program, args, { cwd: ROOT, env, stdio: 'ignore' }).status === 0) return true;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return false;
+}
+
+describe('docker-compose services as plain processes', () => {
+  const compose = parse(fs.readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, Service> };
+  const children: ChildProcess[] = [];
+  let out: string;
+
+  beforeAll(() => {
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-compose-'));
+  });
+  afterAll(async () => {
+    const stop = (child: ChildProcess) =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(null);
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      });
+    await Promise.all(children.map(stop));
+    fs.rmSync(out, { recursive: true, force: true });
+  });
+
+  it('declares the four services with healthchecks and the bench on the client', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['bench', 'client', 'server-a', 'server-b']);
+    for (const name of ['server-a', 'server-b', 'client']) expect(compose.services[name].healthcheck?.test[0]).toBe('CMD');
+    expect(compose.services.bench.command).toEqual(expect.arrayContaining(['--client-url', 'http://client:3000']));
+  });
+
+  it('starts, becomes healthy and is benchmarked through --client-url', async () => {
+    for (const port of [3000, 3001, 3002]) {
+      if (await isListening(port)) throw new Error(`port ${port} is in use; the compose test needs compose's own ports 3000-3002`);
+    }
+    for (const name of ['server-a', 'server-b', 'client']) {
+      const service = compose.services[name];
+      const env = serviceEnv(service);
+      const child = spawn(service.command[0], service.command.slice(1), { cwd: ROOT, env, stdio: 'ignore' });
+      children.push(child);
+      expect(await healthy(service, env)).toBe(true);
+    }
+    const bench = compose.services.bench;
+    const args = bench.command.slice(1).map((arg) => (arg === '/results' ? out : localize(arg)));
+    const result = spawnSync(bench.command[0], [...args, '--cases', '1-1', '--runs', '2'], { cwd: ROOT, env: serviceEnv(bench), encoding: 'utf8' });
+    expect(result.stderr).toContain('[1/1]');
+    expect(result.status).toBe(0);
+    const [runDir] = listRuns(out);
+    const doc = JSON.parse(fs.readFileSync(path.join(runDir, 'results.json'), 'utf8'));
+    expect(doc.settings.clientUrl).toBe('http://127.0.0.1:3000');
+    expect(doc.results.map((r: { ok: boolean }) => r.ok)).toEqual([true, true]);
+  }, 120_000);
+});
