@@ -125,6 +125,7 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write(`bench: starting server-a, server-b and client (${variant.id}) …\n`);
         apps = await startApps(WORKSPACE_ROOT, path.join(runDir, 'logs', variant.id), pinning, variant);
         (doc.settings.startedApps as Record<string, unknown>)[variant.id] = { pids: apps.pids, ports: apps.ports };
+        save(runDir, doc);
       }
       const driver = new HttpClientDriver(options.clientUrl ?? apps!.clientUrl);
       const client = await driver.describe();

@@ -155,6 +155,29 @@ describe('bench:all (built apps, quick profile)', () => {
     for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
   });
 
+  it('when server-b dies mid-run: later gRPC cells fail with the reason, JSON cells complete, exit 1, nothing left running', async () => {
+    const env = await portsEnv();
+    let killed = false;
+    const result = await runBench(['--cases', '1-1,1-2,2-1,2-2', '--runs', '3', '--out', out], env, (stderr) => {
+      if (killed || !stderr.includes('[1/4]')) return;
+      killed = true;
+      const doc = JSON.parse(fs.readFileSync(path.join(listRuns(out)[0], 'results.json'), 'utf8'));
+      process.kill(doc.settings.startedApps.blog.pids['server-b'], 'SIGKILL');
+    });
+    expect(killed).toBe(true);
+    expect(result.code).toBe(1);
+    const doc = JSON.parse(fs.readFileSync(path.join(onlyRunDir(out), 'results.json'), 'utf8'));
+    expect(doc.incomplete).toBe(false);
+    const cells = doc.results.map((r: { case: string; transport: string; ok: boolean }) => `${r.case}/${r.transport}/${r.ok}`);
+    expect(cells.slice(0, 2)).toEqual(['①-1/json/true', '①-1/grpc/true']);
+    for (const r of doc.results.slice(2)) {
+      if (r.transport === 'json') expect(r.ok).toBe(true);
+      else expect(r).toMatchObject({ ok: false, error: expect.stringMatching(/UNAVAILABLE|code 14|ECONNREFUSED/) });
+    }
+    expect(result.stdout).toContain('FAILED');
+    for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
+  });
+
   it('on Ctrl-C stops the apps and keeps what was measured, marked incomplete', async () => {
     const env = await portsEnv();
     let sent = false;

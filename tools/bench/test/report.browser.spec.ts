@@ -8,11 +8,83 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { renderReport } from '../src/export/html';
 import { groupByCase } from '../src/export/html/cases';
-import type { RunDocument } from '../src/model';
+import type { CaseResult, RunDocument } from '../src/model';
 import { describeInChromium, launchChromium, openWatched } from './browser';
-import { buildRunDocument, FIXTURE_ERROR } from './fixtures';
+import { buildMultiVariantDocument, buildRunDocument, FIXTURE_ERROR, OVERLAP_CELL } from './fixtures';
 
 jest.setTimeout(60_000);
+
+/** Segments a cell's bar draws: four, three where parallel phases overlap (no remainder), none without phases. */
+function expectedSegments(cell: CaseResult): number {
+  if (!cell.ok || !cell.phases) return 0;
+  return cell.phases.remainderMs !== null && cell.phases.remainderMs >= 0 ? 4 : 3;
+}
+
+/** One phases chart per case view, each with a rect[data-phase] per drawn phase, visible and stacked. */
+async function expectPhasesCharts(page: Page, doc: RunDocument): Promise<void> {
+  const views = groupByCase(doc.results);
+  const ids = await page.locator('svg[data-chart="phases"]').evaluateAll((svgs) => svgs.map((s) => s.getAttribute('data-case')));
+  expect(ids).toEqual(views.map((v) => v.id));
+  for (const view of views) {
+    const chart = page.locator(`svg[data-chart="phases"][data-case="${view.id}"]`);
+    for (const cell of view.cells) {
+      const rects = chart.locator(`rect[data-phase][data-transport="${cell.transport}"]`);
+      expect(await rects.count()).toBe(expectedSegments(cell));
+      if (!cell.ok) expect(await chart.locator(`text[data-missing="failed"][data-transport="${cell.transport}"]`).evaluate((t) => t.firstChild?.textContent)).toBe('n/a (failed)');
+      // On screen the segments sit on top of each other, bottom first, with no gap.
+      const boxes = await rects.evaluateAll((all) => all.map((r) => r.getBoundingClientRect()).map((b) => ({ top: b.top, bottom: b.bottom, height: b.height })));
+      for (let i = 1; i < boxes.length; i++) expect(Math.abs(boxes[i].bottom - boxes[i - 1].top)).toBeLessThan(0.5);
+      if (boxes.length > 0) expect(boxes[0].bottom - boxes[boxes.length - 1].top).toBeGreaterThan(20);
+    }
+    const overlap = view.cells.some((c) => c.ok && c.phases && c.phases.remainderMs !== null && c.phases.remainderMs < 0);
+    const note = chart.locator('text[data-note="overlap"]');
+    expect(await note.count()).toBe(overlap ? 1 : 0);
+    if (overlap) {
+      await expect(note.isVisible()).resolves.toBe(true);
+      expect(await note.evaluate((t) => t.firstChild?.textContent)).toBe('phases overlap: parallel requests');
+    }
+  }
+  // Every label shows: the transport under each bar, the case id on top.
+  for (const view of views) {
+    const labels = await page.locator(`svg[data-chart="phases"][data-case="${view.id}"] text`).allTextContents();
+    expect(labels).toContain(view.id);
+    for (const cell of view.cells) expect(labels).toContain(cell.transport);
+  }
+}
+
+/** Text of every chart inside its chart's frame. */
+async function textOutsideCharts(page: Page): Promise<string[]> {
+  return page.locator('svg[data-chart]').evaluateAll((svgs) =>
+    svgs.flatMap((svg) => {
+      const frame = svg.getBoundingClientRect();
+      return Array.from(svg.querySelectorAll('text'))
+        .filter((t) => {
+          const b = t.getBoundingClientRect();
+          return b.left < frame.left - 0.5 || b.right > frame.right + 0.5 || b.top < frame.top - 0.5 || b.bottom > frame.bottom + 0.5;
+        })
+        .map((t) => `${svg.getAttribute('data-chart')} ${svg.getAttribute('data-case')}: "${t.textContent}"`);
+    }),
+  );
+}
+
+/** Texts of one chart that overlap each other on screen (case id, labels, notes, tick labels). */
+async function overlappingTexts(page: Page, kind: string): Promise<string[]> {
+  return page.locator(`svg[data-chart="${kind}"]`).evaluateAll((svgs) =>
+    svgs.flatMap((svg) => {
+      const boxes = Array.from(svg.querySelectorAll('text')).map((t) => ({ text: t.firstChild?.textContent ?? '', box: t.getBoundingClientRect() }));
+      const out: string[] = [];
+      for (let i = 0; i < boxes.length; i++) {
+        for (let j = i + 1; j < boxes.length; j++) {
+          const [a, b] = [boxes[i].box, boxes[j].box];
+          if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) {
+            out.push(`${svg.getAttribute('data-case')}: "${boxes[i].text}" / "${boxes[j].text}"`);
+          }
+        }
+      }
+      return out;
+    }),
+  );
+}
 
 describeInChromium('the HTML report in Chromium', () => {
   let dir: string;
@@ -93,17 +165,89 @@ describeInChromium('the HTML report in Chromium', () => {
   });
 
   it('keeps every chart\'s text inside its chart', async () => {
-    const outside = await page.locator('svg[data-chart]').evaluateAll((svgs) =>
-      svgs.flatMap((svg) => {
-        const frame = svg.getBoundingClientRect();
-        return Array.from(svg.querySelectorAll('text'))
-          .filter((t) => {
-            const b = t.getBoundingClientRect();
-            return b.left < frame.left - 0.5 || b.right > frame.right + 0.5 || b.top < frame.top - 0.5 || b.bottom > frame.bottom + 0.5;
-          })
-          .map((t) => `${svg.getAttribute('data-chart')} ${svg.getAttribute('data-case')}: "${t.textContent}"`);
-      }),
-    );
-    expect(outside).toEqual([]);
+    expect(await textOutsideCharts(page)).toEqual([]);
+  });
+
+  it('draws one phases chart per case, a rect per drawn phase, and the overlap note where parallel phases overlap', async () => {
+    await expectPhasesCharts(page, doc);
+    expect(await page.locator(`svg[data-chart="phases"][data-case="${OVERLAP_CELL.case}"] [data-total="${OVERLAP_CELL.transport}"]`).count()).toBe(1);
+    expect(await page.locator('#phases [data-legend] span').allTextContents()).toEqual([
+      'server build',
+      'server encode',
+      'client decode',
+      'remainder (framework + transport + waiting)',
+      'mean call time, where the phases drawn do not add up to it',
+    ]);
+    expect(await overlappingTexts(page, 'phases')).toEqual([]);
+    expect(await page.locator('#variants').count()).toBe(0);
   });
 });
+
+describeInChromium('the HTML report of several variants in Chromium', () => {
+  let dir: string;
+  let doc: RunDocument;
+  let fileUrl: string;
+  let screenshot: string;
+  let browser: Browser;
+  let page: Page;
+  let errors: string[];
+  let requests: string[];
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-report-variants-'));
+    doc = await buildMultiVariantDocument();
+    const file = path.join(dir, 'report.html');
+    fs.writeFileSync(file, renderReport(doc));
+    fileUrl = pathToFileURL(file).href;
+    screenshot = path.join(dir, 'report.png');
+
+    browser = await launchChromium();
+    ({ page, errors, requests } = await openWatched(browser, fileUrl));
+    await page.screenshot({ path: screenshot, fullPage: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (process.env.BENCH_KEEP_REPORT) console.log(`report.browser.spec: kept ${fileUrl} and ${screenshot}`);
+    else if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loads without errors and fetches nothing but the file itself', () => {
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([fileUrl]);
+  });
+
+  it('shows the variants table: a row per case × transport, medians per variant and the ratios', async () => {
+    const table = page.locator('#variants table[data-table="variants"]');
+    await expect(table.isVisible()).resolves.toBe(true);
+    expect(await table.locator('thead th').allTextContents()).toEqual([
+      'case',
+      'transport',
+      'blog median ms',
+      'tuned median ms',
+      'bare median ms',
+      'blog ÷ bare',
+      'tuned ÷ blog',
+      'tuned ÷ bare',
+    ]);
+    const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children).map((c) => c.textContent)));
+    expect(rows).toEqual([
+      ['①-2', 'json', '26.3', '22.9', '22.2', '1.18×', '0.87×', '1.03×'],
+      ['①-2', 'grpc', '79.3', '20.6', '76.7', '1.03×', '0.26×', '0.27×'],
+      ['20k×4', 'json', '235.5', '—', '227.3', '1.04×', '—', '—'],
+      ['20k×4', 'grpc', '644.4', '194.3', '676.5', '0.95×', '0.30×', '0.29×'],
+    ]);
+    expect(await page.locator('nav a[href="#variants"]').textContent()).toBe('Variants');
+  });
+
+  it('draws one phases chart per case and variant, with a rect per drawn phase', async () => {
+    expect(await page.locator('svg[data-chart="phases"]').count()).toBe(6);
+    await expectPhasesCharts(page, doc);
+    expect(await overlappingTexts(page, 'phases')).toEqual([]);
+  });
+
+  it('keeps every chart\'s text inside its chart', async () => {
+    expect(await textOutsideCharts(page)).toEqual([]);
+  });
+});
+

@@ -42,5 +42,5 @@ export function renderVariantsTable(results: readonly CaseResult[]): string {
       }),
     );
   });
-  return el('div', { class: 'table-wrap' }, el('table', { class: 'variants', 'data-table': 'variants' }, head, el('tbody', {}, ...rows)));
+  return el('div', { class: 'table-wrap fit' }, el('table', { class: 'variants', 'data-table': 'variants' }, head, el('tbody', {}, ...rows)));
 }
