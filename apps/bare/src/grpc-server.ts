@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { processSampler, type Settings } from '@bench/config';
-import { MAX_MESSAGE_BYTES, observeSampleCodec, samplePackageDefinition, type GetSamplesParam__Output, type ReadRequest__Output } from '@bench/proto';
+import { malformedReason, MAX_MESSAGE_BYTES, observeSampleCodec, samplePackageDefinition, type GetSamplesParam__Output, type ReadRequest__Output } from '@bench/proto';
 import { buildRows } from '@bench/samples';
 import { parseIntField } from '@bench/validation';
 
@@ -21,6 +21,10 @@ export function createGrpcServer(settings: Settings): grpc.Server {
   });
   server.addService(services.sample.SampleService.service, {
     GetSamples: (call: grpc.ServerUnaryCall<GetSamplesParam__Output, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      const malformed = malformedReason(call.request);
+      if (malformed) {
+        return callback({ code: grpc.status.INVALID_ARGUMENT, details: `request is not a valid GetSamplesParam message: ${malformed} [request: type]` });
+      }
       const count = parseIntField('count', call.request.count, { min: 1, max: settings.maxRows });
       if (!count.ok) {
         return callback({ code: grpc.status.INVALID_ARGUMENT, details: `${count.error.message} [count: ${count.error.rule}]` });

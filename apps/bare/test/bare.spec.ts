@@ -85,4 +85,12 @@ describe('bare server-b (@grpc/grpc-js)', () => {
     expect(error?.code).toBe(grpc.status.INVALID_ARGUMENT);
     expect(error?.details).toContain('count');
   });
+
+  it('answers undecodable bytes with INVALID_ARGUMENT', async () => {
+    const error = await new Promise<grpc.ServiceError | null>((resolve) =>
+      client.makeUnaryRequest('/sample.SampleService/GetSamples', (b: Buffer) => b, (b: Buffer) => b, Buffer.from([0x0f]), (e) => resolve(e)),
+    );
+    expect(error?.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(error?.details).toContain('[request: type]');
+  });
 });

@@ -4,7 +4,8 @@ import { BusyError, CaseFailure } from '@bench/harness';
 
 /**
  * Maps the client's own failures to HTTP: a failed or wrong upstream reply is 502 Bad Gateway with
- * the stage and reason, a second concurrent run is 409 Conflict, validation stays 400.
+ * the stage and reason, a second concurrent run is 409 Conflict, validation stays 400, and the body
+ * parser's errors keep their 4xx status (413 for a body over the limit).
  */
 @Catch()
 export class ErrorsFilter implements ExceptionFilter {
@@ -16,9 +17,17 @@ export class ErrorsFilter implements ExceptionFilter {
       response.status(502).json({ statusCode: 502, error: 'Bad Gateway', stage: error.stage, message: error.message });
     } else if (error instanceof BusyError) {
       response.status(409).json({ statusCode: 409, error: 'Conflict', message: error.message });
+    } else if (isClientError(error)) {
+      // body-parser's own errors (malformed JSON, body over the size limit) carry their 4xx status.
+      response.status(error.status).json({ statusCode: error.status, error: error.type ?? 'Bad Request', message: error.message });
     } else {
       const message = error instanceof Error ? error.message : String(error);
       response.status(500).json({ statusCode: 500, error: 'Internal Server Error', message });
     }
   }
+}
+
+function isClientError(error: unknown): error is Error & { status: number; type?: string } {
+  const status = (error as { status?: unknown } | null)?.status;
+  return error instanceof Error && typeof status === 'number' && status >= 400 && status < 500;
 }

@@ -146,3 +146,43 @@ describe('client', () => {
     await http().get('/client/call-a/1').expect(200);
   });
 });
+
+describe('client: malformed requests', () => {
+  let client: INestApplication;
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule.register({ ...DEFAULT_SETTINGS, serverAUrl: 'http://127.0.0.1:9', serverBUrl: '127.0.0.1:9' })] }).compile();
+    client = moduleRef.createNestApplication({ logger: false });
+    await client.init();
+  });
+  afterAll(() => client.close());
+
+  it('answers malformed JSON with 400', async () => {
+    const response = await request(client.getHttpServer()).post('/bench/run').set('content-type', 'application/json').send('{"transport": ').expect(400);
+    expect(response.body).toMatchObject({ statusCode: 400 });
+  });
+
+  it('answers a body over the size limit with 413', async () => {
+    const response = await request(client.getHttpServer())
+      .post('/bench/run')
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ transport: 'json', padding: 'x'.repeat(200_000) }))
+      .expect(413);
+    expect(response.body).toMatchObject({ statusCode: 413 });
+  });
+
+  it('does not read a text/plain body as a case (400 naming the body and the content type)', async () => {
+    const response = await request(client.getHttpServer())
+      .post('/bench/run')
+      .set('content-type', 'text/plain')
+      .send('{"transport":"json","rows":1,"requests":1,"runs":1}')
+      .expect(400);
+    expect(response.body).toMatchObject({ statusCode: 400, field: 'body', rule: 'type', message: expect.stringContaining('application/json') });
+  });
+
+  it('answers unknown routes with 404 and wrong methods with 404 JSON, and stays up', async () => {
+    await request(client.getHttpServer()).get('/nope').expect(404);
+    await request(client.getHttpServer()).delete('/bench/run').expect(404);
+    await request(client.getHttpServer()).get('/health').expect(200);
+  });
+});

@@ -1,10 +1,10 @@
 import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 import { processSampler, SETTINGS, type Settings } from '@bench/config';
-import { SAMPLE_SERVICE, type GetSamplesParam__Output, type Samples } from '@bench/proto';
+import { malformedReason, SAMPLE_SERVICE, type GetSamplesParam__Output, type Samples } from '@bench/proto';
 import { buildRowRange, buildRows, STREAM_CHUNK_ROWS } from '@bench/samples';
 import { Observable } from 'rxjs';
-import { orInvalidArgument, parseIntField } from '@bench/validation';
+import { invalidArgument, orInvalidArgument, parseIntField } from '@bench/validation';
 
 @Controller()
 export class SamplesController {
@@ -13,7 +13,7 @@ export class SamplesController {
   /** The blog's RPC: `count` rows as `Samples`, serialized by Nest's gRPC transport (proto-loader). */
   @GrpcMethod(SAMPLE_SERVICE, 'GetSamples')
   getSamples(param: GetSamplesParam__Output): Samples {
-    const count = orInvalidArgument(parseIntField('count', param.count, { min: 1, max: this.settings.maxRows }));
+    const count = this.count(param);
     const started = performance.now();
     const samples = buildRows(count);
     processSampler().addPhase('build', performance.now() - started);
@@ -27,7 +27,7 @@ export class SamplesController {
    */
   @GrpcMethod(SAMPLE_SERVICE, 'GetSamplesStream')
   getSamplesStream(param: GetSamplesParam__Output): Observable<Samples> {
-    const count = orInvalidArgument(parseIntField('count', param.count, { min: 1, max: this.settings.maxRows }));
+    const count = this.count(param);
     return new Observable<Samples>((subscriber) => {
       let start = 0;
       let timer: NodeJS.Immediate | undefined;
@@ -44,5 +44,14 @@ export class SamplesController {
       next();
       return () => timer && clearImmediate(timer);
     });
+  }
+
+  /** The validated row count, or INVALID_ARGUMENT naming what is wrong (including undecodable bytes). */
+  private count(param: GetSamplesParam__Output): number {
+    const malformed = malformedReason(param);
+    if (malformed) {
+      throw invalidArgument({ field: 'request', rule: 'type', message: `request is not a valid GetSamplesParam message: ${malformed}` });
+    }
+    return orInvalidArgument(parseIntField('count', param.count, { min: 1, max: this.settings.maxRows }));
   }
 }

@@ -74,6 +74,18 @@ describe('server-b (gRPC)', () => {
     expect(error?.details).toContain(`count: ${rule}`);
   });
 
+  it.each([
+    ['an invalid wire type', [0x0f]],
+    ['a truncated varint', [0x08, 0xff]],
+  ])('answers undecodable bytes (%s) with INVALID_ARGUMENT and stays healthy', async (_what, bytes) => {
+    const error = await new Promise<grpc.ServiceError | null>((resolve) =>
+      samples.makeUnaryRequest('/sample.SampleService/GetSamples', (b: Buffer) => b, (b: Buffer) => b, Buffer.from(bytes), (e) => resolve(e)),
+    );
+    expect(error?.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(error?.details).toContain('not a valid GetSamplesParam message');
+    expect((await call(samples, 'GetSamples', { count: 1 })).error).toBeNull();
+  });
+
   it('answers the standard health check and stays healthy after bad input', async () => {
     await call(samples, 'GetSamples', { count: -5 });
     const { error, reply } = await call(health, 'Check', { service: '' });

@@ -9,7 +9,7 @@ export const MAX_CALLS = 10_000;
 /** Validates a POST /bench/run body, naming the first field that breaks a rule. */
 export function parseCaseRequest(body: unknown, limits: Pick<Settings, 'maxRows' | 'maxParallel'>): FieldResult<CaseRequest> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { ok: false, error: { field: 'body', rule: 'type', message: 'body must be a JSON object' } };
+    return { ok: false, error: { field: 'body', rule: 'type', message: 'body must be a JSON object (Content-Type: application/json)' } };
   }
   const input = body as Record<string, unknown>;
   const cold = input.cold ?? true;

@@ -6,3 +6,4 @@ export { samplePackageDefinition, type CodecChoice } from './package-definition'
 export { getSamplesCodec, type GetSamplesMethod } from './codec';
 export { observeSampleCodec, type CodecObserver } from './codec-observer';
 export type * from './types';
+export { malformedReason } from './malformed';

@@ -4,8 +4,13 @@ import { PROTO_DIR, SERVED_PROTOS } from './paths';
 import { decodeSamplesFast, encodeSamplesFast } from './fast-codec';
 import { SAMPLE_PACKAGE } from './names';
 import { codecObserver } from './codec-observer';
+import { malformedRequest } from './malformed';
 
-type Method = { responseDeserialize?: (buffer: Buffer) => unknown; responseSerialize?: (value: unknown) => Buffer };
+type Method = {
+  requestDeserialize?: (buffer: Buffer) => unknown;
+  responseDeserialize?: (buffer: Buffer) => unknown;
+  responseSerialize?: (value: unknown) => Buffer;
+};
 
 export type CodecChoice = 'proto-loader' | 'fast';
 
@@ -25,6 +30,16 @@ export function samplePackageDefinition(codec: CodecChoice = 'proto-loader'): Pa
     // Only the blog's service is metered: health and metrics replies are not the payload under test.
     if (!name.startsWith(`${SAMPLE_PACKAGE}.`) || 'format' in entry || 'type' in entry) continue;
     for (const method of Object.values(entry as Record<string, Method>)) {
+      const decodeRequest = method.requestDeserialize;
+      if (decodeRequest) {
+        method.requestDeserialize = (buffer: Buffer) => {
+          try {
+            return decodeRequest(buffer);
+          } catch (error) {
+            return malformedRequest(error instanceof Error ? error.message : String(error));
+          }
+        };
+      }
       const decode = codec === 'fast' ? (decodeSamplesFast as (b: Buffer) => unknown) : method.responseDeserialize;
       const encode = codec === 'fast' ? (encodeSamplesFast as (v: unknown) => Buffer) : method.responseSerialize;
       if (!decode || !encode) continue;

@@ -67,6 +67,7 @@ const RATIO_PAIRS: ReadonlyArray<readonly [string, string]> = [
   ['blog', 'bare'],
   ['tuned', 'blog'],
   ['tuned', 'bare'],
+  ['bare', 'go'],
 ];
 
 export interface VariantRatioRow {
@@ -120,9 +121,10 @@ export function renderVariantRatios(results: readonly CaseResult[]): string {
   const table = variantRatios(results);
   if (!table) return '';
   const { variants, pairs } = table;
+  const cells = (values: string[]) => values.map((v) => ` ${v} |`).join('');
   return [
-    `| case | transport | ${variants.map((v) => `${v} median ms`).join(' | ')} | ${pairs.map(([a, b]) => `${a} ÷ ${b}`).join(' | ')} |`,
-    `|---|---|${variants.map(() => '---:').join('|')}|${pairs.map(() => '---:').join('|')}|`,
-    ...table.rows.map((row) => `| ${row.case} | ${row.transport} | ${row.medians.map((m) => ms(m)).join(' | ')} | ${row.ratios.map(ratio).join(' | ')} |`),
+    `| case | transport |${cells(variants.map((v) => `${v} median ms`))}${cells(pairs.map(([a, b]) => `${a} ÷ ${b}`))}`,
+    `|---|---|${[...variants, ...pairs].map(() => '---:|').join('')}`,
+    ...table.rows.map((row) => `| ${row.case} | ${row.transport} |${cells(row.medians.map((m) => ms(m)))}${cells(row.ratios.map(ratio))}`),
   ].join('\n');
 }

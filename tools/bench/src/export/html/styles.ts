@@ -22,7 +22,7 @@ a { color: #005a8c; }
 .table-wrap { overflow-x: auto; background: #fff; border: 1px solid var(--grid); border-radius: 6px; }
 table { border-collapse: collapse; }
 table.results, table.variants { font-size: 12.5px; font-variant-numeric: tabular-nums; width: 100%; }
-table.variants { font-size: 13px; }
+table.variants { font-size: 13px; width: auto; }
 .table-wrap.fit { width: fit-content; max-width: 100%; }
 table.results th, table.results td, table.variants th, table.variants td { padding: 4px 6px; border-bottom: 1px solid #ececec; white-space: nowrap; text-align: left; }
 table.results thead th, table.variants thead th { background: #f0f0ee; font-weight: 600; vertical-align: bottom; white-space: normal; min-width: 4.5em; }
