@@ -178,6 +178,29 @@ describe('bench:all (built apps, quick profile)', () => {
     for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
   });
 
+  it('bench:soak (test-sized): load on both servers at once, zero errors, RSS figures, apps stopped', async () => {
+    const env = await portsEnv();
+    const result = await new Promise<Finished>((resolve) => {
+      const child = spawn(process.execPath, [path.join(ROOT, 'tools/bench/dist/soak-main.js'), '--duration-s', '2', '--warmup-s', '1', '--http-concurrency', '20', '--grpc-concurrency', '10', '--out', out], {
+        cwd: ROOT,
+        env: { ...process.env, ...env },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    });
+    const [dir] = fs.readdirSync(out).filter((name) => /^\d{4}-/.test(name));
+    const doc = JSON.parse(fs.readFileSync(path.join(out, dir, 'soak.json'), 'utf8'));
+    expect(doc.loads.map((l: { errors: number }) => l.errors)).toEqual([0, 0]);
+    expect(doc.loads.every((l: { calls: number }) => l.calls > 100)).toBe(true);
+    expect(doc.rssWarm['server-a']).toBeGreaterThan(0);
+    expect(result.code).toBe(doc.verdict.rssOk ? 0 : 1);
+    expect(result.stdout).toContain('| server-b (gRPC) | 10 |');
+    for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
+  });
+
   it('on Ctrl-C stops the apps and keeps what was measured, marked incomplete', async () => {
     const env = await portsEnv();
     let sent = false;
