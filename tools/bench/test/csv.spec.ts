@@ -1,32 +1,8 @@
 import { renderCsv } from '../src/export/csv';
 import type { CaseResult } from '../src/model';
-import { summarize } from '../src/stats';
+import { caseResult } from './case-result';
 
-const base: CaseResult = {
-  variant: 'blog',
-  case: '①-2',
-  transport: 'json',
-  rows: 10_000,
-  requests: 1,
-  warmup: 1,
-  runs: 3,
-  samplesMs: [40, 50, 60],
-  warmupMs: [70],
-  coldMs: 80,
-  bytes: 2_548_000,
-  bytesPerCall: 2_548_000,
-  rowsPerCall: 10_000,
-  sampleOrder: [0, 2, 4],
-  ok: true,
-  error: null,
-  summary: summarize([40, 50, 60]),
-  blogMs: 47.22,
-  client: { cpuUserMs: 10, cpuSystemMs: 2, peakRssBytes: 1000 },
-  server: null,
-  phases: null,
-  startedAt: '2026-11-21T00:00:00.000Z',
-  wallMs: 300,
-};
+const base: CaseResult = caseResult({ coldMs: 80, client: { cpuUserMs: 10, cpuSystemMs: 2, peakRssBytes: 1000 } });
 
 describe('renderCsv', () => {
   const failed: CaseResult = { ...base, transport: 'grpc', ok: false, error: 'HTTP 502: "bad", really', samplesMs: [], sampleOrder: [], summary: null, client: null };

@@ -1,35 +1,9 @@
 import { renderMarkdown, renderTable } from '../src/export/markdown';
-import type { CaseResult, RunDocument } from '../src/model';
+import type { RunDocument } from '../src/model';
+import { caseResult } from './case-result';
 import { summarize } from '../src/stats';
 
-function result(overrides: Partial<CaseResult>): CaseResult {
-  return {
-    variant: 'blog',
-    case: '①-2',
-    transport: 'json',
-    rows: 10_000,
-    requests: 1,
-    warmup: 1,
-    runs: 3,
-    samplesMs: [40, 50, 60],
-    warmupMs: [70],
-    coldMs: 80.25,
-    bytes: 2_548_000,
-    bytesPerCall: 2_548_000,
-    rowsPerCall: 10_000,
-    ok: true,
-    error: null,
-    sampleOrder: [0, 2, 4],
-    summary: summarize([40, 50, 60]),
-    server: null,
-    phases: null,
-    blogMs: 47.22,
-    client: null,
-    startedAt: '2026-11-21T00:00:00.000Z',
-    wallMs: 300,
-    ...overrides,
-  };
-}
+const result = caseResult;
 
 const rows = [
   result({}),
