@@ -1,8 +1,7 @@
 import { HttpModule } from '@nestjs/axios';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ClientsModule } from '@nestjs/microservices';
-import { Agent } from 'node:http';
-import { grpcCodecFor, isTuned, SETTINGS, type Settings } from '@bench/config';
+import { grpcCodecFor, SETTINGS, type Settings } from '@bench/config';
 import { sampleGrpcOptions } from '@bench/proto';
 import { BenchController } from './bench.controller';
 import { CASE_RUNNER_PROVIDER } from './case-runner.provider';
@@ -20,12 +19,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        // Tuned: a pool that keeps as many idle sockets as one call may open (see TUNINGS, keep-alive-pool).
-        HttpModule.register(
-          isTuned(settings.variant, 'keep-alive-pool')
-            ? { httpAgent: new Agent({ keepAlive: true, maxFreeSockets: settings.maxParallel, scheduling: 'lifo', timeout: 60_000 }) }
-            : {},
-        ),
+        HttpModule,
         ClientsModule.register([{ name: SAMPLE_GRPC_CLIENT, ...sampleGrpcOptions(settings.serverBUrl, grpcCodecFor(settings.variant)) }]),
       ],
       controllers: [ClientController, BenchController, HealthController],

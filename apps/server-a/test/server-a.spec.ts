@@ -4,6 +4,7 @@ import request from 'supertest';
 import { DEFAULT_SETTINGS } from '@bench/config';
 import { buildRows } from '@bench/samples';
 import { AppModule } from '../src/app.module';
+import { createServerA } from '../src/http-platform';
 
 describe('server-a (JSON over HTTP)', () => {
   let app: INestApplication;
@@ -75,5 +76,29 @@ describe('server-a metrics', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('server-a, tuned (Fastify adapter)', () => {
+  let app: INestApplication;
+
+  beforeAll(async () => {
+    app = await createServerA({ ...DEFAULT_SETTINGS, variant: 'tuned', maxRows: 50 });
+    await app.init();
+    await (app.getHttpAdapter().getInstance() as { ready(): Promise<void> }).ready();
+  });
+  afterAll(() => app.close());
+
+  it('serves the same rows, refuses the same bad input and times its serializer', async () => {
+    const before = (await request(app.getHttpServer()).get('/metrics').expect(200)).body;
+    const response = await request(app.getHttpServer()).get('/server-a/3').expect(200);
+    expect(response.headers['content-type']).toMatch(/application\/json/);
+    expect(response.headers.etag).toBeUndefined();
+    expect(response.body).toEqual({ samples: buildRows(3) });
+    const bad = await request(app.getHttpServer()).get('/server-a/1.5').expect(400);
+    expect(bad.body).toMatchObject({ statusCode: 400, field: 'count', rule: 'integer' });
+    const after = (await request(app.getHttpServer()).get('/metrics').expect(200)).body;
+    expect(after.encodeMs).toBeGreaterThan(before.encodeMs);
+    expect(app.getHttpServer().keepAliveTimeout).toBe(65_000);
   });
 });

@@ -125,7 +125,7 @@ describe('bench:all (built apps, quick profile)', () => {
     ]);
     expect(Object.keys(doc.provenance.clients)).toEqual(['blog', 'tuned', 'bare']);
     expect(doc.provenance.clients.bare.framework).toBe('none');
-    expect(doc.provenance.clients.tuned.tunings.map((t: { id: string }) => t.id)).toEqual(['keep-alive-pool', 'stream-large-replies', 'fast-protobuf-codec', 'long-keep-alive', 'no-etag']);
+    expect(doc.provenance.clients.tuned.tunings.map((t: { id: string }) => t.id)).toEqual(['undici-pool', 'stream-large-replies', 'fast-protobuf-codec', 'long-keep-alive', 'fastify-adapter']);
     for (const r of doc.results) {
       expect(r.ok).toBe(true);
       expect(r.phases).toMatchObject({ serverBuildMs: expect.any(Number), serverEncodeMs: expect.any(Number), clientDecodeMs: expect.any(Number) });

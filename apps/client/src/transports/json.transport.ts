@@ -3,10 +3,14 @@ import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AxiosRequestConfig, AxiosResponseHeaders, RawAxiosResponseHeaders } from 'axios';
 import { firstValueFrom, forkJoin, lastValueFrom, map, type Observable } from 'rxjs';
-import { SETTINGS, type ProcessSample, type Settings } from '@bench/config';
+import { isTuned, SETTINGS, type ProcessSample, type Settings } from '@bench/config';
 import { ReplyMeter, type Connection, type ReplyTally, type RowTransport } from '@bench/harness';
+import { undiciConnection } from './undici-json';
 
-/** server-a over HTTP/1.1 with `@nestjs/axios` HttpService and Node's default agent, as the blog did. */
+/**
+ * server-a over HTTP/1.1 with `@nestjs/axios` HttpService and Node's default agent, as the blog did;
+ * the tuned variant (tuning `undici-pool`) uses an undici pool that keeps its sockets instead.
+ */
 @Injectable()
 export class JsonTransport implements RowTransport {
   readonly name = 'json' as const;
@@ -17,7 +21,13 @@ export class JsonTransport implements RowTransport {
     private readonly http: HttpService,
     @Inject(SETTINGS) private readonly settings: Settings,
   ) {
-    this.sharedConnection = this.connect(undefined, async () => undefined);
+    this.sharedConnection = this.undici()
+      ? undiciConnection(settings.serverAUrl, settings.maxParallel, settings.callTimeoutMs, this.meter)
+      : this.connect(undefined, async () => undefined);
+  }
+
+  private undici(): boolean {
+    return isTuned(this.settings.variant, 'undici-pool');
   }
 
   shared(): Connection {
@@ -25,6 +35,7 @@ export class JsonTransport implements RowTransport {
   }
 
   openFresh(): Connection {
+    if (this.undici()) return undiciConnection(this.settings.serverAUrl, this.settings.maxParallel, this.settings.callTimeoutMs, this.meter);
     // Same settings as Node 20's global agent, but its own socket pool, so the first call connects.
     const agent = new Agent({ keepAlive: true, scheduling: 'lifo', timeout: 5000 });
     return this.connect(agent, async () => agent.destroy());
