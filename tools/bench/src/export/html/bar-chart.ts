@@ -1,11 +1,11 @@
 // A grouped bar chart: groups along x (e.g. "client", "server"), one bar per transport in each, with
 // optional error bars (a confidence interval) and reference markers (the blog's figure).
 import type { Transport } from '../../model';
-import { escapeHtml } from './escape';
 import { CHART_HEIGHT, CHART_WIDTH, PLOT_TOP, chartSvg, yAxis, type Box, type ChartShell } from './frame';
-import { FAILED, INK, MUTED, styleOf } from './palette';
+import { INK, MUTED, styleOf } from './palette';
 import { linear, zeroTicks } from './scale';
 import { el, group, line, rect, text, title } from './svg';
+import { missingMark, type Missing } from './missing-mark';
 
 export interface Bar {
   transport: Transport;
@@ -16,7 +16,7 @@ export interface Bar {
   /** Hover text with exact values. */
   tooltip: string;
   /** What to write instead of a bar, e.g. "FAILED" or "n/a". */
-  missing?: { label: string; tooltip: string; failed: boolean };
+  missing?: Missing;
   /** data-series of the bar, when a chart has more than one per transport. */
   series?: string;
   /** Whisker from low to high, e.g. the 95 % CI of the median. */
@@ -56,24 +56,7 @@ function drawBar(bar: Bar, cx: number, width: number, y: (v: number) => number):
   const parts: string[] = [];
   const base = y(0);
   if (bar.value === null) {
-    const missing = bar.missing ?? { label: 'n/a', tooltip: 'no value', failed: false };
-    parts.push(
-      el(
-        'text',
-        {
-          x: cx,
-          y: base - 8,
-          'font-size': 10,
-          'font-weight': missing.failed ? 'bold' : null,
-          fill: missing.failed ? FAILED : MUTED,
-          'text-anchor': 'middle',
-          'data-missing': missing.failed ? 'failed' : 'no-data',
-          'data-transport': bar.transport,
-        },
-        escapeHtml(missing.label),
-        title(missing.tooltip),
-      ),
-    );
+    parts.push(missingMark(bar.missing, bar.transport, cx, base));
   } else {
     const top = y(bar.value);
     parts.push(

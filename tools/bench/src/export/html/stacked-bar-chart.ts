@@ -4,9 +4,10 @@
 import type { Transport } from '../../model';
 import { escapeHtml } from './escape';
 import { CHART_HEIGHT, CHART_WIDTH, PLOT_TOP, chartSvg, yAxis, type Box, type ChartShell } from './frame';
-import { FAILED, INK, MUTED } from './palette';
+import { INK, MUTED } from './palette';
 import { linear, zeroTicks } from './scale';
 import { el, group, line, rect, text, title } from './svg';
+import { missingMark, type Missing } from './missing-mark';
 
 export interface StackSegment {
   /** data-phase of its rect. */
@@ -29,7 +30,7 @@ export interface StackedBar {
   /** A level marked across the bar, for a total its segments do not add up to. */
   total?: { value: number; tooltip: string } | null;
   /** What to write instead of a bar, e.g. "n/a". */
-  missing?: { label: string; tooltip: string; failed: boolean };
+  missing?: Missing;
 }
 
 export interface StackedBarChart extends ChartShell {
@@ -55,24 +56,7 @@ function drawBar(bar: StackedBar, cx: number, width: number, y: (v: number) => n
   const parts: string[] = [];
   const base = y(0);
   if (bar.missing || bar.segments.length === 0) {
-    const missing = bar.missing ?? { label: 'n/a', tooltip: 'no value', failed: false };
-    parts.push(
-      el(
-        'text',
-        {
-          x: cx,
-          y: base - 8,
-          'font-size': 10,
-          'font-weight': missing.failed ? 'bold' : null,
-          fill: missing.failed ? FAILED : MUTED,
-          'text-anchor': 'middle',
-          'data-missing': missing.failed ? 'failed' : 'no-data',
-          'data-transport': bar.transport,
-        },
-        escapeHtml(missing.label),
-        title(missing.tooltip),
-      ),
-    );
+    parts.push(missingMark(bar.missing, bar.transport, cx, base));
   } else {
     let below = 0;
     for (const segment of bar.segments) {
