@@ -72,14 +72,16 @@ for m in "${maps[@]}"; do
   go_opts+=(--go_opt="$m")
   grpc_opts+=(--go-grpc_opt="$m")
 done
-rm -rf "$here/gen.tmp"
-mkdir -p "$here/gen.tmp"
+# A folder of this run's own (two targets may generate at once), swapped in with one rename.
+tmp=$(mktemp -d "$here/gen.tmp.XXXXXX")
 PATH="$here/.bin:$PATH" "$protoc_bin" -I "$root/proto" \
-  --go_out="$here/gen.tmp" "${go_opts[@]}" \
-  --go-grpc_out="$here/gen.tmp" "${grpc_opts[@]}" \
+  --go_out="$tmp" "${go_opts[@]}" \
+  --go-grpc_out="$tmp" "${grpc_opts[@]}" \
   sample.proto health.proto metrics.proto
-rm -rf "$here/gen"
-mv "$here/gen.tmp" "$here/gen"
+rm -rf "$here/gen.old.$$"
+[ -d "$here/gen" ] && mv "$here/gen" "$here/gen.old.$$"
+mv "$tmp" "$here/gen"
+rm -rf "$here/gen.old.$$"
 echo "go-reference: generated gen/ from proto/ with $("$protoc_bin" --version)"
 
 case "$mode" in

@@ -9,10 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"regexp"
-	"strconv"
 	"sync"
 	"time"
 
@@ -235,17 +233,7 @@ func main() {
 		runner:   harness.NewRunner(sampler, jsonT, grpcT),
 		probe:    &http.Client{Transport: &http.Transport{DisableKeepAlives: true, DisableCompression: true}},
 	}
-	address := net.JoinHostPort(s.Host, strconv.Itoa(s.ClientPort))
-	ln, err := net.Listen("tcp", address)
-	if err != nil {
-		lifecycle.Fail(name, lifecycle.ExplainListenError(err, "CLIENT_PORT", s.ClientPort, s.Host))
-	}
-	server := &http.Server{Handler: handler, DisableGeneralOptionsHandler: true}
-	go func() {
-		if err := server.Serve(httpx.Listener(ln, handler)); err != nil && err != http.ErrServerClosed {
-			lifecycle.Fail(name, err)
-		}
-	}()
+	server, address := httpx.Serve(name, handler, s.Host, s.ClientPort, "CLIENT_PORT")
 	fmt.Printf("%s (go net/http + google.golang.org/grpc) listening on http://%s\n", name, address)
 	lifecycle.StopOnSignals(name, func(ctx context.Context) error {
 		err := server.Shutdown(ctx)

@@ -6,10 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"regexp"
-	"strconv"
 	"time"
 
 	"goreference/internal/httpx"
@@ -78,17 +76,7 @@ func main() {
 	s := lifecycle.LoadSettings(name)
 	sampler := procmetrics.Shared()
 	handler := newHandler(s, sampler)
-	address := net.JoinHostPort(s.Host, strconv.Itoa(s.ServerAPort))
-	ln, err := net.Listen("tcp", address)
-	if err != nil {
-		lifecycle.Fail(name, lifecycle.ExplainListenError(err, "SERVER_A_PORT", s.ServerAPort, s.Host))
-	}
-	server := &http.Server{Handler: handler, DisableGeneralOptionsHandler: true}
-	go func() {
-		if err := server.Serve(httpx.Listener(ln, handler)); err != nil && err != http.ErrServerClosed {
-			lifecycle.Fail(name, err)
-		}
-	}()
+	server, address := httpx.Serve(name, handler, s.Host, s.ServerAPort, "SERVER_A_PORT")
 	fmt.Printf("%s (go net/http, JSON) listening on http://%s\n", name, address)
 	lifecycle.StopOnSignals(name, func(ctx context.Context) error { return server.Shutdown(ctx) })
 }
