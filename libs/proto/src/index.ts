@@ -7,3 +7,4 @@ export { getSamplesCodec, type GetSamplesMethod } from './codec';
 export { observeSampleCodec, type CodecObserver } from './codec-observer';
 export type * from './types';
 export { malformedReason } from './malformed';
+export { encodeSamplesFast, decodeSamplesFast } from './fast-codec';

@@ -8,11 +8,12 @@ export function runFolderName(date: Date): string {
 
 /**
  * Creates a new run folder under `parent`, never reusing one: if the second is taken (two runs in
- * the same second), a suffix is added. Earlier runs are never overwritten.
+ * the same second), a suffix is added. Earlier runs are never overwritten. Suites other than the blog's
+ * prefix their folders with their name (`serialization-2026-…`), so listings keep them apart.
  */
-export function createRunFolder(parent: string, date: Date = new Date()): string {
+export function createRunFolder(parent: string, date: Date = new Date(), suite?: string): string {
   fs.mkdirSync(parent, { recursive: true });
-  const base = runFolderName(date);
+  const base = suite ? `${suite}-${runFolderName(date)}` : runFolderName(date);
   for (let attempt = 1; attempt < 1000; attempt++) {
     const dir = path.join(parent, attempt === 1 ? base : `${base}-${attempt}`);
     try {
