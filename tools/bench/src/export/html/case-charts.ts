@@ -175,53 +175,55 @@ function cost(cell: CaseResult, side: Side): ProcessCost | null {
   return side === 'client' ? cell.client : cell.server;
 }
 
-/** CPU time (user + system) per timed call, client and serving server. */
-export function cpuChart(view: CaseView): string {
-  const groups = SIDES.map(
+/**
+ * One group per side (client, serving server), one bar per transport: failed cells and unreported
+ * costs are marked the same way in every cost chart; `bar` draws the rest.
+ */
+function sideGroups(view: CaseView, what: string, bar: (cell: CaseResult, cost: ProcessCost, side: Side) => Bar): BarGroup[] {
+  return SIDES.map(
     (side): BarGroup => ({
       label: side,
       bars: view.cells.map((cell): Bar => {
         if (!cell.ok) return failedBar(cell, { series: side });
         const c = cost(cell, side);
-        if (!c) return noValue(cell, `${side} CPU time not reported`, { series: side });
-        const calls = cell.summary?.n ?? cell.samplesMs.length;
-        const total = c.cpuUserMs + c.cpuSystemMs;
-        const per = calls > 0 ? total / calls : total;
-        return {
-          transport: cell.transport,
-          value: per,
-          valueLabel: ms(per),
-          series: side,
-          tooltip:
-            `${cell.transport}, ${side} CPU: ${ms(per)} ms per call; ${ms(total)} ms in total over ${calls} timed call${calls === 1 ? '' : 's'} ` +
-            `(user ${ms(c.cpuUserMs)} + system ${ms(c.cpuSystemMs)} ms)`,
-        };
+        if (!c) return noValue(cell, `${side} ${what} not reported`, { series: side });
+        return bar(cell, c, side);
       }),
     }),
   );
+}
+
+/** CPU time (user + system) per timed call, client and serving server. */
+export function cpuChart(view: CaseView): string {
+  const groups = sideGroups(view, 'CPU time', (cell, c, side): Bar => {
+    const calls = cell.summary?.n ?? cell.samplesMs.length;
+    const total = c.cpuUserMs + c.cpuSystemMs;
+    const per = calls > 0 ? total / calls : total;
+    return {
+      transport: cell.transport,
+      value: per,
+      valueLabel: ms(per),
+      series: side,
+      tooltip:
+        `${cell.transport}, ${side} CPU: ${ms(per)} ms per call; ${ms(total)} ms in total over ${calls} timed call${calls === 1 ? '' : 's'} ` +
+        `(user ${ms(c.cpuUserMs)} + system ${ms(c.cpuSystemMs)} ms)`,
+    };
+  });
   return renderBarChart({ ...shell(view, 'cpu', 'CPU time per timed call, client and server'), unit: 'CPU ms per call', groups });
 }
 
 /** Peak resident memory over the timed calls, client and serving server. */
 export function rssChart(view: CaseView): string {
   const unit = byteUnit(Math.max(0, ...view.cells.flatMap((cell) => SIDES.map((side) => cost(cell, side)?.peakRssBytes ?? 0))));
-  const groups = SIDES.map(
-    (side): BarGroup => ({
-      label: side,
-      bars: view.cells.map((cell): Bar => {
-        if (!cell.ok) return failedBar(cell, { series: side });
-        const c = cost(cell, side);
-        if (!c) return noValue(cell, `${side} memory not reported`, { series: side });
-        const v = c.peakRssBytes / unit.divisor;
-        return {
-          transport: cell.transport,
-          value: v,
-          valueLabel: v.toFixed(v < 10 ? 2 : 1),
-          series: side,
-          tooltip: `${cell.transport}, ${side} peak RSS: ${bytes(c.peakRssBytes)} (${count(c.peakRssBytes)} B)`,
-        };
-      }),
-    }),
-  );
+  const groups = sideGroups(view, 'memory', (cell, c, side): Bar => {
+    const v = c.peakRssBytes / unit.divisor;
+    return {
+      transport: cell.transport,
+      value: v,
+      valueLabel: v.toFixed(v < 10 ? 2 : 1),
+      series: side,
+      tooltip: `${cell.transport}, ${side} peak RSS: ${bytes(c.peakRssBytes)} (${count(c.peakRssBytes)} B)`,
+    };
+  });
   return renderBarChart({ ...shell(view, 'rss', 'peak resident memory, client and server'), unit: `${unit.label} peak RSS`, groups });
 }
