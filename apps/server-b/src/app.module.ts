@@ -1,6 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { SETTINGS, type Settings } from '@bench/config';
+import { EchoController } from './echo.controller';
 import { HealthController } from './health.controller';
+import { LookupController } from './lookup.controller';
 import { MetricsController } from './metrics.controller';
 import { SamplesController } from './samples.controller';
 
@@ -9,7 +11,7 @@ export class AppModule {
   static register(settings: Settings): DynamicModule {
     return {
       module: AppModule,
-      controllers: [SamplesController, HealthController, MetricsController],
+      controllers: [SamplesController, EchoController, LookupController, HealthController, MetricsController],
       providers: [{ provide: SETTINGS, useValue: settings }],
     };
   }

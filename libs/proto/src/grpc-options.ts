@@ -1,5 +1,5 @@
 import { Transport, type GrpcOptions } from '@nestjs/microservices';
-import { HEALTH_PACKAGE, METRICS_PACKAGE, SAMPLE_PACKAGE } from './names';
+import { ECHO_PACKAGE, HEALTH_PACKAGE, LOOKUP_PACKAGE, METRICS_PACKAGE, SAMPLE_PACKAGE } from './names';
 import { samplePackageDefinition, type CodecChoice } from './package-definition';
 
 /**
@@ -8,7 +8,6 @@ import { samplePackageDefinition, type CodecChoice } from './package-definition'
  * the largest value every gRPC implementation accepts as a 32-bit limit.
  */
 export const MAX_MESSAGE_BYTES = 2_147_483_647;
-
 
 /**
  * The one Nest gRPC options object, used by server-b to listen and by the client to connect
@@ -19,7 +18,7 @@ export function sampleGrpcOptions(url: string, codec: CodecChoice = 'proto-loade
     transport: Transport.GRPC,
     options: {
       url,
-      package: [SAMPLE_PACKAGE, HEALTH_PACKAGE, METRICS_PACKAGE],
+      package: [SAMPLE_PACKAGE, HEALTH_PACKAGE, METRICS_PACKAGE, ECHO_PACKAGE, LOOKUP_PACKAGE],
       packageDefinition: samplePackageDefinition(codec),
       maxSendMessageLength: MAX_MESSAGE_BYTES,
       maxReceiveMessageLength: MAX_MESSAGE_BYTES,

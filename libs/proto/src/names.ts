@@ -5,3 +5,10 @@ export const HEALTH_PACKAGE = 'grpc.health.v1';
 export const HEALTH_SERVICE = 'Health';
 export const METRICS_PACKAGE = 'bench.metrics';
 export const METRICS_SERVICE = 'ProcessMetrics';
+export const ECHO_PACKAGE = 'echo';
+export const ECHO_SERVICE = 'DataManager';
+export const LOOKUP_PACKAGE = 'lookup';
+export const LOOKUP_SERVICE = 'UserLookup';
+
+/** Packages whose requests come from users' clients: undecodable bytes there are INVALID_ARGUMENT. */
+export const CLIENT_FACING_PACKAGES: readonly string[] = [SAMPLE_PACKAGE, ECHO_PACKAGE, LOOKUP_PACKAGE];

@@ -2,7 +2,7 @@ import { loadSync, type PackageDefinition } from '@grpc/proto-loader';
 import { PROTO_LOADER_OPTIONS } from './loader-options';
 import { PROTO_DIR, SERVED_PROTOS } from './paths';
 import { decodeSamplesFast, encodeSamplesFast } from './fast-codec';
-import { SAMPLE_PACKAGE } from './names';
+import { CLIENT_FACING_PACKAGES, SAMPLE_PACKAGE } from './names';
 import { codecObserver } from './codec-observer';
 import { malformedRequest } from './malformed';
 
@@ -18,8 +18,9 @@ const loaded = new Map<CodecChoice, PackageDefinition>();
 
 /**
  * Our protos loaded exactly as Nest would load them from `protoPath` + `loader` (the same
- * proto-loader call and options), with each sample.* reply serializer and deserializer wrapped to time
- * it and count its bytes. With codec 'fast' (the tuned variant) the sample.* replies use fast-codec.ts.
+ * proto-loader call and options). Requests of client-facing packages never fail to decode (handlers
+ * answer INVALID_ARGUMENT instead), and each sample.* reply serializer and deserializer is wrapped to
+ * time it and count its bytes. With codec 'fast' (the tuned variant) the sample.* replies use fast-codec.ts.
  * Loaded once per process and shared by every server and client in it.
  */
 export function samplePackageDefinition(codec: CodecChoice = 'proto-loader'): PackageDefinition {
@@ -27,36 +28,45 @@ export function samplePackageDefinition(codec: CodecChoice = 'proto-loader'): Pa
   if (cached) return cached;
   const definition = loadSync([...SERVED_PROTOS], { ...PROTO_LOADER_OPTIONS, includeDirs: [PROTO_DIR] });
   for (const [name, entry] of Object.entries(definition)) {
-    // Only the blog's service is metered: health and metrics replies are not the payload under test.
-    if (!name.startsWith(`${SAMPLE_PACKAGE}.`) || 'format' in entry || 'type' in entry) continue;
+    if ('format' in entry || 'type' in entry) continue;
+    const packageName = name.slice(0, name.lastIndexOf('.'));
+    if (!CLIENT_FACING_PACKAGES.includes(packageName)) continue;
     for (const method of Object.values(entry as Record<string, Method>)) {
-      const decodeRequest = method.requestDeserialize;
-      if (decodeRequest) {
-        method.requestDeserialize = (buffer: Buffer) => {
-          try {
-            return decodeRequest(buffer);
-          } catch (error) {
-            return malformedRequest(error instanceof Error ? error.message : String(error));
-          }
-        };
-      }
-      const decode = codec === 'fast' ? (decodeSamplesFast as (b: Buffer) => unknown) : method.responseDeserialize;
-      const encode = codec === 'fast' ? (encodeSamplesFast as (v: unknown) => Buffer) : method.responseSerialize;
-      if (!decode || !encode) continue;
-      method.responseDeserialize = (buffer: Buffer) => {
-        const started = performance.now();
-        const value = decode(buffer);
-        codecObserver().decoded?.(buffer.length, performance.now() - started);
-        return value;
-      };
-      method.responseSerialize = (value: unknown) => {
-        const started = performance.now();
-        const buffer = encode(value);
-        codecObserver().encoded?.(buffer.length, performance.now() - started);
-        return buffer;
-      };
+      guardRequestDecoding(method);
+      // Only the blog's service is metered: echo, lookup, health and metrics are not its payload.
+      if (packageName === SAMPLE_PACKAGE) meterReplies(method, codec);
     }
   }
   loaded.set(codec, definition);
   return definition;
+}
+
+function guardRequestDecoding(method: Method): void {
+  const decodeRequest = method.requestDeserialize;
+  if (!decodeRequest) return;
+  method.requestDeserialize = (buffer: Buffer) => {
+    try {
+      return decodeRequest(buffer);
+    } catch (error) {
+      return malformedRequest(error instanceof Error ? error.message : String(error));
+    }
+  };
+}
+
+function meterReplies(method: Method, codec: CodecChoice): void {
+  const decode = codec === 'fast' ? (decodeSamplesFast as (b: Buffer) => unknown) : method.responseDeserialize;
+  const encode = codec === 'fast' ? (encodeSamplesFast as (v: unknown) => Buffer) : method.responseSerialize;
+  if (!decode || !encode) return;
+  method.responseDeserialize = (buffer: Buffer) => {
+    const started = performance.now();
+    const value = decode(buffer);
+    codecObserver().decoded?.(buffer.length, performance.now() - started);
+    return value;
+  };
+  method.responseSerialize = (value: unknown) => {
+    const started = performance.now();
+    const buffer = encode(value);
+    codecObserver().encoded?.(buffer.length, performance.now() - started);
+    return buffer;
+  };
 }

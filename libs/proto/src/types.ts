@@ -6,3 +6,7 @@ export type { HealthCheckRequest__Output } from './generated/grpc/health/v1/Heal
 export type { HealthCheckResponse } from './generated/grpc/health/v1/HealthCheckResponse';
 export type { ReadRequest__Output } from './generated/bench/metrics/ReadRequest';
 export type { ProcessSample as ProcessSampleMessage, ProcessSample__Output as ProcessSampleMessage__Output } from './generated/bench/metrics/ProcessSample';
+export type { RequestMessage as EchoRequest, RequestMessage__Output as EchoRequest__Output } from './generated/echo/RequestMessage';
+export type { ResponseMessage as EchoReply, ResponseMessage__Output as EchoReply__Output } from './generated/echo/ResponseMessage';
+export type { UserRequest, UserRequest__Output } from './generated/lookup/UserRequest';
+export type { UserReply, UserReply__Output } from './generated/lookup/UserReply';

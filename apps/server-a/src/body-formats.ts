@@ -1,0 +1,38 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+import { malformedReason, PROTOBUF_MEDIA_TYPE } from '@bench/proto';
+import { ECHO_MAX_CONTENT } from '@bench/samples';
+import { badRequest } from '@bench/validation';
+
+/** Largest request body server-a reads: the longest echo content plus its JSON wrapping, with room. */
+export const BODY_LIMIT_BYTES = 2 * ECHO_MAX_CONTENT;
+
+/** The one reply surface Express's res and Fastify's reply share, for the protobuf routes. */
+export interface RawReply {
+  status(code: number): RawReply;
+  header(name: string, value: string): RawReply;
+  send(body: Buffer): unknown;
+}
+
+/** 415 naming the media type a route reads, when a request carries another one. */
+export function requireMediaType(actual: string | undefined, expected: string): void {
+  const type = (actual ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== expected) {
+    throw new HttpException(
+      { statusCode: 415, error: 'Unsupported Media Type', message: `this route reads ${expected} bodies, got ${actual ? JSON.stringify(actual) : 'no Content-Type'}` },
+      HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+    );
+  }
+}
+
+/** The decoded protobuf body, or 400 when the bytes are not a message of the route's type. */
+export function decodeProtobufBody<T>(body: unknown, decode: (bytes: Buffer) => T, messageName: string): T {
+  if (!Buffer.isBuffer(body)) throw badRequest({ field: 'body', rule: 'required', message: `the body must be a ${messageName} message` });
+  const message = decode(body);
+  const malformed = malformedReason(message);
+  if (malformed) throw badRequest({ field: 'body', rule: 'type', message: `the body is not a valid ${messageName} message: ${malformed}` });
+  return message;
+}
+
+export function sendProtobuf(reply: RawReply, bytes: Buffer): void {
+  reply.status(200).header('Content-Type', PROTOBUF_MEDIA_TYPE).send(bytes);
+}
