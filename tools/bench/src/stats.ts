@@ -22,6 +22,11 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[low] + (sorted[high] - sorted[low]) * (rank - low);
 }
 
+/** The median of values in any order. */
+export function median(values: readonly number[]): number {
+  return percentile([...values].sort((a, b) => a - b), 50);
+}
+
 export function mean(values: readonly number[]): number {
   if (values.length === 0) throw new Error('mean of an empty sample');
   let sum = 0;

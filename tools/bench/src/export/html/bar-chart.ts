@@ -4,11 +4,13 @@ import type { Transport } from '../../model';
 import { CHART_HEIGHT, CHART_WIDTH, PLOT_TOP, chartSvg, yAxis, type Box, type ChartShell } from './frame';
 import { INK, MUTED, styleOf } from './palette';
 import { linear, zeroTicks } from './scale';
+import { escapeHtml } from './escape';
 import { el, group, line, rect, text, title } from './svg';
 import { missingMark, type Missing } from './missing-mark';
 
 export interface Bar {
-  transport: Transport;
+  /** The series the bar belongs to (a transport, or a suite's variant id): its colour and label. */
+  transport: Transport | string;
   /** Height in the chart's unit; null draws no bar but `missing` where it would be. */
   value: number | null;
   /** Under the transport name, e.g. "32.0". */
@@ -52,7 +54,7 @@ function diamond(cx: number, cy: number, size: number): string {
   return `M${cx} ${cy - size} L${cx + size} ${cy} L${cx} ${cy + size} L${cx - size} ${cy} Z`;
 }
 
-function drawBar(bar: Bar, cx: number, width: number, y: (v: number) => number): string {
+function drawBar(bar: Bar, cx: number, width: number, slot: number, y: (v: number) => number): string {
   const parts: string[] = [];
   const base = y(0);
   if (bar.value === null) {
@@ -97,8 +99,17 @@ function drawBar(bar: Bar, cx: number, width: number, y: (v: number) => number):
     );
   }
   const styleLabel = { 'text-anchor': 'middle' };
-  parts.push(text(cx, BOX.bottom + 14, bar.transport, { ...styleLabel, 'font-size': 11, fill: INK, 'data-label': 'transport' }));
-  parts.push(text(cx, BOX.bottom + 27, bar.valueLabel, { ...styleLabel, 'font-size': 10, fill: MUTED, 'data-label': 'value' }));
+  // A series name wider than its slot (e.g. "rest-protobuf" among four bars) wraps at its first hyphen.
+  const cut = bar.transport.indexOf('-');
+  const wraps = bar.transport.length * 6.2 > slot && cut > 0;
+  const name = wraps ? [bar.transport.slice(0, cut + 1), bar.transport.slice(cut + 1)] : [bar.transport];
+  const nameAttrs = { ...styleLabel, 'font-size': wraps ? 10 : 11, fill: INK, 'data-label': 'transport' };
+  parts.push(
+    wraps
+      ? el('text', { x: cx, y: BOX.bottom + 14, ...nameAttrs }, ...name.map((part, i) => el('tspan', { x: cx, dy: i === 0 ? 0 : 11 }, escapeHtml(part))))
+      : text(cx, BOX.bottom + 14, bar.transport, nameAttrs),
+  );
+  parts.push(text(cx, BOX.bottom + 27 + (wraps ? 10 : 0), bar.valueLabel, { ...styleLabel, 'font-size': 10, fill: MUTED, 'data-label': 'value' }));
   return group({}, ...parts);
 }
 
@@ -112,7 +123,7 @@ export function renderBarChart(chart: BarChart): string {
     const slot = inner / Math.max(1, g.bars.length);
     const width = Math.min(MAX_BAR_WIDTH, slot * 0.78);
     const start = BOX.left + gi * groupWidth + (groupWidth - inner) / 2;
-    const bars = g.bars.map((bar, bi) => drawBar(bar, start + slot * (bi + 0.5), width, y));
+    const bars = g.bars.map((bar, bi) => drawBar(bar, start + slot * (bi + 0.5), width, slot, y));
     const label = g.label
       ? text(BOX.left + (gi + 0.5) * groupWidth, BOX.bottom + 43, g.label, {
           'font-size': 11,

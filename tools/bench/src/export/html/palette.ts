@@ -17,6 +17,24 @@ export const TRANSPORT_STYLE: Readonly<Record<Transport, TransportStyle>> = {
 };
 
 /**
+ * The suites' variants: gRPC kinds in the transports' orange family, HTTP/1.1 kinds in blue ones;
+ * a new connection per request is drawn dotted, a stream dashed finer than unary.
+ */
+export const SERIES_STYLE: Readonly<Record<string, TransportStyle>> = {
+  'grpc-unary': TRANSPORT_STYLE.grpc,
+  'grpc-bidi': { colour: '#D55E00', dash: '2 2', marker: 'square' },
+  'rest-json': TRANSPORT_STYLE.json,
+  'rest-protobuf': { colour: '#56B4E9', dash: null, marker: 'circle' },
+  'json-keepalive': TRANSPORT_STYLE.json,
+  'json-new-connection': { colour: '#0072B2', dash: '1 3', marker: 'circle' },
+  'protobuf-keepalive': { colour: '#56B4E9', dash: null, marker: 'circle' },
+  'protobuf-new-connection': { colour: '#009E73', dash: '1 3', marker: 'circle' },
+  'json-gzip': { colour: '#009E73', dash: '1 3', marker: 'circle' },
+  protobuf: TRANSPORT_STYLE.grpc,
+  'protobuf-fast': { colour: '#D55E00', dash: '2 2', marker: 'square' },
+};
+
+/**
  * The parts of a call in the phases chart, from the same palette but not the transports' blue and
  * orange, so a segment is never read as a transport; the remainder (not a codec) is a neutral grey.
  */
@@ -33,7 +51,7 @@ export const MUTED = '#666666';
 export const GRID = '#e3e3e3';
 export const FAILED = '#b00020';
 
-/** Transports this report knows a style for, falling back to grey for any later addition. */
+/** Transports and series this report knows a style for, falling back to grey for any later addition. */
 export function styleOf(transport: string): TransportStyle {
-  return (TRANSPORT_STYLE as Record<string, TransportStyle | undefined>)[transport] ?? { colour: '#999999', dash: '2 2', marker: 'circle' };
+  return (TRANSPORT_STYLE as Record<string, TransportStyle | undefined>)[transport] ?? SERIES_STYLE[transport] ?? { colour: '#999999', dash: '2 2', marker: 'circle' };
 }

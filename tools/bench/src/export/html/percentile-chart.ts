@@ -8,7 +8,8 @@ import { linear, zeroTicks } from './scale';
 import { circle, group, line, polyline, rect, text, title } from './svg';
 
 export interface PercentileSeries {
-  transport: Transport;
+  /** The series (a transport, or a suite's variant id): its colour, dash and label. */
+  transport: Transport | string;
   /** The timed samples in any order; empty with `missing` for a transport that has none. */
   samplesMs: readonly number[];
   /** Sample values flagged as outliers (reported, never dropped). */
@@ -18,9 +19,12 @@ export interface PercentileSeries {
 
 export interface PercentileChart extends ChartShell {
   series: PercentileSeries[];
+  /** Names at the right end of each line (default). Off where a legend names long series ids, so the plot keeps its width. */
+  endLabels?: boolean;
 }
 
-const BOX: Box = { left: 52, right: CHART_WIDTH - 56, top: PLOT_TOP, bottom: CHART_HEIGHT - 40 };
+const NARROW: Box = { left: 52, right: CHART_WIDTH - 56, top: PLOT_TOP, bottom: CHART_HEIGHT - 40 };
+const WIDE_BOX: Box = { ...NARROW, right: CHART_WIDTH - 14 };
 /** Above this many samples the points are not drawn one by one (the line still passes through all). */
 const MAX_POINTS = 120;
 
@@ -40,7 +44,7 @@ function spread(ys: number[], gap: number): number[] {
   return out;
 }
 
-function pointMarker(transport: Transport, x: number, y: number, tooltip: string, outlier: boolean): string {
+function pointMarker(transport: string, x: number, y: number, tooltip: string, outlier: boolean): string {
   const style = styleOf(transport);
   const common = { fill: style.colour, stroke: outlier ? INK : '#ffffff', 'stroke-width': outlier ? 1.5 : 0.8, 'data-point': transport, 'data-outlier': outlier };
   const size = outlier ? 4 : 2.8;
@@ -50,6 +54,8 @@ function pointMarker(transport: Transport, x: number, y: number, tooltip: string
 }
 
 export function renderPercentileChart(chart: PercentileChart): string {
+  const endLabels = chart.endLabels !== false;
+  const BOX = endLabels ? NARROW : WIDE_BOX;
   const drawn = chart.series.filter((s) => s.samplesMs.length > 0);
   const max = Math.max(0, ...drawn.flatMap((s) => s.samplesMs));
   const ticks = zeroTicks(max);
@@ -98,7 +104,7 @@ export function renderPercentileChart(chart: PercentileChart): string {
     drawn.map((s) => y(Math.max(...s.samplesMs)) + 3.5),
     12,
   );
-  const labels = drawn.map((s, i) => {
+  const labels = (endLabels ? drawn : []).map((s, i) => {
     const style = styleOf(s.transport);
     return group(
       {},

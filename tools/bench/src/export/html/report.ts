@@ -5,14 +5,12 @@ import { bytesChart, coldChart, cpuChart, distributionChart, mediansChart, phase
 import { groupByCase, type CaseView } from './cases';
 import { escapeHtml } from './escape';
 import { renderLegend } from './legend';
+import { htmlDocument } from './page';
 import { renderProvenance } from './provenance';
-import { STYLES } from './styles';
 import { el } from './svg';
 import { renderResultsTable } from './table';
 import { renderVariantsTable } from './variants-table';
 
-/** Forbids every fetch, so the page provably works offline from file:// (inline styles only). */
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 interface ChartSection {
   id: string;
@@ -175,18 +173,5 @@ export function renderReport(doc: RunDocument): string {
     el('section', { id: 'provenance', 'data-section': 'provenance' }, el('h2', {}, 'How the run was made'), renderProvenance(doc)),
     el('footer', {}, `Generated from results.json (schema version ${escapeHtml(str(doc.schemaVersion))}). A single file: no scripts, nothing fetched.`),
   );
-  return [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(pageTitle)}</title>`,
-    `<style>${STYLES}</style>`,
-    '</head>',
-    `<body>${body}</body>`,
-    '</html>',
-    '',
-  ].join('\n');
+  return htmlDocument(pageTitle, body);
 }

@@ -1,0 +1,30 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startApps } from '../../apps';
+import { planPinning } from '../../pinning';
+import { VARIANTS } from '../../variants';
+
+export interface SuiteServers {
+  /** server-a's base URL, e.g. http://127.0.0.1:3001 */
+  serverAUrl: string;
+  /** server-b's address for a gRPC channel, e.g. 127.0.0.1:3002 */
+  serverBAddress: string;
+  pids: Record<string, number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The apps of the blog variant, from their production builds, with logs in the run folder. The suites
+ * call server-a and server-b directly from the bench process; the idle client app only reports health.
+ */
+export async function startSuiteServers(workspaceRoot: string, runDir: string): Promise<SuiteServers> {
+  const blog = VARIANTS.find((v) => v.id === 'blog');
+  if (!blog) throw new Error('the blog variant is missing from variants.ts');
+  const apps = await startApps(workspaceRoot, path.join(runDir, 'logs'), planPinning(false, os.cpus().length, false), blog);
+  return {
+    serverAUrl: `http://127.0.0.1:${apps.ports.serverA}`,
+    serverBAddress: `127.0.0.1:${apps.ports.serverB}`,
+    pids: apps.pids,
+    stop: () => apps.stop(),
+  };
+}

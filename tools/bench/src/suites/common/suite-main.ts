@@ -1,0 +1,117 @@
+// What every suite's entry point does around its measurements: read the options, make a new run
+// folder, start the servers when the suite needs them, write results.json after every cell and
+// results.md + report.html at the end, stop the servers whatever happens.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { collectProvenance } from '../../provenance';
+import { createRunFolder, writeFileAtomic } from '../../store';
+import { parseSuiteArgs, UsageError, type SuiteOptionsSpec, type SuiteProfile } from './args';
+import { coresNote, type SuiteDocument } from './document';
+import { startSuiteServers, type SuiteServers } from './servers';
+
+export const WORKSPACE_ROOT = path.resolve(__dirname, '../../../../..');
+
+export interface SuiteContext<S> {
+  settings: S;
+  profile: SuiteProfile;
+  runDir: string;
+  /** null for suites that need no network. */
+  servers: SuiteServers | null;
+  /** One line of progress on stderr. */
+  log(line: string): void;
+  /** Rewrites results.json (atomically, marked incomplete) with what has been measured so far. */
+  save(partial: unknown): void;
+}
+
+export interface SuiteDefinition<S extends Record<string, number>, R> {
+  spec: SuiteOptionsSpec<S>;
+  needsServers: boolean;
+  /** The data records this run uses, recorded in results.json as `plan`. */
+  plan(settings: S): Record<string, unknown>;
+  run(context: SuiteContext<S>): Promise<R>;
+  markdown(doc: SuiteDocument<S, R>): string;
+  html(doc: SuiteDocument<S, R>): string;
+}
+
+function write<S, R>(runDir: string, doc: SuiteDocument<S, R>): void {
+  writeFileAtomic(path.join(runDir, 'results.json'), JSON.stringify(doc, null, 2) + '\n');
+}
+
+export async function runSuite<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, argv: readonly string[]): Promise<number> {
+  const suite = definition.spec.suite;
+  const log = (line: string) => process.stderr.write(`${suite}: ${line}\n`);
+  let args;
+  try {
+    args = parseSuiteArgs(definition.spec, argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  const startedAt = new Date();
+  const runDir = createRunFolder(args.out, startedAt, suite);
+  const cpuCount = os.cpus().length;
+  const doc: SuiteDocument<S, R | null> = {
+    schemaVersion: 1,
+    suite,
+    incomplete: true,
+    provenance: collectProvenance(WORKSPACE_ROOT, argv),
+    settings: { ...args.settings, startedAt: startedAt.toISOString(), profile: args.profile, cpuCount, cores: coresNote(cpuCount) },
+    plan: definition.plan(args.settings),
+    results: null,
+  };
+  write(runDir, doc);
+  let servers: SuiteServers | null = null;
+  // Ctrl-C: keep what was measured (results.json stays marked incomplete) and stop the servers.
+  const interrupted = () => {
+    log(`interrupted; partial results in ${path.relative(process.cwd(), runDir)}/results.json`);
+    void (servers?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  try {
+    log(`writing ${path.relative(process.cwd(), runDir)}/`);
+    if (definition.needsServers) {
+      log('starting server-a and server-b (blog variant) …');
+      servers = await startSuiteServers(WORKSPACE_ROOT, runDir);
+    }
+    const context: SuiteContext<S> = {
+      settings: args.settings,
+      profile: args.profile,
+      runDir,
+      servers,
+      log,
+      save: (partial) => write(runDir, { ...doc, results: partial }),
+    };
+    const results = await definition.run(context);
+    const done: SuiteDocument<S, R> = { ...doc, incomplete: false, provenance: { ...doc.provenance, finishedAt: new Date().toISOString() }, results };
+    write(runDir, done);
+    const md = definition.markdown(done);
+    writeFileAtomic(path.join(runDir, 'results.md'), md);
+    writeFileAtomic(path.join(runDir, 'report.html'), definition.html(done));
+    process.stdout.write(md);
+    log(`results in ${path.relative(process.cwd(), runDir)}/ (results.json, results.md, report.html)`);
+    return 0;
+  } catch (error) {
+    log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    log(`what was measured is in ${path.relative(process.cwd(), runDir)}/results.json (marked incomplete)`);
+    return 1;
+  } finally {
+    process.removeListener('SIGINT', interrupted);
+    process.removeListener('SIGTERM', interrupted);
+    await servers?.stop();
+  }
+}
+
+/** The entry point of a suite's main.ts: run it and exit with its code. */
+export function suiteMain<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>): void {
+  runSuite(definition, process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`${definition.spec.suite}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,80 @@
+import { mean, median } from '../../stats';
+import type { Servers } from '../callers/echo-callers';
+import { LOOKUP_CALLERS } from '../callers/lookup-callers';
+import { quantileCurve, summarizeLatencies, type LatencySummary } from '../common/latency';
+import { rotate, timeSequentialCalls, warmUp } from '../common/sequential';
+import type { LatencyVariant } from './variants';
+
+export interface LatencySettings extends Record<string, number> {
+  calls: number;
+  rounds: number;
+  warmup: number;
+}
+
+export interface LatencyCell {
+  variant: string;
+  latency: LatencySummary;
+  /** 201 quantiles of the timed calls, for the percentile curve. */
+  curveMs: number[];
+  /** The first call of each round, on a brand-new client: connection set-up included. */
+  firstCallMs: number[];
+  /** Mean TCP connect time of the timed calls that opened a connection, and its share of their mean latency. */
+  connect: { calls: number; meanMs: number; shareOfMean: number } | null;
+}
+
+export interface LatencyResults {
+  cells: LatencyCell[];
+  failures: Array<{ variant: string; round: number; error: string }>;
+}
+
+const USER_ID = 42;
+
+export async function measureLatency(
+  servers: Servers,
+  variants: readonly LatencyVariant[],
+  settings: LatencySettings,
+  progress: (line: string, partial: LatencyResults) => void,
+): Promise<LatencyResults> {
+  const raw = new Map<string, { latencies: number[]; first: number[]; connects: number[] }>();
+  const results: LatencyResults = { cells: [], failures: [] };
+  for (let round = 0; round < settings.rounds; round++) {
+    for (const variant of rotate(variants, round)) {
+      try {
+        const caller = await LOOKUP_CALLERS[variant.id](servers, USER_ID);
+        const entry = raw.get(variant.id) ?? { latencies: [], first: [], connects: [] };
+        try {
+          const t0 = performance.now();
+          await caller.call();
+          entry.first.push(performance.now() - t0);
+          await warmUp(caller, settings.warmup);
+          const run = await timeSequentialCalls(caller, settings.calls);
+          entry.latencies.push(...run.latenciesMs);
+          entry.connects.push(...run.connectMs);
+        } finally {
+          await caller.close();
+        }
+        raw.set(variant.id, entry);
+        results.cells = summarize(raw);
+        const cell = results.cells.find((c) => c.variant === variant.id)!;
+        progress(`round ${round + 1}/${settings.rounds} ${variant.id}: p50 ${cell.latency.p50Ms.toFixed(3)} ms so far`, results);
+      } catch (error) {
+        results.failures.push({ variant: variant.id, round, error: error instanceof Error ? error.message : String(error) });
+        progress(`round ${round + 1}/${settings.rounds} ${variant.id} FAILED: ${results.failures.at(-1)!.error}`, results);
+      }
+    }
+  }
+  return results;
+}
+
+function summarize(raw: Map<string, { latencies: number[]; first: number[]; connects: number[] }>): LatencyCell[] {
+  return [...raw].map(([variant, { latencies, first, connects }]) => {
+    const latency = summarizeLatencies(latencies);
+    const connect = connects.length > 0 ? { calls: connects.length, meanMs: mean(connects), shareOfMean: mean(connects) / latency.meanMs } : null;
+    return { variant, latency, curveMs: quantileCurve(latencies), firstCallMs: first, connect };
+  });
+}
+
+/** The median first call, for tables. */
+export function firstCallMedian(cell: LatencyCell): number {
+  return median(cell.firstCallMs);
+}

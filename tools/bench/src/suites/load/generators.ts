@@ -1,0 +1,46 @@
+// The two load generators, one shape: run `concurrency` calls in flight for `durationMs` and report
+// every latency (HDR histogram), completed calls and errors by kind.
+import autocannon from 'autocannon';
+import type { Histogram } from 'hdr-histogram-js';
+import { recordMs } from '../common/hdr';
+import { runLoad } from '../../soak/load';
+import type { SoakTargets } from '../../soak/targets';
+
+export interface GeneratorRun {
+  calls: number;
+  elapsedMs: number;
+  /** Replies other than 2xx, or gRPC statuses other than OK (timeouts apart). */
+  errors: number;
+  timeouts: number;
+  errorKinds: Record<string, number>;
+}
+
+/** autocannon as a library, in this process: `concurrency` connections, one request in flight on each. */
+export async function autocannonLoad(url: string, concurrency: number, durationMs: number, histogram: Histogram, timeoutS: number): Promise<GeneratorRun> {
+  const started = performance.now();
+  const instance = autocannon({ url, connections: concurrency, pipelining: 1, duration: durationMs / 1000, timeout: timeoutS });
+  // Every response's time, into our histogram: the same resolution as the gRPC side.
+  instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTimeMs: number) => recordMs(histogram, responseTimeMs));
+  const result = await instance;
+  const errorKinds: Record<string, number> = {};
+  if (result.non2xx > 0) errorKinds['non-2xx'] = result.non2xx;
+  if (result.errors - result.timeouts > 0) errorKinds['connection errors'] = result.errors - result.timeouts;
+  if (result.timeouts > 0) errorKinds.timeouts = result.timeouts;
+  return {
+    calls: result.requests.total,
+    elapsedMs: performance.now() - started,
+    errors: result.non2xx + result.errors - result.timeouts,
+    timeouts: result.timeouts,
+    errorKinds,
+  };
+}
+
+/** Our closed loop on one grpc-js channel (soak/load.ts), every latency recorded. */
+export async function grpcLoad(targets: SoakTargets, rows: number, concurrency: number, durationMs: number, histogram: Histogram): Promise<GeneratorRun> {
+  const run = await runLoad(concurrency, durationMs, () => targets.grpcCall(rows));
+  for (const latency of run.latenciesMs) recordMs(histogram, latency);
+  const timeouts = Object.entries(run.errorKinds)
+    .filter(([kind]) => kind.includes('DEADLINE_EXCEEDED'))
+    .reduce((n, [, k]) => n + k, 0);
+  return { calls: run.calls, elapsedMs: run.elapsedMs, errors: run.errors - timeouts, timeouts, errorKinds: run.errorKinds };
+}

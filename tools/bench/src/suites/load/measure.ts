@@ -1,0 +1,104 @@
+import type { ProcessSample } from '@bench/config';
+import { SoakTargets } from '../../soak/targets';
+import type { Servers } from '../callers/echo-callers';
+import { latencyHistogram, summarizeHistogram, type HdrSummary } from '../common/hdr';
+import { rotate } from '../common/sequential';
+import { autocannonLoad, grpcLoad, type GeneratorRun } from './generators';
+import { GENERATOR_BOUND_SHARE, type LoadTarget } from './plan';
+
+export interface LoadSettings extends Record<string, number> {
+  durationMs: number;
+  warmupMs: number;
+  timeoutS: number;
+}
+
+export interface LoadCell {
+  target: LoadTarget;
+  rows: number;
+  concurrency: number;
+  calls: number;
+  elapsedMs: number;
+  requestsPerS: number;
+  errors: number;
+  timeouts: number;
+  errorKinds: Record<string, number>;
+  latency: HdrSummary;
+  /** CPU time of the loaded server over the cell, as a share of one core (1 = one core busy). */
+  serverCpuShare: number;
+  serverRssBytes: number;
+  /** The same for this process, which generates the load. */
+  generatorCpuShare: number;
+  /** The generator used ≥ GENERATOR_BOUND_SHARE of a core: the numbers may be its limit, not the server's. */
+  generatorBound: boolean;
+}
+
+export interface LoadResults {
+  cells: LoadCell[];
+  failures: Array<{ target: string; rows: number; concurrency: number; error: string }>;
+}
+
+export interface LoadPlan {
+  targets: readonly { id: LoadTarget }[];
+  concurrency: readonly number[];
+  rows: readonly number[];
+}
+
+const cpuMs = (s: ProcessSample) => s.cpuUserMs + s.cpuSystemMs;
+
+export async function measureLoad(servers: Servers, plan: LoadPlan, settings: LoadSettings, progress: (line: string, partial: LoadResults) => void): Promise<LoadResults> {
+  const results: LoadResults = { cells: [], failures: [] };
+  const targets = new SoakTargets(servers.serverAUrl, servers.serverBAddress, 1);
+  const drive = (target: LoadTarget, rows: number, concurrency: number, durationMs: number, histogram = latencyHistogram()): Promise<GeneratorRun> =>
+    target === 'http-json'
+      ? autocannonLoad(`${servers.serverAUrl}/server-a/${rows}`, concurrency, durationMs, histogram, settings.timeoutS)
+      : grpcLoad(targets, rows, concurrency, durationMs, histogram);
+  const metrics = (target: LoadTarget) => (target === 'http-json' ? targets.serverAMetrics() : targets.serverBMetrics());
+  let k = 0;
+  try {
+    for (const rows of plan.rows) {
+      for (const concurrency of plan.concurrency) {
+        for (const { id: target } of rotate(plan.targets, k++)) {
+          try {
+            if (settings.warmupMs > 0) await drive(target, rows, concurrency, settings.warmupMs);
+            const histogram = latencyHistogram();
+            const serverBefore = await metrics(target);
+            const cpuBefore = process.cpuUsage();
+            const run = await drive(target, rows, concurrency, settings.durationMs, histogram);
+            const cpu = process.cpuUsage(cpuBefore);
+            const serverAfter = await metrics(target);
+            const generatorCpuShare = (cpu.user + cpu.system) / 1000 / run.elapsedMs;
+            results.cells.push({
+              target,
+              rows,
+              concurrency,
+              calls: run.calls,
+              elapsedMs: run.elapsedMs,
+              requestsPerS: (1000 * (run.calls - run.errors - run.timeouts)) / run.elapsedMs,
+              errors: run.errors,
+              timeouts: run.timeouts,
+              errorKinds: run.errorKinds,
+              latency: summarizeHistogram(histogram),
+              serverCpuShare: (cpuMs(serverAfter) - cpuMs(serverBefore)) / run.elapsedMs,
+              serverRssBytes: serverAfter.rssBytes,
+              generatorCpuShare,
+              generatorBound: generatorCpuShare >= GENERATOR_BOUND_SHARE,
+            });
+            const rank = (c: LoadCell) => plan.rows.indexOf(c.rows) * 1e6 + plan.concurrency.indexOf(c.concurrency) * 100 + plan.targets.findIndex((t) => t.id === c.target);
+            results.cells.sort((a, b) => rank(a) - rank(b));
+            const cell = results.cells.find((c) => c.target === target && c.rows === rows && c.concurrency === concurrency)!;
+            progress(
+              `${rows} row(s) × ${concurrency} in flight, ${target}: ${Math.round(cell.requestsPerS)} req/s, p99 ${cell.latency.p99Ms.toFixed(2)} ms, errors ${run.errors + run.timeouts}, generator CPU ${Math.round(100 * generatorCpuShare)}%`,
+              results,
+            );
+          } catch (error) {
+            results.failures.push({ target, rows, concurrency, error: error instanceof Error ? error.message : String(error) });
+            progress(`${rows} row(s) × ${concurrency}, ${target} FAILED: ${results.failures.at(-1)!.error}`, results);
+          }
+        }
+      }
+    }
+  } finally {
+    targets.close();
+  }
+  return results;
+}

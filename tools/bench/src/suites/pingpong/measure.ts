@@ -1,0 +1,88 @@
+import { buildEchoContent } from '@bench/samples';
+import { ECHO_CALLERS, type EchoTransport, type Servers } from '../callers/echo-callers';
+import { latencyHistogram, recordMs, summarizeHistogram, type HdrSummary } from '../common/hdr';
+import { rotate } from '../common/sequential';
+
+export interface PingPongSettings extends Record<string, number> {
+  durationMs: number;
+  warmupMs: number;
+}
+
+export interface PingPongCell {
+  variant: string;
+  payload: string;
+  bytes: number;
+  elapsedMs: number;
+  calls: number;
+  callsPerS: number;
+  /** Echo content carried per second, both directions (request and reply): the experiment's bandwidth. */
+  payloadBytesPerS: number;
+  latency: HdrSummary;
+}
+
+export interface PingPongResults {
+  cells: PingPongCell[];
+  failures: Array<{ variant: string; payload: string; error: string }>;
+}
+
+/**
+ * For each payload, each variant in turn (rotating), on a connection of its own: warm up, then send,
+ * wait for the reply, send again — the same message — until the duration is over. Every latency goes
+ * into an HDR histogram.
+ */
+export async function measurePingPong(
+  servers: Servers,
+  variants: readonly { id: EchoTransport }[],
+  payloads: readonly { id: string; bytes: number }[],
+  settings: PingPongSettings,
+  progress: (line: string, partial: PingPongResults) => void,
+): Promise<PingPongResults> {
+  const results: PingPongResults = { cells: [], failures: [] };
+  for (const [k, payload] of payloads.entries()) {
+    const content = buildEchoContent(payload.bytes);
+    for (const variant of rotate(variants, k)) {
+      try {
+        const caller = await ECHO_CALLERS[variant.id](servers, content);
+        const histogram = latencyHistogram();
+        let calls = 0;
+        let elapsedMs = 0;
+        try {
+          const warmEnd = performance.now() + settings.warmupMs;
+          while (performance.now() < warmEnd) await caller.call();
+          const started = performance.now();
+          const end = started + settings.durationMs;
+          let now = started;
+          while (now < end) {
+            const t0 = now;
+            await caller.call();
+            now = performance.now();
+            recordMs(histogram, now - t0);
+            calls++;
+          }
+          elapsedMs = now - started;
+        } finally {
+          await caller.close();
+        }
+        const callsPerS = (1000 * calls) / elapsedMs;
+        results.cells.push({
+          variant: variant.id,
+          payload: payload.id,
+          bytes: payload.bytes,
+          elapsedMs,
+          calls,
+          callsPerS,
+          payloadBytesPerS: 2 * payload.bytes * callsPerS,
+          latency: summarizeHistogram(histogram),
+        });
+        // Table order: payloads as planned, variants as planned (they ran rotated).
+        const rank = (c: PingPongCell) => payloads.findIndex((p) => p.id === c.payload) * 100 + variants.findIndex((v) => v.id === c.variant);
+        results.cells.sort((a, b) => rank(a) - rank(b));
+        progress(`${payload.id} ${variant.id}: ${calls} calls, ${Math.round(callsPerS)}/s`, results);
+      } catch (error) {
+        results.failures.push({ variant: variant.id, payload: payload.id, error: error instanceof Error ? error.message : String(error) });
+        progress(`${payload.id} ${variant.id} FAILED: ${results.failures.at(-1)!.error}`, results);
+      }
+    }
+  }
+  return results;
+}
