@@ -1,6 +1,6 @@
-import { HttpModule } from '@nestjs/axios';
+import { HttpModule, HttpService } from '@nestjs/axios';
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ClientsModule } from '@nestjs/microservices';
+import { ClientsModule, type ClientGrpc } from '@nestjs/microservices';
 import { grpcCodecFor, SETTINGS, type Settings } from '@bench/config';
 import { sampleGrpcOptions } from '@bench/proto';
 import { BenchController } from './bench.controller';
@@ -8,6 +8,7 @@ import { CASE_RUNNER_PROVIDER } from './case-runner.provider';
 import { ClientController } from './client.controller';
 import { ErrorsFilter } from './errors.filter';
 import { HealthController } from './health.controller';
+import { PAYLOAD_ENDPOINTS_PROVIDER } from './payload-endpoints.provider';
 import { GrpcTransport } from './transports/grpc.transport';
 import { JsonTransport } from './transports/json.transport';
 import { GRPC_TRANSPORT, JSON_TRANSPORT, SAMPLE_GRPC_CLIENT } from './transports/tokens';
@@ -25,8 +26,10 @@ export class AppModule {
       controllers: [ClientController, BenchController, HealthController],
       providers: [
         { provide: SETTINGS, useValue: settings },
-        { provide: JSON_TRANSPORT, useClass: JsonTransport },
-        { provide: GRPC_TRANSPORT, useClass: GrpcTransport },
+        // Factories, not classes: the transports also take a route, which payload endpoints set (payload-endpoints.provider.ts).
+        { provide: JSON_TRANSPORT, useFactory: (http: HttpService, s: Settings) => new JsonTransport(http, s), inject: [HttpService, SETTINGS] },
+        { provide: GRPC_TRANSPORT, useFactory: (client: ClientGrpc, s: Settings) => new GrpcTransport(client, s), inject: [SAMPLE_GRPC_CLIENT, SETTINGS] },
+        PAYLOAD_ENDPOINTS_PROVIDER,
         { provide: APP_FILTER, useClass: ErrorsFilter },
         CASE_RUNNER_PROVIDER,
       ],

@@ -1,10 +1,10 @@
 import type { Provider } from '@nestjs/common';
-import { CaseRunner, type RowTransport } from '@bench/harness';
-import { GRPC_TRANSPORT, JSON_TRANSPORT } from './transports/tokens';
+import { CaseRunner, type PayloadEndpoint, type RowTransport } from '@bench/harness';
+import { GRPC_TRANSPORT, JSON_TRANSPORT, PAYLOAD_ENDPOINTS } from './transports/tokens';
 
-/** The shared case runner (libs/harness), fed with this client's Nest transports. */
+/** The shared case runner (libs/harness), fed with this client's Nest transports and payload endpoints. */
 export const CASE_RUNNER_PROVIDER: Provider = {
   provide: CaseRunner,
-  useFactory: (json: RowTransport, grpc: RowTransport) => new CaseRunner({ json, grpc }),
-  inject: [JSON_TRANSPORT, GRPC_TRANSPORT],
+  useFactory: (json: RowTransport, grpc: RowTransport, payloads: Record<string, PayloadEndpoint>) => new CaseRunner({ json, grpc }, payloads),
+  inject: [JSON_TRANSPORT, GRPC_TRANSPORT, PAYLOAD_ENDPOINTS],
 };

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Param } from '@nestjs/common';
 import { SETTINGS, type Settings } from '@bench/config';
-import { orBadRequest, parseIntField } from '@bench/validation';
+import { orBadRequest, parseEnumField, parseIntField } from '@bench/validation';
 import { CaseRunner, type TransportName } from '@bench/harness';
 
 /** What the blog's routes logged, now returned as JSON. */
@@ -44,6 +44,22 @@ export class ClientController {
     return this.call('grpc', 1, this.requests(count));
   }
 
+  /** One request to server-a (JSON) for `count` items of a payload endpoint (libs/payloads), e.g. /client/orders/call-a/100. */
+  @Get(':payload/call-a/:count')
+  payloadCallA(@Param('payload') payload: string, @Param('count') count: string): Promise<CallResult> {
+    return this.call('json', this.rows(count), 1, this.payload(payload));
+  }
+
+  /** The same from server-b (gRPC). */
+  @Get(':payload/call-b/:count')
+  payloadCallB(@Param('payload') payload: string, @Param('count') count: string): Promise<CallResult> {
+    return this.call('grpc', this.rows(count), 1, this.payload(payload));
+  }
+
+  private payload(raw: string): string {
+    return orBadRequest(parseEnumField('payload', raw, this.runner.payloadNames));
+  }
+
   private rows(raw: string): number {
     return orBadRequest(parseIntField('count', raw, { min: 1, max: this.settings.maxRows }));
   }
@@ -52,8 +68,8 @@ export class ClientController {
     return orBadRequest(parseIntField('count', raw, { min: 1, max: this.settings.maxParallel }));
   }
 
-  private async call(transport: TransportName, rows: number, requests: number): Promise<CallResult> {
-    const { elapsedMs, rowsReceived } = await this.runner.timeOnce(transport, rows, requests);
+  private async call(transport: TransportName, rows: number, requests: number, payload?: string): Promise<CallResult> {
+    const { elapsedMs, rowsReceived } = await this.runner.timeOnce(transport, rows, requests, payload);
     return { transport, rows, requests, elapsedMs, rowsReceived };
   }
 }

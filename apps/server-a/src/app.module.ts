@@ -6,13 +6,14 @@ import { LookupController } from './lookup.controller';
 import { MetricsController } from './metrics.controller';
 import { SamplesController } from './samples.controller';
 import { timedJson } from './timed-json.middleware';
+import { OrdersController } from './orders.controller';
 
 @Module({})
 export class AppModule implements NestModule {
   static register(settings: Settings): DynamicModule {
     return {
       module: AppModule,
-      controllers: [SamplesController, EchoController, LookupController, HealthController, MetricsController],
+      controllers: [SamplesController, EchoController, LookupController, HealthController, MetricsController, OrdersController],
       providers: [{ provide: SETTINGS, useValue: settings }],
     };
   }

@@ -5,13 +5,14 @@ import { HealthController } from './health.controller';
 import { LookupController } from './lookup.controller';
 import { MetricsController } from './metrics.controller';
 import { SamplesController } from './samples.controller';
+import { OrdersController } from './orders.controller';
 
 @Module({})
 export class AppModule {
   static register(settings: Settings): DynamicModule {
     return {
       module: AppModule,
-      controllers: [SamplesController, EchoController, LookupController, HealthController, MetricsController],
+      controllers: [SamplesController, EchoController, LookupController, HealthController, MetricsController, OrdersController],
       providers: [{ provide: SETTINGS, useValue: settings }],
     };
   }

@@ -1,10 +1,10 @@
 import { Controller, Inject } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 import { processSampler, SETTINGS, type Settings } from '@bench/config';
-import { malformedReason, SAMPLE_SERVICE, type GetSamplesParam__Output, type Samples } from '@bench/proto';
+import { SAMPLE_SERVICE, type GetSamplesParam__Output, type Samples } from '@bench/proto';
 import { buildRowRange, buildRows, STREAM_CHUNK_ROWS } from '@bench/samples';
 import { Observable } from 'rxjs';
-import { invalidArgument, orInvalidArgument, parseIntField } from '@bench/validation';
+import { requestedCount } from './count-param';
 
 @Controller()
 export class SamplesController {
@@ -48,10 +48,6 @@ export class SamplesController {
 
   /** The validated row count, or INVALID_ARGUMENT naming what is wrong (including undecodable bytes). */
   private count(param: GetSamplesParam__Output): number {
-    const malformed = malformedReason(param);
-    if (malformed) {
-      throw invalidArgument({ field: 'request', rule: 'type', message: `request is not a valid GetSamplesParam message: ${malformed}` });
-    }
-    return orInvalidArgument(parseIntField('count', param.count, { min: 1, max: this.settings.maxRows }));
+    return requestedCount(param, 'GetSamplesParam', this.settings.maxRows);
   }
 }

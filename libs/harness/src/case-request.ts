@@ -7,7 +7,11 @@ import { TRANSPORT_NAMES } from './transport';
 export const MAX_CALLS = 10_000;
 
 /** Validates a POST /bench/run body, naming the first field that breaks a rule. */
-export function parseCaseRequest(body: unknown, limits: Pick<Settings, 'maxRows' | 'maxParallel'>): FieldResult<CaseRequest> {
+export function parseCaseRequest(
+  body: unknown,
+  limits: Pick<Settings, 'maxRows' | 'maxParallel'>,
+  payloads: readonly string[] = [],
+): FieldResult<CaseRequest> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { ok: false, error: { field: 'body', rule: 'type', message: 'body must be a JSON object (Content-Type: application/json)' } };
   }
@@ -24,8 +28,12 @@ export function parseCaseRequest(body: unknown, limits: Pick<Settings, 'maxRows'
   if (!warmup.ok) return warmup;
   const runs = parseIntField('runs', input.runs, { min: 0, max: MAX_CALLS });
   if (!runs.ok) return runs;
-  return {
-    ok: true,
-    value: { transport: transport.value, rows: rows.value, requests: requests.value, warmup: warmup.value, runs: runs.value, cold },
-  };
+  const value: CaseRequest = { transport: transport.value, rows: rows.value, requests: requests.value, warmup: warmup.value, runs: runs.value, cold };
+  if (input.payload === undefined) return { ok: true, value };
+  if (payloads.length === 0) {
+    // Clients without payload endpoints (bare) say so, rather than running the blog's rows instead.
+    return { ok: false, error: { field: 'payload', rule: 'enum', message: 'payload: this client serves only the blog rows (no payload endpoints)' } };
+  }
+  const payload = parseEnumField('payload', input.payload, payloads);
+  return payload.ok ? { ok: true, value: { ...value, payload: payload.value } } : payload;
 }

@@ -91,6 +91,21 @@ describe('CaseRunner', () => {
     await expect(runner.timeOnce('json', 1, 1)).resolves.toMatchObject({ rowsReceived: 1 });
   });
 
+  it('runs a payload endpoint on its own transports and checks its replies with its own verifier', async () => {
+    const blog = new FakeTransport('json');
+    const orders = new FakeTransport('json');
+    const checked: number[] = [];
+    const verify = (_body: unknown, rows: number) => (checked.push(rows), { ok: true as const });
+    const runner = new CaseRunner({ json: blog, grpc: new FakeTransport('grpc') }, { orders: { transports: { json: orders, grpc: new FakeTransport('grpc') }, verify } });
+    expect(runner.payloadNames).toEqual(['orders']);
+    await runner.run({ transport: 'json', rows: 4, requests: 2, warmup: 0, runs: 1, cold: true, payload: 'orders' });
+    expect([orders.opened, blog.opened]).toEqual([1, 0]);
+    expect(checked).toEqual([4, 4, 4, 4]);
+    await expect(runner.timeOnce('json', 3, 1, 'orders')).resolves.toMatchObject({ rowsReceived: 3 });
+    const failing = new CaseRunner({ json: blog, grpc: blog }, { orders: { transports: { json: orders, grpc: orders }, verify: () => ({ ok: false, reason: 'no' }) } });
+    await expect(failing.timeOnce('json', 1, 1, 'orders')).rejects.toThrow('wrong reply: no');
+  });
+
   it('timeCall checks the number of replies', async () => {
     const connection: Connection = { fetchAll: async () => [], close: async () => undefined };
     await expect(timeCall(connection, 1, 2)).rejects.toThrow('expected 2 replies, got 0');
@@ -118,5 +133,13 @@ describe('parseCaseRequest', () => {
     [{ transport: 'json', rows: 5, requests: 1, runs: 1, warmup: 1.5 }, 'warmup', 'integer'],
   ])('refuses %p naming %s (%s)', (body, field, rule) => {
     expect(parseCaseRequest(body, limits)).toMatchObject({ ok: false, error: { field, rule } });
+  });
+
+  it('takes a known payload name and refuses others, or any where the client has none', () => {
+    const body = { transport: 'grpc', rows: 5, requests: 1, runs: 1 };
+    expect(parseCaseRequest({ ...body, payload: 'orders' }, limits, ['orders'])).toMatchObject({ ok: true, value: { payload: 'orders' } });
+    expect(parseCaseRequest(body, limits, ['orders'])).toMatchObject({ ok: true, value: { transport: 'grpc' } });
+    expect(parseCaseRequest({ ...body, payload: 'users' }, limits, ['orders'])).toMatchObject({ ok: false, error: { field: 'payload', rule: 'enum' } });
+    expect(parseCaseRequest({ ...body, payload: 'orders' }, limits)).toMatchObject({ ok: false, error: { field: 'payload', message: expect.stringContaining('only the blog rows') } });
   });
 });

@@ -1,6 +1,15 @@
 import { costBetween, processSampler, type ProcessCost, type ProcessSample } from '@bench/config';
-import { verifyReply } from '@bench/samples';
+import { verifyReply, type ReplyCheck } from '@bench/samples';
 import type { Connection, RowTransport, TransportName } from './transport';
+
+/** Checks one decoded reply of `rows` rows (or items). */
+export type ReplyVerifier = (body: unknown, rows: number) => ReplyCheck;
+
+/** A payload endpoint beside the blog's: its two transports and how its replies are checked. */
+export interface PayloadEndpoint {
+  transports: Readonly<Record<TransportName, RowTransport>>;
+  verify: ReplyVerifier;
+}
 
 /** One case as the bench asks for it: `requests` parallel requests of `rows` rows each. */
 export interface CaseRequest {
@@ -13,6 +22,8 @@ export interface CaseRequest {
   runs: number;
   /** Also time one call on a brand-new connection (connection set-up included), before the warm-up. */
   cold: boolean;
+  /** A payload endpoint's name (libs/payloads); absent: the blog's rows. */
+  payload?: string;
 }
 
 /** Where a timed call's time went, per call, as far as the processes can tell. */
@@ -75,13 +86,13 @@ export class BusyError extends Error {
  * The blog's measurement: fire `requests` requests at once, wait for every reply, decoded. The timer
  * covers exactly that; replies are checked after it stops, so a wrong answer fails loudly.
  */
-export async function timeCall(connection: Connection, rows: number, requests: number): Promise<TimedCall> {
+export async function timeCall(connection: Connection, rows: number, requests: number, verify: ReplyVerifier = verifyReply): Promise<TimedCall> {
   const started = performance.now();
   const replies = await connection.fetchAll(rows, requests);
   const elapsedMs = performance.now() - started;
   if (replies.length !== requests) throw new Error(`wrong reply: expected ${requests} replies, got ${replies.length}`);
   for (const reply of replies) {
-    const check = verifyReply(reply, rows);
+    const check = verify(reply, rows);
     if (!check.ok) throw new Error(`wrong reply: ${check.reason}`);
   }
   return { elapsedMs, rowsReceived: rows * replies.length };
@@ -96,30 +107,41 @@ type MaybeSample = ProcessSample | { error: string };
 export class CaseRunner {
   private busy = false;
 
-  constructor(private readonly transports: Readonly<Record<TransportName, RowTransport>>) {}
+  private readonly endpoints: ReadonlyMap<string | undefined, PayloadEndpoint>;
 
-  /** One timed call on the shared connection (the blog's four routes). */
-  timeOnce(transport: TransportName, rows: number, requests: number): Promise<TimedCall> {
-    return this.exclusive(() => stage('timed', () => timeCall(this.transports[transport].shared(), rows, requests)));
+  constructor(transports: Readonly<Record<TransportName, RowTransport>>, payloads: Readonly<Record<string, PayloadEndpoint>> = {}) {
+    this.endpoints = new Map<string | undefined, PayloadEndpoint>([[undefined, { transports, verify: verifyReply }], ...Object.entries(payloads)]);
+  }
+
+  /** The payload endpoints this runner can call, by name (POST /bench/run's `payload`). */
+  get payloadNames(): string[] {
+    return [...this.endpoints.keys()].filter((name): name is string => name !== undefined);
+  }
+
+  /** One timed call on the shared connection (the blog's four routes, and the same for a payload). */
+  timeOnce(transport: TransportName, rows: number, requests: number, payload?: string): Promise<TimedCall> {
+    const { transports, verify } = this.endpoint(payload);
+    return this.exclusive(() => stage('timed', () => timeCall(transports[transport].shared(), rows, requests, verify)));
   }
 
   /** Cold call, warm-up, then timed calls, returning every raw sample (the bench route). */
   run(request: CaseRequest): Promise<CaseRun> {
+    const { transports, verify } = this.endpoint(request.payload);
     return this.exclusive(async () => {
-      const transport = this.transports[request.transport];
+      const transport = transports[request.transport];
       const { rows, requests, runs } = request;
       let coldMs: number | null = null;
       if (request.cold) {
         const fresh = transport.openFresh();
         try {
-          coldMs = (await stage('cold', () => timeCall(fresh, rows, requests))).elapsedMs;
+          coldMs = (await stage('cold', () => timeCall(fresh, rows, requests, verify))).elapsedMs;
         } finally {
           await fresh.close();
         }
       }
       const warmupMs: number[] = [];
       for (let i = 0; i < request.warmup; i++) {
-        warmupMs.push((await stage('warmup', () => timeCall(transport.shared(), rows, requests))).elapsedMs);
+        warmupMs.push((await stage('warmup', () => timeCall(transport.shared(), rows, requests, verify))).elapsedMs);
       }
 
       const sampler = processSampler();
@@ -128,7 +150,7 @@ export class CaseRunner {
       const clientBefore = sampler.read(true);
       const samplesMs: number[] = [];
       for (let i = 0; i < runs; i++) {
-        samplesMs.push((await stage('timed', () => timeCall(transport.shared(), rows, requests))).elapsedMs);
+        samplesMs.push((await stage('timed', () => timeCall(transport.shared(), rows, requests, verify))).elapsedMs);
       }
       const clientAfter = sampler.read(false);
       const replies = transport.takeReplies();
@@ -158,6 +180,12 @@ export class CaseRunner {
         serverMetricsError: 'error' in serverBefore ? serverBefore.error : 'error' in serverAfter ? serverAfter.error : null,
       };
     });
+  }
+
+  private endpoint(payload: string | undefined): PayloadEndpoint {
+    const endpoint = this.endpoints.get(payload);
+    if (!endpoint) throw new Error(`unknown payload ${JSON.stringify(payload)}; this client serves ${this.payloadNames.join(', ') || 'no payload endpoints'}`);
+    return endpoint;
   }
 
   /** One case at a time: parallel runs would share sockets, CPU and byte meters and corrupt each other. */

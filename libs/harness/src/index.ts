@@ -10,5 +10,7 @@ export {
   type CaseRun,
   type Phases,
   type TimedCall,
+  type PayloadEndpoint,
+  type ReplyVerifier,
 } from './case-runner';
 export { parseCaseRequest, MAX_CALLS } from './case-request';

@@ -1,5 +1,6 @@
 import { loadSync } from '@grpc/proto-loader';
-import { getSamplesCodec, observeSampleCodec, MAX_MESSAGE_BYTES, PROTO_LOADER_OPTIONS, SAMPLE_PROTO, sampleGrpcOptions } from './index';
+import { buildItems, PAYLOADS, verifyPayloadReply } from '@bench/payloads';
+import { getSamplesCodec, observeSampleCodec, MAX_MESSAGE_BYTES, PROTO_LOADER_OPTIONS, SAMPLE_PROTO, sampleGrpcOptions, PAYLOAD_PACKAGES, samplePackageDefinition } from './index';
 
 type FieldInfo = { name: string; number: number; type: string; label: string };
 
@@ -68,12 +69,30 @@ describe('sampleGrpcOptions', () => {
   it('is the same object shape for server and client, with raised message limits', () => {
     const options = sampleGrpcOptions('127.0.0.1:1234').options;
     expect(options.url).toBe('127.0.0.1:1234');
-    expect(options.package).toEqual(['sample', 'grpc.health.v1', 'bench.metrics', 'echo', 'lookup']);
+    expect(options.package).toEqual(['sample', 'grpc.health.v1', 'bench.metrics', 'echo', 'lookup', ...PAYLOAD_PACKAGES]);
     expect(options.maxSendMessageLength).toBe(MAX_MESSAGE_BYTES);
     expect(options.maxReceiveMessageLength).toBe(MAX_MESSAGE_BYTES);
     expect(MAX_MESSAGE_BYTES).toBeGreaterThan(1_000_000 * 200);
     expect(options.packageDefinition['sample.SampleService']).toBeDefined();
     expect(options.packageDefinition['grpc.health.v1.Health']).toBeDefined();
     expect(PROTO_LOADER_OPTIONS).toMatchObject({ keepCase: true, defaults: true, longs: String, enums: String });
+  });
+});
+
+describe('the payload endpoints (libs/payloads)', () => {
+  type Codec = { responseSerialize(v: unknown): Buffer; responseDeserialize(b: Buffer): unknown };
+
+  it.each(PAYLOADS.map((p) => [p.name, p] as const))('%s: served, metered, and its replies decode to the builder items', (_name, payload) => {
+    const { protoPackage, service, method, field } = payload.names;
+    const rpc = (samplePackageDefinition()[`${protoPackage}.${service}`] as unknown as Record<string, Codec>)[method];
+    const seen: number[] = [];
+    observeSampleCodec({ encoded: (bytes) => seen.push(bytes) });
+    try {
+      const bytes = rpc.responseSerialize({ [field]: buildItems(payload, 3) });
+      expect(seen).toEqual([bytes.length]);
+      expect(verifyPayloadReply(payload, rpc.responseDeserialize(bytes), 3)).toEqual({ ok: true });
+    } finally {
+      observeSampleCodec({});
+    }
   });
 });

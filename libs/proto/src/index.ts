@@ -14,6 +14,7 @@ export {
   LOOKUP_SERVICE,
 } from './names';
 export { samplePackageDefinition, type CodecChoice } from './package-definition';
+export { PAYLOAD_PROTOS, PAYLOAD_PACKAGES } from './payload-protos';
 export { getSamplesCodec, type GetSamplesMethod } from './codec';
 export { observeSampleCodec, type CodecObserver } from './codec-observer';
 export type * from './types';

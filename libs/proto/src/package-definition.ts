@@ -5,6 +5,7 @@ import { decodeSamplesFast, encodeSamplesFast } from './fast-codec';
 import { CLIENT_FACING_PACKAGES, SAMPLE_PACKAGE } from './names';
 import { codecObserver } from './codec-observer';
 import { malformedRequest } from './malformed';
+import { PAYLOAD_PACKAGES, PAYLOAD_PROTOS } from './payload-protos';
 
 type Method = {
   requestDeserialize?: (buffer: Buffer) => unknown;
@@ -19,22 +20,25 @@ const loaded = new Map<CodecChoice, PackageDefinition>();
 /**
  * Our protos loaded exactly as Nest would load them from `protoPath` + `loader` (the same
  * proto-loader call and options). Requests of client-facing packages never fail to decode (handlers
- * answer INVALID_ARGUMENT instead), and each sample.* reply serializer and deserializer is wrapped to
- * time it and count its bytes. With codec 'fast' (the tuned variant) the sample.* replies use fast-codec.ts.
+ * answer INVALID_ARGUMENT instead), and each sample.* and payloads.* reply serializer and deserializer is
+ * wrapped to time it and count its bytes. With codec 'fast' (the tuned variant) the sample.* replies use fast-codec.ts.
  * Loaded once per process and shared by every server and client in it.
  */
 export function samplePackageDefinition(codec: CodecChoice = 'proto-loader'): PackageDefinition {
   const cached = loaded.get(codec);
   if (cached) return cached;
-  const definition = loadSync([...SERVED_PROTOS], { ...PROTO_LOADER_OPTIONS, includeDirs: [PROTO_DIR] });
+  const definition = loadSync([...SERVED_PROTOS, ...PAYLOAD_PROTOS], { ...PROTO_LOADER_OPTIONS, includeDirs: [PROTO_DIR] });
   for (const [name, entry] of Object.entries(definition)) {
     if ('format' in entry || 'type' in entry) continue;
     const packageName = name.slice(0, name.lastIndexOf('.'));
-    if (!CLIENT_FACING_PACKAGES.includes(packageName)) continue;
+    const payload = PAYLOAD_PACKAGES.includes(packageName);
+    if (!payload && !CLIENT_FACING_PACKAGES.includes(packageName)) continue;
     for (const method of Object.values(entry as Record<string, Method>)) {
       guardRequestDecoding(method);
-      // Only the blog's service is metered: echo, lookup, health and metrics are not its payload.
+      // Only the payloads under test are metered (the blog's and the generated ones); echo, lookup,
+      // health and metrics are not. The fast codec knows only sample.Samples: payloads keep proto-loader's.
       if (packageName === SAMPLE_PACKAGE) meterReplies(method, codec);
+      if (payload) meterReplies(method, 'proto-loader');
     }
   }
   loaded.set(codec, definition);

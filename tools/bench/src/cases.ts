@@ -1,4 +1,5 @@
 import type { CaseRecord } from './model';
+import { PAYLOAD_CASES } from './payload-cases';
 
 /**
  * The blog's seven cases (experiments.md §1) with its averages. Order is the blog's; the runner keeps it.
@@ -14,8 +15,11 @@ export const BLOG_CASES: readonly CaseRecord[] = Object.freeze([
   { id: '20k×4', aliases: ['20kx4', '20k-4'], rows: 20_000, requests: 4, blogMs: { json: 220.704, grpc: 700.893 }, defaultRuns: 20 },
 ]);
 
+/** Every case --cases can name: the blog's, then those of the payload endpoints. */
+export const CASES: readonly CaseRecord[] = Object.freeze([...BLOG_CASES, ...PAYLOAD_CASES]);
+
 /** Finds cases by id or alias (case-insensitive); unknown names are an error listing what exists. */
-export function selectCases(names: readonly string[], catalog: readonly CaseRecord[] = BLOG_CASES): CaseRecord[] {
+export function selectCases(names: readonly string[], catalog: readonly CaseRecord[] = CASES): CaseRecord[] {
   const unknown: string[] = [];
   const picked = new Set<CaseRecord>();
   for (const name of names) {

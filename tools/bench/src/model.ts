@@ -13,8 +13,10 @@ export interface CaseRecord {
   rows: number;
   /** Requests fired at once and awaited together (forkJoin). */
   requests: number;
-  /** The blog's average for each transport, in ms (reference, not a target). */
-  blogMs: Readonly<Record<Transport, number>>;
+  /** The blog's average for each transport, in ms (reference, not a target); none for payload cases. */
+  blogMs?: Readonly<Record<Transport, number>>;
+  /** The payload endpoint it calls (libs/payloads, see payload-cases.ts); absent: the blog's rows. */
+  payload?: string;
   /** Timed repetitions for this case when the profile does not say otherwise (slow cases run fewer). */
   defaultRuns?: number;
 }
@@ -77,8 +79,8 @@ export interface CaseIdentity {
   requests: number;
   warmup: number;
   runs: number;
-  /** The blog's average for this cell, in ms. */
-  blogMs: number;
+  /** The blog's average for this cell, in ms (null: a case the blog did not have). */
+  blogMs: number | null;
 }
 
 /** The runner's output for one case × transport: raw samples or the error that stopped it. */

@@ -37,7 +37,8 @@ writes results/<UTC timestamp>/results.json and results.md.
 Options:
   --profile quick|default   defaults for cases, runs and warm-up (default: default)
   --cases IDS               comma-separated case ids or aliases: ①-1 (1-1), ①-2 (1-2), ①-3 (1-3),
-                            ②-1 (2-1), ②-2 (2-2), ②-3 (2-3), 20k×4 (20kx4)
+                            ②-1 (2-1), ②-2 (2-2), ②-3 (2-3), 20k×4 (20kx4), and the payload endpoints'
+                            cases (tools/bench/src/payload-cases.ts, e.g. orders-1k)
   --transports LIST         json,grpc (default: both)
   --variants LIST           blog,tuned,bare,go (default: blog): the blog's Nest apps, the tuned Nest apps,
                             the same calls with no framework, a Go reference (skipped where Go is missing)
@@ -114,6 +115,12 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     throw new UsageError((error as Error).message);
   }
   if (variants.length === 0) throw new UsageError('--variants selected no variant');
+  const payloadCase = cases.find((c) => c.payload !== undefined);
+  const plainVariant = variants.find((v) => !v.servesPayloads);
+  if (payloadCase && plainVariant) {
+    // The bare and Go clients would not know the endpoint (Go would even run the blog rows instead).
+    throw new UsageError(`case ${payloadCase.id} calls a payload endpoint, which only the Nest apps serve (variants blog, tuned), not ${plainVariant.id}`);
+  }
 
   const clientUrl = flags.get('client-url') ?? null;
   if (clientUrl !== null && variants.length > 1) {

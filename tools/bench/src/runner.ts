@@ -63,7 +63,7 @@ export async function runCases(
     const { record, warmup, runs } = planned;
     hooks.onCaseStart?.(planned, index, plan.length);
     const began = performance.now();
-    const call = { rows: record.rows, requests: record.requests };
+    const call = { rows: record.rows, requests: record.requests, ...(record.payload ? { payload: record.payload } : {}) };
     const accs: Accumulator[] = planned.transports.map((transport) => ({
       transport,
       startedAt: new Date(),
@@ -116,7 +116,7 @@ export async function runCases(
         requests: record.requests,
         warmup,
         runs,
-        blogMs: record.blogMs[acc.transport],
+        blogMs: record.blogMs?.[acc.transport] ?? null,
         startedAt: acc.startedAt.toISOString(),
         wallMs,
         measurement: acc.error === null ? acc.measurement : null,

@@ -14,6 +14,8 @@ export interface VariantRecord {
   build?: readonly string[];
   /** Optional variants are skipped, with a message, when they cannot be built here; others fail the run. */
   optional?: boolean;
+  /** Its apps serve the payload endpoints of libs/payloads (only the Nest apps do). */
+  servesPayloads?: boolean;
 }
 
 const NEST_MAINS = {
@@ -30,6 +32,7 @@ export const VARIANTS: readonly VariantRecord[] = Object.freeze([
     mains: NEST_MAINS,
     runtime: 'node',
     env: { VARIANT: 'blog' },
+    servesPayloads: true,
   },
   {
     id: 'tuned',
@@ -37,6 +40,7 @@ export const VARIANTS: readonly VariantRecord[] = Object.freeze([
     mains: NEST_MAINS,
     runtime: 'node',
     env: { VARIANT: 'tuned' },
+    servesPayloads: true,
   },
   {
     id: 'bare',

@@ -33,6 +33,15 @@ describe('parseOptions', () => {
     expect(plan.map((p) => p.runs)).toEqual([2]);
   });
 
+  it('selects payload endpoint cases by id or alias, on the Nest variants only', () => {
+    const options = parseOptions(['--cases', 'orders-1k,orders-1x100', '--variants', 'blog,tuned'], '/work');
+    expect(options.cases.map((c) => [c.id, c.payload, c.rows, c.requests])).toEqual([
+      ['orders-1k', 'orders', 1000, 1],
+      ['orders-1×100', 'orders', 1, 100],
+    ]);
+    expect(() => parseOptions(['--cases', 'orders-1', '--variants', 'blog,bare'], '/work')).toThrow('only the Nest apps serve (variants blog, tuned), not bare');
+  });
+
   it('quick profile skips the slowest cases', () => {
     const ids = parseOptions(['--profile', 'quick']).cases.map((c) => c.id);
     expect(ids).not.toContain('①-3');

@@ -1,16 +1,31 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Metadata } from '@grpc/grpc-js';
 import { ClientGrpcProxy, type ClientGrpc } from '@nestjs/microservices';
 import { firstValueFrom, forkJoin, lastValueFrom, reduce, type Observable } from 'rxjs';
 import { grpcCodecFor, isTuned, SETTINGS, type ProcessSample, type Settings } from '@bench/config';
 import { ReplyMeter, type Connection, type ReplyTally, type RowTransport } from '@bench/harness';
-import { METRICS_SERVICE, observeSampleCodec, SAMPLE_SERVICE, sampleGrpcOptions, type GetSamplesParam, type Samples__Output } from '@bench/proto';
+import { METRICS_SERVICE, observeSampleCodec, SAMPLE_SERVICE, sampleGrpcOptions, type GetSamplesParam } from '@bench/proto';
 import { SAMPLE_GRPC_CLIENT } from './tokens';
 
-interface SampleServiceClient {
-  getSamples(param: GetSamplesParam, metadata: Metadata, options: { deadline: number }): Observable<Samples__Output>;
-  getSamplesStream(param: GetSamplesParam, metadata: Metadata, options: { deadline: number }): Observable<Samples__Output>;
+type Reply = Record<string, unknown[]>;
+type ServiceClient = Record<string, (param: GetSamplesParam, metadata: Metadata, options: { deadline: number }) => Observable<Reply>>;
+
+/** The RPC a GrpcTransport calls, with its streamed twin if it has one, and the reply's list field. */
+export interface GrpcRoute {
+  service: string;
+  method: string;
+  streamMethod?: string;
+  field: string;
 }
+
+/** The blog's GetSamples (and our GetSamplesStream), replying `{ samples: [...] }`. */
+export const SAMPLES_GRPC_ROUTE: GrpcRoute = { service: SAMPLE_SERVICE, method: 'getSamples', streamMethod: 'getSamplesStream', field: 'samples' };
+
+/**
+ * Reply sizes and decode times come from inside the deserializer Nest calls, through the one codec
+ * observer of the process; every gRPC transport shares this meter (cases run one at a time).
+ */
+const grpcReplies = new ReplyMeter();
 
 /** Tuned (stream-large-replies): replies from this many rows on are streamed in chunks. */
 export const STREAM_FROM_ROWS = 20_000;
@@ -21,24 +36,21 @@ interface ProcessMetricsClient {
 
 /** server-b over gRPC with Nest's ClientGrpc, as the blog did. */
 @Injectable()
-export class GrpcTransport implements RowTransport, OnModuleInit {
+export class GrpcTransport implements RowTransport {
   readonly name = 'grpc' as const;
-  private readonly meter = new ReplyMeter();
-  private sharedConnection!: Connection;
+  private sharedConnection: Connection | undefined;
 
   constructor(
     @Inject(SAMPLE_GRPC_CLIENT) private readonly client: ClientGrpc,
     @Inject(SETTINGS) private readonly settings: Settings,
+    private readonly route: GrpcRoute = SAMPLES_GRPC_ROUTE,
   ) {
-    // Reply sizes and decode times come from inside the deserializer Nest calls.
-    observeSampleCodec({ decoded: (bytes, ms) => this.meter.record(bytes, ms) });
+    observeSampleCodec({ decoded: (bytes, ms) => grpcReplies.record(bytes, ms) });
   }
 
-  onModuleInit(): void {
-    this.sharedConnection = this.connect(this.client, async () => undefined);
-  }
-
+  /** Made on first use (after Nest has set up the gRPC client), then kept for the app's lifetime. */
   shared(): Connection {
+    this.sharedConnection ??= this.connect(this.client, async () => undefined);
     return this.sharedConnection;
   }
 
@@ -50,7 +62,7 @@ export class GrpcTransport implements RowTransport, OnModuleInit {
   }
 
   takeReplies(): ReplyTally {
-    return this.meter.take();
+    return grpcReplies.take();
   }
 
   readServerMetrics(resetPeak: boolean): Promise<ProcessSample> {
@@ -58,19 +70,20 @@ export class GrpcTransport implements RowTransport, OnModuleInit {
   }
 
   private connect(client: ClientGrpc, close: () => Promise<void>): Connection {
-    const service = client.getService<SampleServiceClient>(SAMPLE_SERVICE);
-    const stream = isTuned(this.settings.variant, 'stream-large-replies');
+    const { service: serviceName, method, streamMethod, field } = this.route;
+    const service = client.getService<ServiceClient>(serviceName);
+    const streamed = isTuned(this.settings.variant, 'stream-large-replies') ? streamMethod : undefined;
     // Every call gets a deadline (CALL_TIMEOUT_MS): a stuck server fails the case instead of hanging it.
     const deadline = () => ({ deadline: Date.now() + this.settings.callTimeoutMs });
-    const one = (rows: number): Observable<Samples__Output> =>
-      stream && rows >= STREAM_FROM_ROWS
-        ? service.getSamplesStream({ count: rows }, new Metadata(), deadline()).pipe(
-            reduce<Samples__Output, Samples__Output>((reply, chunk) => {
-              for (const row of chunk.samples) reply.samples.push(row);
+    const one = (rows: number): Observable<Reply> =>
+      streamed !== undefined && rows >= STREAM_FROM_ROWS
+        ? service[streamed]({ count: rows }, new Metadata(), deadline()).pipe(
+            reduce<Reply, Reply>((reply, chunk) => {
+              for (const row of chunk[field]) reply[field].push(row);
               return reply;
-            }, { samples: [] }),
+            }, { [field]: [] }),
           )
-        : service.getSamples({ count: rows }, new Metadata(), deadline());
+        : service[method]({ count: rows }, new Metadata(), deadline());
     return {
       fetchAll: (rows, requests) => lastValueFrom(forkJoin(Array.from({ length: requests }, () => one(rows)))),
       close,

@@ -20,10 +20,14 @@ export class JsonTransport implements RowTransport {
   constructor(
     private readonly http: HttpService,
     @Inject(SETTINGS) private readonly settings: Settings,
+    /** Where server-a serves these replies: the blog's `/server-a/`, or a payload's `/server-a/orders/`; the row count follows. */
+    private readonly routePrefix = '/server-a/',
   ) {
-    this.sharedConnection = this.undici()
-      ? undiciConnection(settings.serverAUrl, settings.maxParallel, settings.callTimeoutMs, this.meter)
-      : this.connect(undefined, async () => undefined);
+    this.sharedConnection = this.undici() ? this.undiciConnection() : this.connect(undefined, async () => undefined);
+  }
+
+  private undiciConnection(): Connection {
+    return undiciConnection(this.settings.serverAUrl, this.routePrefix, this.settings.maxParallel, this.settings.callTimeoutMs, this.meter);
   }
 
   private undici(): boolean {
@@ -35,7 +39,7 @@ export class JsonTransport implements RowTransport {
   }
 
   openFresh(): Connection {
-    if (this.undici()) return undiciConnection(this.settings.serverAUrl, this.settings.maxParallel, this.settings.callTimeoutMs, this.meter);
+    if (this.undici()) return this.undiciConnection();
     // Same settings as Node 20's global agent, but its own socket pool, so the first call connects.
     const agent = new Agent({ keepAlive: true, scheduling: 'lifo', timeout: 5000 });
     return this.connect(agent, async () => agent.destroy());
@@ -63,7 +67,7 @@ export class JsonTransport implements RowTransport {
   };
 
   private connect(agent: Agent | undefined, close: () => Promise<void>): Connection {
-    const base = `${this.settings.serverAUrl}/server-a/`;
+    const base = `${this.settings.serverAUrl}${this.routePrefix}`;
     const config: AxiosRequestConfig = {
       transformResponse: this.timedParse,
       timeout: this.settings.callTimeoutMs,

@@ -2,3 +2,5 @@
 export const JSON_TRANSPORT = Symbol('JSON_TRANSPORT');
 export const GRPC_TRANSPORT = Symbol('GRPC_TRANSPORT');
 export const SAMPLE_GRPC_CLIENT = 'SAMPLE_GRPC_CLIENT';
+/** The payload endpoints' transports and verifiers, by payload name (payload-endpoints.provider.ts). */
+export const PAYLOAD_ENDPOINTS = Symbol('PAYLOAD_ENDPOINTS');

@@ -6,10 +6,10 @@ import type { Connection, ReplyMeter } from '@bench/harness';
  * `connections` sockets and keeps them, so bursts reuse connections instead of churning them, with none
  * of axios's per-request machinery. The body is parsed with JSON.parse and timed, as everywhere else.
  */
-export function undiciConnection(origin: string, connections: number, timeoutMs: number, meter: ReplyMeter): Connection {
+export function undiciConnection(origin: string, routePrefix: string, connections: number, timeoutMs: number, meter: ReplyMeter): Connection {
   const pool = new Pool(origin, { connections, keepAliveTimeout: 60_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   const one = async (rows: number): Promise<unknown> => {
-    const { statusCode, headers, body } = await pool.request({ path: `/server-a/${rows}`, method: 'GET' });
+    const { statusCode, headers, body } = await pool.request({ path: `${routePrefix}${rows}`, method: 'GET' });
     const text = await body.text();
     if (statusCode !== 200) throw new Error(`HTTP ${statusCode}: ${text.slice(0, 200)}`);
     const started = performance.now();

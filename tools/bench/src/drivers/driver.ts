@@ -9,6 +9,8 @@ export interface CaseCall {
   runs: number;
   /** Time one call on a brand-new connection first. */
   cold: boolean;
+  /** A payload endpoint's name (libs/payloads); absent: the blog's rows. */
+  payload?: string;
 }
 
 /**

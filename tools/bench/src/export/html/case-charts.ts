@@ -31,7 +31,9 @@ function shell(view: CaseView, kind: string, what: string) {
 /** Median per transport with the 95 % CI of the median as a whisker and the blog's figure as a diamond. */
 export function mediansChart(view: CaseView): string {
   const bars = view.cells.map((cell): Bar => {
-    const marker = { value: cell.blogMs, tooltip: `${cell.transport}, blog (2022, its own machine): ${ms(cell.blogMs)} ms average` };
+    // Payload cases were not in the blog: no diamond.
+    const marker =
+      cell.blogMs === null ? null : { value: cell.blogMs, tooltip: `${cell.transport}, blog (2022, its own machine): ${ms(cell.blogMs)} ms average` };
     const s = cell.summary;
     if (!cell.ok) return failedBar(cell, { marker });
     if (!s) return noValue(cell, 'no timed samples', { marker });
