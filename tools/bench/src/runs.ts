@@ -39,7 +39,11 @@ export function readRun(dirOrFile: string): StoredRun {
  * Rewrites `<parent>/index.html` from every run folder there; a folder that cannot be read is listed
  * on stderr and left out rather than breaking the page.
  */
-export function writeIndex(parent: string, render: (runs: { run: StoredRun; hasReport: boolean }[]) => string, write: (file: string, text: string) => void): void {
+export function writeIndex(
+  parent: string,
+  render: (runs: { run: StoredRun; hasReport: boolean }[], suiteRuns: SuiteRunEntry[]) => string,
+  write: (file: string, text: string) => void,
+): void {
   const runs: { run: StoredRun; hasReport: boolean }[] = [];
   for (const dir of listRuns(parent)) {
     try {
@@ -48,5 +52,34 @@ export function writeIndex(parent: string, render: (runs: { run: StoredRun; hasR
       process.stderr.write(`bench: index skips ${dir}: ${(error as Error).message}\n`);
     }
   }
-  write(path.join(parent, 'index.html'), render(runs));
+  write(path.join(parent, 'index.html'), render(runs, listSuiteRuns(parent)));
+}
+
+/** A suite's run folder (`echo-2026-…`, `suites-2026-…`), as the index lists it. */
+export interface SuiteRunEntry {
+  name: string;
+  suite: string;
+  incomplete: boolean;
+  /** The file to link: report.html of a suite, summary.md of a bench:suites run. */
+  page: string | null;
+}
+
+/** Suite run folders under `parent`, oldest first; unreadable ones are left out. */
+export function listSuiteRuns(parent: string): SuiteRunEntry[] {
+  if (!fs.existsSync(parent)) return [];
+  const entries: SuiteRunEntry[] = [];
+  for (const entry of fs.readdirSync(parent, { withFileTypes: true })) {
+    const match = /^([a-z]+)-(\d{4}-\d\d-\d\dT.*)$/.exec(entry.name);
+    if (!entry.isDirectory() || !match) continue;
+    const dir = path.join(parent, entry.name);
+    const page = ['report.html', 'summary.md'].find((file) => fs.existsSync(path.join(dir, file))) ?? null;
+    let incomplete = false;
+    try {
+      if (fs.existsSync(path.join(dir, 'results.json'))) incomplete = (JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')) as { incomplete?: boolean }).incomplete === true;
+    } catch {
+      incomplete = true;
+    }
+    entries.push({ name: entry.name, suite: match[1], incomplete, page });
+  }
+  return entries.sort((a, b) => a.name.slice(a.suite.length).localeCompare(b.name.slice(b.suite.length)));
 }

@@ -88,6 +88,13 @@ describe('bench:suites --profile quick', () => {
     }
   });
 
+  it('lists every suite run, and the bench:suites summary, in results/index.html', () => {
+    const index = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
+    const table = index.slice(index.indexOf('<table id="suite-runs">'));
+    for (const suite of SUITES) expect(table).toContain(`${encodeURIComponent(path.basename(folders[suite.id]))}/report.html`);
+    expect(table).toMatch(/suites-\d{4}-[^/]*\/summary\.md/);
+  });
+
   it('serialization: every codec at every size it handles', () => {
     expect(read('serialization').results).toHaveLength(2 * (3 * 1 + 4 * 4));
   });

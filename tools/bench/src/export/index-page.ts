@@ -1,5 +1,5 @@
 import { compareKit, type ComparableResult } from '../compare';
-import type { StoredRun } from '../runs';
+import type { StoredRun, SuiteRunEntry } from '../runs';
 
 /** What the index embeds per run: enough to list it and compare any two, nothing more. */
 interface RunEntry {
@@ -90,7 +90,23 @@ function escapeHtml(text: string): string {
  * results/index.html: every run, newest first, linking to its report, and a compare view for any
  * two runs. Self-contained (no network); regenerated after every run.
  */
-export function renderIndex(runs: readonly { run: StoredRun; hasReport: boolean }[]): string {
+export function renderIndex(runs: readonly { run: StoredRun; hasReport: boolean }[], suiteRuns: readonly SuiteRunEntry[] = []): string {
+  const suiteRows = [...suiteRuns]
+    .reverse()
+    .map((r) => {
+      const link = r.page ? `<a href="${encodeURIComponent(r.name)}/${r.page}">${escapeHtml(r.name)}</a>` : escapeHtml(r.name);
+      return `<tr><td>${escapeHtml(r.suite)}</td><td>${link}</td><td>${r.incomplete ? '<span class="warn">incomplete</span>' : 'ok'}</td></tr>`;
+    })
+    .join('\n');
+  const suites =
+    suiteRuns.length === 0
+      ? ''
+      : `<h2>Suite runs</h2>
+<p>The other experiments (bench:echo, bench:latency, bench:serialization, bench:pingpong, bench:load; bench:suites runs them all), newest first.</p>
+<table id="suite-runs"><thead><tr><th>suite</th><th>run (UTC)</th><th>status</th></tr></thead>
+<tbody>
+${suiteRows}
+</tbody></table>`;
   const entries = runs.map(({ run, hasReport }) => entry(run, hasReport));
   const rows = [...entries]
     .reverse()
@@ -114,6 +130,7 @@ ${rows}
 <p>Ratios are of medians (head ÷ base) ± one standard error from each median's 95% CI; "significant" is Welch's t-test at p &lt; 0.05. Same computation as <code>npx nx run bench:compare</code>.</p>
 <label>base <select id="base"></select></label><label>head <select id="head"></select></label>
 <div id="comparison"></div>
+${suites}
 <script type="application/json" id="runs-data">${scriptJson(entries)}</script>
 <script>${SCRIPT(compareKit.toString())}</script>
 </body></html>

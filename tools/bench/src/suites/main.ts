@@ -3,6 +3,8 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { renderIndex } from '../export/index-page';
+import { writeIndex } from '../runs';
 import { createRunFolder, writeFileAtomic } from '../store';
 import { SUITES } from './catalog';
 
@@ -41,6 +43,7 @@ function main(argv: readonly string[]): number {
   lines.push('');
   writeFileAtomic(path.join(runDir, 'summary.json'), JSON.stringify({ startedAt: startedAt.toISOString(), profile, suites: rows }, null, 2) + '\n');
   writeFileAtomic(path.join(runDir, 'summary.md'), lines.join('\n'));
+  writeIndex(out, renderIndex, writeFileAtomic);
   process.stdout.write(`\n${lines.join('\n')}`);
   return rows.every((r) => r.exitCode === 0) && rows.length === SUITES.length ? 0 : 1;
 }

@@ -60,7 +60,7 @@ export function parseSuiteArgs<S extends Record<string, number>>(spec: SuiteOpti
     const key = keyOfFlag.get(flag);
     if (!key) throw new UsageError(`unknown option ${flag}\n${usage(spec)}`);
     const parsed = parseIntField(flag, value, spec.options[key]);
-    if (!parsed.ok) throw new UsageError(parsed.error.message);
+    if (!parsed.ok) throw new UsageError(`${parsed.error.message}\n${usage(spec)}`);
     settings[key] = parsed.value;
   }
   return { profile: profileArg, out: path.resolve(out), settings: settings as S };

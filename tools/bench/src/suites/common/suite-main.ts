@@ -4,6 +4,8 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { collectProvenance } from '../../provenance';
+import { renderIndex } from '../../export/index-page';
+import { writeIndex } from '../../runs';
 import { createRunFolder, writeFileAtomic } from '../../store';
 import { parseSuiteArgs, UsageError, type SuiteOptionsSpec, type SuiteProfile } from './args';
 import { coresNote, type SuiteDocument } from './document';
@@ -91,6 +93,8 @@ export async function runSuite<S extends Record<string, number>, R>(definition: 
     const md = definition.markdown(done);
     writeFileAtomic(path.join(runDir, 'results.md'), md);
     writeFileAtomic(path.join(runDir, 'report.html'), definition.html(done));
+    // results/index.html lists suite runs beside the blog's.
+    writeIndex(args.out, renderIndex, writeFileAtomic);
     process.stdout.write(md);
     log(`results in ${path.relative(process.cwd(), runDir)}/ (results.json, results.md, report.html)`);
     return 0;
