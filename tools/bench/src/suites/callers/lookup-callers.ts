@@ -23,11 +23,12 @@ function jsonLookup(servers: Servers, id: number, keepAlive: boolean): Caller {
 }
 
 function protobufLookup(servers: Servers, id: number, keepAlive: boolean): Caller {
+  const codec = lookupCodec();
   return httpCaller({
     url: `${servers.serverAUrl}/lookup/protobuf/${id}`,
     method: 'GET',
     keepAlive,
-    check: (body) => checkId(id)(lookupCodec().responseDeserialize(body)),
+    check: (body) => checkId(id)(codec.responseDeserialize(body)),
     timeoutMs: TIMEOUT_MS,
   });
 }
