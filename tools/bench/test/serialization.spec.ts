@@ -72,8 +72,11 @@ describe('bench:serialization (built, quick profile)', () => {
       const main = path.resolve(__dirname, '../dist/suites/serialization/main.js');
       const result = spawnSync(process.execPath, [main, '--profile', 'quick', '--out', out], { encoding: 'utf8' });
       expect(result.status).toBe(0);
-      const [dir] = fs.readdirSync(out);
+      const dirs = fs.readdirSync(out).filter((name) => name !== 'index.html');
+      expect(dirs).toHaveLength(1);
+      const [dir] = dirs;
       expect(dir).toMatch(/^serialization-\d{4}-/);
+      expect(fs.readFileSync(path.join(out, 'index.html'), 'utf8')).toContain(`${dir}/report.html`);
       const doc = JSON.parse(fs.readFileSync(path.join(out, dir, 'results.json'), 'utf8'));
       expect(doc).toMatchObject({ suite: 'serialization', settings: { profile: 'quick' }, provenance: { gitCommit: expect.any(String) } });
       expect(doc.results).toHaveLength(2 * (3 * 1 + 4 * 4));
