@@ -7,22 +7,13 @@ import { renderIndex } from '../export/index-page';
 import { writeIndex } from '../runs';
 import { createRunFolder, writeFileAtomic } from '../store';
 import { SUITES } from './catalog';
+import { parseSuiteArgs, type SuiteOptionsSpec } from './common/args';
 
-function parse(argv: readonly string[]): { profile: string; out: string } {
-  let profile = 'default';
-  let out = 'results';
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-    const value = inline ?? argv[++i];
-    if (flag === '--profile' && (value === 'default' || value === 'quick')) profile = value;
-    else if (flag === '--out' && value) out = value;
-    else throw new Error(`usage: npx nx run bench:suites [--profile default|quick] [--out DIR] (got ${argv.join(' ')})`);
-  }
-  return { profile, out: path.resolve(out) };
-}
+/** bench:suites has no settings of its own: only --profile and --out, read like every suite's. */
+const SUITES_SPEC: SuiteOptionsSpec<Record<string, never>> = { suite: 'suites', options: {}, profiles: { default: {}, quick: {} } };
 
 function main(argv: readonly string[]): number {
-  const { profile, out } = parse(argv);
+  const { profile, out } = parseSuiteArgs(SUITES_SPEC, argv);
   const startedAt = new Date();
   const rows: Array<{ suite: string; experiment: string; exitCode: number | null; folder: string | null; seconds: number }> = [];
   for (const suite of SUITES) {
