@@ -1,5 +1,5 @@
-import { Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
-import { SETTINGS, type Settings } from '@bench/config';
+import { Inject, Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { isTuned, SETTINGS, type Settings } from '@bench/config';
 import { EchoController } from './echo.controller';
 import { HealthController } from './health.controller';
 import { LookupController } from './lookup.controller';
@@ -18,7 +18,14 @@ export class AppModule implements NestModule {
     };
   }
 
+  constructor(@Inject(SETTINGS) private readonly settings: Settings) {}
+
+  /**
+   * Express times its JSON replies in a middleware; Fastify times them in its reply serializer
+   * (http-platform.ts). A middleware on Fastify would only cost time: Nest then routes every request
+   * through @fastify/middie and its path matching, for a res.json Fastify never calls.
+   */
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(timedJson).forRoutes('*');
+    if (!isTuned(this.settings.variant, 'fastify-adapter')) consumer.apply(timedJson).forRoutes('*');
   }
 }

@@ -1,10 +1,12 @@
 import { Controller, Inject } from '@nestjs/common';
+import type { Metadata, ServerWritableStream } from '@grpc/grpc-js';
 import { GrpcMethod } from '@nestjs/microservices';
 import { processSampler, SETTINGS, type Settings } from '@bench/config';
 import { SAMPLE_SERVICE, type GetSamplesParam__Output, type Samples } from '@bench/proto';
 import { buildRowRange, buildRows, STREAM_CHUNK_ROWS } from '@bench/samples';
-import { Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import { requestedCount } from './count-param';
+import { pacedChunks } from './paced-chunks';
 
 @Controller()
 export class SamplesController {
@@ -21,28 +23,18 @@ export class SamplesController {
   }
 
   /**
-   * The same rows as a stream of Samples messages of STREAM_CHUNK_ROWS rows. Each chunk is built when
-   * the previous one has been handed to the transport (setImmediate), so building, encoding, sending
-   * and the client's decoding overlap instead of running one after the other.
+   * The same rows as a stream of Samples messages of STREAM_CHUNK_ROWS rows, so building, encoding,
+   * sending and the client's decoding overlap instead of running one after the other; each chunk is
+   * built when the call has sent the one before (pacedChunks says why).
    */
   @GrpcMethod(SAMPLE_SERVICE, 'GetSamplesStream')
-  getSamplesStream(param: GetSamplesParam__Output): Observable<Samples> {
+  getSamplesStream(param: GetSamplesParam__Output, _metadata: Metadata, call: ServerWritableStream<unknown, Samples>): Observable<Samples> {
     const count = this.count(param);
-    return new Observable<Samples>((subscriber) => {
-      let start = 0;
-      let timer: NodeJS.Immediate | undefined;
-      const next = () => {
-        const end = Math.min(start + STREAM_CHUNK_ROWS, count);
-        const started = performance.now();
-        const samples = buildRowRange(start, end);
-        processSampler().addPhase('build', performance.now() - started);
-        subscriber.next({ samples });
-        start = end;
-        if (start >= count) subscriber.complete();
-        else timer = setImmediate(next);
-      };
-      next();
-      return () => timer && clearImmediate(timer);
+    return pacedChunks(count, STREAM_CHUNK_ROWS, call, (start, end): Samples => {
+      const started = performance.now();
+      const samples = buildRowRange(start, end);
+      processSampler().addPhase('build', performance.now() - started);
+      return { samples };
     });
   }
 

@@ -63,6 +63,19 @@ describe('server-b (gRPC)', () => {
     expect(chunks.flat()).toEqual(buildRows(25_000));
   });
 
+  it('stops streaming when the client cancels, and stays healthy', async () => {
+    const stream = (samples as unknown as { GetSamplesStream(r: unknown): grpc.ClientReadableStream<{ samples: unknown[] }> }).GetSamplesStream({
+      count: 30_000,
+    });
+    const code = await new Promise<number>((resolve) => {
+      stream.once('data', () => stream.cancel());
+      stream.on('error', (error: grpc.ServiceError) => resolve(error.code));
+      stream.on('end', () => resolve(grpc.status.OK));
+    });
+    expect(code).toBe(grpc.status.CANCELLED);
+    expect((await call(samples, 'GetSamples', { count: 1 })).error).toBeNull();
+  });
+
   it.each([
     [{ count: 0 }, 'min'],
     [{}, 'min'],

@@ -25,10 +25,14 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
     id: 'stream-large-replies',
     app: 'client',
     transport: 'grpc',
-    change: 'replies of 20,000 rows or more are fetched with GetSamplesStream (10,000-row messages) and concatenated',
+    change:
+      'replies of 20,000 rows or more are fetched with GetSamplesStream (10,000-row messages) and concatenated; server-b ' +
+      'builds the next message only when the call has sent all but one (back-pressure)',
     why:
       'one ~150 MB message is built and encoded whole before its first byte leaves, held in memory twice and decoded ' +
-      'whole after its last byte arrives; chunks let building, encoding, transfer and decoding overlap and keep each GC small',
+      'whole after its last byte arrives; chunks let building, encoding, transfer and decoding overlap. Without ' +
+      "back-pressure (a Nest Observable has none) the server builds every chunk at once and the unsent rows outlive V8's " +
+      'young generation: 1M rows took 4.3–5.0 s instead of 2.2–2.6 s',
   },
   {
     id: 'fast-protobuf-codec',

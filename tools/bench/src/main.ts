@@ -32,10 +32,11 @@ function describeSettings(options: BenchOptions, startedAt: Date): Record<string
     runs: options.runs ?? options.profile.runs,
     runsOverride: options.runs,
     warmup: options.warmup,
+    warmupMs: options.warmupMs,
     settleMs: options.settleMs,
     coldCallPerCase: true,
     order:
-      "per case: each transport's cold call and warm-up, then timed repetitions interleaved in transport order " +
+      "per case: each transport's cold call and warm-up (at least warmup calls and warmupMs ms), then timed repetitions interleaved in transport order " +
       "(json, grpc, json, grpc, …); sampleOrder gives each sample's position; variants run one after the other",
     clientUrl: options.clientUrl,
     startedApps: {},

@@ -27,7 +27,14 @@ export interface PlannedCase {
   variant: string;
   record: CaseRecord;
   transports: Transport[];
+  /** Untimed calls per transport after the cold call, at least. */
   warmup: number;
+  /**
+   * Go on warming up (one untimed call at a time) until this many ms have passed since the cold call:
+   * V8 needs tens of calls before the hot paths of client and servers are optimized, far more than a
+   * fixed call or two for the small cases.
+   */
+  warmupMs: number;
   runs: number;
   /** Idle time before each timed call, so the previous call's background work (GC, socket teardown) ends first. */
   settleMs: number;

@@ -15,6 +15,7 @@ export interface BenchOptions {
   /** --runs: overrides every case's timed repetitions. */
   runs: number | null;
   warmup: number;
+  warmupMs: number;
   settleMs: number;
   /** Parent folder of the run folders. */
   out: string;
@@ -43,7 +44,9 @@ Options:
   --variants LIST           blog,tuned,bare,go (default: blog): the blog's Nest apps, the tuned Nest apps,
                             the same calls with no framework, a Go reference (skipped where Go is missing)
   --runs N                  timed repetitions per case (default: 30; ②-3, 20k×4: 20; ①-3: 5; quick: 3)
-  --warmup N                untimed calls per case before timing (default: 1)
+  --warmup N                untimed calls per case and transport before timing, at least (default: 1)
+  --warmup-ms MS            and go on warming up until MS ms have passed: V8 needs tens of calls to
+                            optimize the small cases (default: 3000; quick: 0)
   --settle-ms N             idle ms before each timed call, letting GC and socket teardown finish (default: 0)
   --out DIR                 parent folder of the run folders (default: results)
   --client-url URL          use a running client (e.g. under docker-compose) instead of starting the apps
@@ -51,7 +54,7 @@ Options:
   --help                    this text
 `;
 
-const FLAGS = new Set(['profile', 'cases', 'transports', 'variants', 'runs', 'warmup', 'settle-ms', 'out', 'client-url', 'pin', 'help']);
+const FLAGS = new Set(['profile', 'cases', 'transports', 'variants', 'runs', 'warmup', 'warmup-ms', 'settle-ms', 'out', 'client-url', 'pin', 'help']);
 const SWITCHES = new Set(['pin', 'help']);
 
 /** Reads `--name value` and `--name=value` (Nx forwards options in the second form). */
@@ -137,6 +140,7 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     transports: TRANSPORTS.filter((t) => transports.includes(t)),
     runs: count('runs', flags.get('runs'), 1),
     warmup: count('warmup', flags.get('warmup'), 0) ?? profile.warmup,
+    warmupMs: count('warmup-ms', flags.get('warmup-ms'), 0) ?? profile.warmupMs,
     settleMs: count('settle-ms', flags.get('settle-ms'), 0) ?? profile.settleMs,
     out: path.resolve(cwd, flags.get('out') ?? 'results'),
     clientUrl: clientUrl?.replace(/\/$/, '') ?? null,
@@ -152,6 +156,7 @@ export function planCases(options: BenchOptions): PlannedCase[] {
     record,
     transports: [...options.transports],
     warmup: options.warmup,
+    warmupMs: options.warmupMs,
     settleMs: options.settleMs,
     runs: options.runs ?? (options.profile.caseDefaults ? record.defaultRuns : undefined) ?? options.profile.runs,
   })));

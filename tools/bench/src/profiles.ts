@@ -5,8 +5,10 @@ export interface Profile {
   cases: readonly string[];
   /** Timed repetitions per case, unless the case has its own default or --runs is given. */
   runs: number;
-  /** Untimed calls per case before timing (after the cold call). */
+  /** Untimed calls per case before timing (after the cold call), at least. */
   warmup: number;
+  /** Warm-up time per transport and case, at least (see PlannedCase.warmupMs). */
+  warmupMs: number;
   /** Honour each case's own `defaultRuns` (e.g. 3 for the 1,000,000-row case). */
   caseDefaults: boolean;
   /** Idle ms before each timed call (see PlannedCase.settleMs). */
@@ -15,7 +17,7 @@ export interface Profile {
 
 export const PROFILES: Readonly<Record<string, Profile>> = Object.freeze({
   // What `bench:all` runs: the blog's seven cases, 30 timed runs (fewer for the slow cases); ~4 min on 2 cores.
-  default: { name: 'default', cases: ['①-1', '①-2', '①-3', '②-1', '②-2', '②-3', '20k×4'], runs: 30, warmup: 1, caseDefaults: true, settleMs: 0 },
+  default: { name: 'default', cases: ['①-1', '①-2', '①-3', '②-1', '②-2', '②-3', '20k×4'], runs: 30, warmup: 1, warmupMs: 3_000, caseDefaults: true, settleMs: 0 },
   // For tests and CI: seconds, not minutes. Skips the two slowest cases unless asked for.
-  quick: { name: 'quick', cases: ['①-1', '①-2', '②-1', '②-2', '20k×4'], runs: 3, warmup: 1, caseDefaults: true, settleMs: 0 },
+  quick: { name: 'quick', cases: ['①-1', '①-2', '②-1', '②-2', '20k×4'], runs: 3, warmup: 1, warmupMs: 0, caseDefaults: true, settleMs: 0 },
 });

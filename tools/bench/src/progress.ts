@@ -7,7 +7,8 @@ export function expectedCostMs(planned: PlannedCase): number {
   const calls = planned.runs + planned.warmup + 1;
   const { blogMs, rows, requests } = planned.record;
   // Payload cases have no blog figure: weigh them like blog rows (~5 µs each, as ①-2 took) plus a call's overhead.
-  return planned.transports.reduce((sum, t) => sum + calls * (blogMs?.[t] ?? 3 + 0.005 * rows * requests), 0);
+  // The timed warm-up adds up to warmupMs per transport (less when the counted calls already took that long).
+  return planned.transports.reduce((sum, t) => sum + calls * (blogMs?.[t] ?? 3 + 0.005 * rows * requests) + planned.warmupMs, 0);
 }
 
 /** Remaining time, scaling the expected cost of what is left by how the finished part compared. */

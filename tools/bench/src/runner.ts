@@ -41,14 +41,21 @@ function addPhases(total: Phases | null | undefined, more: Phases | null | undef
   };
 }
 
+/** Bound on the timed warm-up's calls, whatever their speed (a sub-millisecond case would otherwise make thousands). */
+export const MAX_TIMED_WARMUP_CALLS = 500;
+
+function sum(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}
+
 function errorText(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }
 
 /**
  * Runs every planned case through the driver and hands back raw results. Per case: each transport's
- * cold call and warm-up, then the timed repetitions interleaved (json, grpc, json, grpc, …) so drift
- * in the machine hits both alike. It never formats and never summarizes; a failing transport is
+ * cold call and warm-up (at least `warmup` calls and `warmupMs` ms), then the timed repetitions
+ * interleaved (json, grpc, json, grpc, …) so drift in the machine hits both alike. It never formats and never summarizes; a failing transport is
  * recorded with its error and the others go on. Stops early when `signal` is aborted.
  */
 export async function runCases(
@@ -75,9 +82,17 @@ export async function runCases(
     for (const acc of accs) {
       if (signal?.aborted) break;
       try {
-        acc.measurement = await driver.runCase({ ...call, transport: acc.transport, warmup, runs: 0, cold: true }, signal);
+        const m = await driver.runCase({ ...call, transport: acc.transport, warmup, runs: 0, cold: true }, signal);
+        acc.measurement = m;
+        // Timed warm-up: single untimed calls until the warm-up calls (as the client timed them) add up to warmupMs.
+        let spentMs = (m.coldMs ?? 0) + sum(m.warmupMs);
+        for (let extra = 0; extra < MAX_TIMED_WARMUP_CALLS && spentMs < planned.warmupMs && !signal?.aborted; extra++) {
+          const one = await driver.runCase({ ...call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, signal);
+          m.warmupMs.push(...one.samplesMs);
+          spentMs += sum(one.samplesMs);
+        }
       } catch (cause) {
-        acc.error = errorText(cause);
+        if (!signal?.aborted) acc.error = errorText(cause);
       }
     }
     let position = 0;

@@ -65,7 +65,7 @@ function planFor(caseId: string): PlannedCase {
   const record = BLOG_CASES.find((c) => c.id === caseId);
   if (!record) throw new Error(`fixture: unknown case ${caseId}`);
   // Fixed here rather than taken from the catalog's defaults, which may change.
-  return { variant: 'blog', record, transports: ['json', 'grpc'], warmup: 1, runs: caseId === FEW_SAMPLES_CASE ? 3 : 10, settleMs: 0 };
+  return { variant: 'blog', record, transports: ['json', 'grpc'], warmup: 1, warmupMs: 0, runs: caseId === FEW_SAMPLES_CASE ? 3 : 10, settleMs: 0 };
 }
 
 function scriptFor(call: CaseCall): FakeScript {
@@ -177,6 +177,7 @@ export async function buildRunDocument(options: FixtureOptions = {}): Promise<Ru
       runs: 10,
       runsOverride: null,
       warmup: 1,
+      warmupMs: 0,
       coldCallPerCase: true,
       order: 'per case: each transport\'s cold call and warm-up, then timed repetitions interleaved in transport order (json, grpc, json, grpc, …)',
       clientUrl: null,

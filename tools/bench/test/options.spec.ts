@@ -9,16 +9,16 @@ describe('parseOptions', () => {
     expect(options.clientUrl).toBeNull();
     const plan = planCases(options);
     expect(plan).toHaveLength(7);
-    expect(plan.map((p) => `${p.record.id}/${p.transports.join('+')}/${p.runs}/${p.warmup}`).slice(0, 3)).toEqual([
-      '①-1/json+grpc/30/1',
-      '①-2/json+grpc/30/1',
-      '①-3/json+grpc/5/1',
+    expect(plan.map((p) => `${p.record.id}/${p.transports.join('+')}/${p.runs}/${p.warmup}/${p.warmupMs}`).slice(0, 3)).toEqual([
+      '①-1/json+grpc/30/1/3000',
+      '①-2/json+grpc/30/1/3000',
+      '①-3/json+grpc/5/1/3000',
     ]);
   });
 
   it('reads both --flag value and --flag=value (as Nx forwards them)', () => {
-    const options = parseOptions(['--profile=quick', '--cases', '1-1,20kx4', '--transports=grpc', '--runs', '4', '--warmup=0', '--out', 'x', '--client-url=http://h:1/'], '/w');
-    expect(options).toMatchObject({ transports: ['grpc'], runs: 4, warmup: 0, out: '/w/x', clientUrl: 'http://h:1' });
+    const options = parseOptions(['--profile=quick', '--cases', '1-1,20kx4', '--transports=grpc', '--runs', '4', '--warmup=0', '--warmup-ms', '250', '--out', 'x', '--client-url=http://h:1/'], '/w');
+    expect(options).toMatchObject({ transports: ['grpc'], runs: 4, warmup: 0, warmupMs: 250, out: '/w/x', clientUrl: 'http://h:1' });
     expect(options.cases.map((c) => c.id)).toEqual(['①-1', '20k×4']);
     expect(planCases(options).map((p) => [p.runs, p.transports])).toEqual([[4, ['grpc']], [4, ['grpc']]]);
   });
@@ -55,6 +55,7 @@ describe('parseOptions', () => {
     [['--runs', '0'], /--runs must be at least 1/],
     [['--runs', 'ten'], /--runs must be a whole number/],
     [['--warmup', '-1'], /--warmup must be a whole number/],
+    [['--warmup-ms', '1.5'], /--warmup-ms must be a whole number/],
     [['--client-url', 'localhost:3000'], /--client-url must look like/],
     [['--bogus'], /unknown option --bogus/],
     [['--variants', 'fastest'], /unknown variant "fastest"; known variants: blog, tuned, bare, go/],

@@ -2,12 +2,12 @@ import { BLOG_CASES } from '../src/cases';
 import { FakeDriver } from '../src/drivers/fake-driver';
 import type { PlannedCase, RawResult } from '../src/model';
 import { toCaseResult } from '../src/results';
-import { runCases } from '../src/runner';
+import { MAX_TIMED_WARMUP_CALLS, runCases } from '../src/runner';
 
 const byId = (id: string) => BLOG_CASES.find((c) => c.id === id)!;
 const plan: PlannedCase[] = [
-  { variant: 'blog', record: byId('①-1'), transports: ['json', 'grpc'], warmup: 1, runs: 3, settleMs: 0 },
-  { variant: 'blog', record: byId('20k×4'), transports: ['json'], warmup: 0, runs: 2, settleMs: 0 },
+  { variant: 'blog', record: byId('①-1'), transports: ['json', 'grpc'], warmup: 1, warmupMs: 0, runs: 3, settleMs: 0 },
+  { variant: 'blog', record: byId('20k×4'), transports: ['json'], warmup: 0, warmupMs: 0, runs: 2, settleMs: 0 },
 ];
 
 describe('runCases with a scripted driver', () => {
@@ -47,6 +47,21 @@ describe('runCases with a scripted driver', () => {
     expect(grpc.sampleOrder).toEqual([1, 3, 5]);
     expect(grpc.summary).toMatchObject({ median: 6, min: 4, max: 8 });
     expect(toCaseResult(results[2])).toMatchObject({ rowsPerCall: 80_000, bytesPerCall: 236 * 4, blogMs: 220.704, sampleOrder: [0, 1] });
+  });
+
+  it('warms up with single untimed calls until the warm-up calls add up to warmupMs', async () => {
+    const driver = new FakeDriver(() => ({ latenciesMs: [30], coldMs: 20 }));
+    const timedWarmup: PlannedCase = { ...plan[0], transports: ['json'], warmup: 1, warmupMs: 100 };
+    const [json] = await runCases([timedWarmup], driver, { onCaseDone: () => undefined });
+    // cold 20 + one counted warm-up call 30 = 50 ms; two more calls (80, then 110 ms ≥ 100) end the warm-up.
+    expect(driver.calls.map((c) => `${c.cold ? 'cold+' : ''}w${c.warmup}r${c.runs}`)).toEqual(['cold+w1r0', 'w0r1', 'w0r1', 'w0r1', 'w0r1', 'w0r1']);
+    expect(toCaseResult(json)).toMatchObject({ warmupMs: [30, 30, 30], samplesMs: [30, 30, 30], sampleOrder: [0, 1, 2] });
+  });
+
+  it('bounds the timed warm-up by a call count when calls take no measurable time', async () => {
+    const driver = new FakeDriver(() => ({ latenciesMs: [0] }));
+    const [json] = await runCases([{ ...plan[0], transports: ['json'], warmup: 0, warmupMs: 1_000, runs: 1 }], driver, { onCaseDone: () => undefined });
+    expect(toCaseResult(json).warmupMs).toHaveLength(MAX_TIMED_WARMUP_CALLS);
   });
 
   it('records a transport that fails to prepare and goes on with the other', async () => {

@@ -112,7 +112,7 @@ export function renderMarkdown(doc: RunDocument): string {
     `# gRPC vs JSON: ${String(settings.startedAt ?? '')}`,
     '',
     `- commit \`${commit}\`${doc.provenance.gitDirty ? ' (with uncommitted changes)' : ''}; profile \`${String(settings.profile)}\`; ` +
-      `warm-up ${String(settings.warmup)} call(s) per case; timed runs per case as in the table's n`,
+      `warm-up ${String(settings.warmup)} call(s) and ${String(settings.warmupMs ?? 0)} ms per case and transport; timed runs per case as in the table's n`,
     `- machine: ${describeMachine(doc)}`,
     `- ${describePinning(doc)}; times are measured inside the client`,
     `- repetitions of the transports interleaved (json, grpc, json, grpc, …) after each transport's cold call and warm-up`,
