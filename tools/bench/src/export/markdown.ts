@@ -128,7 +128,8 @@ export function renderMarkdown(doc: RunDocument): string {
     new Set(doc.results.map((r) => r.variant)).size > 1 ? '## Variants\n\n' + renderVariantRatios(doc.results) : '',
     '',
     'How to read: times are per call (all `requests` fired at once and awaited together), measured in the client ' +
-      'around the server-to-server call including decoding the reply, after one untimed warm-up call. `cold` is one ' +
+      'around the server-to-server call including decoding the reply, after the warm-up above (untimed calls on the ' +
+      'same connection; `warmupMs` in results.json lists them). `cold` is one ' +
       'call on a brand-new connection (connection set-up included, as in the blog\'s first run). `response bytes` is ' +
       'one reply body: JSON text, or the protobuf message without gRPC framing. gRPC/JSON is the ratio of medians ' +
       '(> 1: gRPC slower); the blog\'s ratio of averages is beside it.',
