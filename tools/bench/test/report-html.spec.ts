@@ -235,8 +235,10 @@ describe('renderReport', () => {
     expect(charts(html, 'percentiles').find((c) => c.caseId === '②-3')!.svg).toContain('grpc: FAILED');
 
     const cold = charts(html, 'cold').find((c) => c.caseId === '①-1')!.svg;
-    expect(occurrences(cold, 'data-bar')).toBe(4);
+    expect(occurrences(cold, 'data-bar')).toBe(6);
     expect(occurrences(cold, 'data-series="cold"')).toBe(2);
+    expect(occurrences(cold, 'data-series="warmup-first"')).toBe(2);
+    expect(cold).toContain('first warm-up call (connection already open; 1 warm-up call in all)');
 
     const bytes = charts(html, 'bytes').find((c) => c.caseId === '①-2')!.svg;
     expect(bytes).toContain('MiB per response');

@@ -131,24 +131,35 @@ export function distributionChart(view: CaseView): string {
   });
 }
 
-/** One call on a new connection (cold) beside the warm median. */
+type WarmthSeries = 'cold' | 'warmup-first' | 'warm';
+
+/**
+ * One call on a new connection (cold), the first warm-up call on the kept connection, and the warm
+ * median: set-up cost, then what V8 still had to optimize (why the bench warms up before timing).
+ */
 export function coldChart(view: CaseView): string {
-  const bar = (cell: CaseResult, series: 'warm' | 'cold'): Bar => {
+  const bar = (cell: CaseResult, series: WarmthSeries): Bar => {
     if (!cell.ok) return failedBar(cell, { series });
-    const value = series === 'warm' ? (cell.summary?.median ?? null) : cell.coldMs;
-    if (value === null) return noValue(cell, series === 'warm' ? 'no timed samples' : 'no cold call recorded', { series });
-    const tooltip =
-      series === 'warm'
-        ? `${cell.transport} warm median: ${ms(value)} ms`
-        : `${cell.transport} cold call (new connection, set-up included): ${ms(value)} ms` +
-          (cell.summary ? `, ${ms(value - cell.summary.median)} ms more than the warm median` : '');
+    const median = cell.summary?.median ?? null;
+    const value = series === 'warm' ? median : series === 'cold' ? cell.coldMs : (cell.warmupMs[0] ?? null);
+    if (value === null) {
+      const why = { warm: 'no timed samples', cold: 'no cold call recorded', 'warmup-first': 'no warm-up call recorded' }[series];
+      return noValue(cell, why, { series });
+    }
+    const more = median === null || series === 'warm' ? '' : `, ${ms(value - median)} ms more than the warm median`;
+    const tooltip = {
+      warm: `${cell.transport} warm median: ${ms(value)} ms`,
+      cold: `${cell.transport} cold call (new connection, set-up included): ${ms(value)} ms${more}`,
+      'warmup-first': `${cell.transport} first warm-up call (connection already open; ${count(cell.warmupMs.length)} warm-up call${cell.warmupMs.length === 1 ? '' : 's'} in all): ${ms(value)} ms${more}`,
+    }[series];
     return { transport: cell.transport, value, valueLabel: ms(value), tooltip, series };
   };
   const groups: BarGroup[] = [
-    { label: 'warm (median)', bars: view.cells.map((c) => bar(c, 'warm')) },
-    { label: 'cold (new connection)', bars: view.cells.map((c) => bar(c, 'cold')) },
+    { label: 'cold call', bars: view.cells.map((c) => bar(c, 'cold')) },
+    { label: 'first warm-up', bars: view.cells.map((c) => bar(c, 'warmup-first')) },
+    { label: 'warm median', bars: view.cells.map((c) => bar(c, 'warm')) },
   ];
-  return renderBarChart({ ...shell(view, 'cold', 'cold call versus warm median'), unit: 'ms', groups });
+  return renderBarChart({ ...shell(view, 'cold', 'cold call, first warm-up call and warm median'), unit: 'ms', groups });
 }
 
 /** Size of one response body. */

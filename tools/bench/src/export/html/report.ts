@@ -47,8 +47,11 @@ const CHART_SECTIONS: readonly ChartSection[] = [
   },
   {
     id: 'cold',
-    heading: 'Cold call versus warm median',
-    intro: 'One call on a brand-new connection (connection set-up included) beside the median of the warm, timed calls.',
+    heading: 'Cold call, warm-up and warm median',
+    intro:
+      'One call on a brand-new connection (connection set-up included), then the first warm-up call on the connection ' +
+      'the timed calls reuse (set-up done, but client and servers not yet optimized by V8), then the median of the ' +
+      'timed calls. The gap between the last two is why the bench warms up (--warmup-ms) before it times anything.',
     legend: ['bars'],
     chart: coldChart,
   },
