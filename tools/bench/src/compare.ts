@@ -16,6 +16,8 @@ export interface ComparableResult {
   transport: string;
   ok: boolean;
   summary: ComparableSummary | null;
+  /** The machine probe around the case (ms; absent in older runs). */
+  machineProbeMs?: { before: number; after: number } | null;
 }
 
 export interface CellComparison {
@@ -35,6 +37,12 @@ export interface CellComparison {
   ciOverlap: boolean | null;
   /** hyperfine-style sentence, e.g. "1.32 ± 0.05 times slower". */
   verdict: string;
+  /**
+   * head's machine probe ÷ base's around this case (mean of before and after; > 1: the machine itself
+   * was slower during head), or null when either run has no probe. A cell ratio that matches it is
+   * more likely the machine than the code.
+   */
+  machineRatio: number | null;
 }
 
 export interface WelchResult {
@@ -141,7 +149,13 @@ export function compareKit() {
       significant: test !== null && test.p < SIGNIFICANCE,
       ciOverlap,
       verdict: `${factor.toFixed(2)} ± ${factorError.toFixed(2)} times ${slower ? 'slower' : 'faster'}`,
+      machineRatio: null,
     };
+  }
+
+  function probeMean(result: ComparableResult): number | null {
+    const probe = result.machineProbeMs;
+    return probe && probe.before > 0 && probe.after > 0 ? (probe.before + probe.after) / 2 : null;
   }
 
   /** Every cell that succeeded in both runs, in the head run's order. */
@@ -150,7 +164,11 @@ export function compareKit() {
     for (const h of head.results) {
       const b = base.results.find((r) => r.case === h.case && r.transport === h.transport);
       if (!b || !b.ok || !h.ok || !b.summary || !h.summary || !(b.summary.median > 0)) continue;
-      rows.push(compareCell(h, b.summary, h.summary));
+      const baseProbe = probeMean(b);
+      const headProbe = probeMean(h);
+      const row = compareCell(h, b.summary, h.summary);
+      row.machineRatio = baseProbe !== null && headProbe !== null ? headProbe / baseProbe : null;
+      rows.push(row);
     }
     return rows;
   }

@@ -9,6 +9,7 @@ import { renderCsv } from './export/csv';
 import { renderReport } from './export/html';
 import { renderIndex } from './export/index-page';
 import { renderMarkdown, renderTable } from './export/markdown';
+import { probeMachine } from './machine-probe';
 import type { RunDocument } from './model';
 import { parseOptions, planCases, UsageError, USAGE, type BenchOptions } from './options';
 import { hasTaskset, planPinning } from './pinning';
@@ -145,6 +146,7 @@ async function main(argv: string[]): Promise<number> {
           },
         },
         abort.signal,
+        probeMachine,
       );
     } finally {
       await apps?.stop();

@@ -99,6 +99,13 @@ export interface RawResult extends CaseIdentity {
   /** Position of each timed sample in the case's interleaved sequence (0, 2, 4 … for the first transport). */
   sampleOrder: number[];
   error: string | null;
+  /** The machine probe (machine-probe.ts) just before and just after the case, in ms; null when not run. */
+  machineProbeMs: MachineProbeReading | null;
+}
+
+export interface MachineProbeReading {
+  before: number;
+  after: number;
 }
 
 /** A confidence interval of the median; `coverage` is the exact coverage of the order statistics used. */
@@ -159,6 +166,8 @@ export interface CaseResult extends CaseIdentity {
   phases: PhaseBreakdown | null;
   startedAt: string;
   wallMs: number;
+  /** The machine probe before and after the case (ms, lower is faster); null in older runs. */
+  machineProbeMs: MachineProbeReading | null;
 }
 
 export interface RunDocument {

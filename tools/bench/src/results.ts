@@ -38,6 +38,7 @@ export function toCaseResult(raw: RawResult): CaseResult {
     phases: m ? phaseBreakdown(m.samplesMs, m.phases) : null,
     startedAt: raw.startedAt,
     wallMs: raw.wallMs,
+    machineProbeMs: raw.machineProbeMs,
   };
 }
 

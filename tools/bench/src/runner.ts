@@ -1,4 +1,5 @@
 import type { ClientDriver } from './drivers/driver';
+import type { MachineProbe } from './machine-probe';
 import type { Measurement, Phases, PlannedCase, ProcessCost, RawResult, Transport } from './model';
 
 export interface RunnerHooks {
@@ -56,19 +57,22 @@ function errorText(cause: unknown): string {
  * Runs every planned case through the driver and hands back raw results. Per case: each transport's
  * cold call and warm-up (at least `warmup` calls and `warmupMs` ms), then the timed repetitions
  * interleaved (json, grpc, json, grpc, …) so drift in the machine hits both alike. It never formats and never summarizes; a failing transport is
- * recorded with its error and the others go on. Stops early when `signal` is aborted.
+ * recorded with its error and the others go on. Stops early when `signal` is aborted. `probe`, when
+ * given, times the machine itself just before and after each case (machine-probe.ts).
  */
 export async function runCases(
   plan: readonly PlannedCase[],
   driver: ClientDriver,
   hooks: RunnerHooks,
   signal?: AbortSignal,
+  probe?: MachineProbe,
 ): Promise<RawResult[]> {
   const all: RawResult[] = [];
   for (let index = 0; index < plan.length && !signal?.aborted; index++) {
     const planned = plan[index];
     const { record, warmup, runs } = planned;
     hooks.onCaseStart?.(planned, index, plan.length);
+    const probeBefore = probe?.() ?? null;
     const began = performance.now();
     const call = { rows: record.rows, requests: record.requests, ...(record.payload ? { payload: record.payload } : {}) };
     const accs: Accumulator[] = planned.transports.map((transport) => ({
@@ -122,6 +126,8 @@ export async function runCases(
     if (signal?.aborted) break;
 
     const wallMs = performance.now() - began;
+    const probeAfter = probe?.() ?? null;
+    const machineProbeMs = probeBefore !== null && probeAfter !== null ? { before: probeBefore, after: probeAfter } : null;
     const results = accs.map(
       (acc): RawResult => ({
         variant: planned.variant,
@@ -134,6 +140,7 @@ export async function runCases(
         blogMs: record.blogMs?.[acc.transport] ?? null,
         startedAt: acc.startedAt.toISOString(),
         wallMs,
+        machineProbeMs,
         measurement: acc.error === null ? acc.measurement : null,
         sampleOrder: acc.error === null ? acc.sampleOrder : [],
         error: acc.error,

@@ -27,6 +27,7 @@ export function caseResult(overrides: Partial<CaseResult> = {}): CaseResult {
     client: null,
     startedAt: '2026-11-21T00:00:00.000Z',
     wallMs: 300,
+    machineProbeMs: null,
     ...overrides,
   };
 }

@@ -63,6 +63,14 @@ describe('compareRuns', () => {
     expect(same).toMatchObject({ ratio: 1, significant: false, ciOverlap: true, pValue: 1 });
   });
 
+  it('sets the machine probe ratio beside each cell when both runs probed the machine', () => {
+    const samples = [10, 11, 9, 10, 10, 11, 9, 10];
+    const probed = (before: number, after: number) => ({ ...cell('x', 'grpc', samples), machineProbeMs: { before, after } });
+    expect(kit.compareRuns({ results: [probed(6, 8)] }, { results: [probed(9, 12)] })[0].machineRatio).toBeCloseTo(1.5, 10);
+    expect(kit.compareRuns({ results: [cell('x', 'grpc', samples)] }, { results: [probed(9, 12)] })[0].machineRatio).toBeNull();
+    expect(kit.compareRuns({ results: [probed(0, 8)] }, { results: [probed(9, 12)] })[0].machineRatio).toBeNull();
+  });
+
   it('works when inlined as source text, as the index page does', () => {
     const inlined = new Function(`return (${compareKit.toString()})();`)() as ReturnType<typeof compareKit>;
     const base = { results: [cell('①-2', 'json', [100, 101, 99, 100, 102, 98])] };

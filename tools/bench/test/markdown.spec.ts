@@ -51,5 +51,12 @@ describe('renderMarkdown', () => {
     expect(md).toContain('~ noisy: ①-2 json (CV 20% > 10%); ①-2 grpc (CV 44% > 10%)');
     expect(md).toContain('Outliers (modified z-score > 3.5 on the MAD; kept in every statistic): ①-2 grpc: 300.0 ms.');
     expect(md).toContain('not pinned');
+    expect(md).not.toContain('machine probe');
+  });
+
+  it('gives the range of the machine probe over the run', () => {
+    const probed = rows.map((r, i) => ({ ...r, machineProbeMs: { before: 6 + i, after: 6.5 + i } }));
+    const md = renderMarkdown({ schemaVersion: 2, incomplete: false, provenance: {}, settings: {}, results: probed });
+    expect(md).toContain(`machine probe (fixed CPU work in the bench, timed before and after each case; lower is faster): 6.000–${(6.5 + rows.length - 1).toFixed(3)} ms`);
   });
 });

@@ -64,6 +64,15 @@ describe('runCases with a scripted driver', () => {
     expect(toCaseResult(json).warmupMs).toHaveLength(MAX_TIMED_WARMUP_CALLS);
   });
 
+  it('probes the machine just before and just after each case, once for all its transports', async () => {
+    const readings = [7, 8, 9, 10];
+    const probe = jest.fn(() => readings.shift()!);
+    const results = await runCases(plan, new FakeDriver(() => ({ latenciesMs: [1] })), { onCaseDone: () => undefined }, undefined, probe);
+    expect(probe).toHaveBeenCalledTimes(4);
+    expect(results.map((r) => r.machineProbeMs)).toEqual([{ before: 7, after: 8 }, { before: 7, after: 8 }, { before: 9, after: 10 }]);
+    expect((await runCases(plan, new FakeDriver(() => ({})), { onCaseDone: () => undefined }))[0].machineProbeMs).toBeNull();
+  });
+
   it('records a transport that fails to prepare and goes on with the other', async () => {
     const driver = new FakeDriver((call) => (call.transport === 'grpc' ? { error: 'code 14: server-b unavailable' } : { latenciesMs: [1] }));
     const results = await runCases(plan, driver, { onCaseDone: () => undefined });

@@ -8,19 +8,21 @@ export function renderComparison(base: StoredRun, head: StoredRun, rows: readonl
   const lines = [
     `# ${head.name} (head, ${commit(head)}) vs ${base.name} (base, ${commit(base)})`,
     '',
-    '| case | transport | base median ms | head median ms | head vs base | p (Welch) | significant | CIs overlap |',
-    '|---|---|---:|---:|---|---:|---|---|',
+    '| case | transport | base median ms | head median ms | head vs base | p (Welch) | significant | CIs overlap | machine head/base |',
+    '|---|---|---:|---:|---|---:|---|---|---:|',
     ...rows.map(
       (r) =>
         `| ${r.case} | ${r.transport} | ${ms(r.baseMedian)} | ${ms(r.headMedian)} | ${r.verdict} | ` +
         `${r.pValue === null ? '—' : r.pValue < 0.001 ? '<0.001' : r.pValue.toFixed(3)} | ${r.significant ? 'yes' : 'no'} | ` +
-        `${r.ciOverlap === null ? '—' : r.ciOverlap ? 'yes' : 'no'} |`,
+        `${r.ciOverlap === null ? '—' : r.ciOverlap ? 'yes' : 'no'} | ${r.machineRatio === null ? '—' : `${r.machineRatio.toFixed(2)}×`} |`,
     ),
     '',
     rows.length === 0 ? 'No cell succeeded in both runs.' : `Largest difference: ${largest(rows)}.`,
     '',
     'Ratios are of medians, ± one standard error propagated from each median\'s 95% CI; "significant" is ' +
-      "Welch's t-test on the samples at p < 0.05.",
+      "Welch's t-test on the samples at p < 0.05. \"machine head/base\" is the bench's machine probe (a fixed piece " +
+      'of CPU work timed before and after each case) in head over base: > 1 means the machine itself was slower ' +
+      'during head, so a cell that moved by about as much moved with the machine, not with the code.',
     '',
   ];
   return lines.join('\n');

@@ -103,6 +103,18 @@ export function renderNotes(results: readonly CaseResult[]): string {
   return lines.join('\n\n');
 }
 
+/** The machine probe's range over the run: how much the machine itself moved while it ran. */
+function describeProbe(doc: RunDocument): string {
+  const readings = doc.results.flatMap((r) => (r.machineProbeMs ? [r.machineProbeMs.before, r.machineProbeMs.after] : []));
+  if (readings.length === 0) return '';
+  const low = Math.min(...readings);
+  const high = Math.max(...readings);
+  return (
+    `- machine probe (fixed CPU work in the bench, timed before and after each case; lower is faster): ` +
+    `${ms(low)}–${ms(high)} ms, the slowest reading ${((high / low - 1) * 100).toFixed(0)}% above the fastest`
+  );
+}
+
 /** results.md: what was run, on what, the table, and how to read it. */
 export function renderMarkdown(doc: RunDocument): string {
   const settings = doc.settings;
@@ -116,6 +128,7 @@ export function renderMarkdown(doc: RunDocument): string {
     `- machine: ${describeMachine(doc)}`,
     `- ${describePinning(doc)}; times are measured inside the client`,
     `- repetitions of the transports interleaved (json, grpc, json, grpc, …) after each transport's cold call and warm-up`,
+    describeProbe(doc),
     doc.incomplete ? '- **incomplete run**: interrupted or failed before every case ran' : '',
     failed > 0 ? `- **${failed} case(s) failed**, see the table` : '',
     '',
