@@ -129,7 +129,12 @@ export function compareKit() {
     return s.n > 0 ? (1.2533 * s.stddev) / Math.sqrt(s.n) : 0;
   }
 
-  function compareCell(key: { case: string; transport: string }, base: ComparableSummary, head: ComparableSummary): CellComparison {
+  function compareCell(
+    key: { case: string; transport: string },
+    base: ComparableSummary,
+    head: ComparableSummary,
+    machineRatio: number | null = null,
+  ): CellComparison {
     const ratio = head.median / base.median;
     const ratioError = ratio * Math.sqrt((medianError(head) / head.median) ** 2 + (medianError(base) / base.median) ** 2);
     const test = welch(head, base);
@@ -149,7 +154,7 @@ export function compareKit() {
       significant: test !== null && test.p < SIGNIFICANCE,
       ciOverlap,
       verdict: `${factor.toFixed(2)} ± ${factorError.toFixed(2)} times ${slower ? 'slower' : 'faster'}`,
-      machineRatio: null,
+      machineRatio,
     };
   }
 
@@ -166,9 +171,7 @@ export function compareKit() {
       if (!b || !b.ok || !h.ok || !b.summary || !h.summary || !(b.summary.median > 0)) continue;
       const baseProbe = probeMean(b);
       const headProbe = probeMean(h);
-      const row = compareCell(h, b.summary, h.summary);
-      row.machineRatio = baseProbe !== null && headProbe !== null ? headProbe / baseProbe : null;
-      rows.push(row);
+      rows.push(compareCell(h, b.summary, h.summary, baseProbe !== null && headProbe !== null ? headProbe / baseProbe : null));
     }
     return rows;
   }

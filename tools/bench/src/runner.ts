@@ -56,9 +56,10 @@ function errorText(cause: unknown): string {
 /**
  * Runs every planned case through the driver and hands back raw results. Per case: each transport's
  * cold call and warm-up (at least `warmup` calls and `warmupMs` ms), then the timed repetitions
- * interleaved (json, grpc, json, grpc, …) so drift in the machine hits both alike. It never formats and never summarizes; a failing transport is
- * recorded with its error and the others go on. Stops early when `signal` is aborted. `probe`, when
- * given, times the machine itself just before and after each case (machine-probe.ts).
+ * interleaved (json, grpc, json, grpc, …) so drift in the machine hits both alike. It never formats
+ * and never summarizes; a failing transport is recorded with its error and the others go on. Stops
+ * early when `signal` is aborted. `probe`, when given, times the machine itself just before and after
+ * each case (machine-probe.ts).
  */
 export async function runCases(
   plan: readonly PlannedCase[],

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { renderReport } from '../src/export/html';
 import { groupByCase } from '../src/export/html/cases';
 import type { CaseResult, RunDocument } from '../src/model';
-import { describeInChromium, launchChromium, openWatched } from './browser';
+import { describeInChromium, launchChromium, openWatched, type WatchedPage } from './browser';
 import { buildMultiVariantDocument, buildRunDocument, FIXTURE_ERROR, OVERLAP_CELL } from './fixtures';
 
 jest.setTimeout(60_000);
@@ -86,34 +86,55 @@ async function overlappingTexts(page: Page, kind: string): Promise<string[]> {
   );
 }
 
+/** A rendered report opened in Chromium, with a full-page screenshot, in a temporary folder. */
+interface OpenedReport extends WatchedPage {
+  dir: string;
+  fileUrl: string;
+  screenshot: string;
+  browser: Browser;
+}
+
+async function openReport(doc: RunDocument, prefix: string): Promise<OpenedReport> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const file = path.join(dir, 'report.html');
+  fs.writeFileSync(file, renderReport(doc));
+  const fileUrl = pathToFileURL(file).href;
+  const screenshot = path.join(dir, 'report.png');
+  const browser = await launchChromium();
+  try {
+    const watched = await openWatched(browser, fileUrl);
+    await watched.page.screenshot({ path: screenshot, fullPage: true });
+    return { ...watched, dir, fileUrl, screenshot, browser };
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
+}
+
+/** Closes the browser and removes the folder (kept, and its path printed, with BENCH_KEEP_REPORT set). */
+async function closeReport(opened: OpenedReport | undefined): Promise<void> {
+  if (!opened) return;
+  await opened.browser.close();
+  if (process.env.BENCH_KEEP_REPORT) console.log(`report.browser.spec: kept ${opened.fileUrl} and ${opened.screenshot}`);
+  else fs.rmSync(opened.dir, { recursive: true, force: true });
+}
+
 describeInChromium('the HTML report in Chromium', () => {
-  let dir: string;
   let doc: RunDocument;
+  let opened: OpenedReport;
   let fileUrl: string;
   let screenshot: string;
-  let browser: Browser;
   let page: Page;
   let errors: string[];
   let requests: string[];
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-report-'));
     doc = await buildRunDocument({ incomplete: true });
-    const file = path.join(dir, 'report.html');
-    fs.writeFileSync(file, renderReport(doc));
-    fileUrl = pathToFileURL(file).href;
-    screenshot = path.join(dir, 'report.png');
-
-    browser = await launchChromium();
-    ({ page, errors, requests } = await openWatched(browser, fileUrl));
-    await page.screenshot({ path: screenshot, fullPage: true });
+    opened = await openReport(doc, 'bench-report-');
+    ({ fileUrl, screenshot, page, errors, requests } = opened);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    if (process.env.BENCH_KEEP_REPORT) console.log(`report.browser.spec: kept ${fileUrl} and ${screenshot}`);
-    else if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => closeReport(opened));
 
   it('loads without errors and fetches nothing but the file itself', () => {
     expect(errors).toEqual([]);
@@ -184,33 +205,20 @@ describeInChromium('the HTML report in Chromium', () => {
 });
 
 describeInChromium('the HTML report of several variants in Chromium', () => {
-  let dir: string;
   let doc: RunDocument;
+  let opened: OpenedReport;
   let fileUrl: string;
-  let screenshot: string;
-  let browser: Browser;
   let page: Page;
   let errors: string[];
   let requests: string[];
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-report-variants-'));
     doc = await buildMultiVariantDocument();
-    const file = path.join(dir, 'report.html');
-    fs.writeFileSync(file, renderReport(doc));
-    fileUrl = pathToFileURL(file).href;
-    screenshot = path.join(dir, 'report.png');
-
-    browser = await launchChromium();
-    ({ page, errors, requests } = await openWatched(browser, fileUrl));
-    await page.screenshot({ path: screenshot, fullPage: true });
+    opened = await openReport(doc, 'bench-report-variants-');
+    ({ fileUrl, page, errors, requests } = opened);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    if (process.env.BENCH_KEEP_REPORT) console.log(`report.browser.spec: kept ${fileUrl} and ${screenshot}`);
-    else if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => closeReport(opened));
 
   it('loads without errors and fetches nothing but the file itself', () => {
     expect(errors).toEqual([]);

@@ -23,6 +23,8 @@ export interface SuiteContext<S> {
   log(line: string): void;
   /** Rewrites results.json (atomically, marked incomplete) with what has been measured so far. */
   save(partial: unknown): void;
+  /** Both: a line of progress, then results.json with what has been measured so far. */
+  progress(line: string, partial: unknown): void;
 }
 
 export interface SuiteDefinition<S extends Record<string, number>, R> {
@@ -79,13 +81,18 @@ export async function runSuite<S extends Record<string, number>, R>(definition: 
       log('starting server-a and server-b (blog variant) …');
       servers = await startSuiteServers(WORKSPACE_ROOT, runDir);
     }
+    const save = (partial: unknown) => write(runDir, { ...doc, results: partial });
     const context: SuiteContext<S> = {
       settings: args.settings,
       profile: args.profile,
       runDir,
       servers,
       log,
-      save: (partial) => write(runDir, { ...doc, results: partial }),
+      save,
+      progress: (line, partial) => {
+        log(line);
+        save(partial);
+      },
     };
     const results = await definition.run(context);
     const done: SuiteDocument<S, R> = { ...doc, incomplete: false, provenance: { ...doc.provenance, finishedAt: new Date().toISOString() }, results };

@@ -25,7 +25,7 @@ export const ECHO_SUITE: SuiteDefinition<EchoSettings, EchoResults> = {
   spec: ECHO_SPEC,
   needsServers: true,
   plan: () => ({ variants: ECHO_VARIANTS }),
-  run: (context) => measureEcho(context.servers!, ECHO_VARIANTS, context.settings, (line, partial) => (context.log(line), context.save(partial))),
+  run: (context) => measureEcho(context.servers!, ECHO_VARIANTS, context.settings, context.progress),
   markdown: renderEchoMarkdown,
   html: renderEchoHtml,
 };

@@ -23,7 +23,7 @@ export const LATENCY_SUITE: SuiteDefinition<LatencySettings, LatencyResults> = {
   spec: LATENCY_SPEC,
   needsServers: true,
   plan: () => ({ variants: LATENCY_VARIANTS }),
-  run: (context) => measureLatency(context.servers!, LATENCY_VARIANTS, context.settings, (line, partial) => (context.log(line), context.save(partial))),
+  run: (context) => measureLatency(context.servers!, LATENCY_VARIANTS, context.settings, context.progress),
   markdown: renderLatencyMarkdown,
   html: renderLatencyHtml,
 };

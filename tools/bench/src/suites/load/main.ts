@@ -19,12 +19,13 @@ export const LOAD_SPEC: SuiteOptionsSpec<LoadSettings> = {
   },
 };
 
+const LOAD_PLAN = { targets: LOAD_TARGETS, concurrency: LOAD_CONCURRENCY, rows: LOAD_ROWS };
+
 export const LOAD_SUITE: SuiteDefinition<LoadSettings, LoadResults> = {
   spec: LOAD_SPEC,
   needsServers: true,
-  plan: () => ({ targets: LOAD_TARGETS, concurrency: LOAD_CONCURRENCY, rows: LOAD_ROWS }),
-  run: (context) =>
-    measureLoad(context.servers!, { targets: LOAD_TARGETS, concurrency: LOAD_CONCURRENCY, rows: LOAD_ROWS }, context.settings, (line, partial) => (context.log(line), context.save(partial))),
+  plan: () => LOAD_PLAN,
+  run: (context) => measureLoad(context.servers!, LOAD_PLAN, context.settings, context.progress),
   markdown: renderLoadMarkdown,
   html: renderLoadHtml,
 };

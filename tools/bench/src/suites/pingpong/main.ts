@@ -23,7 +23,7 @@ export const PINGPONG_SUITE: SuiteDefinition<PingPongSettings, PingPongResults> 
   needsServers: true,
   plan: () => ({ variants: PINGPONG_VARIANTS, payloads: PINGPONG_PAYLOADS }),
   run: (context) =>
-    measurePingPong(context.servers!, PINGPONG_VARIANTS, PINGPONG_PAYLOADS, context.settings, (line, partial) => (context.log(line), context.save(partial))),
+    measurePingPong(context.servers!, PINGPONG_VARIANTS, PINGPONG_PAYLOADS, context.settings, context.progress),
   markdown: renderPingPongMarkdown,
   html: renderPingPongHtml,
 };

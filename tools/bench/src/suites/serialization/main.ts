@@ -41,8 +41,7 @@ export const SERIALIZATION_SUITE: SuiteDefinition<SerializationSettings, Seriali
           if (!check.ok) throw new Error(`${codec.id} does not round-trip ${size.id}: ${check.reason}`);
         }
         cells.push(...measureCell(size, codec, context.settings));
-        context.save(cells);
-        context.log(`${size.id} ${codec.id} done`);
+        context.progress(`${size.id} ${codec.id} done`, cells);
       }
     }
     return cells;
