@@ -11,8 +11,8 @@ export const BLOG_CASES: readonly CaseRecord[] = Object.freeze([
   { id: '①-3', aliases: ['1-3'], rows: 1_000_000, requests: 1, blogMs: { json: 5177.148, grpc: 12075.561 }, defaultRuns: 5 },
   { id: '②-1', aliases: ['2-1'], rows: 1, requests: 10, blogMs: { json: 9.758, grpc: 8.483 } },
   { id: '②-2', aliases: ['2-2'], rows: 1, requests: 100, blogMs: { json: 72.088, grpc: 50.794 } },
-  { id: '②-3', aliases: ['2-3'], rows: 1, requests: 1_000, blogMs: { json: 551.685, grpc: 295.65 }, defaultRuns: 20 },
-  { id: '20k×4', aliases: ['20kx4', '20k-4'], rows: 20_000, requests: 4, blogMs: { json: 220.704, grpc: 700.893 }, defaultRuns: 20 },
+  { id: '②-3', aliases: ['2-3'], rows: 1, requests: 1_000, blogMs: { json: 551.685, grpc: 295.65 }, defaultRuns: 30 },
+  { id: '20k×4', aliases: ['20kx4', '20k-4'], rows: 20_000, requests: 4, blogMs: { json: 220.704, grpc: 700.893 }, defaultRuns: 50 },
 ]);
 
 /** Every case --cases can name: the blog's, then those of the payload endpoints. */

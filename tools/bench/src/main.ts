@@ -10,13 +10,13 @@ import { renderReport } from './export/html';
 import { renderIndex } from './export/index-page';
 import { renderMarkdown, renderTable } from './export/markdown';
 import { probeMachine } from './machine-probe';
-import type { RunDocument } from './model';
-import { parseOptions, planCases, UsageError, USAGE, type BenchOptions } from './options';
-import { hasTaskset, planPinning } from './pinning';
+import type { PlannedCase, RunDocument } from './model';
+import { groupByProcesses, parseOptions, planCases, UsageError, USAGE, type BenchOptions } from './options';
+import { hasTaskset, planPinning, type Pinning } from './pinning';
 import { Progress } from './progress';
 import { collectProvenance } from './provenance';
 import { toCaseResult } from './results';
-import { runCases } from './runner';
+import { runCases, type RunnerHooks } from './runner';
 import { writeIndex } from './runs';
 import { missingMains, type VariantRecord } from './variants';
 import { createRunFolder, pointLatestAt, writeFileAtomic } from './store';
@@ -35,10 +35,12 @@ function describeSettings(options: BenchOptions, startedAt: Date): Record<string
     warmup: options.warmup,
     warmupMs: options.warmupMs,
     settleMs: options.settleMs,
+    processes: options.processes,
     coldCallPerCase: true,
     order:
       "per case: each transport's cold call and warm-up (at least warmup calls and warmupMs ms), then timed repetitions interleaved in transport order " +
-      "(json, grpc, json, grpc, …); sampleOrder gives each sample's position; variants run one after the other",
+      "(json, grpc, json, grpc, …); sampleOrder gives each sample's position; variants run one after the other; " +
+      (options.processes === 'fresh' ? 'new apps for every case' : 'one set of apps per variant'),
     clientUrl: options.clientUrl,
     startedApps: {},
   };
@@ -59,6 +61,42 @@ function prepareVariant(variant: VariantRecord): string | null {
   const why = `${missing.join(', ')} not built (see the build's message above)`;
   if (variant.optional) return why;
   throw new Error(`variant ${variant.id}: ${why}`);
+}
+
+interface GroupContext {
+  options: BenchOptions;
+  doc: RunDocument;
+  runDir: string;
+  pinning: Pinning;
+  signal: AbortSignal;
+  hooks: RunnerHooks;
+}
+
+/**
+ * Runs a stretch of one variant's cases on one set of apps: starts them (unless --client-url), records
+ * their PIDs and the client's self-description, runs the cases, and always stops the apps.
+ */
+async function runGroup(group: PlannedCase[], variant: VariantRecord, ctx: GroupContext): Promise<void> {
+  const { options, doc, runDir, pinning } = ctx;
+  let apps: StartedApps | null = null;
+  try {
+    if (!options.clientUrl) {
+      const cases = group.map((p) => p.record.id);
+      const forCases = options.processes === 'fresh' ? ` for ${cases.join(', ')}` : '';
+      process.stderr.write(`bench: starting server-a, server-b and client (${variant.id})${forCases} …\n`);
+      apps = await startApps(WORKSPACE_ROOT, path.join(runDir, 'logs', variant.id), pinning, variant);
+      const started = doc.settings.startedApps as Record<string, unknown[]>;
+      (started[variant.id] ??= []).push({ cases, pids: apps.pids, ports: apps.ports });
+      save(runDir, doc);
+    }
+    const driver = new HttpClientDriver(options.clientUrl ?? apps!.clientUrl);
+    const client = await driver.describe();
+    (doc.provenance.clients as Record<string, unknown>)[variant.id] = client;
+    doc.provenance.client ??= client;
+    await runCases(group, driver, ctx.hooks, ctx.signal, probeMachine);
+  } finally {
+    await apps?.stop();
+  }
 }
 
 /** Every export of the run, rewritten after each case so an interrupted run still has them all. */
@@ -111,6 +149,16 @@ async function main(argv: string[]): Promise<number> {
   let done = 0;
   const skipped: Record<string, string> = {};
   doc.settings.skippedVariants = skipped;
+  const hooks: RunnerHooks = {
+    onCaseStart: (planned) => progress.caseStart(planned, done),
+    onRepetition: (planned, repetition) => progress.repetition(planned, repetition),
+    onCaseDone: (raws) => {
+      progress.caseDone(raws, done++, plan.length);
+      doc.results.push(...raws.map(toCaseResult));
+      save(runDir, doc);
+    },
+  };
+  const context: GroupContext = { options, doc, runDir, pinning, signal: abort.signal, hooks };
   for (const variant of options.variants) {
     if (abort.signal.aborted) break;
     if (!options.clientUrl) {
@@ -121,35 +169,9 @@ async function main(argv: string[]): Promise<number> {
         continue;
       }
     }
-    let apps: StartedApps | null = null;
-    try {
-      if (!options.clientUrl) {
-        process.stderr.write(`bench: starting server-a, server-b and client (${variant.id}) …\n`);
-        apps = await startApps(WORKSPACE_ROOT, path.join(runDir, 'logs', variant.id), pinning, variant);
-        (doc.settings.startedApps as Record<string, unknown>)[variant.id] = { pids: apps.pids, ports: apps.ports };
-        save(runDir, doc);
-      }
-      const driver = new HttpClientDriver(options.clientUrl ?? apps!.clientUrl);
-      const client = await driver.describe();
-      (doc.provenance.clients as Record<string, unknown>)[variant.id] = client;
-      doc.provenance.client ??= client;
-      await runCases(
-        plan.filter((p) => p.variant === variant.id),
-        driver,
-        {
-          onCaseStart: (planned) => progress.caseStart(planned, done),
-          onRepetition: (planned, repetition) => progress.repetition(planned, repetition),
-          onCaseDone: (raws) => {
-            progress.caseDone(raws, done++, plan.length);
-            doc.results.push(...raws.map(toCaseResult));
-            save(runDir, doc);
-          },
-        },
-        abort.signal,
-        probeMachine,
-      );
-    } finally {
-      await apps?.stop();
+    for (const group of groupByProcesses(plan.filter((p) => p.variant === variant.id), options.processes)) {
+      if (abort.signal.aborted) break;
+      await runGroup(group, variant, context);
     }
   }
 

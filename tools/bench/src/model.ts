@@ -22,6 +22,15 @@ export interface CaseRecord {
 }
 
 /** One case as the runner will execute it: its transports' repetitions interleaved (A B A B …). */
+/**
+ * Which processes serve a case. `fresh`: a new server-a, server-b and client for every case, as JMH forks
+ * a JVM per benchmark: a case's timings then do not depend on the heaps, JIT state and sockets the cases
+ * before it left behind (the 20k×4 gRPC median moved by a third with what ran before it in the same
+ * processes). `shared`: one set of apps per variant, the blog's way, and quicker.
+ */
+export type ProcessMode = 'fresh' | 'shared';
+export const PROCESS_MODES: readonly ProcessMode[] = ['fresh', 'shared'];
+
 export interface PlannedCase {
   /** Which set of apps runs it (variants.ts). */
   variant: string;

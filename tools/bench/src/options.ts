@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { parseIntField } from '@bench/validation';
 import { selectCases } from './cases';
-import { TRANSPORTS, type CaseRecord, type PlannedCase, type Transport } from './model';
+import { PROCESS_MODES, TRANSPORTS, type CaseRecord, type PlannedCase, type ProcessMode, type Transport } from './model';
 import { PROFILES, type Profile } from './profiles';
 import { selectVariants, type VariantRecord } from './variants';
 
@@ -17,6 +17,8 @@ export interface BenchOptions {
   warmup: number;
   warmupMs: number;
   settleMs: number;
+  /** New apps per case, or one set per variant; always `shared` with --client-url (the bench cannot restart it). */
+  processes: ProcessMode;
   /** Parent folder of the run folders. */
   out: string;
   /** An already-running client; when null the bench starts the three apps itself. */
@@ -43,18 +45,21 @@ Options:
   --transports LIST         json,grpc (default: both)
   --variants LIST           blog,tuned,bare,go (default: blog): the blog's Nest apps, the tuned Nest apps,
                             the same calls with no framework, a Go reference (skipped where Go is missing)
-  --runs N                  timed repetitions per case (default: 30; ②-3, 20k×4: 20; ①-3: 5; quick: 3)
+  --runs N                  timed repetitions per case (default: 60; ②-3: 30; 20k×4: 50; ①-3: 5; quick: 3)
   --warmup N                untimed calls per case and transport before timing, at least (default: 1)
   --warmup-ms MS            and go on warming up until MS ms have passed: V8 needs tens of calls to
                             optimize the small cases (default: 3000; quick: 0)
   --settle-ms N             idle ms before each timed call, letting GC and socket teardown finish (default: 0)
+  --processes fresh|shared  fresh: new apps for every case, so no case inherits the heaps and JIT state of
+                            the cases before it; shared: one set of apps per variant (default: fresh;
+                            quick: shared; always shared with --client-url)
   --out DIR                 parent folder of the run folders (default: results)
   --client-url URL          use a running client (e.g. under docker-compose) instead of starting the apps
   --pin                     pin client, server-a and server-b to cores 0, 1, 2 with taskset (needs ≥ 4 cores)
   --help                    this text
 `;
 
-const FLAGS = new Set(['profile', 'cases', 'transports', 'variants', 'runs', 'warmup', 'warmup-ms', 'settle-ms', 'out', 'client-url', 'pin', 'help']);
+const FLAGS = new Set(['profile', 'cases', 'transports', 'variants', 'runs', 'warmup', 'warmup-ms', 'settle-ms', 'processes', 'out', 'client-url', 'pin', 'help']);
 const SWITCHES = new Set(['pin', 'help']);
 
 /** Reads `--name value` and `--name=value` (Nx forwards options in the second form). */
@@ -133,6 +138,15 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     throw new UsageError(`--client-url must look like http://host:port, got ${JSON.stringify(clientUrl)}`);
   }
 
+  const processesFlag = flags.get('processes');
+  if (processesFlag !== undefined && !PROCESS_MODES.includes(processesFlag as ProcessMode)) {
+    throw new UsageError(`--processes must be ${PROCESS_MODES.join(' or ')}, got ${JSON.stringify(processesFlag)}`);
+  }
+  if (processesFlag === 'fresh' && clientUrl !== null) {
+    throw new UsageError('--processes fresh restarts the apps for every case, which --client-url (apps the bench did not start) rules out');
+  }
+  const processes = (processesFlag as ProcessMode | undefined) ?? (clientUrl !== null ? 'shared' : profile.processes);
+
   return {
     profile,
     variants,
@@ -142,6 +156,7 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     warmup: count('warmup', flags.get('warmup'), 0) ?? profile.warmup,
     warmupMs: count('warmup-ms', flags.get('warmup-ms'), 0) ?? profile.warmupMs,
     settleMs: count('settle-ms', flags.get('settle-ms'), 0) ?? profile.settleMs,
+    processes,
     out: path.resolve(cwd, flags.get('out') ?? 'results'),
     clientUrl: clientUrl?.replace(/\/$/, '') ?? null,
     pin: flags.has('pin'),
@@ -160,4 +175,18 @@ export function planCases(options: BenchOptions): PlannedCase[] {
     settleMs: options.settleMs,
     runs: options.runs ?? (options.profile.caseDefaults ? record.defaultRuns : undefined) ?? options.profile.runs,
   })));
+}
+
+/**
+ * The plan cut into the stretches one set of apps serves, in plan order: one stretch per case with
+ * fresh processes, one per variant with shared ones (a variant's apps never serve another variant).
+ */
+export function groupByProcesses(plan: readonly PlannedCase[], processes: ProcessMode): PlannedCase[][] {
+  const groups: PlannedCase[][] = [];
+  for (const planned of plan) {
+    const last = groups[groups.length - 1];
+    if (processes === 'shared' && last && last[0].variant === planned.variant) last.push(planned);
+    else groups.push([planned]);
+  }
+  return groups;
 }

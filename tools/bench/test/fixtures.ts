@@ -181,7 +181,7 @@ export async function buildRunDocument(options: FixtureOptions = {}): Promise<Ru
       coldCallPerCase: true,
       order: 'per case: each transport\'s cold call and warm-up, then timed repetitions interleaved in transport order (json, grpc, json, grpc, …)',
       clientUrl: null,
-      startedApps: { pids: { 'server-a': 101, 'server-b': 102, client: 103 }, ports: { client: 3000, serverA: 3001, serverB: 3002 } },
+      startedApps: { blog: [{ cases: ['①-1'], pids: { 'server-a': 101, 'server-b': 102, client: 103 }, ports: { client: 3000, serverA: 3001, serverB: 3002 } }] },
       pinned: false,
     },
     results,

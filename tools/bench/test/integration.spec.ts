@@ -104,7 +104,9 @@ describe('bench:all (built apps, quick profile)', () => {
     expect(csv.filter((line) => line.startsWith('sample,'))).toHaveLength(20);
     expect(csv.filter((line) => line.startsWith('summary,'))).toHaveLength(10);
 
-    for (const pid of Object.values(doc.settings.startedApps.blog.pids) as number[]) expect(isAlive(pid)).toBe(false);
+    expect(doc.settings.processes).toBe('shared');
+    expect(doc.settings.startedApps.blog).toHaveLength(1);
+    for (const pid of Object.values(doc.settings.startedApps.blog[0].pids) as number[]) expect(isAlive(pid)).toBe(false);
     for (const app of ['server-a', 'server-b', 'client']) {
       expect(fs.readFileSync(path.join(runDir, 'logs', 'blog', `${app}.log`), 'utf8')).toContain(`${app}: SIGTERM, shutting down`);
     }
@@ -124,6 +126,14 @@ describe('bench:all (built apps, quick profile)', () => {
       'bare/①-2/json', 'bare/①-2/grpc', 'bare/②-2/json', 'bare/②-2/grpc',
     ]);
     expect(Object.keys(doc.provenance.clients)).toEqual(['blog', 'tuned', 'bare']);
+    // The default: new apps for every case, so no case runs in processes another case has used.
+    expect(doc.settings.processes).toBe('fresh');
+    for (const variant of ['blog', 'tuned', 'bare']) {
+      const sets = doc.settings.startedApps[variant];
+      expect(sets.map((set: { cases: string[] }) => set.cases)).toEqual([['①-2'], ['②-2']]);
+      expect(sets[0].pids.client).not.toBe(sets[1].pids.client);
+      expect(sets[0].pids['server-b']).not.toBe(sets[1].pids['server-b']);
+    }
     expect(doc.provenance.clients.bare.framework).toBe('none');
     expect(doc.provenance.clients.tuned.tunings.map((t: { id: string }) => t.id)).toEqual(['undici-pool', 'stream-large-replies', 'fast-protobuf-codec', 'long-keep-alive', 'fastify-adapter']);
     for (const r of doc.results) {
@@ -158,11 +168,11 @@ describe('bench:all (built apps, quick profile)', () => {
   it('when server-b dies mid-run: later gRPC cells fail with the reason, JSON cells complete, exit 1, nothing left running', async () => {
     const env = await portsEnv();
     let killed = false;
-    const result = await runBench(['--cases', '1-1,1-2,2-1,2-2', '--runs', '3', '--out', out], env, (stderr) => {
+    const result = await runBench(['--cases', '1-1,1-2,2-1,2-2', '--runs', '3', '--processes', 'shared', '--out', out], env, (stderr) => {
       if (killed || !stderr.includes('[1/4]')) return;
       killed = true;
       const doc = JSON.parse(fs.readFileSync(path.join(listRuns(out)[0], 'results.json'), 'utf8'));
-      process.kill(doc.settings.startedApps.blog.pids['server-b'], 'SIGKILL');
+      process.kill(doc.settings.startedApps.blog[0].pids['server-b'], 'SIGKILL');
     });
     expect(killed).toBe(true);
     expect(result.code).toBe(1);

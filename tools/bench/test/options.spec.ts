@@ -1,8 +1,8 @@
 import * as path from 'node:path';
-import { parseOptions, planCases, UsageError } from '../src/options';
+import { groupByProcesses, parseOptions, planCases, UsageError } from '../src/options';
 
 describe('parseOptions', () => {
-  it('defaults to the default profile: seven cases, both transports, 30 runs (5 for ①-3)', () => {
+  it('defaults to the default profile: seven cases, both transports, 60 runs (5 for ①-3), fresh apps per case', () => {
     const options = parseOptions([], '/work');
     expect(options.profile.name).toBe('default');
     expect(options.out).toBe(path.resolve('/work', 'results'));
@@ -10,8 +10,8 @@ describe('parseOptions', () => {
     const plan = planCases(options);
     expect(plan).toHaveLength(7);
     expect(plan.map((p) => `${p.record.id}/${p.transports.join('+')}/${p.runs}/${p.warmup}/${p.warmupMs}`).slice(0, 3)).toEqual([
-      '①-1/json+grpc/30/1/3000',
-      '①-2/json+grpc/30/1/3000',
+      '①-1/json+grpc/60/1/3000',
+      '①-2/json+grpc/60/1/3000',
       '①-3/json+grpc/5/1/3000',
     ]);
   });
@@ -42,10 +42,28 @@ describe('parseOptions', () => {
     expect(() => parseOptions(['--cases', 'orders-1', '--variants', 'blog,bare'], '/work')).toThrow('only the Nest apps serve (variants blog, tuned), not bare');
   });
 
+  it('starts fresh apps for every case by default, one set per variant on quick or with --client-url', () => {
+    expect(parseOptions([]).processes).toBe('fresh');
+    expect(parseOptions(['--profile', 'quick']).processes).toBe('shared');
+    expect(parseOptions(['--profile', 'quick', '--processes', 'fresh']).processes).toBe('fresh');
+    expect(parseOptions(['--client-url', 'http://h:1']).processes).toBe('shared');
+  });
+
+  it('groups the plan by the apps that serve it: a case each when fresh, a variant each when shared', () => {
+    const plan = planCases(parseOptions(['--variants', 'blog,bare', '--cases', '1-1,1-2,2-1']));
+    const show = (groups: ReturnType<typeof groupByProcesses>) => groups.map((g) => g.map((p) => `${p.variant}/${p.record.id}`).join(' '));
+    expect(show(groupByProcesses(plan, 'fresh'))).toEqual(['blog/①-1', 'blog/①-2', 'blog/②-1', 'bare/①-1', 'bare/①-2', 'bare/②-1']);
+    expect(show(groupByProcesses(plan, 'shared'))).toEqual(['blog/①-1 blog/①-2 blog/②-1', 'bare/①-1 bare/①-2 bare/②-1']);
+    expect(groupByProcesses([], 'shared')).toEqual([]);
+  });
+
   it('quick profile skips the slowest cases', () => {
-    const ids = parseOptions(['--profile', 'quick']).cases.map((c) => c.id);
+    const options = parseOptions(['--profile', 'quick']);
+    const ids = options.cases.map((c) => c.id);
     expect(ids).not.toContain('①-3');
     expect(ids.length).toBeGreaterThan(0);
+    // Three runs everywhere: a case's own default (50 for 20k×4) is for the default profile.
+    expect(new Set(planCases(options).map((p) => p.runs))).toEqual(new Set([3]));
   });
 
   it.each([
@@ -61,6 +79,8 @@ describe('parseOptions', () => {
     [['--variants', 'fastest'], /unknown variant "fastest"; known variants: blog, tuned, bare, go/],
     [['--variants', 'blog,bare', '--client-url', 'http://h:1'], /--client-url drives one running client/],
     [['--runs'], /--runs needs a value/],
+    [['--processes', 'forked'], /--processes must be fresh or shared, got "forked"/],
+    [['--processes', 'fresh', '--client-url', 'http://h:1'], /--processes fresh restarts the apps for every case/],
     [['stray'], /unexpected argument "stray"/],
   ])('refuses %p', (argv, message) => {
     expect(() => parseOptions(argv)).toThrow(UsageError);

@@ -27,3 +27,8 @@ export function ratio(value: number | null): string {
 export function count(value: number): string {
   return value.toLocaleString('en-US');
 }
+
+/** settings.processes in words (runs from before the option were all `shared`). */
+export function describeProcesses(processes: unknown): string {
+  return processes === 'fresh' ? 'new server-a, server-b and client for every case' : 'one set of apps for all cases of a variant';
+}
