@@ -10,8 +10,8 @@ import { renderReport } from './export/html';
 import { renderIndex } from './export/index-page';
 import { renderMarkdown, renderTable } from './export/markdown';
 import { probeMachine } from './machine-probe';
-import type { PlannedCase, RunDocument } from './model';
-import { groupByProcesses, parseOptions, planCases, UsageError, USAGE, type BenchOptions } from './options';
+import type { PlannedCase, RawResult, RunDocument } from './model';
+import { groupByApps, parseOptions, planCases, UsageError, USAGE, type BenchOptions } from './options';
 import { hasTaskset, planPinning, type Pinning } from './pinning';
 import { Progress } from './progress';
 import { collectProvenance } from './provenance';
@@ -20,10 +20,11 @@ import { runCases, type RunnerHooks } from './runner';
 import { writeIndex } from './runs';
 import { missingMains, type VariantRecord } from './variants';
 import { createRunFolder, pointLatestAt, writeFileAtomic } from './store';
+import { mergeVisits } from './visits';
 
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
 
-function describeSettings(options: BenchOptions, startedAt: Date): Record<string, unknown> {
+function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], startedAt: Date): Record<string, unknown> {
   return {
     startedAt: startedAt.toISOString(),
     profile: options.profile.name,
@@ -35,12 +36,14 @@ function describeSettings(options: BenchOptions, startedAt: Date): Record<string
     warmup: options.warmup,
     warmupMs: options.warmupMs,
     settleMs: options.settleMs,
-    processes: options.processes,
+    forks: options.forks ?? options.profile.forks,
+    forksPerCase: Object.fromEntries(plan.map((p) => [p.record.id, p.forks])),
     coldCallPerCase: true,
     order:
       "per case: each transport's cold call and warm-up (at least warmup calls and warmupMs ms), then timed repetitions interleaved in transport order " +
       "(json, grpc, json, grpc, …); sampleOrder gives each sample's position; variants run one after the other; " +
-      (options.processes === 'fresh' ? 'new apps for every case' : 'one set of apps per variant'),
+      'with forks, each case\'s runs are split over that many visits on new apps, round-robin over the cases (fork 1 of every case, then fork 2, …), ' +
+      'and a cell pools its forks (cold: the first fork\'s); without, one set of apps per variant and one visit per case',
     clientUrl: options.clientUrl,
     startedApps: {},
   };
@@ -82,11 +85,12 @@ async function runGroup(group: PlannedCase[], variant: VariantRecord, ctx: Group
   try {
     if (!options.clientUrl) {
       const cases = group.map((p) => p.record.id);
-      const forCases = options.processes === 'fresh' ? ` for ${cases.join(', ')}` : '';
-      process.stderr.write(`bench: starting server-a, server-b and client (${variant.id})${forCases} …\n`);
+      const fork = group[0].fork;
+      const forWhat = fork > 0 ? ` for ${cases.join(', ')} fork ${fork}/${group[0].forks}` : '';
+      process.stderr.write(`bench: starting server-a, server-b and client (${variant.id})${forWhat} …\n`);
       apps = await startApps(WORKSPACE_ROOT, path.join(runDir, 'logs', variant.id), pinning, variant);
       const started = doc.settings.startedApps as Record<string, unknown[]>;
-      (started[variant.id] ??= []).push({ cases, pids: apps.pids, ports: apps.ports });
+      (started[variant.id] ??= []).push({ cases, fork, pids: apps.pids, ports: apps.ports });
       save(runDir, doc);
     }
     const driver = new HttpClientDriver(options.clientUrl ?? apps!.clientUrl);
@@ -138,7 +142,7 @@ async function main(argv: string[]): Promise<number> {
     schemaVersion: 2,
     incomplete: true,
     provenance: { ...collectProvenance(WORKSPACE_ROOT, argv), pinning, clients: {} },
-    settings: describeSettings(options, startedAt),
+    settings: describeSettings(options, plan, startedAt),
     results: [],
   };
   save(runDir, doc);
@@ -147,6 +151,7 @@ async function main(argv: string[]): Promise<number> {
 
   const progress = new Progress(plan);
   let done = 0;
+  const cells = new Map<string, { raw: RawResult; forks: number }>();
   const skipped: Record<string, string> = {};
   doc.settings.skippedVariants = skipped;
   const hooks: RunnerHooks = {
@@ -154,7 +159,13 @@ async function main(argv: string[]): Promise<number> {
     onRepetition: (planned, repetition) => progress.repetition(planned, repetition),
     onCaseDone: (raws) => {
       progress.caseDone(raws, done++, plan.length);
-      doc.results.push(...raws.map(toCaseResult));
+      for (const raw of raws) {
+        const key = `${raw.variant}\u0000${raw.case}\u0000${raw.transport}`;
+        const sofar = cells.get(key);
+        cells.set(key, sofar ? { raw: mergeVisits(sofar.raw, raw, sofar.forks), forks: sofar.forks + 1 } : { raw, forks: 1 });
+      }
+      // A cell's row appears with its first fork and grows with each later one (Map keeps first-insertion order).
+      doc.results = [...cells.values()].map((cell) => toCaseResult(cell.raw));
       save(runDir, doc);
     },
   };
@@ -169,14 +180,13 @@ async function main(argv: string[]): Promise<number> {
         continue;
       }
     }
-    for (const group of groupByProcesses(plan.filter((p) => p.variant === variant.id), options.processes)) {
+    for (const group of groupByApps(plan.filter((p) => p.variant === variant.id))) {
       if (abort.signal.aborted) break;
       await runGroup(group, variant, context);
     }
   }
 
-  const expected = plan.filter((p) => !(p.variant in skipped)).length * options.transports.length;
-  doc.incomplete = doc.results.length < expected;
+  doc.incomplete = done < plan.filter((p) => !(p.variant in skipped)).length;
   doc.provenance.finishedAt = new Date().toISOString();
   save(runDir, doc);
   writeIndex(options.out, renderIndex, writeFileAtomic);

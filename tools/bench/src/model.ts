@@ -19,18 +19,11 @@ export interface CaseRecord {
   payload?: string;
   /** Timed repetitions for this case when the profile does not say otherwise (slow cases run fewer). */
   defaultRuns?: number;
+  /** Forks for this case when the profile does not say otherwise (see PlannedCase.forks). */
+  defaultForks?: number;
 }
 
 /** One case as the runner will execute it: its transports' repetitions interleaved (A B A B …). */
-/**
- * Which processes serve a case. `fresh`: a new server-a, server-b and client for every case, as JMH forks
- * a JVM per benchmark: a case's timings then do not depend on the heaps, JIT state and sockets the cases
- * before it left behind (the 20k×4 gRPC median moved by a third with what ran before it in the same
- * processes). `shared`: one set of apps per variant, the blog's way, and quicker.
- */
-export type ProcessMode = 'fresh' | 'shared';
-export const PROCESS_MODES: readonly ProcessMode[] = ['fresh', 'shared'];
-
 export interface PlannedCase {
   /** Which set of apps runs it (variants.ts). */
   variant: string;
@@ -47,6 +40,19 @@ export interface PlannedCase {
   runs: number;
   /** Idle time before each timed call, so the previous call's background work (GC, socket teardown) ends first. */
   settleMs: number;
+  /**
+   * A case's timed runs are split over `forks` visits, each on new server-a, server-b and client
+   * processes (as JMH forks a JVM), and the visits go round-robin over the cases (every case's fork 1,
+   * then every case's fork 2, …). So no case inherits the heaps and JIT state of another, and each
+   * case's samples are spread over the whole run instead of one stretch of seconds: on a shared VM whose
+   * speed changes for tens of seconds at a time, that is what makes two runs agree. 0: no forks, one set
+   * of apps serves every case of the variant in one visit each (the blog's way; quick and --client-url).
+   */
+  forks: number;
+  /** Which of those visits this is: 1…forks, or 0 when forks is 0. */
+  fork: number;
+  /** Interleaved position of this visit's first timed sample within the case (the visits before it used the rest). */
+  firstPosition: number;
 }
 
 /** CPU time and peak resident memory a process spent on a stretch of timed calls. */

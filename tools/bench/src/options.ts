@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { parseIntField } from '@bench/validation';
 import { selectCases } from './cases';
-import { PROCESS_MODES, TRANSPORTS, type CaseRecord, type PlannedCase, type ProcessMode, type Transport } from './model';
+import { TRANSPORTS, type CaseRecord, type PlannedCase, type Transport } from './model';
 import { PROFILES, type Profile } from './profiles';
 import { selectVariants, type VariantRecord } from './variants';
 
@@ -17,8 +17,8 @@ export interface BenchOptions {
   warmup: number;
   warmupMs: number;
   settleMs: number;
-  /** New apps per case, or one set per variant; always `shared` with --client-url (the bench cannot restart it). */
-  processes: ProcessMode;
+  /** --forks: overrides every case's forks (0 with --client-url: the bench cannot restart that client). */
+  forks: number | null;
   /** Parent folder of the run folders. */
   out: string;
   /** An already-running client; when null the bench starts the three apps itself. */
@@ -50,16 +50,17 @@ Options:
   --warmup-ms MS            and go on warming up until MS ms have passed: V8 needs tens of calls to
                             optimize the small cases (default: 3000; quick: 0)
   --settle-ms N             idle ms before each timed call, letting GC and socket teardown finish (default: 0)
-  --processes fresh|shared  fresh: new apps for every case, so no case inherits the heaps and JIT state of
-                            the cases before it; shared: one set of apps per variant (default: fresh;
-                            quick: shared; always shared with --client-url)
+  --forks N                 split each case's runs over N visits, each on new apps, round-robin over the
+                            cases, so no case inherits another's heaps and each case's samples spread
+                            over the whole run; 0: one set of apps per variant, one visit per case
+                            (default: 3; ①-3: 1; quick and --client-url: 0)
   --out DIR                 parent folder of the run folders (default: results)
   --client-url URL          use a running client (e.g. under docker-compose) instead of starting the apps
   --pin                     pin client, server-a and server-b to cores 0, 1, 2 with taskset (needs ≥ 4 cores)
   --help                    this text
 `;
 
-const FLAGS = new Set(['profile', 'cases', 'transports', 'variants', 'runs', 'warmup', 'warmup-ms', 'settle-ms', 'processes', 'out', 'client-url', 'pin', 'help']);
+const FLAGS = new Set(['profile', 'cases', 'transports', 'variants', 'runs', 'warmup', 'warmup-ms', 'settle-ms', 'forks', 'out', 'client-url', 'pin', 'help']);
 const SWITCHES = new Set(['pin', 'help']);
 
 /** Reads `--name value` and `--name=value` (Nx forwards options in the second form). */
@@ -138,14 +139,10 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     throw new UsageError(`--client-url must look like http://host:port, got ${JSON.stringify(clientUrl)}`);
   }
 
-  const processesFlag = flags.get('processes');
-  if (processesFlag !== undefined && !PROCESS_MODES.includes(processesFlag as ProcessMode)) {
-    throw new UsageError(`--processes must be ${PROCESS_MODES.join(' or ')}, got ${JSON.stringify(processesFlag)}`);
+  const forks = count('forks', flags.get('forks'), 0);
+  if (forks !== null && forks > 0 && clientUrl !== null) {
+    throw new UsageError('--forks starts new apps for every visit of a case, which --client-url (apps the bench did not start) rules out; use --forks 0');
   }
-  if (processesFlag === 'fresh' && clientUrl !== null) {
-    throw new UsageError('--processes fresh restarts the apps for every case, which --client-url (apps the bench did not start) rules out');
-  }
-  const processes = (processesFlag as ProcessMode | undefined) ?? (clientUrl !== null ? 'shared' : profile.processes);
 
   return {
     profile,
@@ -156,7 +153,7 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     warmup: count('warmup', flags.get('warmup'), 0) ?? profile.warmup,
     warmupMs: count('warmup-ms', flags.get('warmup-ms'), 0) ?? profile.warmupMs,
     settleMs: count('settle-ms', flags.get('settle-ms'), 0) ?? profile.settleMs,
-    processes,
+    forks: forks ?? (clientUrl !== null ? 0 : null),
     out: path.resolve(cwd, flags.get('out') ?? 'results'),
     clientUrl: clientUrl?.replace(/\/$/, '') ?? null,
     pin: flags.has('pin'),
@@ -164,28 +161,56 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
   };
 }
 
-/** Per variant, the cases in the blog's order, each with its transports and repetitions resolved. */
-export function planCases(options: BenchOptions): PlannedCase[] {
-  return options.variants.flatMap((variant) => options.cases.map((record) => ({
-    variant: variant.id,
-    record,
-    transports: [...options.transports],
-    warmup: options.warmup,
-    warmupMs: options.warmupMs,
-    settleMs: options.settleMs,
-    runs: options.runs ?? (options.profile.caseDefaults ? record.defaultRuns : undefined) ?? options.profile.runs,
-  })));
+/** `runs` split over `visits` as evenly as possible, larger shares first (60 over 3: 20, 20, 20; 5 over 3: 2, 2, 1). */
+export function splitRuns(runs: number, visits: number): number[] {
+  return Array.from({ length: visits }, (_, i) => Math.floor(runs / visits) + (i < runs % visits ? 1 : 0));
 }
 
 /**
- * The plan cut into the stretches one set of apps serves, in plan order: one stretch per case with
- * fresh processes, one per variant with shared ones (a variant's apps never serve another variant).
+ * Per variant, the visits of its cases: with forks, round-robin (every case's fork 1 in the blog's
+ * order, then every case's fork 2, …), each with its share of the runs; without, one visit per case.
  */
-export function groupByProcesses(plan: readonly PlannedCase[], processes: ProcessMode): PlannedCase[][] {
+export function planCases(options: BenchOptions): PlannedCase[] {
+  const { profile } = options;
+  return options.variants.flatMap((variant) => {
+    const cases = options.cases.map((record) => {
+      const runs = options.runs ?? (profile.caseDefaults ? record.defaultRuns : undefined) ?? profile.runs;
+      // Never more forks than runs: a fork without a timed run would only cost time.
+      const forks = Math.min(runs, options.forks ?? (profile.caseDefaults ? record.defaultForks : undefined) ?? profile.forks);
+      return { record, runs, forks, shares: splitRuns(runs, Math.max(1, forks)) };
+    });
+    const rounds = Math.max(...cases.map((c) => c.shares.length));
+    const plan: PlannedCase[] = [];
+    for (let round = 0; round < rounds; round++) {
+      for (const { record, forks, shares } of cases.filter((c) => round < c.shares.length)) {
+        plan.push({
+          variant: variant.id,
+          record,
+          transports: [...options.transports],
+          warmup: options.warmup,
+          warmupMs: options.warmupMs,
+          settleMs: options.settleMs,
+          runs: shares[round],
+          forks,
+          fork: forks === 0 ? 0 : round + 1,
+          firstPosition: shares.slice(0, round).reduce((a, b) => a + b, 0) * options.transports.length,
+        });
+      }
+    }
+    return plan;
+  });
+}
+
+/**
+ * The plan cut into the stretches one set of apps serves, in plan order: each fork on apps of its own;
+ * visits without forks share one set per variant (a variant's apps never serve another variant).
+ */
+export function groupByApps(plan: readonly PlannedCase[]): PlannedCase[][] {
   const groups: PlannedCase[][] = [];
   for (const planned of plan) {
     const last = groups[groups.length - 1];
-    if (processes === 'shared' && last && last[0].variant === planned.variant) last.push(planned);
+    const shares = planned.forks === 0 && last && last[0].forks === 0 && last[0].variant === planned.variant;
+    if (shares) last.push(planned);
     else groups.push([planned]);
   }
   return groups;

@@ -60,8 +60,9 @@ export class Progress {
   }
 
   caseDone(results: RawResult[], index: number, total: number): void {
-    const { record, runs, variant } = this.plan[index];
-    const line = `[${index + 1}/${total}] ${variant} ${record.id} (${record.rows} row(s) × ${record.requests}, ${runs} runs): ${results.map(describeResult).join('; ')}`;
+    const { record, runs, variant, fork, forks } = this.plan[index];
+    const forkLabel = forks > 1 ? ` fork ${fork}/${forks}` : '';
+    const line = `[${index + 1}/${total}] ${variant} ${record.id}${forkLabel} (${record.rows} row(s) × ${record.requests}, ${runs} runs): ${results.map(describeResult).join('; ')}`;
     this.stream.write(`${this.live ? '\r\x1b[K' : ''}${line}\n`);
   }
 

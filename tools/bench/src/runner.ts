@@ -1,6 +1,7 @@
 import type { ClientDriver } from './drivers/driver';
 import type { MachineProbe } from './machine-probe';
-import type { Measurement, Phases, PlannedCase, ProcessCost, RawResult, Transport } from './model';
+import type { Measurement, PlannedCase, RawResult, Transport } from './model';
+import { addCost, weightedPhases } from './visits';
 
 export interface RunnerHooks {
   /** Before case `index` (0-based) of `total` starts. */
@@ -18,28 +19,6 @@ interface Accumulator {
   measurement: Measurement | null;
   sampleOrder: number[];
   error: string | null;
-}
-
-function addCost(total: ProcessCost | null, more: ProcessCost | null): ProcessCost | null {
-  if (!more) return total;
-  if (!total) return { ...more };
-  return {
-    cpuUserMs: total.cpuUserMs + more.cpuUserMs,
-    cpuSystemMs: total.cpuSystemMs + more.cpuSystemMs,
-    peakRssBytes: Math.max(total.peakRssBytes, more.peakRssBytes),
-  };
-}
-
-/** Running mean of per-call phases over one-run requests: a phase is known only if every request reported it. */
-function addPhases(total: Phases | null | undefined, more: Phases | null | undefined, samplesBefore: number): Phases | null {
-  if (!more) return null;
-  if (samplesBefore === 0 || !total) return { ...more };
-  const mean = (a: number | null, b: number | null) => (a === null || b === null ? null : (a * samplesBefore + b) / (samplesBefore + 1));
-  return {
-    serverBuildMs: mean(total.serverBuildMs, more.serverBuildMs),
-    serverEncodeMs: mean(total.serverEncodeMs, more.serverEncodeMs),
-    clientDecodeMs: mean(total.clientDecodeMs, more.clientDecodeMs),
-  };
 }
 
 /** Bound on the timed warm-up's calls, whatever their speed (a sub-millisecond case would otherwise make thousands). */
@@ -100,7 +79,7 @@ export async function runCases(
         if (!signal?.aborted) acc.error = errorText(cause);
       }
     }
-    let position = 0;
+    let position = planned.firstPosition;
     for (let repetition = 1; repetition <= runs && !signal?.aborted; repetition++) {
       for (const acc of accs) {
         if (signal?.aborted) break;
@@ -110,7 +89,7 @@ export async function runCases(
         try {
           const one = await driver.runCase({ ...call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, signal);
           const m = acc.measurement;
-          m.phases = addPhases(m.phases, one.phases, m.samplesMs.length);
+          m.phases = weightedPhases(m.phases, m.samplesMs.length, one.phases, one.samplesMs.length);
           m.samplesMs.push(...one.samplesMs);
           m.bytesPerResponse = one.bytesPerResponse ?? m.bytesPerResponse;
           m.rowsPerCall = one.rowsPerCall;

@@ -104,7 +104,7 @@ describe('bench:all (built apps, quick profile)', () => {
     expect(csv.filter((line) => line.startsWith('sample,'))).toHaveLength(20);
     expect(csv.filter((line) => line.startsWith('summary,'))).toHaveLength(10);
 
-    expect(doc.settings.processes).toBe('shared');
+    expect(doc.settings.forks).toBe(0);
     expect(doc.settings.startedApps.blog).toHaveLength(1);
     for (const pid of Object.values(doc.settings.startedApps.blog[0].pids) as number[]) expect(isAlive(pid)).toBe(false);
     for (const app of ['server-a', 'server-b', 'client']) {
@@ -115,7 +115,7 @@ describe('bench:all (built apps, quick profile)', () => {
 
   it('runs several variants one after the other, with the phase breakdown and the variant ratios', async () => {
     const env = await portsEnv();
-    const result = await runBench(['--variants', 'blog,tuned,bare', '--cases', '1-2,2-2', '--runs', '2', '--settle-ms', '0', '--out', out], env);
+    const result = await runBench(['--variants', 'blog,tuned,bare', '--cases', '1-2,2-2', '--runs', '2', '--forks', '0', '--settle-ms', '0', '--out', out], env);
     expect(result.stderr).toContain('[6/6]');
     expect(result.code).toBe(0);
     const runDir = onlyRunDir(out);
@@ -126,14 +126,7 @@ describe('bench:all (built apps, quick profile)', () => {
       'bare/①-2/json', 'bare/①-2/grpc', 'bare/②-2/json', 'bare/②-2/grpc',
     ]);
     expect(Object.keys(doc.provenance.clients)).toEqual(['blog', 'tuned', 'bare']);
-    // The default: new apps for every case, so no case runs in processes another case has used.
-    expect(doc.settings.processes).toBe('fresh');
-    for (const variant of ['blog', 'tuned', 'bare']) {
-      const sets = doc.settings.startedApps[variant];
-      expect(sets.map((set: { cases: string[] }) => set.cases)).toEqual([['①-2'], ['②-2']]);
-      expect(sets[0].pids.client).not.toBe(sets[1].pids.client);
-      expect(sets[0].pids['server-b']).not.toBe(sets[1].pids['server-b']);
-    }
+    for (const variant of ['blog', 'tuned', 'bare']) expect(doc.settings.startedApps[variant]).toHaveLength(1);
     expect(doc.provenance.clients.bare.framework).toBe('none');
     expect(doc.provenance.clients.tuned.tunings.map((t: { id: string }) => t.id)).toEqual(['undici-pool', 'stream-large-replies', 'fast-protobuf-codec', 'long-keep-alive', 'fastify-adapter']);
     for (const r of doc.results) {
@@ -147,6 +140,25 @@ describe('bench:all (built apps, quick profile)', () => {
     for (const variant of ['blog', 'tuned', 'bare']) {
       expect(fs.readFileSync(path.join(runDir, 'logs', variant, 'client.log'), 'utf8')).toContain('client: SIGTERM, shutting down');
     }
+    for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
+  });
+
+  it('splits each case over forks on new apps, round-robin, and pools each cell', async () => {
+    const env = await portsEnv();
+    const result = await runBench(['--cases', '1-1,1-2', '--runs', '5', '--forks', '2', '--warmup-ms', '0', '--out', out], env);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('[4/4] blog ①-2 fork 2/2');
+    const doc = JSON.parse(fs.readFileSync(path.join(onlyRunDir(out), 'results.json'), 'utf8'));
+    const sets = doc.settings.startedApps.blog as { cases: string[]; fork: number; pids: Record<string, number> }[];
+    expect(sets.map((set) => `${set.cases.join()}#${set.fork}`)).toEqual(['①-1#1', '①-2#1', '①-1#2', '①-2#2']);
+    expect(new Set(sets.map((set) => set.pids['server-b'])).size).toBe(4);
+    expect(doc.results.map((r: { case: string; transport: string; runs: number; summary: { n: number } }) => `${r.case}/${r.transport}/${r.runs}/${r.summary.n}`)).toEqual([
+      '①-1/json/5/5', '①-1/grpc/5/5', '①-2/json/5/5', '①-2/grpc/5/5',
+    ]);
+    // Fork 1 took 3 runs (positions 0–5), fork 2 the other 2 (6–9), transports interleaved in each.
+    expect(doc.results[0].sampleOrder).toEqual([0, 2, 4, 6, 8]);
+    expect(doc.results[1].sampleOrder).toEqual([1, 3, 5, 7, 9]);
+    expect(doc.results[0].warmupMs).toHaveLength(2);
     for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
   });
 
@@ -168,7 +180,7 @@ describe('bench:all (built apps, quick profile)', () => {
   it('when server-b dies mid-run: later gRPC cells fail with the reason, JSON cells complete, exit 1, nothing left running', async () => {
     const env = await portsEnv();
     let killed = false;
-    const result = await runBench(['--cases', '1-1,1-2,2-1,2-2', '--runs', '3', '--processes', 'shared', '--out', out], env, (stderr) => {
+    const result = await runBench(['--cases', '1-1,1-2,2-1,2-2', '--runs', '3', '--forks', '0', '--out', out], env, (stderr) => {
       if (killed || !stderr.includes('[1/4]')) return;
       killed = true;
       const doc = JSON.parse(fs.readFileSync(path.join(listRuns(out)[0], 'results.json'), 'utf8'));

@@ -1,19 +1,23 @@
 import * as path from 'node:path';
-import { groupByProcesses, parseOptions, planCases, UsageError } from '../src/options';
+import { groupByApps, parseOptions, planCases, splitRuns, UsageError } from '../src/options';
 
 describe('parseOptions', () => {
-  it('defaults to the default profile: seven cases, both transports, 60 runs (5 for ①-3), fresh apps per case', () => {
+  it('defaults to the default profile: seven cases, both transports, 60 runs (5 for ①-3) in 3 forks', () => {
     const options = parseOptions([], '/work');
     expect(options.profile.name).toBe('default');
     expect(options.out).toBe(path.resolve('/work', 'results'));
     expect(options.clientUrl).toBeNull();
     const plan = planCases(options);
-    expect(plan).toHaveLength(7);
+    // Six cases in three forks, ①-3 in one: 6 × 3 + 1 visits.
+    expect(plan).toHaveLength(19);
     expect(plan.map((p) => `${p.record.id}/${p.transports.join('+')}/${p.runs}/${p.warmup}/${p.warmupMs}`).slice(0, 3)).toEqual([
-      '①-1/json+grpc/60/1/3000',
-      '①-2/json+grpc/60/1/3000',
+      '①-1/json+grpc/20/1/3000',
+      '①-2/json+grpc/20/1/3000',
       '①-3/json+grpc/5/1/3000',
     ]);
+    const runsPerCase = new Map<string, number>();
+    for (const p of plan) runsPerCase.set(p.record.id, (runsPerCase.get(p.record.id) ?? 0) + p.runs);
+    expect(Object.fromEntries(runsPerCase)).toEqual({ '①-1': 60, '①-2': 60, '①-3': 5, '②-1': 60, '②-2': 60, '②-3': 30, '20k×4': 50 });
   });
 
   it('reads both --flag value and --flag=value (as Nx forwards them)', () => {
@@ -24,7 +28,7 @@ describe('parseOptions', () => {
   });
 
   it('plans every case for each variant, one variant after the other', () => {
-    const plan = planCases(parseOptions(['--variants', 'bare,blog', '--cases', '1-1,1-2']));
+    const plan = planCases(parseOptions(['--variants', 'bare,blog', '--cases', '1-1,1-2', '--forks', '0']));
     expect(plan.map((p) => `${p.variant}/${p.record.id}`)).toEqual(['blog/①-1', 'blog/①-2', 'bare/①-1', 'bare/①-2']);
   });
 
@@ -42,19 +46,34 @@ describe('parseOptions', () => {
     expect(() => parseOptions(['--cases', 'orders-1', '--variants', 'blog,bare'], '/work')).toThrow('only the Nest apps serve (variants blog, tuned), not bare');
   });
 
-  it('starts fresh apps for every case by default, one set per variant on quick or with --client-url', () => {
-    expect(parseOptions([]).processes).toBe('fresh');
-    expect(parseOptions(['--profile', 'quick']).processes).toBe('shared');
-    expect(parseOptions(['--profile', 'quick', '--processes', 'fresh']).processes).toBe('fresh');
-    expect(parseOptions(['--client-url', 'http://h:1']).processes).toBe('shared');
+  it('forks each case 3 times by default (①-3 once), none on quick or with --client-url', () => {
+    const forksOf = (argv: string[]) => planCases(parseOptions(argv)).filter((p) => p.fork <= 1).map((p) => `${p.record.id}:${p.forks}`);
+    expect(forksOf(['--cases', '1-2,1-3,20kx4'])).toEqual(['①-2:3', '①-3:1', '20k×4:3']);
+    expect(forksOf(['--profile', 'quick', '--cases', '1-2'])).toEqual(['①-2:0']);
+    expect(forksOf(['--cases', '1-3', '--forks', '2'])).toEqual(['①-3:2']);
+    expect(forksOf(['--cases', '1-2', '--client-url', 'http://h:1'])).toEqual(['①-2:0']);
+    // Never more forks than runs.
+    expect(forksOf(['--cases', '1-2', '--runs', '2'])).toEqual(['①-2:2']);
   });
 
-  it('groups the plan by the apps that serve it: a case each when fresh, a variant each when shared', () => {
-    const plan = planCases(parseOptions(['--variants', 'blog,bare', '--cases', '1-1,1-2,2-1']));
-    const show = (groups: ReturnType<typeof groupByProcesses>) => groups.map((g) => g.map((p) => `${p.variant}/${p.record.id}`).join(' '));
-    expect(show(groupByProcesses(plan, 'fresh'))).toEqual(['blog/①-1', 'blog/①-2', 'blog/②-1', 'bare/①-1', 'bare/①-2', 'bare/②-1']);
-    expect(show(groupByProcesses(plan, 'shared'))).toEqual(['blog/①-1 blog/①-2 blog/②-1', 'bare/①-1 bare/①-2 bare/②-1']);
-    expect(groupByProcesses([], 'shared')).toEqual([]);
+  it('visits the forks round-robin over the cases, splitting the runs and numbering the samples on', () => {
+    const plan = planCases(parseOptions(['--cases', '1-2,1-3,20kx4']));
+    expect(plan.map((p) => `${p.record.id}#${p.fork}:${p.runs}@${p.firstPosition}`)).toEqual([
+      '①-2#1:20@0', '①-3#1:5@0', '20k×4#1:17@0',
+      '①-2#2:20@40', '20k×4#2:17@34',
+      '①-2#3:20@80', '20k×4#3:16@68',
+    ]);
+    expect(splitRuns(5, 3)).toEqual([2, 2, 1]);
+    expect(splitRuns(60, 1)).toEqual([60]);
+  });
+
+  it('groups the plan by the apps that serve it: each fork alone, forkless visits a variant each', () => {
+    const show = (argv: string[]) => groupByApps(planCases(parseOptions(argv))).map((g) => g.map((p) => `${p.variant}/${p.record.id}#${p.fork}`).join(' '));
+    expect(show(['--variants', 'blog,bare', '--cases', '1-1,1-2', '--forks', '2'])).toEqual([
+      'blog/①-1#1', 'blog/①-2#1', 'blog/①-1#2', 'blog/①-2#2', 'bare/①-1#1', 'bare/①-2#1', 'bare/①-1#2', 'bare/①-2#2',
+    ]);
+    expect(show(['--variants', 'blog,bare', '--cases', '1-1,1-2', '--forks', '0'])).toEqual(['blog/①-1#0 blog/①-2#0', 'bare/①-1#0 bare/①-2#0']);
+    expect(groupByApps([])).toEqual([]);
   });
 
   it('quick profile skips the slowest cases', () => {
@@ -79,8 +98,8 @@ describe('parseOptions', () => {
     [['--variants', 'fastest'], /unknown variant "fastest"; known variants: blog, tuned, bare, go/],
     [['--variants', 'blog,bare', '--client-url', 'http://h:1'], /--client-url drives one running client/],
     [['--runs'], /--runs needs a value/],
-    [['--processes', 'forked'], /--processes must be fresh or shared, got "forked"/],
-    [['--processes', 'fresh', '--client-url', 'http://h:1'], /--processes fresh restarts the apps for every case/],
+    [['--forks', 'two'], /--forks must be a whole number/],
+    [['--forks', '2', '--client-url', 'http://h:1'], /--forks starts new apps for every visit of a case/],
     [['stray'], /unexpected argument "stray"/],
   ])('refuses %p', (argv, message) => {
     expect(() => parseOptions(argv)).toThrow(UsageError);

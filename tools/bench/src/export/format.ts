@@ -28,7 +28,11 @@ export function count(value: number): string {
   return value.toLocaleString('en-US');
 }
 
-/** settings.processes in words (runs from before the option were all `shared`). */
-export function describeProcesses(processes: unknown): string {
-  return processes === 'fresh' ? 'new server-a, server-b and client for every case' : 'one set of apps for all cases of a variant';
+/** settings.forks and forksPerCase in words (runs from before forks existed had none). */
+export function describeForks(forks: unknown, forksPerCase: unknown): string {
+  if (typeof forks !== 'number' || forks === 0) return 'one set of apps for all cases of a variant, one visit per case';
+  const perCase = (forksPerCase ?? {}) as Record<string, number>;
+  const exceptions = Object.entries(perCase).filter(([, n]) => n !== forks).map(([id, n]) => `${id}: ${n}`);
+  return `each case in ${forks} forks (its runs split over ${forks} visits on new apps, round-robin over the cases)` +
+    (exceptions.length > 0 ? ` (${exceptions.join(', ')})` : '');
 }

@@ -1,0 +1,71 @@
+// A case run in several forks comes back as one raw result per fork and transport; a cell is their sum.
+import type { MachineProbeReading, Measurement, Phases, ProcessCost, RawResult } from './model';
+
+/** CPU times add up; the peak is the highest of the peaks. */
+export function addCost(total: ProcessCost | null, more: ProcessCost | null): ProcessCost | null {
+  if (!more) return total;
+  if (!total) return { ...more };
+  return {
+    cpuUserMs: total.cpuUserMs + more.cpuUserMs,
+    cpuSystemMs: total.cpuSystemMs + more.cpuSystemMs,
+    peakRssBytes: Math.max(total.peakRssBytes, more.peakRssBytes),
+  };
+}
+
+/**
+ * Mean per-call phases over two stretches of `n` and `m` calls. A phase is known only if both
+ * stretches reported it; an empty stretch (n = 0) contributes nothing.
+ */
+export function weightedPhases(a: Phases | null | undefined, n: number, b: Phases | null | undefined, m: number): Phases | null {
+  if (n === 0) return b ? { ...b } : null;
+  if (m === 0) return a ? { ...a } : null;
+  if (!a || !b) return null;
+  const mean = (x: number | null, y: number | null) => (x === null || y === null ? null : (x * n + y * m) / (n + m));
+  return {
+    serverBuildMs: mean(a.serverBuildMs, b.serverBuildMs),
+    serverEncodeMs: mean(a.serverEncodeMs, b.serverEncodeMs),
+    clientDecodeMs: mean(a.clientDecodeMs, b.clientDecodeMs),
+  };
+}
+
+function mergeMeasurements(a: Measurement, b: Measurement): Measurement {
+  return {
+    // The first fork's cold call: every fork has one, but "cold" is about the first contact.
+    coldMs: a.coldMs ?? b.coldMs,
+    warmupMs: [...a.warmupMs, ...b.warmupMs],
+    samplesMs: [...a.samplesMs, ...b.samplesMs],
+    bytesPerResponse: b.bytesPerResponse ?? a.bytesPerResponse,
+    rowsPerCall: b.rowsPerCall,
+    client: addCost(a.client, b.client),
+    server: addCost(a.server, b.server),
+    serverMetricsError: a.serverMetricsError ?? b.serverMetricsError ?? null,
+    phases: weightedPhases(a.phases, a.samplesMs.length, b.phases, b.samplesMs.length),
+  };
+}
+
+/** Mean of the forks' probe readings, weighting each fork alike. */
+function mergeProbe(a: MachineProbeReading | null, forksInA: number, b: MachineProbeReading | null): MachineProbeReading | null {
+  if (!a || !b) return a ?? b;
+  const mean = (x: number, y: number) => (x * forksInA + y) / (forksInA + 1);
+  return { before: mean(a.before, b.before), after: mean(a.after, b.after) };
+}
+
+/**
+ * One cell from the cell so far (`sofar`, the sum of `forksSoFar` forks) and one more fork of the same
+ * variant, case and transport. Samples and warm-up calls are concatenated in fork order, runs and wall
+ * time add up; a failed fork fails the cell with its error, as a failed transport does in one visit.
+ */
+export function mergeVisits(sofar: RawResult, more: RawResult, forksSoFar: number): RawResult {
+  const measurement =
+    sofar.measurement && more.measurement ? mergeMeasurements(sofar.measurement, more.measurement) : (sofar.measurement ?? more.measurement);
+  const error = sofar.error ?? (more.error === null ? null : `fork ${forksSoFar + 1}: ${more.error}`);
+  return {
+    ...sofar,
+    runs: sofar.runs + more.runs,
+    wallMs: sofar.wallMs + more.wallMs,
+    measurement: error === null ? measurement : null,
+    sampleOrder: [...sofar.sampleOrder, ...more.sampleOrder],
+    error,
+    machineProbeMs: mergeProbe(sofar.machineProbeMs, forksSoFar, more.machineProbeMs),
+  };
+}

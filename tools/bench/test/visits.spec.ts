@@ -1,0 +1,69 @@
+import type { RawResult } from '../src/model';
+import { addCost, mergeVisits, weightedPhases } from '../src/visits';
+
+function fork(samplesMs: number[], extra: Partial<RawResult> = {}): RawResult {
+  return {
+    variant: 'blog', case: '①-2', transport: 'grpc', rows: 10_000, requests: 1, warmup: 1, runs: samplesMs.length, blogMs: 94.66,
+    startedAt: '2026-11-21T00:00:00.000Z', wallMs: 1000, sampleOrder: samplesMs.map((_, i) => 2 * i + 1), error: null,
+    machineProbeMs: { before: 8, after: 12 },
+    measurement: {
+      coldMs: 200, warmupMs: [150], samplesMs, bytesPerResponse: 1_350_000, rowsPerCall: 10_000,
+      client: { cpuUserMs: 10, cpuSystemMs: 1, peakRssBytes: 100 },
+      server: { cpuUserMs: 20, cpuSystemMs: 2, peakRssBytes: 300 },
+      serverMetricsError: null,
+      phases: { serverBuildMs: 2, serverEncodeMs: 50, clientDecodeMs: 15 },
+    },
+    ...extra,
+  };
+}
+
+describe('mergeVisits', () => {
+  it('pools two forks of a cell: samples and warm-up in fork order, runs, time and CPU added, phases weighted by calls', () => {
+    const second = fork([90, 110], { wallMs: 500, sampleOrder: [7, 9], machineProbeMs: { before: 12, after: 8 } });
+    second.measurement!.coldMs = 999;
+    second.measurement!.phases = { serverBuildMs: 5, serverEncodeMs: 80, clientDecodeMs: null };
+    const merged = mergeVisits(fork([100, 120, 80]), second, 1);
+    expect(merged.runs).toBe(5);
+    expect(merged.wallMs).toBe(1500);
+    expect(merged.sampleOrder).toEqual([1, 3, 5, 7, 9]);
+    expect(merged.measurement).toMatchObject({
+      coldMs: 200,
+      warmupMs: [150, 150],
+      samplesMs: [100, 120, 80, 90, 110],
+      client: { cpuUserMs: 20, cpuSystemMs: 2, peakRssBytes: 100 },
+      server: { cpuUserMs: 40, cpuSystemMs: 4, peakRssBytes: 300 },
+      // (3 × 2 + 2 × 5) / 5 and (3 × 50 + 2 × 80) / 5; a phase one fork did not report is unknown.
+      phases: { serverBuildMs: 3.2, serverEncodeMs: 62, clientDecodeMs: null },
+    });
+    expect(merged.machineProbeMs).toEqual({ before: 10, after: 10 });
+    expect(merged.error).toBeNull();
+  });
+
+  it('averages the probe over every fork so far, each fork alike', () => {
+    const two = mergeVisits(fork([1]), fork([1], { machineProbeMs: { before: 11, after: 15 } }), 1);
+    const three = mergeVisits(two, fork([1], { machineProbeMs: { before: 5, after: 6 } }), 2);
+    expect(three.machineProbeMs).toEqual({ before: 8, after: 11 });
+  });
+
+  it('fails the cell when a fork failed, naming the fork', () => {
+    const failed = fork([], { error: 'timed call failed: UNAVAILABLE', measurement: null });
+    const merged = mergeVisits(fork([100]), failed, 2);
+    expect(merged.error).toBe('fork 3: timed call failed: UNAVAILABLE');
+    expect(merged.measurement).toBeNull();
+    expect(mergeVisits(merged, fork([100]), 3).error).toBe('fork 3: timed call failed: UNAVAILABLE');
+  });
+});
+
+describe('addCost and weightedPhases', () => {
+  it('adds CPU, keeps the highest peak, and treats a missing side as nothing', () => {
+    expect(addCost(null, { cpuUserMs: 1, cpuSystemMs: 2, peakRssBytes: 3 })).toEqual({ cpuUserMs: 1, cpuSystemMs: 2, peakRssBytes: 3 });
+    expect(addCost({ cpuUserMs: 1, cpuSystemMs: 2, peakRssBytes: 9 }, null)).toEqual({ cpuUserMs: 1, cpuSystemMs: 2, peakRssBytes: 9 });
+  });
+
+  it('takes the other side when one stretch had no calls', () => {
+    const p = { serverBuildMs: 1, serverEncodeMs: 2, clientDecodeMs: 3 };
+    expect(weightedPhases(null, 0, p, 4)).toEqual(p);
+    expect(weightedPhases(p, 4, null, 0)).toEqual(p);
+    expect(weightedPhases(p, 4, null, 1)).toBeNull();
+  });
+});
