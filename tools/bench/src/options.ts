@@ -209,8 +209,8 @@ export function groupByApps(plan: readonly PlannedCase[]): PlannedCase[][] {
   const groups: PlannedCase[][] = [];
   for (const planned of plan) {
     const last = groups[groups.length - 1];
-    const shares = planned.forks === 0 && last && last[0].forks === 0 && last[0].variant === planned.variant;
-    if (shares) last.push(planned);
+    const sameApps = planned.forks === 0 && last && last[0].forks === 0 && last[0].variant === planned.variant;
+    if (sameApps) last.push(planned);
     else groups.push([planned]);
   }
   return groups;

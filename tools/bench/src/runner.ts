@@ -1,7 +1,7 @@
 import type { ClientDriver } from './drivers/driver';
 import type { MachineProbe } from './machine-probe';
 import type { Measurement, PlannedCase, RawResult, Transport } from './model';
-import { addCost, weightedPhases } from './visits';
+import { combineMeasurements } from './visits';
 
 export interface RunnerHooks {
   /** Before case `index` (0-based) of `total` starts. */
@@ -88,14 +88,7 @@ export async function runCases(
         if (planned.settleMs > 0) await new Promise((resolve) => setTimeout(resolve, planned.settleMs));
         try {
           const one = await driver.runCase({ ...call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, signal);
-          const m = acc.measurement;
-          m.phases = weightedPhases(m.phases, m.samplesMs.length, one.phases, one.samplesMs.length);
-          m.samplesMs.push(...one.samplesMs);
-          m.bytesPerResponse = one.bytesPerResponse ?? m.bytesPerResponse;
-          m.rowsPerCall = one.rowsPerCall;
-          m.client = addCost(m.client, one.client);
-          m.server = addCost(m.server, one.server);
-          m.serverMetricsError = one.serverMetricsError ?? m.serverMetricsError ?? null;
+          acc.measurement = combineMeasurements(acc.measurement, one);
           acc.sampleOrder.push(order);
         } catch (cause) {
           if (!signal?.aborted) acc.error = `repetition ${repetition}: ${errorText(cause)}`;

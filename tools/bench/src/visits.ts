@@ -28,9 +28,13 @@ export function weightedPhases(a: Phases | null | undefined, n: number, b: Phase
   };
 }
 
-function mergeMeasurements(a: Measurement, b: Measurement): Measurement {
+/**
+ * Measurement `a` followed by `b`: one more timed call in the runner, one more fork here. Samples and
+ * warm-up calls are concatenated, CPU added, phases weighted by calls, the newest bytes and metrics error kept.
+ */
+export function combineMeasurements(a: Measurement, b: Measurement): Measurement {
   return {
-    // The first fork's cold call: every fork has one, but "cold" is about the first contact.
+    // The first cold call: every fork has one, but "cold" is about the first contact.
     coldMs: a.coldMs ?? b.coldMs,
     warmupMs: [...a.warmupMs, ...b.warmupMs],
     samplesMs: [...a.samplesMs, ...b.samplesMs],
@@ -38,7 +42,7 @@ function mergeMeasurements(a: Measurement, b: Measurement): Measurement {
     rowsPerCall: b.rowsPerCall,
     client: addCost(a.client, b.client),
     server: addCost(a.server, b.server),
-    serverMetricsError: a.serverMetricsError ?? b.serverMetricsError ?? null,
+    serverMetricsError: b.serverMetricsError ?? a.serverMetricsError ?? null,
     phases: weightedPhases(a.phases, a.samplesMs.length, b.phases, b.samplesMs.length),
   };
 }
@@ -57,7 +61,7 @@ function mergeProbe(a: MachineProbeReading | null, forksInA: number, b: MachineP
  */
 export function mergeVisits(sofar: RawResult, more: RawResult, forksSoFar: number): RawResult {
   const measurement =
-    sofar.measurement && more.measurement ? mergeMeasurements(sofar.measurement, more.measurement) : (sofar.measurement ?? more.measurement);
+    sofar.measurement && more.measurement ? combineMeasurements(sofar.measurement, more.measurement) : (sofar.measurement ?? more.measurement);
   const error = sofar.error ?? (more.error === null ? null : `fork ${forksSoFar + 1}: ${more.error}`);
   return {
     ...sofar,
