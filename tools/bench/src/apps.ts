@@ -11,8 +11,6 @@ export const APP_NAMES = ['server-a', 'server-b', 'client'] as const;
 export type AppName = (typeof APP_NAMES)[number];
 
 const READY_TIMEOUT_MS = 60_000;
-/** Sets of apps up at once (a fork's cases) listen `slot` × this above the configured ports. */
-export const PORT_STRIDE = 100;
 const STOP_GRACE_MS = 5_000;
 
 export interface StartedApps {
@@ -30,7 +28,7 @@ function port(env: NodeJS.ProcessEnv, key: 'clientPort' | 'serverAPort' | 'serve
 
 /**
  * Starts server-a, server-b and the client as separate processes on loopback, with the ports from
- * CLIENT_PORT / SERVER_A_PORT / SERVER_B_PORT (or the defaults) plus `slot` × PORT_STRIDE, logs in `logDir`, and waits until the
+ * CLIENT_PORT / SERVER_A_PORT / SERVER_B_PORT (or the defaults), logs in `logDir`, and waits until the
  * client reports both servers healthy. Fails fast, with the app's own message, if one exits early.
  */
 export async function startApps(
@@ -39,10 +37,8 @@ export async function startApps(
   pinning: Pinning,
   variant: VariantRecord,
   env: NodeJS.ProcessEnv = process.env,
-  slot = 0,
 ): Promise<StartedApps> {
-  const offset = slot * PORT_STRIDE;
-  const ports = { client: port(env, 'clientPort') + offset, serverA: port(env, 'serverAPort') + offset, serverB: port(env, 'serverBPort') + offset };
+  const ports = { client: port(env, 'clientPort'), serverA: port(env, 'serverAPort'), serverB: port(env, 'serverBPort') };
   const host = '127.0.0.1';
   const childEnv: NodeJS.ProcessEnv = {
     ...env,

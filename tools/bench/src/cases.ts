@@ -4,13 +4,13 @@ import { PAYLOAD_CASES } from './payload-cases';
 /**
  * The blog's seven cases (experiments.md §1) with its averages. Order is the blog's; the runner keeps it.
  * ①-n: one request of n rows. ②-n: n parallel requests of one row. 20k×4: the blog's "realistic" case.
- * ①-3 runs in one fork and one slice: its cold call and warm-up take a minute per fork, a re-warm call
- * before each slice would cost as much as the slice, and its five runs of 7–20 s already spread over minutes.
+ * ①-3 runs in one fork: its cold call and warm-up take a minute per fork, and its five runs of 7–20 s
+ * already spread over minutes.
  */
 export const BLOG_CASES: readonly CaseRecord[] = Object.freeze([
   { id: '①-1', aliases: ['1-1'], rows: 1, requests: 1, blogMs: { json: 2.94, grpc: 2.83 } },
   { id: '①-2', aliases: ['1-2'], rows: 10_000, requests: 1, blogMs: { json: 47.22, grpc: 94.66 } },
-  { id: '①-3', aliases: ['1-3'], rows: 1_000_000, requests: 1, blogMs: { json: 5177.148, grpc: 12075.561 }, defaultRuns: 5, defaultForks: 1, sliceRuns: 5 },
+  { id: '①-3', aliases: ['1-3'], rows: 1_000_000, requests: 1, blogMs: { json: 5177.148, grpc: 12075.561 }, defaultRuns: 5, defaultForks: 1 },
   { id: '②-1', aliases: ['2-1'], rows: 1, requests: 10, blogMs: { json: 9.758, grpc: 8.483 } },
   { id: '②-2', aliases: ['2-2'], rows: 1, requests: 100, blogMs: { json: 72.088, grpc: 50.794 } },
   { id: '②-3', aliases: ['2-3'], rows: 1, requests: 1_000, blogMs: { json: 551.685, grpc: 295.65 }, defaultRuns: 30 },

@@ -3,19 +3,20 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AppSets } from './app-sets';
+import { startApps, type StartedApps } from './apps';
+import { HttpClientDriver } from './drivers/http-driver';
 import { renderCsv } from './export/csv';
 import { renderReport } from './export/html';
 import { renderIndex } from './export/index-page';
 import { renderMarkdown, renderTable } from './export/markdown';
 import { probeMachine } from './machine-probe';
 import type { PlannedCase, RawResult, RunDocument } from './model';
-import { appsKey, lastVisits, parseOptions, planCases, UsageError, USAGE, type BenchOptions } from './options';
-import { hasTaskset, planPinning } from './pinning';
+import { groupByApps, parseOptions, planCases, UsageError, USAGE, type BenchOptions } from './options';
+import { hasTaskset, planPinning, type Pinning } from './pinning';
 import { Progress } from './progress';
 import { collectProvenance } from './provenance';
 import { toCaseResult } from './results';
-import { runCases } from './runner';
+import { runCases, type RunnerHooks } from './runner';
 import { writeIndex } from './runs';
 import { missingMains, type VariantRecord } from './variants';
 import { createRunFolder, pointLatestAt, writeFileAtomic } from './store';
@@ -37,26 +38,15 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
     settleMs: options.settleMs,
     forks: options.forks ?? options.profile.forks,
     forksPerCase: Object.fromEntries(plan.map((p) => [p.record.id, p.forks])),
-    sliceRuns: options.sliceRuns ?? options.profile.sliceRuns,
-    slicesPerCase: slicesPerCase(plan),
     coldCallPerCase: true,
     order:
       "per case: each transport's cold call and warm-up (at least warmup calls and warmupMs ms), then timed repetitions interleaved in transport order " +
       "(json, grpc, json, grpc, …); sampleOrder gives each sample's position; variants run one after the other; " +
-      'with forks, each case\'s runs are split over that many sets of new apps, fork 1 of every case, then fork 2, …; within a fork the apps stay up ' +
-      'and the runs are dealt out in slices, one per case per round, spread evenly; a slice after the first starts with the warmup calls per transport; ' +
-      'a cell pools its visits (cold: the first fork\'s); without forks, one set of apps per variant and one visit per case',
+      'with forks, each case\'s runs are split over that many visits on new apps, round-robin over the cases (fork 1 of every case, then fork 2, …), ' +
+      'and a cell pools its forks (cold: the first fork\'s); without, one set of apps per variant and one visit per case',
     clientUrl: options.clientUrl,
     startedApps: {},
   };
-}
-
-/** Visits per case (of the first variant: every variant has the same plan). */
-function slicesPerCase(plan: readonly PlannedCase[]): Record<string, number> {
-  const first = plan[0]?.variant;
-  const counts: Record<string, number> = {};
-  for (const p of plan) if (p.variant === first) counts[p.record.id] = (counts[p.record.id] ?? 0) + 1;
-  return counts;
 }
 
 /**
@@ -74,6 +64,43 @@ function prepareVariant(variant: VariantRecord): string | null {
   const why = `${missing.join(', ')} not built (see the build's message above)`;
   if (variant.optional) return why;
   throw new Error(`variant ${variant.id}: ${why}`);
+}
+
+interface GroupContext {
+  options: BenchOptions;
+  doc: RunDocument;
+  runDir: string;
+  pinning: Pinning;
+  signal: AbortSignal;
+  hooks: RunnerHooks;
+}
+
+/**
+ * Runs a stretch of one variant's cases on one set of apps: starts them (unless --client-url), records
+ * their PIDs and the client's self-description, runs the cases, and always stops the apps.
+ */
+async function runGroup(group: PlannedCase[], variant: VariantRecord, ctx: GroupContext): Promise<void> {
+  const { options, doc, runDir, pinning } = ctx;
+  let apps: StartedApps | null = null;
+  try {
+    if (!options.clientUrl) {
+      const cases = group.map((p) => p.record.id);
+      const fork = group[0].fork;
+      const forWhat = fork > 0 ? ` for ${cases.join(', ')} fork ${fork}/${group[0].forks}` : '';
+      process.stderr.write(`bench: starting server-a, server-b and client (${variant.id})${forWhat} …\n`);
+      apps = await startApps(WORKSPACE_ROOT, path.join(runDir, 'logs', variant.id), pinning, variant);
+      const started = doc.settings.startedApps as Record<string, unknown[]>;
+      (started[variant.id] ??= []).push({ cases, fork, pids: apps.pids, ports: apps.ports });
+      save(runDir, doc);
+    }
+    const driver = new HttpClientDriver(options.clientUrl ?? apps!.clientUrl);
+    const client = await driver.describe();
+    (doc.provenance.clients as Record<string, unknown>)[variant.id] = client;
+    doc.provenance.client ??= client;
+    await runCases(group, driver, ctx.hooks, ctx.signal, probeMachine);
+  } finally {
+    await apps?.stop();
+  }
 }
 
 /** Every export of the run, rewritten after each case so an interrupted run still has them all. */
@@ -124,63 +151,39 @@ async function main(argv: string[]): Promise<number> {
 
   const progress = new Progress(plan);
   let done = 0;
-  const cells = new Map<string, { raw: RawResult; probes: number }>();
+  const cells = new Map<string, { raw: RawResult; forks: number }>();
   const skipped: Record<string, string> = {};
   doc.settings.skippedVariants = skipped;
-  const addVisit = (planned: PlannedCase, raws: RawResult[]): RawResult[] => {
-    const label = `fork ${planned.fork}/${planned.forks}` + (planned.slices > 1 ? `, slice ${planned.slice}/${planned.slices}` : '');
-    const merged = raws.map((raw) => {
-      const key = `${raw.variant}\u0000${raw.case}\u0000${raw.transport}`;
-      const sofar = cells.get(key);
-      const probes = (sofar?.probes ?? 0) + (raw.machineProbeMs ? 1 : 0);
-      const cell = sofar ? mergeVisits(sofar.raw, raw, sofar.probes, label) : raw;
-      cells.set(key, { raw: cell, probes });
-      return cell;
-    });
-    // A cell's row appears with its first visit and grows with each later one (Map keeps first-insertion order).
-    doc.results = [...cells.values()].map((cell) => toCaseResult(cell.raw));
-    save(runDir, doc);
-    return merged;
+  const hooks: RunnerHooks = {
+    onCaseStart: (planned) => progress.caseStart(planned, done),
+    onRepetition: (planned, repetition) => progress.repetition(planned, repetition),
+    onCaseDone: (raws) => {
+      progress.caseDone(raws, done++, plan.length);
+      for (const raw of raws) {
+        const key = `${raw.variant}\u0000${raw.case}\u0000${raw.transport}`;
+        const sofar = cells.get(key);
+        cells.set(key, sofar ? { raw: mergeVisits(sofar.raw, raw, sofar.forks), forks: sofar.forks + 1 } : { raw, forks: 1 });
+      }
+      // A cell's row appears with its first fork and grows with each later one (Map keeps first-insertion order).
+      doc.results = [...cells.values()].map((cell) => toCaseResult(cell.raw));
+      save(runDir, doc);
+    },
   };
-
-  const sets = new AppSets(WORKSPACE_ROOT, path.join(runDir, 'logs'), pinning, options.clientUrl, async (planned, set) => {
-    if (set.apps) {
-      const started = doc.settings.startedApps as Record<string, unknown[]>;
-      (started[planned.variant] ??= []).push({ cases: planned.forks > 0 ? [planned.record.id] : options.cases.map((c) => c.id), fork: planned.fork, pids: set.apps.pids, ports: set.apps.ports });
+  const context: GroupContext = { options, doc, runDir, pinning, signal: abort.signal, hooks };
+  for (const variant of options.variants) {
+    if (abort.signal.aborted) break;
+    if (!options.clientUrl) {
+      const why = prepareVariant(variant);
+      if (why) {
+        skipped[variant.id] = why;
+        process.stderr.write(`bench: variant ${variant.id} skipped: ${why}\n`);
+        continue;
+      }
     }
-    const client = await set.driver.describe();
-    (doc.provenance.clients as Record<string, unknown>)[planned.variant] = client;
-    doc.provenance.client ??= client;
-    save(runDir, doc);
-  });
-  const last = lastVisits(plan);
-  try {
-    for (const variant of options.variants) {
+    for (const group of groupByApps(plan.filter((p) => p.variant === variant.id))) {
       if (abort.signal.aborted) break;
-      if (!options.clientUrl) {
-        const why = prepareVariant(variant);
-        if (why) {
-          skipped[variant.id] = why;
-          process.stderr.write(`bench: variant ${variant.id} skipped: ${why}\n`);
-          continue;
-        }
-      }
-      for (const [index, planned] of plan.entries()) {
-        if (planned.variant !== variant.id) continue;
-        if (abort.signal.aborted) break;
-        const set = await sets.serve(planned, variant);
-        // The machine probe times the idle machine around a set's first and last visit, not around every slice.
-        const probe = planned.slice === 1 || planned.slice === planned.slices ? probeMachine : undefined;
-        await runCases([planned], set.driver, {
-          onCaseStart: () => progress.caseStart(planned, done),
-          onRepetition: (_, repetition) => progress.repetition(planned, repetition),
-          onCaseDone: (raws) => progress.caseDone(planned, addVisit(planned, raws), done++, plan.length),
-        }, abort.signal, probe);
-        if (last.get(appsKey(planned)) === index) await sets.stop(planned);
-      }
+      await runGroup(group, variant, context);
     }
-  } finally {
-    await sets.stopAll();
   }
 
   doc.incomplete = done < plan.filter((p) => !(p.variant in skipped)).length;

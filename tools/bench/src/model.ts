@@ -21,8 +21,6 @@ export interface CaseRecord {
   defaultRuns?: number;
   /** Forks for this case when the profile does not say otherwise (see PlannedCase.forks). */
   defaultForks?: number;
-  /** Timed repetitions per slice for this case when the profile does not say otherwise (see PlannedCase.slice). */
-  sliceRuns?: number;
 }
 
 /** One case as the runner will execute it: its transports' repetitions interleaved (A B A B …). */
@@ -53,17 +51,6 @@ export interface PlannedCase {
   forks: number;
   /** Which of those visits this is: 1…forks, or 0 when forks is 0. */
   fork: number;
-  /**
-   * A fork's apps are started once and kept, and its runs are dealt out in slices of a few repetitions
-   * (`--slice-runs`), spread evenly over rounds that visit every case of the fork in turn. The VM here
-   * runs ~1.5× slower for seconds at a time; a case measured in a few stretches draws a few of those
-   * states, one measured in a slice per round draws dozens, and its median repeats. Slice 1 makes the
-   * cold call and the full warm-up; every later slice first makes `warmup` untimed calls per transport
-   * (its sockets may have idled out, its caches served another case). Without forks: 1 of 1.
-   */
-  slice: number;
-  /** Slices of this fork's apps: after the last, they are stopped. */
-  slices: number;
   /** Interleaved position of this visit's first timed sample within the case (the visits before it used the rest). */
   firstPosition: number;
 }

@@ -19,8 +19,6 @@ export interface BenchOptions {
   settleMs: number;
   /** --forks: overrides every case's forks (0 with --client-url: the bench cannot restart that client). */
   forks: number | null;
-  /** --slice-runs: overrides every case's timed repetitions per slice of a fork. */
-  sliceRuns: number | null;
   /** Parent folder of the run folders. */
   out: string;
   /** An already-running client; when null the bench starts the three apps itself. */
@@ -56,16 +54,13 @@ Options:
                             cases, so no case inherits another's heaps and each case's samples spread
                             over the whole run; 0: one set of apps per variant, one visit per case
                             (default: 3; ①-3: 1; quick and --client-url: 0)
-  --slice-runs N            with forks, a fork's apps stay up and its runs are dealt out N at a time,
-                            one slice per case per round, so each case's samples spread over the fork;
-                            each slice after the first starts with the --warmup calls (default: 1; ①-3: 5)
   --out DIR                 parent folder of the run folders (default: results)
   --client-url URL          use a running client (e.g. under docker-compose) instead of starting the apps
   --pin                     pin client, server-a and server-b to cores 0, 1, 2 with taskset (needs ≥ 4 cores)
   --help                    this text
 `;
 
-const FLAGS = new Set(['profile', 'cases', 'transports', 'variants', 'runs', 'warmup', 'warmup-ms', 'settle-ms', 'forks', 'slice-runs', 'out', 'client-url', 'pin', 'help']);
+const FLAGS = new Set(['profile', 'cases', 'transports', 'variants', 'runs', 'warmup', 'warmup-ms', 'settle-ms', 'forks', 'out', 'client-url', 'pin', 'help']);
 const SWITCHES = new Set(['pin', 'help']);
 
 /** Reads `--name value` and `--name=value` (Nx forwards options in the second form). */
@@ -159,7 +154,6 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     warmupMs: count('warmup-ms', flags.get('warmup-ms'), 0) ?? profile.warmupMs,
     settleMs: count('settle-ms', flags.get('settle-ms'), 0) ?? profile.settleMs,
     forks: forks ?? (clientUrl !== null ? 0 : null),
-    sliceRuns: count('slice-runs', flags.get('slice-runs'), 1),
     out: path.resolve(cwd, flags.get('out') ?? 'results'),
     clientUrl: clientUrl?.replace(/\/$/, '') ?? null,
     pin: flags.has('pin'),
@@ -172,16 +166,9 @@ export function splitRuns(runs: number, visits: number): number[] {
   return Array.from({ length: visits }, (_, i) => Math.floor(runs / visits) + (i < runs % visits ? 1 : 0));
 }
 
-/** Where slice `j` of `k` goes among `rounds` rounds: spread evenly, the first in round 0. */
-export function sliceRound(j: number, k: number, rounds: number): number {
-  return Math.floor((j * rounds) / k);
-}
-
 /**
- * Per variant, the visits of its cases. Without forks: one visit per case, in the blog's order. With
- * forks: fork 1 of every case, then fork 2, …; within a fork, each case's share of the runs is cut into
- * slices of `sliceRuns` and the slices are dealt out over rounds, one per case per round, spread evenly
- * (a case with fewer slices skips rounds), so every case's samples span the whole fork.
+ * Per variant, the visits of its cases: with forks, round-robin (every case's fork 1 in the blog's
+ * order, then every case's fork 2, …), each with its share of the runs; without, one visit per case.
  */
 export function planCases(options: BenchOptions): PlannedCase[] {
   const { profile } = options;
@@ -190,41 +177,24 @@ export function planCases(options: BenchOptions): PlannedCase[] {
       const runs = options.runs ?? (profile.caseDefaults ? record.defaultRuns : undefined) ?? profile.runs;
       // Never more forks than runs: a fork without a timed run would only cost time.
       const forks = Math.min(runs, options.forks ?? (profile.caseDefaults ? record.defaultForks : undefined) ?? profile.forks);
-      const sliceRuns = options.sliceRuns ?? (profile.caseDefaults ? record.sliceRuns : undefined) ?? profile.sliceRuns;
-      return { record, runs, forks, sliceRuns, shares: splitRuns(runs, Math.max(1, forks)) };
+      return { record, runs, forks, shares: splitRuns(runs, Math.max(1, forks)) };
     });
-    const forkRounds = Math.max(...cases.map((c) => c.shares.length));
+    const rounds = Math.max(...cases.map((c) => c.shares.length));
     const plan: PlannedCase[] = [];
-    for (let forkIndex = 0; forkIndex < forkRounds; forkIndex++) {
-      const here = cases
-        .filter((c) => forkIndex < c.shares.length)
-        .map((c) => {
-          const share = c.shares[forkIndex];
-          const slices = c.forks === 0 ? [share] : splitRuns(share, Math.ceil(share / c.sliceRuns));
-          return { ...c, slices, runsBefore: c.shares.slice(0, forkIndex).reduce((a, b) => a + b, 0) };
+    for (let round = 0; round < rounds; round++) {
+      for (const { record, forks, shares } of cases.filter((c) => round < c.shares.length)) {
+        plan.push({
+          variant: variant.id,
+          record,
+          transports: [...options.transports],
+          warmup: options.warmup,
+          warmupMs: options.warmupMs,
+          settleMs: options.settleMs,
+          runs: shares[round],
+          forks,
+          fork: forks === 0 ? 0 : round + 1,
+          firstPosition: shares.slice(0, round).reduce((a, b) => a + b, 0) * options.transports.length,
         });
-      const rounds = Math.max(...here.map((c) => c.slices.length));
-      for (let round = 0; round < rounds; round++) {
-        for (const c of here) {
-          const k = c.slices.length;
-          const j = Array.from({ length: k }, (_, i) => i).find((i) => sliceRound(i, k, rounds) === round);
-          if (j === undefined) continue;
-          const runsBefore = c.runsBefore + c.slices.slice(0, j).reduce((a, b) => a + b, 0);
-          plan.push({
-            variant: variant.id,
-            record: c.record,
-            transports: [...options.transports],
-            warmup: options.warmup,
-            warmupMs: options.warmupMs,
-            settleMs: options.settleMs,
-            runs: c.slices[j],
-            forks: c.forks,
-            fork: c.forks === 0 ? 0 : forkIndex + 1,
-            slice: j + 1,
-            slices: k,
-            firstPosition: runsBefore * options.transports.length,
-          });
-        }
       }
     }
     return plan;
@@ -232,16 +202,16 @@ export function planCases(options: BenchOptions): PlannedCase[] {
 }
 
 /**
- * Which set of apps serves a visit: a variant's one set without forks; with forks, a set per case and
- * fork, kept from its first slice to its last (a variant's apps never serve another variant).
+ * The plan cut into the stretches one set of apps serves, in plan order: each fork on apps of its own;
+ * visits without forks share one set per variant (a variant's apps never serve another variant).
  */
-export function appsKey(planned: PlannedCase): string {
-  return planned.forks === 0 ? planned.variant : `${planned.variant}\u0000${planned.record.id}\u0000${planned.fork}`;
-}
-
-/** For each set of apps, the index of the last visit it serves: after that visit the bench stops it. */
-export function lastVisits(plan: readonly PlannedCase[]): Map<string, number> {
-  const last = new Map<string, number>();
-  plan.forEach((planned, index) => last.set(appsKey(planned), index));
-  return last;
+export function groupByApps(plan: readonly PlannedCase[]): PlannedCase[][] {
+  const groups: PlannedCase[][] = [];
+  for (const planned of plan) {
+    const last = groups[groups.length - 1];
+    const sameApps = planned.forks === 0 && last && last[0].forks === 0 && last[0].variant === planned.variant;
+    if (sameApps) last.push(planned);
+    else groups.push([planned]);
+  }
+  return groups;
 }

@@ -4,12 +4,11 @@ import { ms } from './export/format';
 
 /** Expected cost of a case in ms, from the blog's own figures: a rough but case-aware weight for the ETA. */
 export function expectedCostMs(planned: PlannedCase): number {
-  // Slice 1 makes the cold call and the timed warm-up (up to warmupMs per transport); later slices only the warm-up calls.
-  const first = planned.slice === 1;
-  const calls = planned.runs + planned.warmup + (first ? 1 : 0);
+  const calls = planned.runs + planned.warmup + 1;
   const { blogMs, rows, requests } = planned.record;
   // Payload cases have no blog figure: weigh them like blog rows (~5 µs each, as ①-2 took) plus a call's overhead.
-  return planned.transports.reduce((sum, t) => sum + calls * (blogMs?.[t] ?? 3 + 0.005 * rows * requests) + (first ? planned.warmupMs : 0), 0);
+  // The timed warm-up adds up to warmupMs per transport (less when the counted calls already took that long).
+  return planned.transports.reduce((sum, t) => sum + calls * (blogMs?.[t] ?? 3 + 0.005 * rows * requests) + planned.warmupMs, 0);
 }
 
 /** Remaining time, scaling the expected cost of what is left by how the finished part compared. */
@@ -34,7 +33,7 @@ function describeResult(result: RawResult): string {
 }
 
 /**
- * Progress on stderr. On a terminal: one live line with visit i of N, repetition j of M, elapsed time
+ * Progress on stderr. On a terminal: one live line with case i of N, repetition j of M, elapsed time
  * and an estimate of the time left, plus a line per finished case. Elsewhere (CI, pipes): only the
  * plain line per finished case.
  */
@@ -60,16 +59,10 @@ export class Progress {
     this.status(planned, repetition);
   }
 
-  /**
-   * After visit `index` of `total`; `cells` are the visit's cells pooled so far. A line when a set of
-   * apps is done with a case (the last slice of a fork, or a visit without forks), not per slice.
-   */
-  caseDone(planned: PlannedCase, cells: RawResult[], index: number, total: number): void {
-    if (planned.slice !== planned.slices) return;
-    const { record, variant, fork, forks } = planned;
+  caseDone(results: RawResult[], index: number, total: number): void {
+    const { record, runs, variant, fork, forks } = this.plan[index];
     const forkLabel = forks > 1 ? ` fork ${fork}/${forks}` : '';
-    const runs = cells[0]?.runs ?? planned.runs;
-    const line = `[${index + 1}/${total}] ${variant} ${record.id}${forkLabel} (${record.rows} row(s) × ${record.requests}, ${runs} runs so far): ${cells.map(describeResult).join('; ')}`;
+    const line = `[${index + 1}/${total}] ${variant} ${record.id}${forkLabel} (${record.rows} row(s) × ${record.requests}, ${runs} runs): ${results.map(describeResult).join('; ')}`;
     this.stream.write(`${this.live ? '\r\x1b[K' : ''}${line}\n`);
   }
 
@@ -78,7 +71,7 @@ export class Progress {
     const elapsed = performance.now() - this.started;
     const left = estimateLeftMs(this.plan, this.caseIndex, repetition / Math.max(1, planned.runs), elapsed);
     this.stream.write(
-      `\r\x1b[Kvisit ${this.caseIndex + 1}/${this.plan.length} ${planned.variant} ${planned.record.id}${planned.slices > 1 ? ` fork ${planned.fork} slice ${planned.slice}/${planned.slices}` : ''}, repetition ${repetition}/${planned.runs}, ` +
+      `\r\x1b[Kcase ${this.caseIndex + 1}/${this.plan.length} ${planned.variant} ${planned.record.id}, repetition ${repetition}/${planned.runs}, ` +
         `elapsed ${duration(elapsed)}, about ${duration(left)} left`,
     );
   }

@@ -34,8 +34,7 @@ function errorText(cause: unknown): string {
 
 /**
  * Runs every planned case through the driver and hands back raw results. Per case: each transport's
- * cold call and warm-up (at least `warmup` calls and `warmupMs` ms; on a later slice of a fork's apps,
- * only the `warmup` calls), then the timed repetitions
+ * cold call and warm-up (at least `warmup` calls and `warmupMs` ms), then the timed repetitions
  * interleaved (json, grpc, json, grpc, …) so drift in the machine hits both alike. It never formats
  * and never summarizes; a failing transport is recorded with its error and the others go on. Stops
  * early when `signal` is aborted. `probe`, when given, times the machine itself just before and after
@@ -67,11 +66,8 @@ export async function runCases(
     for (const acc of accs) {
       if (signal?.aborted) break;
       try {
-        // A later slice of a fork's apps: only the warm-up calls that bring its sockets and caches back.
-        const first = planned.slice === 1;
-        const m = await driver.runCase({ ...call, transport: acc.transport, warmup, runs: 0, cold: first }, signal);
+        const m = await driver.runCase({ ...call, transport: acc.transport, warmup, runs: 0, cold: true }, signal);
         acc.measurement = m;
-        if (!first) continue;
         // Timed warm-up: single untimed calls until the warm-up calls (as the client timed them) add up to warmupMs.
         let spentMs = (m.coldMs ?? 0) + sum(m.warmupMs);
         for (let extra = 0; extra < MAX_TIMED_WARMUP_CALLS && spentMs < planned.warmupMs && !signal?.aborted; extra++) {

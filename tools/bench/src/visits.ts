@@ -1,4 +1,4 @@
-// A case run in several visits (forks, slices) comes back as one raw result per visit and transport; a cell is their sum.
+// A case run in several forks comes back as one raw result per fork and transport; a cell is their sum.
 import type { MachineProbeReading, Measurement, Phases, ProcessCost, RawResult } from './model';
 
 /** CPU times add up; the peak is the highest of the peaks. */
@@ -47,23 +47,22 @@ export function combineMeasurements(a: Measurement, b: Measurement): Measurement
   };
 }
 
-/** Mean of the probe readings: `a` is the mean of `readingsInA` of them, `b` one more. */
-function mergeProbe(a: MachineProbeReading | null, readingsInA: number, b: MachineProbeReading | null): MachineProbeReading | null {
+/** Mean of the forks' probe readings, weighting each fork alike. */
+function mergeProbe(a: MachineProbeReading | null, forksInA: number, b: MachineProbeReading | null): MachineProbeReading | null {
   if (!a || !b) return a ?? b;
-  const mean = (x: number, y: number) => (x * readingsInA + y) / (readingsInA + 1);
+  const mean = (x: number, y: number) => (x * forksInA + y) / (forksInA + 1);
   return { before: mean(a.before, b.before), after: mean(a.after, b.after) };
 }
 
 /**
- * One cell from the cell so far (`sofar`, whose machine probe is the mean of `probesSoFar` readings)
- * and one more visit (a fork, or a slice of one) of the same variant, case and transport. Samples and
- * warm-up calls are concatenated in visit order, runs and wall time add up; a failed visit fails the
- * cell with its error, prefixed with `visitLabel` (e.g. "fork 2/3, slice 4/20").
+ * One cell from the cell so far (`sofar`, the sum of `forksSoFar` forks) and one more fork of the same
+ * variant, case and transport. Samples and warm-up calls are concatenated in fork order, runs and wall
+ * time add up; a failed fork fails the cell with its error, as a failed transport does in one visit.
  */
-export function mergeVisits(sofar: RawResult, more: RawResult, probesSoFar: number, visitLabel: string): RawResult {
+export function mergeVisits(sofar: RawResult, more: RawResult, forksSoFar: number): RawResult {
   const measurement =
     sofar.measurement && more.measurement ? combineMeasurements(sofar.measurement, more.measurement) : (sofar.measurement ?? more.measurement);
-  const error = sofar.error ?? (more.error === null ? null : `${visitLabel}: ${more.error}`);
+  const error = sofar.error ?? (more.error === null ? null : `fork ${forksSoFar + 1}: ${more.error}`);
   return {
     ...sofar,
     runs: sofar.runs + more.runs,
@@ -71,6 +70,6 @@ export function mergeVisits(sofar: RawResult, more: RawResult, probesSoFar: numb
     measurement: error === null ? measurement : null,
     sampleOrder: [...sofar.sampleOrder, ...more.sampleOrder],
     error,
-    machineProbeMs: mergeProbe(sofar.machineProbeMs, probesSoFar, more.machineProbeMs),
+    machineProbeMs: mergeProbe(sofar.machineProbeMs, forksSoFar, more.machineProbeMs),
   };
 }

@@ -1,18 +1,18 @@
 import * as path from 'node:path';
-import { appsKey, lastVisits, parseOptions, planCases, sliceRound, splitRuns, UsageError } from '../src/options';
+import { groupByApps, parseOptions, planCases, splitRuns, UsageError } from '../src/options';
 
 describe('parseOptions', () => {
-  it('defaults to the default profile: seven cases, both transports, 60 runs (5 for ①-3) in 3 forks, one run per slice', () => {
+  it('defaults to the default profile: seven cases, both transports, 60 runs (5 for ①-3) in 3 forks', () => {
     const options = parseOptions([], '/work');
     expect(options.profile.name).toBe('default');
     expect(options.out).toBe(path.resolve('/work', 'results'));
     expect(options.clientUrl).toBeNull();
     const plan = planCases(options);
-    // A slice per run, except ①-3: one fork, one slice of its 5 runs.
-    expect(plan).toHaveLength(60 + 60 + 1 + 60 + 60 + 30 + 50);
+    // Six cases in three forks, ①-3 in one: 6 × 3 + 1 visits.
+    expect(plan).toHaveLength(19);
     expect(plan.map((p) => `${p.record.id}/${p.transports.join('+')}/${p.runs}/${p.warmup}/${p.warmupMs}`).slice(0, 3)).toEqual([
-      '①-1/json+grpc/1/1/3000',
-      '①-2/json+grpc/1/1/3000',
+      '①-1/json+grpc/20/1/3000',
+      '①-2/json+grpc/20/1/3000',
       '①-3/json+grpc/5/1/3000',
     ]);
     const runsPerCase = new Map<string, number>();
@@ -47,7 +47,7 @@ describe('parseOptions', () => {
   });
 
   it('forks each case 3 times by default (①-3 once), none on quick or with --client-url', () => {
-    const forksOf = (argv: string[]) => planCases(parseOptions(argv)).filter((p) => p.fork <= 1 && p.slice === 1).map((p) => `${p.record.id}:${p.forks}`);
+    const forksOf = (argv: string[]) => planCases(parseOptions(argv)).filter((p) => p.fork <= 1).map((p) => `${p.record.id}:${p.forks}`);
     expect(forksOf(['--cases', '1-2,1-3,20kx4'])).toEqual(['①-2:3', '①-3:1', '20k×4:3']);
     expect(forksOf(['--profile', 'quick', '--cases', '1-2'])).toEqual(['①-2:0']);
     expect(forksOf(['--cases', '1-3', '--forks', '2'])).toEqual(['①-3:2']);
@@ -56,41 +56,24 @@ describe('parseOptions', () => {
     expect(forksOf(['--cases', '1-2', '--runs', '2'])).toEqual(['①-2:2']);
   });
 
-  it('visits the forks in turn and deals each fork\'s runs out in slices, numbering the samples on', () => {
-    const plan = planCases(parseOptions(['--cases', '1-2,1-3,20kx4', '--runs', '6']));
-    // ①-2 and 20k×4: 3 forks of 2 runs, one per slice; ①-3: 1 fork, slices of up to 5 runs (6 → 3 + 3).
-    expect(plan.map((p) => `${p.record.id}#${p.fork}.${p.slice}/${p.slices}:${p.runs}@${p.firstPosition}`)).toEqual([
-      '①-2#1.1/2:1@0', '①-3#1.1/2:3@0', '20k×4#1.1/2:1@0',
-      '①-2#1.2/2:1@2', '①-3#1.2/2:3@6', '20k×4#1.2/2:1@2',
-      '①-2#2.1/2:1@4', '20k×4#2.1/2:1@4', '①-2#2.2/2:1@6', '20k×4#2.2/2:1@6',
-      '①-2#3.1/2:1@8', '20k×4#3.1/2:1@8', '①-2#3.2/2:1@10', '20k×4#3.2/2:1@10',
+  it('visits the forks round-robin over the cases, splitting the runs and numbering the samples on', () => {
+    const plan = planCases(parseOptions(['--cases', '1-2,1-3,20kx4']));
+    expect(plan.map((p) => `${p.record.id}#${p.fork}:${p.runs}@${p.firstPosition}`)).toEqual([
+      '①-2#1:20@0', '①-3#1:5@0', '20k×4#1:17@0',
+      '①-2#2:20@40', '20k×4#2:17@34',
+      '①-2#3:20@80', '20k×4#3:16@68',
     ]);
-    expect(planCases(parseOptions(['--cases', '1-2', '--runs', '6', '--forks', '1', '--slice-runs', '4'])).map((p) => p.runs)).toEqual([3, 3]);
     expect(splitRuns(5, 3)).toEqual([2, 2, 1]);
     expect(splitRuns(60, 1)).toEqual([60]);
   });
 
-  it('spreads a case with fewer slices evenly over the rounds instead of front-loading it', () => {
-    expect([0, 1, 2].map((j) => sliceRound(j, 3, 7))).toEqual([0, 2, 4]);
-    // ①-1 has 60 slices, ②-3 30: ②-3 comes every second round.
-    const plan = planCases(parseOptions(['--cases', '1-1,2-3', '--forks', '1']));
-    expect(plan.slice(0, 7).map((p) => `${p.record.id}.${p.slice}`)).toEqual(['①-1.1', '②-3.1', '①-1.2', '①-1.3', '②-3.2', '①-1.4', '①-1.5']);
-    expect(plan.filter((p) => p.record.id === '②-3')).toHaveLength(30);
-  });
-
-  it('keeps a set of apps per case and fork from its first slice to its last; without forks, one per variant', () => {
-    const show = (argv: string[]) => {
-      const plan = planCases(parseOptions(argv));
-      const last = lastVisits(plan);
-      return plan.map((p, i) => `${p.variant}/${p.record.id}#${p.fork}.${p.slice}${last.get(appsKey(p)) === i ? ' stop' : ''}`);
-    };
-    expect(show(['--variants', 'blog,bare', '--cases', '1-1,1-2', '--forks', '2', '--runs', '4'])).toEqual([
-      'blog/①-1#1.1', 'blog/①-2#1.1', 'blog/①-1#1.2 stop', 'blog/①-2#1.2 stop',
-      'blog/①-1#2.1', 'blog/①-2#2.1', 'blog/①-1#2.2 stop', 'blog/①-2#2.2 stop',
-      'bare/①-1#1.1', 'bare/①-2#1.1', 'bare/①-1#1.2 stop', 'bare/①-2#1.2 stop',
-      'bare/①-1#2.1', 'bare/①-2#2.1', 'bare/①-1#2.2 stop', 'bare/①-2#2.2 stop',
+  it('groups the plan by the apps that serve it: each fork alone, forkless visits a variant each', () => {
+    const show = (argv: string[]) => groupByApps(planCases(parseOptions(argv))).map((g) => g.map((p) => `${p.variant}/${p.record.id}#${p.fork}`).join(' '));
+    expect(show(['--variants', 'blog,bare', '--cases', '1-1,1-2', '--forks', '2'])).toEqual([
+      'blog/①-1#1', 'blog/①-2#1', 'blog/①-1#2', 'blog/①-2#2', 'bare/①-1#1', 'bare/①-2#1', 'bare/①-1#2', 'bare/①-2#2',
     ]);
-    expect(show(['--variants', 'blog,bare', '--cases', '1-1,1-2', '--forks', '0'])).toEqual(['blog/①-1#0.1', 'blog/①-2#0.1 stop', 'bare/①-1#0.1', 'bare/①-2#0.1 stop']);
+    expect(show(['--variants', 'blog,bare', '--cases', '1-1,1-2', '--forks', '0'])).toEqual(['blog/①-1#0 blog/①-2#0', 'bare/①-1#0 bare/①-2#0']);
+    expect(groupByApps([])).toEqual([]);
   });
 
   it('quick profile skips the slowest cases', () => {
@@ -107,7 +90,6 @@ describe('parseOptions', () => {
     [['--cases', '9-9'], /unknown case "9-9"/],
     [['--transports', 'json,xml'], /--transports must list json and\/or grpc/],
     [['--runs', '0'], /--runs must be at least 1/],
-    [['--slice-runs', '0'], /--slice-runs must be at least 1/],
     [['--runs', 'ten'], /--runs must be a whole number/],
     [['--warmup', '-1'], /--warmup must be a whole number/],
     [['--warmup-ms', '1.5'], /--warmup-ms must be a whole number/],

@@ -6,8 +6,8 @@ import { MAX_TIMED_WARMUP_CALLS, runCases } from '../src/runner';
 
 const byId = (id: string) => BLOG_CASES.find((c) => c.id === id)!;
 const plan: PlannedCase[] = [
-  { variant: 'blog', record: byId('①-1'), transports: ['json', 'grpc'], warmup: 1, warmupMs: 0, runs: 3, settleMs: 0, forks: 0, fork: 0, slice: 1, slices: 1, firstPosition: 0 },
-  { variant: 'blog', record: byId('20k×4'), transports: ['json'], warmup: 0, warmupMs: 0, runs: 2, settleMs: 0, forks: 0, fork: 0, slice: 1, slices: 1, firstPosition: 0 },
+  { variant: 'blog', record: byId('①-1'), transports: ['json', 'grpc'], warmup: 1, warmupMs: 0, runs: 3, settleMs: 0, forks: 0, fork: 0, firstPosition: 0 },
+  { variant: 'blog', record: byId('20k×4'), transports: ['json'], warmup: 0, warmupMs: 0, runs: 2, settleMs: 0, forks: 0, fork: 0, firstPosition: 0 },
 ];
 
 describe('runCases with a scripted driver', () => {
@@ -56,17 +56,6 @@ describe('runCases with a scripted driver', () => {
     // cold 20 + one counted warm-up call 30 = 50 ms; two more calls (80, then 110 ms ≥ 100) end the warm-up.
     expect(driver.calls.map((c) => `${c.cold ? 'cold+' : ''}w${c.warmup}r${c.runs}`)).toEqual(['cold+w1r0', 'w0r1', 'w0r1', 'w0r1', 'w0r1', 'w0r1']);
     expect(toCaseResult(json)).toMatchObject({ warmupMs: [30, 30, 30], samplesMs: [30, 30, 30], sampleOrder: [0, 1, 2] });
-  });
-
-  it('on a later slice of a fork, makes only the warm-up calls: no cold call, no timed warm-up', async () => {
-    const driver = new FakeDriver(() => ({ latenciesMs: [30], coldMs: 20 }));
-    const later: PlannedCase = { ...plan[0], warmup: 1, warmupMs: 1_000, runs: 2, forks: 2, fork: 1, slice: 3, slices: 5, firstPosition: 8 };
-    const [json, grpc] = await runCases([later], driver, { onCaseDone: () => undefined });
-    expect(driver.calls.map((c) => `${c.transport}:${c.cold ? 'cold+' : ''}w${c.warmup}r${c.runs}`)).toEqual([
-      'json:w1r0', 'grpc:w1r0', 'json:w0r1', 'grpc:w0r1', 'json:w0r1', 'grpc:w0r1',
-    ]);
-    expect(toCaseResult(json)).toMatchObject({ coldMs: null, warmupMs: [30], samplesMs: [30, 30], sampleOrder: [8, 10] });
-    expect(toCaseResult(grpc).sampleOrder).toEqual([9, 11]);
   });
 
   it('bounds the timed warm-up by a call count when calls take no measurable time', async () => {

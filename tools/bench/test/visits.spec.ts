@@ -22,7 +22,7 @@ describe('mergeVisits', () => {
     const second = fork([90, 110], { wallMs: 500, sampleOrder: [7, 9], machineProbeMs: { before: 12, after: 8 } });
     second.measurement!.coldMs = 999;
     second.measurement!.phases = { serverBuildMs: 5, serverEncodeMs: 80, clientDecodeMs: null };
-    const merged = mergeVisits(fork([100, 120, 80]), second, 1, 'fork 2/2');
+    const merged = mergeVisits(fork([100, 120, 80]), second, 1);
     expect(merged.runs).toBe(5);
     expect(merged.wallMs).toBe(1500);
     expect(merged.sampleOrder).toEqual([1, 3, 5, 7, 9]);
@@ -39,20 +39,18 @@ describe('mergeVisits', () => {
     expect(merged.error).toBeNull();
   });
 
-  it('averages the probe over the readings so far, each alike; a visit without a reading (a middle slice) counts for nothing', () => {
-    const two = mergeVisits(fork([1]), fork([1], { machineProbeMs: { before: 11, after: 15 } }), 1, 'fork 2/3');
-    const middle = mergeVisits(two, fork([1], { machineProbeMs: null }), 2, 'fork 2/3, slice 2/3');
-    expect(middle.machineProbeMs).toEqual({ before: 9.5, after: 13.5 });
-    const three = mergeVisits(middle, fork([1], { machineProbeMs: { before: 5, after: 6 } }), 2, 'fork 3/3');
+  it('averages the probe over every fork so far, each fork alike', () => {
+    const two = mergeVisits(fork([1]), fork([1], { machineProbeMs: { before: 11, after: 15 } }), 1);
+    const three = mergeVisits(two, fork([1], { machineProbeMs: { before: 5, after: 6 } }), 2);
     expect(three.machineProbeMs).toEqual({ before: 8, after: 11 });
   });
 
-  it('fails the cell when a visit failed, naming the fork and slice', () => {
+  it('fails the cell when a fork failed, naming the fork', () => {
     const failed = fork([], { error: 'timed call failed: UNAVAILABLE', measurement: null });
-    const merged = mergeVisits(fork([100]), failed, 2, 'fork 3/3, slice 2/20');
-    expect(merged.error).toBe('fork 3/3, slice 2/20: timed call failed: UNAVAILABLE');
+    const merged = mergeVisits(fork([100]), failed, 2);
+    expect(merged.error).toBe('fork 3: timed call failed: UNAVAILABLE');
     expect(merged.measurement).toBeNull();
-    expect(mergeVisits(merged, fork([100]), 3, 'fork 3/3, slice 3/20').error).toBe('fork 3/3, slice 2/20: timed call failed: UNAVAILABLE');
+    expect(mergeVisits(merged, fork([100]), 3).error).toBe('fork 3: timed call failed: UNAVAILABLE');
   });
 });
 

@@ -28,14 +28,11 @@ export function count(value: number): string {
   return value.toLocaleString('en-US');
 }
 
-/** settings.forks, forksPerCase and sliceRuns in words (runs from before forks or slices had none). */
-export function describeForks(forks: unknown, forksPerCase: unknown, sliceRuns?: unknown): string {
+/** settings.forks and forksPerCase in words (runs from before forks existed had none). */
+export function describeForks(forks: unknown, forksPerCase: unknown): string {
   if (typeof forks !== 'number' || forks === 0) return 'one set of apps for all cases of a variant, one visit per case';
   const perCase = (forksPerCase ?? {}) as Record<string, number>;
   const exceptions = Object.entries(perCase).filter(([, n]) => n !== forks).map(([id, n]) => `${id}: ${n}`);
-  const how =
-    typeof sliceRuns === 'number'
-      ? `its runs split over ${forks} sets of new apps, fork 1 of every case, then fork 2, …; within a fork, dealt out ${sliceRuns} at a time, one slice per case per round`
-      : `its runs split over ${forks} visits on new apps, round-robin over the cases`;
-  return `each case in ${forks} forks (${how})` + (exceptions.length > 0 ? ` (${exceptions.join(', ')})` : '');
+  return `each case in ${forks} forks (its runs split over ${forks} visits on new apps, round-robin over the cases)` +
+    (exceptions.length > 0 ? ` (${exceptions.join(', ')})` : '');
 }
