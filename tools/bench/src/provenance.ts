@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
 import { runtimeInfo } from '@bench/config';
+import { readMemoryReclaim } from './memory-reclaim';
 
 function git(args: string[], cwd: string): string | null {
   try {
@@ -11,7 +12,7 @@ function git(args: string[], cwd: string): string | null {
 }
 
 /**
- * How a run was made: the code (git commit, dirty or not), the machine, the runtime of the bench
+ * How a run was made: the code (git commit, dirty or not), the machine (with its memory reclaim), the runtime of the bench
  * and the command line (the measuring clients' runtimes are added per variant). GIT_COMMIT stands in where there is no .git
  * (e.g. a container built from a copy of the tree).
  */
@@ -23,6 +24,7 @@ export function collectProvenance(workspaceRoot: string, argv: readonly string[]
     gitDirty: status === null ? null : status.length > 0,
     hostname: os.hostname(),
     loadAverage: os.loadavg(),
+    memoryReclaim: readMemoryReclaim(),
     bench: runtimeInfo(),
     arguments: argv,
   };

@@ -36,3 +36,17 @@ export function describeForks(forks: unknown, forksPerCase: unknown): string {
   return `each case in ${forks} forks (its runs split over ${forks} visits on new apps, round-robin over the cases)` +
     (exceptions.length > 0 ? ` (${exceptions.join(', ')})` : '');
 }
+
+/**
+ * provenance.memoryReclaim in words: null for runs that did not record it; DAMON's daemons otherwise
+ * (a VM that pages out idle memory makes idle apps fault it back in, so a reader should know).
+ */
+export function describeMemoryReclaim(value: unknown): string | null {
+  if (value === undefined) return null;
+  if (!Array.isArray(value)) return 'no DAMON interface (no proactive memory reclaim)';
+  const running = value.filter((k) => (k as { state?: unknown })?.state === 'on');
+  if (running.length === 0) return 'DAMON present, not running (no proactive memory reclaim)';
+  const schemes = running.flatMap((k) => ((k as { schemes?: unknown }).schemes ?? []) as { action?: unknown; minIdleS?: unknown }[]);
+  const what = schemes.map((s) => `${String(s.action)}${typeof s.minIdleS === 'number' ? ` of memory idle ≥ ${s.minIdleS} s` : ''}`);
+  return `DAMON running: ${what.length > 0 ? what.join(', ') : 'monitoring only'}`;
+}

@@ -1,7 +1,7 @@
 import type { CaseResult, RunDocument } from '../model';
 import { blogRatio, grpcOverJson } from '../results';
 import { renderBreakdown, renderVariantRatios } from './breakdown';
-import { bytes, count, describeForks, ms, ratio } from './format';
+import { bytes, count, describeForks, describeMemoryReclaim, ms, ratio } from './format';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
 export const TABLE_HEADER = [
@@ -129,6 +129,7 @@ export function renderMarkdown(doc: RunDocument): string {
     `- ${describePinning(doc)}; times are measured inside the client`,
     `- repetitions of the transports interleaved (json, grpc, json, grpc, …) after each transport's cold call and warm-up; ${describeForks(settings.forks, settings.forksPerCase)}`,
     describeProbe(doc),
+    describeMemoryReclaim(doc.provenance.memoryReclaim) === null ? '' : `- memory reclaim: ${describeMemoryReclaim(doc.provenance.memoryReclaim)}`,
     doc.incomplete ? '- **incomplete run**: interrupted or failed before every case ran' : '',
     failed > 0 ? `- **${failed} case(s) failed**, see the table` : '',
     '',

@@ -1,7 +1,7 @@
 // How the run was made: a few highlights read from known keys, then everything in provenance and
 // settings rendered generically (nested definition lists), so new fields show up without code changes.
 import type { RunDocument } from '../../model';
-import { bytes, describeForks } from '../format';
+import { bytes, describeForks, describeMemoryReclaim } from '../format';
 import { escapeHtml } from './escape';
 import { el } from './svg';
 
@@ -69,6 +69,8 @@ function highlights(doc: RunDocument): string {
     ['transports', renderValue(s.transports)],
     ['cores', pinningLabel(doc)],
   ];
+  const reclaim = describeMemoryReclaim(p.memoryReclaim);
+  if (reclaim !== null) rows.push(['memory reclaim', escapeHtml(reclaim)]);
   const packages = Object.entries(asDict(runtime.packages));
   const packageTable =
     packages.length > 0
