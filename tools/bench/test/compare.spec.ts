@@ -1,4 +1,5 @@
-import { compareKit, type ComparableSummary } from '../src/compare';
+import { compareKit, type CellComparison, type ComparableSummary } from '../src/compare';
+import { agreement, describeAgreement } from '../src/export/comparison';
 import { summarize } from '../src/stats';
 
 const kit = compareKit();
@@ -76,5 +77,27 @@ describe('compareRuns', () => {
     const base = { results: [cell('①-2', 'json', [100, 101, 99, 100, 102, 98])] };
     const head = { results: [cell('①-2', 'json', [150, 151, 149, 150, 152, 148])] };
     expect(inlined.compareRuns(base, head)).toEqual(kit.compareRuns(base, head));
+  });
+});
+
+describe('agreement', () => {
+  const cell = (id: string, baseMedian: number, headMedian: number): CellComparison => ({
+    case: id, transport: 'json', baseMedian, headMedian, ratio: headMedian / baseMedian, ratioError: 0,
+    pValue: null, significant: false, ciOverlap: null, verdict: '', machineRatio: null,
+  });
+
+  it('judges cells ≥ 20 ms in either run and names those more than 10% apart, furthest first (the README pair 17-36-49Z / 17-45-20Z)', () => {
+    const rows = [cell('①-1', 1.629, 1.539), cell('①-2', 32.3, 33.1), cell('①-3', 9481, 8313), cell('②-2', 39.4, 33.4), cell('②-2g', 17.9, 14.2), cell('20k×4', 801.2, 900.6)];
+    const a = agreement(rows);
+    expect(a.judged).toBe(4);
+    expect(a.apart.map((c) => `${c.case} ${c.difference.toFixed(3)}`)).toEqual(['②-2 0.180', '①-3 0.141', '20k×4 0.124']);
+    expect(describeAgreement(a)).toBe('Agreement: 1 of 4 cells with a median ≥ 20 ms are within 10%; apart: ②-2 json 18%, ①-3 json 14%, 20k×4 json 12%.');
+  });
+
+  it('says so when every judged cell agrees, or when none is slow enough to judge', () => {
+    expect(describeAgreement(agreement([cell('①-2', 30, 32), cell('①-1', 1, 2)]))).toBe('Agreement: 1 of 1 cells with a median ≥ 20 ms are within 10%.');
+    expect(describeAgreement(agreement([cell('①-1', 1, 2)]))).toBe('Agreement: no cell has a median of 20 ms or more.');
+    // Exactly 10% apart is within.
+    expect(agreement([cell('x', 100, 110)]).apart).toEqual([]);
   });
 });
