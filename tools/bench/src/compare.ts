@@ -45,6 +45,16 @@ export interface CellComparison {
   machineRatio: number | null;
 }
 
+/** Do two runs of the same code agree? Cells slow enough to judge, and those further apart than the tolerance. */
+export interface Agreement {
+  minMedianMs: number;
+  tolerance: number;
+  /** Cells whose median is ≥ minMedianMs in either run. */
+  judged: number;
+  /** Of those, the ones apart by more than the tolerance (larger ÷ smaller median − 1), furthest first. */
+  apart: { case: string; transport: string; difference: number }[];
+}
+
 export interface WelchResult {
   t: number;
   df: number;
@@ -176,5 +186,27 @@ export function compareKit() {
     return rows;
   }
 
-  return { lnGamma, incompleteBeta, studentTwoSidedP, welch, compareCell, compareRuns };
+  /**
+   * The repeatability check of the README ("two runs agree within 10% on every cell ≥ 20 ms"): faster
+   * cells are left out because a few hundred microseconds of scheduling move them by more than 10%.
+   */
+  function agreement(rows: readonly CellComparison[], minMedianMs = 20, tolerance = 0.1): Agreement {
+    const judged = rows.filter((r) => Math.max(r.baseMedian, r.headMedian) >= minMedianMs);
+    const apart = judged
+      .map((r) => ({ case: r.case, transport: r.transport, difference: Math.max(r.baseMedian, r.headMedian) / Math.min(r.baseMedian, r.headMedian) - 1 }))
+      // A hair of slack so that exactly 10% (110 vs 100, 0.1000…09 in floating point) counts as within.
+      .filter((cell) => cell.difference > tolerance + 1e-9)
+      .sort((a, b) => b.difference - a.difference);
+    return { minMedianMs, tolerance, judged: judged.length, apart };
+  }
+
+  function describeAgreement(a: Agreement): string {
+    const percent = (x: number) => `${Math.round(x * 100)}%`;
+    if (a.judged === 0) return `Agreement: no cell has a median of ${a.minMedianMs} ms or more.`;
+    const head = `Agreement: ${a.judged - a.apart.length} of ${a.judged} cells with a median ≥ ${a.minMedianMs} ms are within ${percent(a.tolerance)}`;
+    if (a.apart.length === 0) return `${head}.`;
+    return `${head}; apart: ${a.apart.map((c) => `${c.case} ${c.transport} ${percent(c.difference)}`).join(', ')}.`;
+  }
+
+  return { lnGamma, incompleteBeta, studentTwoSidedP, welch, compareCell, compareRuns, agreement, describeAgreement };
 }

@@ -1,5 +1,4 @@
 import { compareKit, type CellComparison, type ComparableSummary } from '../src/compare';
-import { agreement, describeAgreement } from '../src/export/comparison';
 import { summarize } from '../src/stats';
 
 const kit = compareKit();
@@ -81,6 +80,7 @@ describe('compareRuns', () => {
 });
 
 describe('agreement', () => {
+  const { agreement, describeAgreement } = kit;
   const cell = (id: string, baseMedian: number, headMedian: number): CellComparison => ({
     case: id, transport: 'json', baseMedian, headMedian, ratio: headMedian / baseMedian, ratioError: 0,
     pValue: null, significant: false, ciOverlap: null, verdict: '', machineRatio: null,

@@ -75,6 +75,9 @@ describeInChromium('the runs index in Chromium', () => {
     const verdicts = await watched.page.$$eval('#comparison tbody tr', (trs) => trs.map((tr) => (tr as HTMLTableRowElement).cells[4].textContent));
     expect(verdicts).toEqual(expected.map((row) => row.verdict));
     expect(verdicts[0]).toMatch(/times faster$/);
+    // And the same Agreement line as bench:compare prints below its table.
+    const kit = compareKit();
+    expect(await watched.page.textContent('#agreement')).toBe(kit.describeAgreement(kit.agreement(expected)));
   });
 
   it('recomputes when another pair is picked', async () => {

@@ -1,4 +1,4 @@
-import type { CellComparison } from '../compare';
+import { compareKit, type CellComparison } from '../compare';
 import type { StoredRun } from '../runs';
 import { ms } from './format';
 
@@ -19,7 +19,7 @@ export function renderComparison(base: StoredRun, head: StoredRun, rows: readonl
     '',
     rows.length === 0 ? 'No cell succeeded in both runs.' : `Largest difference: ${largest(rows)}.`,
     '',
-    describeAgreement(agreement(rows)),
+    compareKit().describeAgreement(compareKit().agreement(rows)),
     '',
     'Ratios are of medians, ± one standard error propagated from each median\'s 95% CI; "significant" is ' +
       "Welch's t-test on the samples at p < 0.05. \"machine head/base\" is the bench's machine probe (a fixed piece " +
@@ -35,34 +35,3 @@ function largest(rows: readonly CellComparison[]): string {
   return `${worst.case} ${worst.transport}, ${worst.verdict}`;
 }
 
-/** Do two runs of the same code agree? Cells slow enough to judge, and those further apart than the tolerance. */
-export interface Agreement {
-  minMedianMs: number;
-  tolerance: number;
-  /** Cells whose median is ≥ minMedianMs in either run. */
-  judged: number;
-  /** Of those, the ones apart by more than the tolerance (larger ÷ smaller median − 1), furthest first. */
-  apart: { case: string; transport: string; difference: number }[];
-}
-
-/**
- * The repeatability check of the README ("two runs agree within 10% on every cell ≥ 20 ms"): faster
- * cells are left out because a few hundred microseconds of scheduling move them by more than 10%.
- */
-export function agreement(rows: readonly CellComparison[], minMedianMs = 20, tolerance = 0.1): Agreement {
-  const judged = rows.filter((r) => Math.max(r.baseMedian, r.headMedian) >= minMedianMs);
-  const apart = judged
-    .map((r) => ({ case: r.case, transport: r.transport, difference: Math.max(r.baseMedian, r.headMedian) / Math.min(r.baseMedian, r.headMedian) - 1 }))
-    // A hair of slack so that exactly 10% (110 vs 100, 0.1000…09 in floating point) counts as within.
-    .filter((cell) => cell.difference > tolerance + 1e-9)
-    .sort((a, b) => b.difference - a.difference);
-  return { minMedianMs, tolerance, judged: judged.length, apart };
-}
-
-export function describeAgreement(a: Agreement): string {
-  const percent = (x: number) => `${Math.round(x * 100)}%`;
-  if (a.judged === 0) return `Agreement: no cell has a median of ${a.minMedianMs} ms or more.`;
-  const head = `Agreement: ${a.judged - a.apart.length} of ${a.judged} cells with a median ≥ ${a.minMedianMs} ms are within ${percent(a.tolerance)}`;
-  if (a.apart.length === 0) return `${head}.`;
-  return `${head}; apart: ${a.apart.map((c) => `${c.case} ${c.transport} ${percent(c.difference)}`).join(', ')}.`;
-}

@@ -79,6 +79,7 @@ function render() {
     cells.forEach((text, i) => { const td = tr.insertCell(); td.textContent = text; if (i >= 2 && i <= 3) td.className = 'num'; if (i === 4 && r.significant) td.className = r.ratio > 1 ? 'slower' : 'faster'; });
   }
   out.append(rows.length ? table : Object.assign(document.createElement('p'), { textContent: 'No cell succeeded in both runs.' }));
+  if (rows.length) out.append(Object.assign(document.createElement('p'), { id: 'agreement', textContent: kit.describeAgreement(kit.agreement(rows)) }));
 }
 base.addEventListener('change', render); head.addEventListener('change', render); render();
 `;
