@@ -4,6 +4,7 @@ import { ms } from './format';
 
 /** The compare table as Markdown: one row per cell present and ok in both runs. */
 export function renderComparison(base: StoredRun, head: StoredRun, rows: readonly CellComparison[]): string {
+  const kit = compareKit();
   const commit = (run: StoredRun) => String(run.doc.provenance?.gitCommit ?? '?').slice(0, 12);
   const lines = [
     `# ${head.name} (head, ${commit(head)}) vs ${base.name} (base, ${commit(base)})`,
@@ -19,7 +20,7 @@ export function renderComparison(base: StoredRun, head: StoredRun, rows: readonl
     '',
     rows.length === 0 ? 'No cell succeeded in both runs.' : `Largest difference: ${largest(rows)}.`,
     '',
-    compareKit().describeAgreement(compareKit().agreement(rows)),
+    kit.describeAgreement(kit.agreement(rows)),
     '',
     'Ratios are of medians, ± one standard error propagated from each median\'s 95% CI; "significant" is ' +
       "Welch's t-test on the samples at p < 0.05. \"machine head/base\" is the bench's machine probe (a fixed piece " +
@@ -34,4 +35,3 @@ function largest(rows: readonly CellComparison[]): string {
   const worst = [...rows].sort((a, b) => Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)))[0];
   return `${worst.case} ${worst.transport}, ${worst.verdict}`;
 }
-

@@ -120,6 +120,7 @@ export function renderMarkdown(doc: RunDocument): string {
   const settings = doc.settings;
   const commit = String(doc.provenance.gitCommit ?? 'unknown').slice(0, 12);
   const failed = doc.results.filter((r) => !r.ok).length;
+  const reclaim = describeMemoryReclaim(doc.provenance.memoryReclaim);
   return [
     `# gRPC vs JSON: ${String(settings.startedAt ?? '')}`,
     '',
@@ -129,7 +130,7 @@ export function renderMarkdown(doc: RunDocument): string {
     `- ${describePinning(doc)}; times are measured inside the client`,
     `- repetitions of the transports interleaved (json, grpc, json, grpc, …) after each transport's cold call and warm-up; ${describeForks(settings.forks, settings.forksPerCase)}`,
     describeProbe(doc),
-    describeMemoryReclaim(doc.provenance.memoryReclaim) === null ? '' : `- memory reclaim: ${describeMemoryReclaim(doc.provenance.memoryReclaim)}`,
+    reclaim === null ? '' : `- memory reclaim: ${reclaim}`,
     doc.incomplete ? '- **incomplete run**: interrupted or failed before every case ran' : '',
     failed > 0 ? `- **${failed} case(s) failed**, see the table` : '',
     '',
