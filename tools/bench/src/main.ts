@@ -157,8 +157,8 @@ async function main(argv: string[]): Promise<number> {
   const hooks: RunnerHooks = {
     onCaseStart: (planned) => progress.caseStart(planned, done),
     onRepetition: (planned, repetition) => progress.repetition(planned, repetition),
-    onCaseDone: (raws) => {
-      progress.caseDone(raws, done++, plan.length);
+    onCaseDone: (raws, _index, _total, planned) => {
+      progress.caseDone(planned, raws, done++, plan.length);
       for (const raw of raws) {
         const key = `${raw.variant}\u0000${raw.case}\u0000${raw.transport}`;
         const sofar = cells.get(key);

@@ -59,8 +59,9 @@ export class Progress {
     this.status(planned, repetition);
   }
 
-  caseDone(results: RawResult[], index: number, total: number): void {
-    const { record, runs, variant, fork, forks } = this.plan[index];
+  /** After the `index`-th visit of `total` (the run's count, which skipped variants do not advance). */
+  caseDone(planned: PlannedCase, results: RawResult[], index: number, total: number): void {
+    const { record, runs, variant, fork, forks } = planned;
     const forkLabel = forks > 1 ? ` fork ${fork}/${forks}` : '';
     const line = `[${index + 1}/${total}] ${variant} ${record.id}${forkLabel} (${record.rows} row(s) × ${record.requests}, ${runs} runs): ${results.map(describeResult).join('; ')}`;
     this.stream.write(`${this.live ? '\r\x1b[K' : ''}${line}\n`);

@@ -9,7 +9,7 @@ export interface RunnerHooks {
   /** After each timed repetition (1-based) of the current case. */
   onRepetition?(planned: PlannedCase, repetition: number): void;
   /** After each case, one raw result per transport, succeeded or failed: the place results get written. */
-  onCaseDone(results: RawResult[], index: number, total: number): Promise<void> | void;
+  onCaseDone(results: RawResult[], index: number, total: number, planned: PlannedCase): Promise<void> | void;
 }
 
 /** The samples and costs of one transport of one case, as they accumulate. */
@@ -120,7 +120,7 @@ export async function runCases(
       }),
     );
     all.push(...results);
-    await hooks.onCaseDone(results, index, plan.length);
+    await hooks.onCaseDone(results, index, plan.length, planned);
   }
   return all;
 }
