@@ -1,14 +1,36 @@
 import * as net from 'node:net';
 
-/** A TCP port that was free on 127.0.0.1 a moment ago, for tests that start servers. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/*
+ * Ports come from below Linux's ephemeral range (32768–60999 by default). A port the kernel handed
+ * out with listen(0) is itself an ephemeral port: once closed, the next outgoing connection of any
+ * process (a test firing 1,000 parallel requests makes a thousand) may take it before the app under
+ * test binds it, which failed a test with EADDRINUSE. Below that range only listeners compete.
+ */
+const LOWEST = 20_000;
+const SPAN = 12_000;
+const ATTEMPTS = 50;
+
+/** Ports this process has handed out already, so two calls in a row never return the same one. */
+const given = new Set<number>();
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = net.createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/** A TCP port that was free on 127.0.0.1 a moment ago and is outside the ephemeral range, for tests that start servers. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const port = LOWEST + Math.floor(Math.random() * SPAN);
+    if (given.has(port)) continue;
+    if (await canListen(port)) {
+      given.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free port found in ${LOWEST}–${LOWEST + SPAN - 1} after ${ATTEMPTS} attempts`);
 }

@@ -12,6 +12,18 @@ export type AppName = (typeof APP_NAMES)[number];
 
 const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 5_000;
+/** Sets of apps up at once take ports this far apart: set `slot` uses the configured ports + slot × 10. */
+export const PORT_STRIDE = 10;
+
+// Last resort if the bench itself dies: never leave an app running. One listener for every set of apps
+// (a run keeps a dozen sets up at once, more than Node's default of ten listeners per event).
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function killAllOnExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => running.forEach((child) => child.exitCode === null && child.kill('SIGKILL')));
+}
 
 export interface StartedApps {
   clientUrl: string;
@@ -21,15 +33,16 @@ export interface StartedApps {
   stop(): Promise<void>;
 }
 
-function port(env: NodeJS.ProcessEnv, key: 'clientPort' | 'serverAPort' | 'serverBPort'): number {
+function port(env: NodeJS.ProcessEnv, key: 'clientPort' | 'serverAPort' | 'serverBPort', slot: number): number {
   const raw = env[SETTING_ENV[key]];
-  return raw ? Number(raw) : DEFAULT_SETTINGS[key];
+  return (raw ? Number(raw) : DEFAULT_SETTINGS[key]) + slot * PORT_STRIDE;
 }
 
 /**
  * Starts server-a, server-b and the client as separate processes on loopback, with the ports from
- * CLIENT_PORT / SERVER_A_PORT / SERVER_B_PORT (or the defaults), logs in `logDir`, and waits until the
- * client reports both servers healthy. Fails fast, with the app's own message, if one exits early.
+ * CLIENT_PORT / SERVER_A_PORT / SERVER_B_PORT (or the defaults) + `slot` × PORT_STRIDE, logs in
+ * `logDir`, and waits until the client reports both servers healthy. Fails fast, with the app's own
+ * message, if one exits early.
  */
 export async function startApps(
   workspaceRoot: string,
@@ -37,8 +50,9 @@ export async function startApps(
   pinning: Pinning,
   variant: VariantRecord,
   env: NodeJS.ProcessEnv = process.env,
+  slot = 0,
 ): Promise<StartedApps> {
-  const ports = { client: port(env, 'clientPort'), serverA: port(env, 'serverAPort'), serverB: port(env, 'serverBPort') };
+  const ports = { client: port(env, 'clientPort', slot), serverA: port(env, 'serverAPort', slot), serverB: port(env, 'serverBPort', slot) };
   const host = '127.0.0.1';
   const childEnv: NodeJS.ProcessEnv = {
     ...env,
@@ -58,12 +72,10 @@ export async function startApps(
   const children = new Map<AppName, ChildProcess>();
   const exited = new Map<AppName, string>();
   const stop = async () => {
-    await Promise.all([...children.entries()].map(([, child]) => stopChild(child)));
-    process.removeListener('exit', killAll);
+    await Promise.all([...children.values()].map((child) => stopChild(child)));
+    children.forEach((child) => running.delete(child));
   };
-  // Last resort if the bench itself dies: never leave an app running.
-  const killAll = () => children.forEach((child) => child.exitCode === null && child.kill('SIGKILL'));
-  process.on('exit', killAll);
+  killAllOnExit();
 
   try {
     for (const name of APP_NAMES) {
@@ -75,6 +87,7 @@ export async function startApps(
       const child = spawn(command, args, { cwd: workspaceRoot, env: childEnv, stdio: ['ignore', log, log] });
       fs.closeSync(log);
       children.set(name, child);
+      running.add(child);
       child.on('exit', (code, signal) => exited.set(name, `exited with ${signal ?? `code ${code}`}`));
     }
     const clientUrl = `http://${host}:${ports.client}`;

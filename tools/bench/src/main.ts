@@ -11,10 +11,11 @@ import { renderIndex } from './export/index-page';
 import { renderMarkdown, renderTable } from './export/markdown';
 import { probeMachine } from './machine-probe';
 import type { PlannedCase, RawResult, RunDocument } from './model';
-import { groupByApps, parseOptions, planCases, UsageError, USAGE, type BenchOptions } from './options';
+import { appSetKey, lastVisitOfAppSet, parseOptions, planCases, UsageError, USAGE, type BenchOptions } from './options';
 import { hasTaskset, planPinning, type Pinning } from './pinning';
 import { Progress } from './progress';
 import { collectProvenance } from './provenance';
+import { QUIET_RULE, waitUntilQuiet, type QuietRule } from './quiesce';
 import { toCaseResult } from './results';
 import { runCases, type RunnerHooks } from './runner';
 import { writeIndex } from './runs';
@@ -38,14 +39,20 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
     settleMs: options.settleMs,
     forks: options.forks ?? options.profile.forks,
     forksPerCase: Object.fromEntries(plan.map((p) => [p.record.id, p.forks])),
+    visits: options.visits ?? options.profile.visits,
+    visitsPerCase: Object.fromEntries(plan.map((p) => [p.record.id, p.visits])),
+    rewarmMs: Math.min(options.profile.rewarmMs, options.warmupMs),
     coldCallPerCase: true,
     order:
       "per case: each transport's cold call and warm-up (at least warmup calls and warmupMs ms), then timed repetitions interleaved in transport order " +
       "(json, grpc, json, grpc, …); sampleOrder gives each sample's position; variants run one after the other; " +
-      'with forks, each case\'s runs are split over that many visits on new apps, round-robin over the cases (fork 1 of every case, then fork 2, …), ' +
-      'and a cell pools its forks (cold: the first fork\'s); without, one set of apps per variant and one visit per case',
+      "each case's runs are split over its visits, spread evenly over the variant's run (round-robin where cases have as many visits) " +
+      "and dealt to its forks in turn; each fork is a set of new apps kept up, idle, until its case's last visit (no forks: one set per variant); " +
+      "a fork's first visit makes the cold call and the warm-up, later visits re-warm for rewarmMs per transport; before its timed calls a visit " +
+      'waits until the other sets are quiet (quietWaits); a cell pools its visits (cold: the first visit\'s)',
     clientUrl: options.clientUrl,
     startedApps: {},
+    quietWaits: { rule: QUIET_RULE, visits: 0, totalMs: 0, notQuiet: 0 },
   };
 }
 
@@ -66,7 +73,7 @@ function prepareVariant(variant: VariantRecord): string | null {
   throw new Error(`variant ${variant.id}: ${why}`);
 }
 
-interface GroupContext {
+interface VariantContext {
   options: BenchOptions;
   doc: RunDocument;
   runDir: string;
@@ -75,32 +82,84 @@ interface GroupContext {
   hooks: RunnerHooks;
 }
 
-/**
- * Runs a stretch of one variant's cases on one set of apps: starts them (unless --client-url), records
- * their PIDs and the client's self-description, runs the cases, and always stops the apps.
- */
-async function runGroup(group: PlannedCase[], variant: VariantRecord, ctx: GroupContext): Promise<void> {
+/** A set of apps that is up: started by the bench (apps) or given by --client-url (apps null). */
+interface LiveSet {
+  apps: StartedApps | null;
+  driver: HttpClientDriver;
+  slot: number;
+}
+
+/** Starts the set of apps a visit needs (unless --client-url), records it, and asks the client who it is. */
+async function startSet(planned: PlannedCase, slot: number, variant: VariantRecord, ctx: VariantContext): Promise<LiveSet> {
   const { options, doc, runDir, pinning } = ctx;
   let apps: StartedApps | null = null;
+  if (!options.clientUrl) {
+    const id = planned.record.id;
+    const forWhat = planned.fork > 0 ? ` for ${id} fork ${planned.fork}/${planned.forks}` : '';
+    process.stderr.write(`bench: starting server-a, server-b and client (${variant.id})${forWhat} …\n`);
+    const logDir = path.join(runDir, 'logs', variant.id, ...(planned.fork > 0 ? [`${planned.record.aliases[0] ?? id}-fork${planned.fork}`] : []));
+    apps = await startApps(WORKSPACE_ROOT, logDir, pinning, variant, process.env, slot);
+    const started = doc.settings.startedApps as Record<string, unknown[]>;
+    (started[variant.id] ??= []).push({ cases: planned.fork > 0 ? [id] : 'all', fork: planned.fork, pids: apps.pids, ports: apps.ports });
+    save(runDir, doc);
+  }
   try {
-    if (!options.clientUrl) {
-      const cases = group.map((p) => p.record.id);
-      const fork = group[0].fork;
-      const forWhat = fork > 0 ? ` for ${cases.join(', ')} fork ${fork}/${group[0].forks}` : '';
-      process.stderr.write(`bench: starting server-a, server-b and client (${variant.id})${forWhat} …\n`);
-      apps = await startApps(WORKSPACE_ROOT, path.join(runDir, 'logs', variant.id), pinning, variant);
-      const started = doc.settings.startedApps as Record<string, unknown[]>;
-      (started[variant.id] ??= []).push({ cases, fork, pids: apps.pids, ports: apps.ports });
-      save(runDir, doc);
-    }
     const driver = new HttpClientDriver(options.clientUrl ?? apps!.clientUrl);
     const client = await driver.describe();
     (doc.provenance.clients as Record<string, unknown>)[variant.id] = client;
     doc.provenance.client ??= client;
-    await runCases(group, driver, ctx.hooks, ctx.signal, probeMachine);
-  } finally {
+    return { apps, driver, slot };
+  } catch (error) {
     await apps?.stop();
+    throw error;
   }
+}
+
+/**
+ * Runs one variant's visits in plan order. Each set of apps starts at its first visit, idles between
+ * visits while other sets serve theirs, and stops after its last; before timing, a visit waits until
+ * the idle sets are quiet (quiesce.ts). Every set still up is stopped however the loop ends.
+ */
+async function runVariant(visits: readonly PlannedCase[], variant: VariantRecord, ctx: VariantContext): Promise<void> {
+  const last = lastVisitOfAppSet(visits);
+  const live = new Map<string, LiveSet>();
+  const quiet = ctx.doc.settings.quietWaits as QuietWaits;
+  try {
+    for (const [index, planned] of visits.entries()) {
+      if (ctx.signal.aborted) break;
+      const key = appSetKey(planned);
+      let set = live.get(key);
+      if (!set) {
+        const taken = new Set([...live.values()].map((s) => s.slot));
+        let slot = 0;
+        while (taken.has(slot)) slot++;
+        set = await startSet(planned, slot, variant, ctx);
+        live.set(key, set);
+      }
+      const idle = [...live.entries()].filter(([k]) => k !== key).flatMap(([, s]) => (s.apps ? Object.values(s.apps.pids) : []));
+      const beforeTimed = async () => {
+        const wait = await waitUntilQuiet(idle);
+        quiet.visits++;
+        quiet.totalMs = Math.round(quiet.totalMs + wait.waitedMs);
+        if (!wait.quiet) quiet.notQuiet++;
+      };
+      await runCases([planned], set.driver, { ...ctx.hooks, beforeTimed }, ctx.signal, probeMachine);
+      if (last.get(key) === index) {
+        live.delete(key);
+        await set.apps?.stop();
+      }
+    }
+  } finally {
+    await Promise.all([...live.values()].map((s) => s.apps?.stop()));
+  }
+}
+
+/** What the quiet waits before timed calls came to, in settings (quiesce.ts). */
+interface QuietWaits {
+  rule: QuietRule;
+  visits: number;
+  totalMs: number;
+  notQuiet: number;
 }
 
 /** Every export of the run, rewritten after each case so an interrupted run still has them all. */
@@ -151,7 +210,7 @@ async function main(argv: string[]): Promise<number> {
 
   const progress = new Progress(plan);
   let done = 0;
-  const cells = new Map<string, { raw: RawResult; forks: number }>();
+  const cells = new Map<string, { raw: RawResult; visits: number }>();
   const skipped: Record<string, string> = {};
   doc.settings.skippedVariants = skipped;
   const hooks: RunnerHooks = {
@@ -162,14 +221,14 @@ async function main(argv: string[]): Promise<number> {
       for (const raw of raws) {
         const key = `${raw.variant}\u0000${raw.case}\u0000${raw.transport}`;
         const sofar = cells.get(key);
-        cells.set(key, sofar ? { raw: mergeVisits(sofar.raw, raw, sofar.forks), forks: sofar.forks + 1 } : { raw, forks: 1 });
+        cells.set(key, sofar ? { raw: mergeVisits(sofar.raw, raw, sofar.visits), visits: sofar.visits + 1 } : { raw, visits: 1 });
       }
-      // A cell's row appears with its first fork and grows with each later one (Map keeps first-insertion order).
+      // A cell's row appears with its first visit and grows with each later one (Map keeps first-insertion order).
       doc.results = [...cells.values()].map((cell) => toCaseResult(cell.raw));
       save(runDir, doc);
     },
   };
-  const context: GroupContext = { options, doc, runDir, pinning, signal: abort.signal, hooks };
+  const context: VariantContext = { options, doc, runDir, pinning, signal: abort.signal, hooks };
   for (const variant of options.variants) {
     if (abort.signal.aborted) break;
     if (!options.clientUrl) {
@@ -180,10 +239,7 @@ async function main(argv: string[]): Promise<number> {
         continue;
       }
     }
-    for (const group of groupByApps(plan.filter((p) => p.variant === variant.id))) {
-      if (abort.signal.aborted) break;
-      await runGroup(group, variant, context);
-    }
+    await runVariant(plan.filter((p) => p.variant === variant.id), variant, context);
   }
 
   doc.incomplete = done < plan.filter((p) => !(p.variant in skipped)).length;

@@ -21,6 +21,8 @@ export interface CaseRecord {
   defaultRuns?: number;
   /** Forks for this case when the profile does not say otherwise (see PlannedCase.forks). */
   defaultForks?: number;
+  /** Visits for this case when the profile does not say otherwise (see PlannedCase.visits). */
+  defaultVisits?: number;
 }
 
 /** One case as the runner will execute it: its transports' repetitions interleaved (A B A B …). */
@@ -41,16 +43,28 @@ export interface PlannedCase {
   /** Idle time before each timed call, so the previous call's background work (GC, socket teardown) ends first. */
   settleMs: number;
   /**
-   * A case's timed runs are split over `forks` visits, each on new server-a, server-b and client
-   * processes (as JMH forks a JVM), and the visits go round-robin over the cases (every case's fork 1,
-   * then every case's fork 2, …). So no case inherits the heaps and JIT state of another, and each
-   * case's samples are spread over the whole run instead of one stretch of seconds: on a shared VM whose
-   * speed changes for tens of seconds at a time, that is what makes two runs agree. 0: no forks, one set
-   * of apps serves every case of the variant in one visit each (the blog's way; quick and --client-url).
+   * Sets of new server-a, server-b and client processes this case gets (as JMH forks a JVM), so no
+   * case inherits the heaps and JIT state of another and no one set's luck decides a cell. A set stays
+   * up, idle between its visits, until its case's last visit. 0: no forks, one set of apps serves every
+   * case of the variant in one visit each (the blog's way; quick and --client-url).
    */
   forks: number;
-  /** Which of those visits this is: 1…forks, or 0 when forks is 0. */
+  /** Which of those sets serves this visit: 1…forks, or 0 when forks is 0. */
   fork: number;
+  /**
+   * A case's timed runs are split over `visits` visits, dealt to its forks in turn, and the visits of
+   * all cases are spread evenly over the variant's run. On a shared VM whose speed changes from second
+   * to second and from minute to minute, a cell timed in a few stretches of seconds draws a few of
+   * those states; one visited ten times across the run draws ten, and that is what makes two runs agree.
+   */
+  visits: number;
+  /** Which of those visits this is: 1…visits. */
+  visit: number;
+  /**
+   * The first visit of a fork makes a cold call (a new connection) before its warm-up; a later visit
+   * finds its apps warm and only re-warms them (`warmupMs` is then the short re-warm).
+   */
+  cold: boolean;
   /** Interleaved position of this visit's first timed sample within the case (the visits before it used the rest). */
   firstPosition: number;
 }

@@ -19,6 +19,8 @@ export interface BenchOptions {
   settleMs: number;
   /** --forks: overrides every case's forks (0 with --client-url: the bench cannot restart that client). */
   forks: number | null;
+  /** --visits: overrides every case's visits. */
+  visits: number | null;
   /** Parent folder of the run folders. */
   out: string;
   /** An already-running client; when null the bench starts the three apps itself. */
@@ -45,22 +47,25 @@ Options:
   --transports LIST         json,grpc (default: both)
   --variants LIST           blog,tuned,bare,go (default: blog): the blog's Nest apps, the tuned Nest apps,
                             the same calls with no framework, a Go reference (skipped where Go is missing)
-  --runs N                  timed repetitions per case (default: 60; ②-3: 30; 20k×4: 50; ①-3: 5; quick: 3)
+  --runs N                  timed repetitions per case (default: 100; ①-2: 300; ②-2: 600; ②-3: 30;
+                            20k×4: 50; ①-3: 5; quick: 3)
   --warmup N                untimed calls per case and transport before timing, at least (default: 1)
   --warmup-ms MS            and go on warming up until MS ms have passed: V8 needs tens of calls to
                             optimize the small cases (default: 3000; quick: 0)
   --settle-ms N             idle ms before each timed call, letting GC and socket teardown finish (default: 0)
-  --forks N                 split each case's runs over N visits, each on new apps, round-robin over the
-                            cases, so no case inherits another's heaps and each case's samples spread
-                            over the whole run; 0: one set of apps per variant, one visit per case
-                            (default: 3; ①-3: 1; quick and --client-url: 0)
+  --forks N                 sets of new apps per case, each kept up (idle between visits) until the case's
+                            last visit, so no case inherits another's heaps; 0: one set of apps per
+                            variant serves every case (default: 2; ①-3: 1; quick and --client-url: 0)
+  --visits N                split each case's runs over N visits spread evenly over the run and dealt to
+                            its forks in turn; a fork's first visit makes the cold call and warm-up, later
+                            ones re-warm for 500 ms per transport (default: 10; ①-3: 1; quick: 1)
   --out DIR                 parent folder of the run folders (default: results)
   --client-url URL          use a running client (e.g. under docker-compose) instead of starting the apps
   --pin                     pin client, server-a and server-b to cores 0, 1, 2 with taskset (needs ≥ 4 cores)
   --help                    this text
 `;
 
-const FLAGS = new Set(['profile', 'cases', 'transports', 'variants', 'runs', 'warmup', 'warmup-ms', 'settle-ms', 'forks', 'out', 'client-url', 'pin', 'help']);
+const FLAGS = new Set(['profile', 'cases', 'transports', 'variants', 'runs', 'warmup', 'warmup-ms', 'settle-ms', 'forks', 'visits', 'out', 'client-url', 'pin', 'help']);
 const SWITCHES = new Set(['pin', 'help']);
 
 /** Reads `--name value` and `--name=value` (Nx forwards options in the second form). */
@@ -141,7 +146,7 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
 
   const forks = count('forks', flags.get('forks'), 0);
   if (forks !== null && forks > 0 && clientUrl !== null) {
-    throw new UsageError('--forks starts new apps for every visit of a case, which --client-url (apps the bench did not start) rules out; use --forks 0');
+    throw new UsageError('--forks starts new apps for each case, which --client-url (apps the bench did not start) rules out; use --forks 0');
   }
 
   return {
@@ -154,6 +159,7 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     warmupMs: count('warmup-ms', flags.get('warmup-ms'), 0) ?? profile.warmupMs,
     settleMs: count('settle-ms', flags.get('settle-ms'), 0) ?? profile.settleMs,
     forks: forks ?? (clientUrl !== null ? 0 : null),
+    visits: count('visits', flags.get('visits'), 1),
     out: path.resolve(cwd, flags.get('out') ?? 'results'),
     clientUrl: clientUrl?.replace(/\/$/, '') ?? null,
     pin: flags.has('pin'),
@@ -167,51 +173,54 @@ export function splitRuns(runs: number, visits: number): number[] {
 }
 
 /**
- * Per variant, the visits of its cases: with forks, round-robin (every case's fork 1 in the blog's
- * order, then every case's fork 2, …), each with its share of the runs; without, one visit per case.
+ * Per variant, the visits of its cases spread evenly over the run: visit v of a case with V visits sits
+ * at (v − ½)/V of the way through, so cases with equal visits go round-robin (every case's visit 1 in
+ * the blog's order, then every case's visit 2, …) and a case with one visit lands mid-run. Each visit
+ * has its share of the runs and goes to fork ((v − 1) mod forks) + 1; a fork's first visit is cold.
  */
 export function planCases(options: BenchOptions): PlannedCase[] {
   const { profile } = options;
   return options.variants.flatMap((variant) => {
-    const cases = options.cases.map((record) => {
+    const visits = options.cases.flatMap((record, caseIndex) => {
       const runs = options.runs ?? (profile.caseDefaults ? record.defaultRuns : undefined) ?? profile.runs;
-      // Never more forks than runs: a fork without a timed run would only cost time.
-      const forks = Math.min(runs, options.forks ?? (profile.caseDefaults ? record.defaultForks : undefined) ?? profile.forks);
-      return { record, runs, forks, shares: splitRuns(runs, Math.max(1, forks)) };
-    });
-    const rounds = Math.max(...cases.map((c) => c.shares.length));
-    const plan: PlannedCase[] = [];
-    for (let round = 0; round < rounds; round++) {
-      for (const { record, forks, shares } of cases.filter((c) => round < c.shares.length)) {
-        plan.push({
+      const own = <T>(value: T | undefined) => (profile.caseDefaults ? value : undefined);
+      // Never more visits than runs (a visit without a timed run would only cost time), nor more forks than visits.
+      const visitCount = Math.min(runs, options.visits ?? own(record.defaultVisits) ?? profile.visits);
+      const forks = Math.min(visitCount, options.forks ?? own(record.defaultForks) ?? profile.forks);
+      const shares = splitRuns(runs, visitCount);
+      return shares.map((share, i) => {
+        const fork = forks === 0 ? 0 : (i % forks) + 1;
+        const planned: PlannedCase = {
           variant: variant.id,
           record,
           transports: [...options.transports],
           warmup: options.warmup,
-          warmupMs: options.warmupMs,
+          cold: i < Math.max(1, forks),
+          warmupMs: i < Math.max(1, forks) ? options.warmupMs : Math.min(profile.rewarmMs, options.warmupMs),
           settleMs: options.settleMs,
-          runs: shares[round],
+          runs: share,
           forks,
-          fork: forks === 0 ? 0 : round + 1,
-          firstPosition: shares.slice(0, round).reduce((a, b) => a + b, 0) * options.transports.length,
-        });
-      }
-    }
-    return plan;
+          fork,
+          visits: visitCount,
+          visit: i + 1,
+          firstPosition: shares.slice(0, i).reduce((a, b) => a + b, 0) * options.transports.length,
+        };
+        return { planned, at: (i + 0.5) / visitCount, caseIndex };
+      });
+    });
+    visits.sort((a, b) => a.at - b.at || a.caseIndex - b.caseIndex);
+    return visits.map((v) => v.planned);
   });
 }
 
-/**
- * The plan cut into the stretches one set of apps serves, in plan order: each fork on apps of its own;
- * visits without forks share one set per variant (a variant's apps never serve another variant).
- */
-export function groupByApps(plan: readonly PlannedCase[]): PlannedCase[][] {
-  const groups: PlannedCase[][] = [];
-  for (const planned of plan) {
-    const last = groups[groups.length - 1];
-    const sameApps = planned.forks === 0 && last && last[0].forks === 0 && last[0].variant === planned.variant;
-    if (sameApps) last.push(planned);
-    else groups.push([planned]);
-  }
-  return groups;
+/** Which set of apps serves a visit: the case's fork, or with no forks the variant's one set. */
+export function appSetKey(planned: PlannedCase): string {
+  return planned.forks === 0 ? planned.variant : `${planned.variant}/${planned.record.id}#${planned.fork}`;
+}
+
+/** For each set of apps, the plan index of the last visit it serves: after that visit it can stop. */
+export function lastVisitOfAppSet(plan: readonly PlannedCase[]): Map<string, number> {
+  const last = new Map<string, number>();
+  plan.forEach((planned, index) => last.set(appSetKey(planned), index));
+  return last;
 }

@@ -61,8 +61,8 @@ export class Progress {
 
   /** After the `index`-th visit of `total` (the run's count, which skipped variants do not advance). */
   caseDone(planned: PlannedCase, results: RawResult[], index: number, total: number): void {
-    const { record, runs, variant, fork, forks } = planned;
-    const forkLabel = forks > 1 ? ` fork ${fork}/${forks}` : '';
+    const { record, runs, variant, fork, forks, visit, visits } = planned;
+    const forkLabel = (visits > 1 ? ` visit ${visit}/${visits}` : '') + (forks > 1 ? ` fork ${fork}/${forks}` : '');
     const line = `[${index + 1}/${total}] ${variant} ${record.id}${forkLabel} (${record.rows} row(s) × ${record.requests}, ${runs} runs): ${results.map(describeResult).join('; ')}`;
     this.stream.write(`${this.live ? '\r\x1b[K' : ''}${line}\n`);
   }

@@ -6,6 +6,8 @@ import { combineMeasurements } from './visits';
 export interface RunnerHooks {
   /** Before case `index` (0-based) of `total` starts. */
   onCaseStart?(planned: PlannedCase, index: number, total: number): void;
+  /** After the warm-up, just before the first timed call of a visit (e.g. to wait until the machine is quiet). */
+  beforeTimed?(planned: PlannedCase): Promise<void>;
   /** After each timed repetition (1-based) of the current case. */
   onRepetition?(planned: PlannedCase, repetition: number): void;
   /** After each case, one raw result per transport, succeeded or failed: the place results get written. */
@@ -34,7 +36,7 @@ function errorText(cause: unknown): string {
 
 /**
  * Runs every planned case through the driver and hands back raw results. Per case: each transport's
- * cold call and warm-up (at least `warmup` calls and `warmupMs` ms), then the timed repetitions
+ * cold call (on a fork's first visit) and warm-up (at least `warmup` calls and `warmupMs` ms), then the timed repetitions
  * interleaved (json, grpc, json, grpc, …) so drift in the machine hits both alike. It never formats
  * and never summarizes; a failing transport is recorded with its error and the others go on. Stops
  * early when `signal` is aborted. `probe`, when given, times the machine itself just before and after
@@ -66,7 +68,7 @@ export async function runCases(
     for (const acc of accs) {
       if (signal?.aborted) break;
       try {
-        const m = await driver.runCase({ ...call, transport: acc.transport, warmup, runs: 0, cold: true }, signal);
+        const m = await driver.runCase({ ...call, transport: acc.transport, warmup, runs: 0, cold: planned.cold }, signal);
         acc.measurement = m;
         // Timed warm-up: single untimed calls until the warm-up calls (as the client timed them) add up to warmupMs.
         let spentMs = (m.coldMs ?? 0) + sum(m.warmupMs);
@@ -79,6 +81,7 @@ export async function runCases(
         if (!signal?.aborted) acc.error = errorText(cause);
       }
     }
+    if (!signal?.aborted) await hooks.beforeTimed?.(planned);
     let position = planned.firstPosition;
     for (let repetition = 1; repetition <= runs && !signal?.aborted; repetition++) {
       for (const acc of accs) {

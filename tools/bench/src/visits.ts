@@ -1,4 +1,4 @@
-// A case run in several forks comes back as one raw result per fork and transport; a cell is their sum.
+// A case run in several visits comes back as one raw result per visit and transport; a cell is their sum.
 import type { MachineProbeReading, Measurement, Phases, ProcessCost, RawResult } from './model';
 
 /** CPU times add up; the peak is the highest of the peaks. */
@@ -29,12 +29,12 @@ export function weightedPhases(a: Phases | null | undefined, n: number, b: Phase
 }
 
 /**
- * Measurement `a` followed by `b`: one more timed call in the runner, one more fork here. Samples and
+ * Measurement `a` followed by `b`: one more timed call in the runner, one more visit here. Samples and
  * warm-up calls are concatenated, CPU added, phases weighted by calls, the newest bytes and metrics error kept.
  */
 export function combineMeasurements(a: Measurement, b: Measurement): Measurement {
   return {
-    // The first cold call: every fork has one, but "cold" is about the first contact.
+    // The first cold call: every fork's first visit has one, but "cold" is about the first contact.
     coldMs: a.coldMs ?? b.coldMs,
     warmupMs: [...a.warmupMs, ...b.warmupMs],
     samplesMs: [...a.samplesMs, ...b.samplesMs],
@@ -47,22 +47,22 @@ export function combineMeasurements(a: Measurement, b: Measurement): Measurement
   };
 }
 
-/** Mean of the forks' probe readings, weighting each fork alike. */
-function mergeProbe(a: MachineProbeReading | null, forksInA: number, b: MachineProbeReading | null): MachineProbeReading | null {
+/** Mean of the visits' probe readings, weighting each visit alike. */
+function mergeProbe(a: MachineProbeReading | null, visitsInA: number, b: MachineProbeReading | null): MachineProbeReading | null {
   if (!a || !b) return a ?? b;
-  const mean = (x: number, y: number) => (x * forksInA + y) / (forksInA + 1);
+  const mean = (x: number, y: number) => (x * visitsInA + y) / (visitsInA + 1);
   return { before: mean(a.before, b.before), after: mean(a.after, b.after) };
 }
 
 /**
- * One cell from the cell so far (`sofar`, the sum of `forksSoFar` forks) and one more fork of the same
- * variant, case and transport. Samples and warm-up calls are concatenated in fork order, runs and wall
- * time add up; a failed fork fails the cell with its error, as a failed transport does in one visit.
+ * One cell from the cell so far (`sofar`, the sum of `visitsSoFar` visits) and one more visit of the
+ * same variant, case and transport. Samples and warm-up calls are concatenated in visit order, runs and
+ * wall time add up; a failed visit fails the cell with its error, as a failed transport does in one visit.
  */
-export function mergeVisits(sofar: RawResult, more: RawResult, forksSoFar: number): RawResult {
+export function mergeVisits(sofar: RawResult, more: RawResult, visitsSoFar: number): RawResult {
   const measurement =
     sofar.measurement && more.measurement ? combineMeasurements(sofar.measurement, more.measurement) : (sofar.measurement ?? more.measurement);
-  const error = sofar.error ?? (more.error === null ? null : `fork ${forksSoFar + 1}: ${more.error}`);
+  const error = sofar.error ?? (more.error === null ? null : `visit ${visitsSoFar + 1}: ${more.error}`);
   return {
     ...sofar,
     runs: sofar.runs + more.runs,
@@ -70,6 +70,6 @@ export function mergeVisits(sofar: RawResult, more: RawResult, forksSoFar: numbe
     measurement: error === null ? measurement : null,
     sampleOrder: [...sofar.sampleOrder, ...more.sampleOrder],
     error,
-    machineProbeMs: mergeProbe(sofar.machineProbeMs, forksSoFar, more.machineProbeMs),
+    machineProbeMs: mergeProbe(sofar.machineProbeMs, visitsSoFar, more.machineProbeMs),
   };
 }

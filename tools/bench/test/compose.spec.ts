@@ -92,11 +92,13 @@ describe('docker-compose services as plain processes', () => {
     const bench = compose.services.bench;
     const args = bench.command.slice(1).map((arg) => (arg === '/results' ? out : localize(arg)));
     const result = spawnSync(bench.command[0], [...args, '--cases', '1-1', '--runs', '2'], { cwd: ROOT, env: serviceEnv(bench), encoding: 'utf8' });
-    expect(result.stderr).toContain('[1/1]');
+    // One running client serves every visit: the first makes the cold call, the second only re-warms.
+    expect(result.stderr).toContain('[2/2] blog ①-1 visit 2/2');
     expect(result.status).toBe(0);
     const [runDir] = listRuns(out);
     const doc = JSON.parse(fs.readFileSync(path.join(runDir, 'results.json'), 'utf8'));
     expect(doc.settings.clientUrl).toBe('http://127.0.0.1:3000');
     expect(doc.results.map((r: { ok: boolean }) => r.ok)).toEqual([true, true]);
+    expect(doc.settings).toMatchObject({ forks: 0, visits: 10, visitsPerCase: { '①-1': 2 } });
   }, 120_000);
 });

@@ -115,7 +115,7 @@ describe('bench:all (built apps, quick profile)', () => {
 
   it('runs several variants one after the other, with the phase breakdown and the variant ratios', async () => {
     const env = await portsEnv();
-    const result = await runBench(['--variants', 'blog,tuned,bare', '--cases', '1-2,2-2', '--runs', '2', '--forks', '0', '--settle-ms', '0', '--out', out], env);
+    const result = await runBench(['--variants', 'blog,tuned,bare', '--cases', '1-2,2-2', '--runs', '2', '--forks', '0', '--visits', '1', '--settle-ms', '0', '--out', out], env);
     expect(result.stderr).toContain('[6/6]');
     expect(result.code).toBe(0);
     const runDir = onlyRunDir(out);
@@ -143,23 +143,29 @@ describe('bench:all (built apps, quick profile)', () => {
     for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
   });
 
-  it('splits each case over forks on new apps, round-robin, and pools each cell', async () => {
+  it('splits each case over visits dealt to forks kept up between them, and pools each cell', async () => {
     const env = await portsEnv();
-    const result = await runBench(['--cases', '1-1,1-2', '--runs', '5', '--forks', '2', '--warmup-ms', '0', '--out', out], env);
+    const result = await runBench(['--cases', '1-1,1-2', '--runs', '5', '--forks', '2', '--visits', '3', '--warmup-ms', '0', '--out', out], env);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain('[4/4] blog ①-2 fork 2/2');
+    expect(result.stderr).toContain('[6/6] blog ①-2 visit 3/3 fork 1/2');
     const doc = JSON.parse(fs.readFileSync(path.join(onlyRunDir(out), 'results.json'), 'utf8'));
-    const sets = doc.settings.startedApps.blog as { cases: string[]; fork: number; pids: Record<string, number> }[];
+    // Four sets of apps (two forks of two cases) on ports 10 apart; visit 3 went back to fork 1, so ①-1's
+    // fork 2 had served its last visit and stopped, and ①-2's fork 2 took its ports.
+    const sets = doc.settings.startedApps.blog as { cases: string[]; fork: number; pids: Record<string, number>; ports: Record<string, number> }[];
     expect(sets.map((set) => `${set.cases.join()}#${set.fork}`)).toEqual(['①-1#1', '①-2#1', '①-1#2', '①-2#2']);
     expect(new Set(sets.map((set) => set.pids['server-b'])).size).toBe(4);
+    expect(sets.map((set) => set.ports.client - Number(env.CLIENT_PORT))).toEqual([0, 10, 20, 20]);
     expect(doc.results.map((r: { case: string; transport: string; runs: number; summary: { n: number } }) => `${r.case}/${r.transport}/${r.runs}/${r.summary.n}`)).toEqual([
       '①-1/json/5/5', '①-1/grpc/5/5', '①-2/json/5/5', '①-2/grpc/5/5',
     ]);
-    // Fork 1 took 3 runs (positions 0–5), fork 2 the other 2 (6–9), transports interleaved in each.
+    // Visits 1 and 2 took 2 runs each (positions 0–3, 4–7), visit 3 the last (8–9), transports interleaved in each.
     expect(doc.results[0].sampleOrder).toEqual([0, 2, 4, 6, 8]);
     expect(doc.results[1].sampleOrder).toEqual([1, 3, 5, 7, 9]);
-    expect(doc.results[0].warmupMs).toHaveLength(2);
-    for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
+    // One warm-up call per visit; only each fork's first visit made a cold call (the cell keeps the first).
+    expect(doc.results[0].warmupMs).toHaveLength(3);
+    expect(doc.results[0].coldMs).toEqual(expect.any(Number));
+    expect(doc.settings).toMatchObject({ visits: 3, forks: 2, quietWaits: { visits: 6, notQuiet: expect.any(Number) } });
+    for (const set of sets) for (const port of Object.values(set.ports)) expect(await isListening(port)).toBe(false);
   });
 
   it('runs the Go reference as a variant where Go is present, and skips it with a message where not', async () => {
@@ -180,7 +186,7 @@ describe('bench:all (built apps, quick profile)', () => {
   it('when server-b dies mid-run: later gRPC cells fail with the reason, JSON cells complete, exit 1, nothing left running', async () => {
     const env = await portsEnv();
     let killed = false;
-    const result = await runBench(['--cases', '1-1,1-2,2-1,2-2', '--runs', '3', '--forks', '0', '--out', out], env, (stderr) => {
+    const result = await runBench(['--cases', '1-1,1-2,2-1,2-2', '--runs', '3', '--forks', '0', '--visits', '1', '--out', out], env, (stderr) => {
       if (killed || !stderr.includes('[1/4]')) return;
       killed = true;
       const doc = JSON.parse(fs.readFileSync(path.join(listRuns(out)[0], 'results.json'), 'utf8'));

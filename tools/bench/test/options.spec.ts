@@ -1,23 +1,32 @@
 import * as path from 'node:path';
-import { groupByApps, parseOptions, planCases, splitRuns, UsageError } from '../src/options';
+import { appSetKey, lastVisitOfAppSet, parseOptions, planCases, splitRuns, UsageError } from '../src/options';
 
 describe('parseOptions', () => {
-  it('defaults to the default profile: seven cases, both transports, 60 runs (5 for ①-3) in 3 forks', () => {
+  it('defaults to the default profile: seven cases, both transports, 100 runs (more for ①-2 and ②-2, fewer for the slow ones) in 10 visits', () => {
     const options = parseOptions([], '/work');
     expect(options.profile.name).toBe('default');
     expect(options.out).toBe(path.resolve('/work', 'results'));
     expect(options.clientUrl).toBeNull();
     const plan = planCases(options);
-    // Six cases in three forks, ①-3 in one: 6 × 3 + 1 visits.
-    expect(plan).toHaveLength(19);
-    expect(plan.map((p) => `${p.record.id}/${p.transports.join('+')}/${p.runs}/${p.warmup}/${p.warmupMs}`).slice(0, 3)).toEqual([
-      '①-1/json+grpc/20/1/3000',
-      '①-2/json+grpc/20/1/3000',
-      '①-3/json+grpc/5/1/3000',
+    // Six cases in ten visits, ①-3 in one: 6 × 10 + 1 visits.
+    expect(plan).toHaveLength(61);
+    expect(plan.map((p) => `${p.record.id}/${p.transports.join('+')}/${p.runs}/${p.warmup}/${p.warmupMs}/${p.cold}`).slice(0, 7)).toEqual([
+      '①-1/json+grpc/10/1/3000/true',
+      '①-2/json+grpc/30/1/3000/true',
+      '②-1/json+grpc/10/1/3000/true',
+      '②-2/json+grpc/60/1/3000/true',
+      '②-3/json+grpc/3/1/3000/true',
+      '20k×4/json+grpc/5/1/3000/true',
+      // Visit 2 goes to fork 2: a new set of apps, cold too.
+      '①-1/json+grpc/10/1/3000/true',
+    ]);
+    // From visit 3 on, forks come back warm: no cold call, a 500-ms re-warm.
+    expect(plan.filter((p) => p.record.id === '②-2').map((p) => `${p.fork}:${p.cold}:${p.warmupMs}`).slice(0, 4)).toEqual([
+      '1:true:3000', '2:true:3000', '1:false:500', '2:false:500',
     ]);
     const runsPerCase = new Map<string, number>();
     for (const p of plan) runsPerCase.set(p.record.id, (runsPerCase.get(p.record.id) ?? 0) + p.runs);
-    expect(Object.fromEntries(runsPerCase)).toEqual({ '①-1': 60, '①-2': 60, '①-3': 5, '②-1': 60, '②-2': 60, '②-3': 30, '20k×4': 50 });
+    expect(Object.fromEntries(runsPerCase)).toEqual({ '①-1': 100, '①-2': 300, '①-3': 5, '②-1': 100, '②-2': 600, '②-3': 30, '20k×4': 50 });
   });
 
   it('reads both --flag value and --flag=value (as Nx forwards them)', () => {
@@ -28,7 +37,7 @@ describe('parseOptions', () => {
   });
 
   it('plans every case for each variant, one variant after the other', () => {
-    const plan = planCases(parseOptions(['--variants', 'bare,blog', '--cases', '1-1,1-2', '--forks', '0']));
+    const plan = planCases(parseOptions(['--variants', 'bare,blog', '--cases', '1-1,1-2', '--forks', '0', '--visits', '1']));
     expect(plan.map((p) => `${p.variant}/${p.record.id}`)).toEqual(['blog/①-1', 'blog/①-2', 'bare/①-1', 'bare/①-2']);
   });
 
@@ -46,34 +55,50 @@ describe('parseOptions', () => {
     expect(() => parseOptions(['--cases', 'orders-1', '--variants', 'blog,bare'], '/work')).toThrow('only the Nest apps serve (variants blog, tuned), not bare');
   });
 
-  it('forks each case 3 times by default (①-3 once), none on quick or with --client-url', () => {
-    const forksOf = (argv: string[]) => planCases(parseOptions(argv)).filter((p) => p.fork <= 1).map((p) => `${p.record.id}:${p.forks}`);
-    expect(forksOf(['--cases', '1-2,1-3,20kx4'])).toEqual(['①-2:3', '①-3:1', '20k×4:3']);
+  it('forks each case twice by default (①-3 once), none on quick or with --client-url', () => {
+    const forksOf = (argv: string[]) => planCases(parseOptions(argv)).filter((p) => p.visit === 1).map((p) => `${p.record.id}:${p.forks}`);
+    expect(forksOf(['--cases', '1-2,1-3,20kx4'])).toEqual(['①-2:2', '20k×4:2', '①-3:1']);
     expect(forksOf(['--profile', 'quick', '--cases', '1-2'])).toEqual(['①-2:0']);
-    expect(forksOf(['--cases', '1-3', '--forks', '2'])).toEqual(['①-3:2']);
+    expect(forksOf(['--cases', '1-3', '--forks', '2', '--visits', '2'])).toEqual(['①-3:2']);
     expect(forksOf(['--cases', '1-2', '--client-url', 'http://h:1'])).toEqual(['①-2:0']);
-    // Never more forks than runs.
-    expect(forksOf(['--cases', '1-2', '--runs', '2'])).toEqual(['①-2:2']);
+    // Never more forks than visits, nor more visits than runs.
+    expect(forksOf(['--cases', '1-3', '--forks', '3'])).toEqual(['①-3:1']);
+    expect(planCases(parseOptions(['--cases', '1-2', '--runs', '3'])).map((p) => `${p.visit}/${p.visits}#${p.fork}/${p.forks}`)).toEqual(['1/3#1/2', '2/3#2/2', '3/3#1/2']);
   });
 
-  it('visits the forks round-robin over the cases, splitting the runs and numbering the samples on', () => {
+  it('spreads the visits evenly over the run, splitting the runs and numbering the samples on', () => {
     const plan = planCases(parseOptions(['--cases', '1-2,1-3,20kx4']));
-    expect(plan.map((p) => `${p.record.id}#${p.fork}:${p.runs}@${p.firstPosition}`)).toEqual([
-      '①-2#1:20@0', '①-3#1:5@0', '20k×4#1:17@0',
-      '①-2#2:20@40', '20k×4#2:17@34',
-      '①-2#3:20@80', '20k×4#3:16@68',
+    // Ten visits each, round-robin; ①-3's one visit lands mid-run, between every case's visits 5 and 6.
+    expect(plan.map((p) => `${p.record.id}#${p.fork}:${p.runs}@${p.firstPosition}`).slice(0, 4)).toEqual([
+      '①-2#1:30@0', '20k×4#1:5@0', '①-2#2:30@60', '20k×4#2:5@10',
+    ]);
+    expect(plan.map((p) => `${p.record.id}:${p.visit}`).slice(8, 13)).toEqual(['①-2:5', '20k×4:5', '①-3:1', '①-2:6', '20k×4:6']);
+    expect(plan[plan.length - 1]).toMatchObject({ visit: 10, fork: 2, runs: 5, firstPosition: 90, cold: false });
+    // An explicit --visits is for every case, as --runs is: ①-3's five runs over three visits of its one fork.
+    const three = planCases(parseOptions(['--cases', '1-3,1-2', '--visits', '3']));
+    expect(three.map((p) => `${p.record.id}#${p.fork}:${p.runs}@${p.firstPosition}:${p.cold ? 'cold' : 'warm'}`)).toEqual([
+      '①-2#1:100@0:cold', '①-3#1:2@0:cold', '①-2#2:100@200:cold', '①-3#1:2@4:warm', '①-2#1:100@400:warm', '①-3#1:1@8:warm',
     ]);
     expect(splitRuns(5, 3)).toEqual([2, 2, 1]);
     expect(splitRuns(60, 1)).toEqual([60]);
   });
 
-  it('groups the plan by the apps that serve it: each fork alone, forkless visits a variant each', () => {
-    const show = (argv: string[]) => groupByApps(planCases(parseOptions(argv))).map((g) => g.map((p) => `${p.variant}/${p.record.id}#${p.fork}`).join(' '));
-    expect(show(['--variants', 'blog,bare', '--cases', '1-1,1-2', '--forks', '2'])).toEqual([
-      'blog/①-1#1', 'blog/①-2#1', 'blog/①-1#2', 'blog/①-2#2', 'bare/①-1#1', 'bare/①-2#1', 'bare/①-1#2', 'bare/①-2#2',
+  it('keys each visit to the set of apps that serves it, and knows each set\'s last visit', () => {
+    const plan = planCases(parseOptions(['--variants', 'blog,bare', '--cases', '1-1,1-2', '--visits', '3']));
+    expect(plan.map(appSetKey)).toEqual([
+      'blog/①-1#1', 'blog/①-2#1', 'blog/①-1#2', 'blog/①-2#2', 'blog/①-1#1', 'blog/①-2#1',
+      'bare/①-1#1', 'bare/①-2#1', 'bare/①-1#2', 'bare/①-2#2', 'bare/①-1#1', 'bare/①-2#1',
     ]);
-    expect(show(['--variants', 'blog,bare', '--cases', '1-1,1-2', '--forks', '0'])).toEqual(['blog/①-1#0 blog/①-2#0', 'bare/①-1#0 bare/①-2#0']);
-    expect(groupByApps([])).toEqual([]);
+    expect(Object.fromEntries(lastVisitOfAppSet(plan))).toEqual({
+      'blog/①-1#1': 4, 'blog/①-2#1': 5, 'blog/①-1#2': 2, 'blog/①-2#2': 3,
+      'bare/①-1#1': 10, 'bare/①-2#1': 11, 'bare/①-1#2': 8, 'bare/①-2#2': 9,
+    });
+    const forkless = planCases(parseOptions(['--variants', 'blog,bare', '--cases', '1-1,1-2', '--forks', '0', '--visits', '2']));
+    expect(forkless.map((p) => `${appSetKey(p)}:${p.record.id}:${p.cold}`)).toEqual([
+      'blog:①-1:true', 'blog:①-2:true', 'blog:①-1:false', 'blog:①-2:false',
+      'bare:①-1:true', 'bare:①-2:true', 'bare:①-1:false', 'bare:①-2:false',
+    ]);
+    expect(lastVisitOfAppSet([]).size).toBe(0);
   });
 
   it('quick profile skips the slowest cases', () => {
@@ -99,7 +124,8 @@ describe('parseOptions', () => {
     [['--variants', 'blog,bare', '--client-url', 'http://h:1'], /--client-url drives one running client/],
     [['--runs'], /--runs needs a value/],
     [['--forks', 'two'], /--forks must be a whole number/],
-    [['--forks', '2', '--client-url', 'http://h:1'], /--forks starts new apps for every visit of a case/],
+    [['--forks', '2', '--client-url', 'http://h:1'], /--forks starts new apps for each case/],
+    [['--visits', '0'], /--visits must be at least 1/],
     [['stray'], /unexpected argument "stray"/],
   ])('refuses %p', (argv, message) => {
     expect(() => parseOptions(argv)).toThrow(UsageError);

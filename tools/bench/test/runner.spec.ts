@@ -6,8 +6,8 @@ import { MAX_TIMED_WARMUP_CALLS, runCases } from '../src/runner';
 
 const byId = (id: string) => BLOG_CASES.find((c) => c.id === id)!;
 const plan: PlannedCase[] = [
-  { variant: 'blog', record: byId('①-1'), transports: ['json', 'grpc'], warmup: 1, warmupMs: 0, runs: 3, settleMs: 0, forks: 0, fork: 0, firstPosition: 0 },
-  { variant: 'blog', record: byId('20k×4'), transports: ['json'], warmup: 0, warmupMs: 0, runs: 2, settleMs: 0, forks: 0, fork: 0, firstPosition: 0 },
+  { variant: 'blog', record: byId('①-1'), transports: ['json', 'grpc'], warmup: 1, warmupMs: 0, runs: 3, settleMs: 0, forks: 0, fork: 0, visits: 1, visit: 1, cold: true, firstPosition: 0 },
+  { variant: 'blog', record: byId('20k×4'), transports: ['json'], warmup: 0, warmupMs: 0, runs: 2, settleMs: 0, forks: 0, fork: 0, visits: 1, visit: 1, cold: true, firstPosition: 0 },
 ];
 
 describe('runCases with a scripted driver', () => {
@@ -56,6 +56,20 @@ describe('runCases with a scripted driver', () => {
     // cold 20 + one counted warm-up call 30 = 50 ms; two more calls (80, then 110 ms ≥ 100) end the warm-up.
     expect(driver.calls.map((c) => `${c.cold ? 'cold+' : ''}w${c.warmup}r${c.runs}`)).toEqual(['cold+w1r0', 'w0r1', 'w0r1', 'w0r1', 'w0r1', 'w0r1']);
     expect(toCaseResult(json)).toMatchObject({ warmupMs: [30, 30, 30], samplesMs: [30, 30, 30], sampleOrder: [0, 1, 2] });
+  });
+
+  it('on a later visit makes no cold call, re-warms, and lets beforeTimed run just before the first timed call', async () => {
+    const driver = new FakeDriver(() => ({ latenciesMs: [30], coldMs: 20 }));
+    const revisit: PlannedCase = { ...plan[0], transports: ['json'], warmup: 1, warmupMs: 50, runs: 2, cold: false, visit: 3, visits: 10 };
+    const seen: string[] = [];
+    const beforeTimed = async (planned: PlannedCase) => {
+      seen.push(`quiet wait before timing visit ${planned.visit} after ${driver.calls.length} calls`);
+    };
+    const [json] = await runCases([revisit], driver, { onCaseDone: () => undefined, beforeTimed });
+    // One counted warm-up call (30 ms) and one more (60 ≥ 50) re-warm; then the two timed calls.
+    expect(driver.calls.map((c) => `${c.cold ? 'cold+' : ''}w${c.warmup}r${c.runs}`)).toEqual(['w1r0', 'w0r1', 'w0r1', 'w0r1']);
+    expect(seen).toEqual(['quiet wait before timing visit 3 after 2 calls']);
+    expect(toCaseResult(json)).toMatchObject({ coldMs: null, warmupMs: [30, 30], samplesMs: [30, 30] });
   });
 
   it('bounds the timed warm-up by a call count when calls take no measurable time', async () => {

@@ -48,9 +48,9 @@ describe('mergeVisits', () => {
   it('fails the cell when a fork failed, naming the fork', () => {
     const failed = fork([], { error: 'timed call failed: UNAVAILABLE', measurement: null });
     const merged = mergeVisits(fork([100]), failed, 2);
-    expect(merged.error).toBe('fork 3: timed call failed: UNAVAILABLE');
+    expect(merged.error).toBe('visit 3: timed call failed: UNAVAILABLE');
     expect(merged.measurement).toBeNull();
-    expect(mergeVisits(merged, fork([100]), 3).error).toBe('fork 3: timed call failed: UNAVAILABLE');
+    expect(mergeVisits(merged, fork([100]), 3).error).toBe('visit 3: timed call failed: UNAVAILABLE');
   });
 });
 

@@ -28,13 +28,27 @@ export function count(value: number): string {
   return value.toLocaleString('en-US');
 }
 
-/** settings.forks and forksPerCase in words (runs from before forks existed had none). */
-export function describeForks(forks: unknown, forksPerCase: unknown): string {
-  if (typeof forks !== 'number' || forks === 0) return 'one set of apps for all cases of a variant, one visit per case';
-  const perCase = (forksPerCase ?? {}) as Record<string, number>;
-  const exceptions = Object.entries(perCase).filter(([, n]) => n !== forks).map(([id, n]) => `${id}: ${n}`);
-  return `each case in ${forks} forks (its runs split over ${forks} visits on new apps, round-robin over the cases)` +
-    (exceptions.length > 0 ? ` (${exceptions.join(', ')})` : '');
+/** Per-case exceptions to a setting, e.g. "①-3: 1", from a settings.<name>PerCase record. */
+function exceptionsTo(value: number, perCase: unknown): string {
+  const odd = Object.entries((perCase ?? {}) as Record<string, number>).filter(([, n]) => n !== value);
+  return odd.length > 0 ? ` (${odd.map(([id, n]) => `${id}: ${n}`).join(', ')})` : '';
+}
+
+/**
+ * How the cases were visited, in words, from settings.forks/forksPerCase and visits/visitsPerCase.
+ * Runs from before visits existed (forks only: each fork one visit on new apps) and from before forks
+ * existed (neither) read as they ran.
+ */
+export function describeForks(settings: Record<string, unknown>): string {
+  const { forks, forksPerCase, visits, visitsPerCase } = settings;
+  if (typeof visits !== 'number') {
+    if (typeof forks !== 'number' || forks === 0) return 'one set of apps for all cases of a variant, one visit per case';
+    return `each case in ${forks} forks (its runs split over ${forks} visits on new apps, round-robin over the cases)${exceptionsTo(forks, forksPerCase)}`;
+  }
+  const spread = `each case's runs split over ${visits} visits${exceptionsTo(visits, visitsPerCase)} spread evenly over the run`;
+  if (typeof forks !== 'number' || forks === 0) return `${spread}, all served by one set of apps per variant`;
+  return `${spread}, dealt in turn to ${forks} forks per case${exceptionsTo(forks, forksPerCase)}: sets of new apps kept up between their visits; ` +
+    "a fork's first visit makes the cold call and warm-up, later ones re-warm";
 }
 
 /**

@@ -128,7 +128,7 @@ export function renderMarkdown(doc: RunDocument): string {
       `warm-up ${String(settings.warmup)} call(s) and ${String(settings.warmupMs ?? 0)} ms per case and transport; timed runs per case as in the table's n`,
     `- machine: ${describeMachine(doc)}`,
     `- ${describePinning(doc)}; times are measured inside the client`,
-    `- repetitions of the transports interleaved (json, grpc, json, grpc, …) after each transport's cold call and warm-up; ${describeForks(settings.forks, settings.forksPerCase)}`,
+    `- repetitions of the transports interleaved (json, grpc, json, grpc, …) after each transport's cold call and warm-up; ${describeForks(settings)}`,
     describeProbe(doc),
     reclaim === null ? '' : `- memory reclaim: ${reclaim}`,
     doc.incomplete ? '- **incomplete run**: interrupted or failed before every case ran' : '',
