@@ -18,6 +18,27 @@ describe('ProcessSampler', () => {
     }
   });
 
+  it('samples RSS only while a window is open: read(true) opens it, read(false) closes it', async () => {
+    const sampler = new ProcessSampler();
+    try {
+      expect(sampler.sampling).toBe(false);
+      const opened = sampler.read(true);
+      expect(sampler.sampling).toBe(true);
+      // Memory taken and given back inside the window: only the 20-ms sampling can have seen it.
+      let ballast: unknown[] | null = Array.from({ length: 400_000 }, (_, i) => ({ i, s: `row ${i}` }));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const seenWhileHeld = process.memoryUsage.rss();
+      ballast = null;
+      const closed = sampler.read(false);
+      expect(ballast).toBeNull();
+      expect(sampler.sampling).toBe(false);
+      expect(closed.peakRssBytes).toBeGreaterThanOrEqual(Math.min(seenWhileHeld, closed.rssBytes));
+      expect(closed.peakRssBytes).toBeGreaterThanOrEqual(opened.rssBytes);
+    } finally {
+      sampler.stop();
+    }
+  });
+
   it('accumulates phase times', () => {
     const sampler = new ProcessSampler();
     try {

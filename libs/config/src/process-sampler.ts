@@ -18,21 +18,23 @@ export type ServerPhase = 'build' | 'encode';
 export const RSS_SAMPLE_MS = 20;
 
 /**
- * Samples this process's resident memory every 20 ms to keep the peak of the current window (the
- * kernel's maxRSS is only a lifetime peak), and reads CPU time from process.cpuUsage. The timer is
- * unref'd so it never keeps a process alive, and costs one cheap syscall per tick.
+ * Reads CPU time from process.cpuUsage and keeps the peak resident memory of a window: a window opens
+ * with read(true) and closes with read(false), and only while one is open is RSS sampled every 20 ms
+ * (the kernel's maxRSS is only a lifetime peak). Why only then: an idle process woken 50 times a second
+ * used ~0.6% of a core, and the bench keeps a dozen sets of apps (36 processes) up at once, idle
+ * between their visits: ~20% of one of this machine's two cores, taken from whatever was being timed.
+ * The timer is unref'd so it never keeps a process alive.
  */
 export class ProcessSampler {
   private peak = 0;
   private readonly phases: Record<ServerPhase, number> = { build: 0, encode: 0 };
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | null = null;
 
   constructor() {
     this.peak = process.memoryUsage.rss();
-    this.timer = setInterval(() => this.tick(), RSS_SAMPLE_MS);
-    this.timer.unref();
   }
 
+  /** A reading; `resetPeak` opens a new window (peak from now on, sampled), false closes it. */
   read(resetPeak: boolean): ProcessSample {
     this.tick();
     const cpu = process.cpuUsage();
@@ -45,8 +47,18 @@ export class ProcessSampler {
       buildMs: this.phases.build,
       encodeMs: this.phases.encode,
     };
-    if (resetPeak) this.peak = sample.rssBytes;
+    if (resetPeak) {
+      this.peak = sample.rssBytes;
+      this.startSampling();
+    } else {
+      this.stop();
+    }
     return sample;
+  }
+
+  /** Whether a window is open and RSS is being sampled. */
+  get sampling(): boolean {
+    return this.timer !== null;
   }
 
   /** Adds time spent in a phase (cumulative, like CPU time: readers take differences). */
@@ -55,7 +67,14 @@ export class ProcessSampler {
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private startSampling(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => this.tick(), RSS_SAMPLE_MS);
+    this.timer.unref();
   }
 
   private tick(): void {
