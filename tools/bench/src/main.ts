@@ -48,7 +48,7 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
       "(json, grpc, json, grpc, …); sampleOrder gives each sample's position; variants run one after the other; " +
       "each case's runs are split over its visits, spread evenly over the variant's run (round-robin where cases have as many visits) " +
       "and dealt to its forks in turn; each fork is a set of new apps kept up, idle, until its case's last visit (no forks: one set per variant); " +
-      "a fork's first visit makes the cold call and the warm-up, later visits re-warm for rewarmMs per transport; before its timed calls a visit " +
+      "a fork's first visit makes the cold call and the warm-up, later visits re-warm for rewarmMs per transport; before its first call a visit " +
       'waits until the other sets are quiet (quietWaits); a cell pools its visits (cold: the first visit\'s)',
     clientUrl: options.clientUrl,
     startedApps: {},
@@ -117,8 +117,8 @@ async function startSet(planned: PlannedCase, slot: number, variant: VariantReco
 
 /**
  * Runs one variant's visits in plan order. Each set of apps starts at its first visit, idles between
- * visits while other sets serve theirs, and stops after its last; before timing, a visit waits until
- * the idle sets are quiet (quiesce.ts). Every set still up is stopped however the loop ends.
+ * visits while other sets serve theirs, and stops after its last; before its first call, a visit waits
+ * until the idle sets are quiet (quiesce.ts). Every set still up is stopped however the loop ends.
  */
 async function runVariant(visits: readonly PlannedCase[], variant: VariantRecord, ctx: VariantContext): Promise<void> {
   const last = lastVisitOfAppSet(visits);
@@ -137,13 +137,13 @@ async function runVariant(visits: readonly PlannedCase[], variant: VariantRecord
         live.set(key, set);
       }
       const idle = [...live.entries()].filter(([k]) => k !== key).flatMap(([, s]) => (s.apps ? Object.values(s.apps.pids) : []));
-      const beforeTimed = async () => {
+      const beforeVisit = async () => {
         const wait = await waitUntilQuiet(idle);
         quiet.visits++;
         quiet.totalMs = Math.round(quiet.totalMs + wait.waitedMs);
         if (!wait.quiet) quiet.notQuiet++;
       };
-      await runCases([planned], set.driver, { ...ctx.hooks, beforeTimed }, ctx.signal, probeMachine);
+      await runCases([planned], set.driver, { ...ctx.hooks, beforeVisit }, ctx.signal, probeMachine);
       if (last.get(key) === index) {
         live.delete(key);
         await set.apps?.stop();

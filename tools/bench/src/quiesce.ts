@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 /**
  * Why: app sets stay up between their visits, and a set that has just served a heavy case goes on
  * working for a while after its last reply (V8 shrinking a heap of hundreds of MB, sockets closing).
- * On two cores that work would land in the next visit's timed calls. So before timing, the bench waits
+ * On two cores that work would land in the next visit's calls. So before a visit, the bench waits
  * until every other set's processes used at most `maxTicks` CPU ticks in a window, or gives up (and
  * times anyway) after `timeoutMs`.
  */

@@ -6,8 +6,11 @@ import { combineMeasurements } from './visits';
 export interface RunnerHooks {
   /** Before case `index` (0-based) of `total` starts. */
   onCaseStart?(planned: PlannedCase, index: number, total: number): void;
-  /** After the warm-up, just before the first timed call of a visit (e.g. to wait until the machine is quiet). */
-  beforeTimed?(planned: PlannedCase): Promise<void>;
+  /**
+   * At the start of a visit, before its first call (e.g. to wait until the machine is quiet). Before the
+   * warm-up rather than after it, so the timed calls follow the warm-up at once, on sockets just used.
+   */
+  beforeVisit?(planned: PlannedCase): Promise<void>;
   /** After each timed repetition (1-based) of the current case. */
   onRepetition?(planned: PlannedCase, repetition: number): void;
   /** After each case, one raw result per transport, succeeded or failed: the place results get written. */
@@ -54,6 +57,8 @@ export async function runCases(
     const planned = plan[index];
     const { record, warmup, runs } = planned;
     hooks.onCaseStart?.(planned, index, plan.length);
+    if (hooks.beforeVisit) await hooks.beforeVisit(planned);
+    if (signal?.aborted) break;
     const probeBefore = probe?.() ?? null;
     const began = performance.now();
     const call = { rows: record.rows, requests: record.requests, ...(record.payload ? { payload: record.payload } : {}) };
@@ -81,7 +86,6 @@ export async function runCases(
         if (!signal?.aborted) acc.error = errorText(cause);
       }
     }
-    if (!signal?.aborted) await hooks.beforeTimed?.(planned);
     let position = planned.firstPosition;
     for (let repetition = 1; repetition <= runs && !signal?.aborted; repetition++) {
       for (const acc of accs) {

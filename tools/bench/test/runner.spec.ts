@@ -58,17 +58,17 @@ describe('runCases with a scripted driver', () => {
     expect(toCaseResult(json)).toMatchObject({ warmupMs: [30, 30, 30], samplesMs: [30, 30, 30], sampleOrder: [0, 1, 2] });
   });
 
-  it('on a later visit makes no cold call, re-warms, and lets beforeTimed run just before the first timed call', async () => {
+  it('on a later visit makes no cold call and re-warms, after beforeVisit has run', async () => {
     const driver = new FakeDriver(() => ({ latenciesMs: [30], coldMs: 20 }));
     const revisit: PlannedCase = { ...plan[0], transports: ['json'], warmup: 1, warmupMs: 50, runs: 2, cold: false, visit: 3, visits: 10 };
     const seen: string[] = [];
-    const beforeTimed = async (planned: PlannedCase) => {
-      seen.push(`quiet wait before timing visit ${planned.visit} after ${driver.calls.length} calls`);
+    const beforeVisit = async (planned: PlannedCase) => {
+      seen.push(`quiet wait before visit ${planned.visit} after ${driver.calls.length} calls`);
     };
-    const [json] = await runCases([revisit], driver, { onCaseDone: () => undefined, beforeTimed });
+    const [json] = await runCases([revisit], driver, { onCaseDone: () => undefined, beforeVisit });
     // One counted warm-up call (30 ms) and one more (60 ≥ 50) re-warm; then the two timed calls.
     expect(driver.calls.map((c) => `${c.cold ? 'cold+' : ''}w${c.warmup}r${c.runs}`)).toEqual(['w1r0', 'w0r1', 'w0r1', 'w0r1']);
-    expect(seen).toEqual(['quiet wait before timing visit 3 after 2 calls']);
+    expect(seen).toEqual(['quiet wait before visit 3 after 0 calls']);
     expect(toCaseResult(json)).toMatchObject({ coldMs: null, warmupMs: [30, 30], samplesMs: [30, 30] });
   });
 
