@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startApps, type StartedApps } from './apps';
+import { KEEP_WARM_NODE_FLAGS, startApps, type StartedApps } from './apps';
 import { HttpClientDriver } from './drivers/http-driver';
 import { renderCsv } from './export/csv';
 import { renderReport } from './export/html';
@@ -49,10 +49,12 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
       "each case's runs are split over its visits, spread evenly over the variant's run (round-robin where cases have as many visits) " +
       "and dealt to its forks in turn; each fork is a set of new apps kept up, idle, until its case's last visit (no forks: one set per variant); " +
       "a fork's first visit makes the cold call and the warm-up, later visits re-warm for rewarmMs per transport; before its first call a visit " +
-      'waits until the other sets are quiet (quietWaits); a cell pools its visits (cold: the first visit\'s)',
+      'waits until the other sets are quiet (quietWaits); Node apps that idle between visits run with keepWarmNodeFlags (startedApps[].nodeFlags); ' +
+      'a cell pools its visits (cold: the first visit\'s)',
     clientUrl: options.clientUrl,
     startedApps: {},
     quietWaits: { rule: QUIET_RULE, visits: 0, totalMs: 0, notQuiet: 0 },
+    keepWarmNodeFlags: KEEP_WARM_NODE_FLAGS,
   };
 }
 
@@ -98,9 +100,17 @@ async function startSet(planned: PlannedCase, slot: number, variant: VariantReco
     const forWhat = planned.fork > 0 ? ` for ${id} fork ${planned.fork}/${planned.forks}` : '';
     process.stderr.write(`bench: starting server-a, server-b and client (${variant.id})${forWhat} …\n`);
     const logDir = path.join(runDir, 'logs', variant.id, ...(planned.fork > 0 ? [`${planned.record.aliases[0] ?? id}-fork${planned.fork}`] : []));
-    apps = await startApps(WORKSPACE_ROOT, logDir, pinning, variant, process.env, slot);
+    // Only sets that idle between visits need keeping warm; a set with one visit runs as plain Node.
+    const nodeFlags = planned.visits > Math.max(1, planned.forks) ? KEEP_WARM_NODE_FLAGS : [];
+    apps = await startApps(WORKSPACE_ROOT, logDir, pinning, variant, { slot, nodeFlags });
     const started = doc.settings.startedApps as Record<string, unknown[]>;
-    (started[variant.id] ??= []).push({ cases: planned.fork > 0 ? [id] : 'all', fork: planned.fork, pids: apps.pids, ports: apps.ports });
+    (started[variant.id] ??= []).push({
+      cases: planned.fork > 0 ? [id] : 'all',
+      fork: planned.fork,
+      pids: apps.pids,
+      ports: apps.ports,
+      nodeFlags: variant.runtime === 'node' ? nodeFlags : [],
+    });
     save(runDir, doc);
   }
   try {
