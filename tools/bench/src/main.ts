@@ -21,7 +21,7 @@ import { runCases, type RunnerHooks } from './runner';
 import { writeIndex } from './runs';
 import { missingMains, type VariantRecord } from './variants';
 import { createRunFolder, pointLatestAt, writeFileAtomic } from './store';
-import { mergeVisits } from './visits';
+import { inPlanOrder, mergeVisits } from './visits';
 
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
 
@@ -233,8 +233,9 @@ async function main(argv: string[]): Promise<number> {
         const sofar = cells.get(key);
         cells.set(key, sofar ? { raw: mergeVisits(sofar.raw, raw, sofar.visits), visits: sofar.visits + 1 } : { raw, visits: 1 });
       }
-      // A cell's row appears with its first visit and grows with each later one (Map keeps first-insertion order).
-      doc.results = [...cells.values()].map((cell) => toCaseResult(cell.raw));
+      // A cell's row appears with its first visit and grows with each later one.
+      const pooled = [...cells.values()].map((cell) => cell.raw);
+      doc.results = inPlanOrder(pooled, options.variants.map((v) => v.id), options.cases.map((c) => c.id), options.transports).map(toCaseResult);
       save(runDir, doc);
     },
   };

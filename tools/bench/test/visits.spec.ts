@@ -1,5 +1,5 @@
 import type { RawResult } from '../src/model';
-import { addCost, mergeVisits, weightedPhases } from '../src/visits';
+import { addCost, inPlanOrder, mergeVisits, weightedPhases } from '../src/visits';
 
 function fork(samplesMs: number[], extra: Partial<RawResult> = {}): RawResult {
   return {
@@ -65,5 +65,15 @@ describe('addCost and weightedPhases', () => {
     expect(weightedPhases(null, 0, p, 4)).toEqual(p);
     expect(weightedPhases(p, 4, null, 0)).toEqual(p);
     expect(weightedPhases(p, 4, null, 1)).toBeNull();
+  });
+});
+
+describe('inPlanOrder', () => {
+  it('orders cells by variant, case and transport as the options list them, not by when they were first visited', () => {
+    const cell = (variant: string, c: string, transport: string) => ({ variant, case: c, transport });
+    const visited = [cell('blog', '①-1', 'json'), cell('blog', '①-1', 'grpc'), cell('bare', '①-1', 'json'), cell('blog', '②-1', 'json'), cell('blog', '①-3', 'grpc'), cell('blog', '①-3', 'json')];
+    expect(inPlanOrder(visited, ['blog', 'bare'], ['①-1', '①-3', '②-1'], ['json', 'grpc']).map((c) => `${c.variant}/${c.case}/${c.transport}`)).toEqual([
+      'blog/①-1/json', 'blog/①-1/grpc', 'blog/①-3/json', 'blog/①-3/grpc', 'blog/②-1/json', 'bare/①-1/json',
+    ]);
   });
 });
