@@ -39,7 +39,7 @@ function exceptionsTo(value: number, perCase: unknown): string {
  * Runs from before visits existed (forks only: each fork one visit on new apps) and from before forks
  * existed (neither) read as they ran.
  */
-export function describeForks(settings: Record<string, unknown>): string {
+export function describeVisits(settings: Record<string, unknown>): string {
   const { forks, forksPerCase, visits, visitsPerCase } = settings;
   if (typeof visits !== 'number') {
     if (typeof forks !== 'number' || forks === 0) return 'one set of apps for all cases of a variant, one visit per case';

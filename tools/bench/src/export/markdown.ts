@@ -1,7 +1,7 @@
 import type { CaseResult, RunDocument } from '../model';
 import { blogRatio, grpcOverJson } from '../results';
 import { renderBreakdown, renderVariantRatios } from './breakdown';
-import { bytes, count, describeForks, describeMemoryReclaim, ms, ratio } from './format';
+import { bytes, count, describeMemoryReclaim, describeVisits, ms, ratio } from './format';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
 export const TABLE_HEADER = [
@@ -128,7 +128,7 @@ export function renderMarkdown(doc: RunDocument): string {
       `warm-up ${String(settings.warmup)} call(s) and ${String(settings.warmupMs ?? 0)} ms per case and transport; timed runs per case as in the table's n`,
     `- machine: ${describeMachine(doc)}`,
     `- ${describePinning(doc)}; times are measured inside the client`,
-    `- repetitions of the transports interleaved (json, grpc, json, grpc, …) after each transport's cold call and warm-up; ${describeForks(settings)}`,
+    `- repetitions of the transports interleaved (json, grpc, json, grpc, …) after each transport's cold call and warm-up; ${describeVisits(settings)}`,
     describeProbe(doc),
     reclaim === null ? '' : `- memory reclaim: ${reclaim}`,
     doc.incomplete ? '- **incomplete run**: interrupted or failed before every case ran' : '',
