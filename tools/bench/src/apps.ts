@@ -13,7 +13,7 @@ export type AppName = (typeof APP_NAMES)[number];
 const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 5_000;
 /** Sets of apps up at once take ports this far apart: set `slot` uses the configured ports + slot × 10. */
-export const PORT_STRIDE = 10;
+const PORT_STRIDE = 10;
 
 /**
  * V8 flags for Node apps that idle between visits. After a few seconds without work V8's memory

@@ -41,7 +41,7 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
     forksPerCase: Object.fromEntries(plan.map((p) => [p.record.id, p.forks])),
     visits: options.visits ?? options.profile.visits,
     visitsPerCase: Object.fromEntries(plan.map((p) => [p.record.id, p.visits])),
-    rewarmMs: Math.min(options.profile.rewarmMs, options.warmupMs),
+    rewarmMs: options.rewarmMs,
     coldCallPerCase: true,
     order:
       "per case: each transport's cold call and warm-up (at least warmup calls and warmupMs ms), then timed repetitions interleaved in transport order " +

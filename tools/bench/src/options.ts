@@ -16,6 +16,8 @@ export interface BenchOptions {
   runs: number | null;
   warmup: number;
   warmupMs: number;
+  /** Re-warm per transport when a visit finds its fork warm: the profile's, never longer than warmupMs. */
+  rewarmMs: number;
   settleMs: number;
   /** --forks: overrides every case's forks (0 with --client-url: the bench cannot restart that client). */
   forks: number | null;
@@ -149,6 +151,7 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     throw new UsageError('--forks starts new apps for each case, which --client-url (apps the bench did not start) rules out; use --forks 0');
   }
 
+  const warmupMs = count('warmup-ms', flags.get('warmup-ms'), 0) ?? profile.warmupMs;
   return {
     profile,
     variants,
@@ -156,7 +159,8 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     transports: TRANSPORTS.filter((t) => transports.includes(t)),
     runs: count('runs', flags.get('runs'), 1),
     warmup: count('warmup', flags.get('warmup'), 0) ?? profile.warmup,
-    warmupMs: count('warmup-ms', flags.get('warmup-ms'), 0) ?? profile.warmupMs,
+    warmupMs,
+    rewarmMs: Math.min(profile.rewarmMs, warmupMs),
     settleMs: count('settle-ms', flags.get('settle-ms'), 0) ?? profile.settleMs,
     forks: forks ?? (clientUrl !== null ? 0 : null),
     visits: count('visits', flags.get('visits'), 1),
@@ -190,13 +194,14 @@ export function planCases(options: BenchOptions): PlannedCase[] {
       const shares = splitRuns(runs, visitCount);
       return shares.map((share, i) => {
         const fork = forks === 0 ? 0 : (i % forks) + 1;
+        const cold = i < Math.max(1, forks);
         const planned: PlannedCase = {
           variant: variant.id,
           record,
           transports: [...options.transports],
           warmup: options.warmup,
-          cold: i < Math.max(1, forks),
-          warmupMs: i < Math.max(1, forks) ? options.warmupMs : Math.min(profile.rewarmMs, options.warmupMs),
+          cold,
+          warmupMs: cold ? options.warmupMs : options.rewarmMs,
           settleMs: options.settleMs,
           runs: share,
           forks,
