@@ -4,8 +4,10 @@ import { PAYLOAD_CASES } from './payload-cases';
 /**
  * The blog's seven cases (experiments.md §1) with its averages. Order is the blog's; the runner keeps it.
  * ①-n: one request of n rows. ②-n: n parallel requests of one row. 20k×4: the blog's "realistic" case.
- * ①-3 runs in one fork and one visit: its cold call and warm-up take a minute, a re-warm would cost a
- * 7–20 s call per visit, and its five runs already spread over minutes. ①-2 and ②-2 take more runs:
+ * ①-3 runs in one fork and one visit: its cold call and warm-up take a minute and a re-warm would cost a
+ * 7–20 s call per visit. It takes 9 runs, not 5: its calls vary by 7–18% (CV) within a run, and 40 of
+ * them from 8 runs resampled put two medians of 5 more than 10% apart 32% of the time (JSON; gRPC 18%),
+ * of 9, 22% (7%); 9 is also the fewest that give its median a 95% CI. ①-2 and ②-2 take more runs:
  * their calls are cheap and their per-call spread is the widest of the cells ≥ 20 ms (JSON ②-2: a
  * series of 6,500 calls resampled, 60 samples from 10 visits put two runs > 10% apart 12% of the time,
  * 600 about 2%).
@@ -13,7 +15,7 @@ import { PAYLOAD_CASES } from './payload-cases';
 export const BLOG_CASES: readonly CaseRecord[] = Object.freeze([
   { id: '①-1', aliases: ['1-1'], rows: 1, requests: 1, blogMs: { json: 2.94, grpc: 2.83 } },
   { id: '①-2', aliases: ['1-2'], rows: 10_000, requests: 1, blogMs: { json: 47.22, grpc: 94.66 }, defaultRuns: 300 },
-  { id: '①-3', aliases: ['1-3'], rows: 1_000_000, requests: 1, blogMs: { json: 5177.148, grpc: 12075.561 }, defaultRuns: 5, defaultForks: 1, defaultVisits: 1 },
+  { id: '①-3', aliases: ['1-3'], rows: 1_000_000, requests: 1, blogMs: { json: 5177.148, grpc: 12075.561 }, defaultRuns: 9, defaultForks: 1, defaultVisits: 1 },
   { id: '②-1', aliases: ['2-1'], rows: 1, requests: 10, blogMs: { json: 9.758, grpc: 8.483 } },
   { id: '②-2', aliases: ['2-2'], rows: 1, requests: 100, blogMs: { json: 72.088, grpc: 50.794 }, defaultRuns: 600 },
   { id: '②-3', aliases: ['2-3'], rows: 1, requests: 1_000, blogMs: { json: 551.685, grpc: 295.65 }, defaultRuns: 30 },

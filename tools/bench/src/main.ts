@@ -3,21 +3,19 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { KEEP_WARM_NODE_FLAGS, startApps, type StartedApps } from './apps';
-import { HttpClientDriver } from './drivers/http-driver';
+import { noQuietWaits, runVariant, type VariantContext } from './app-sets';
+import { KEEP_WARM_NODE_FLAGS } from './apps';
 import { renderCsv } from './export/csv';
 import { renderReport } from './export/html';
 import { renderIndex } from './export/index-page';
 import { renderMarkdown, renderTable } from './export/markdown';
-import { probeMachine } from './machine-probe';
 import type { PlannedCase, RawResult, RunDocument } from './model';
-import { appSetKey, lastVisitOfAppSet, parseOptions, planCases, UsageError, USAGE, type BenchOptions } from './options';
-import { hasTaskset, planPinning, type Pinning } from './pinning';
+import { parseOptions, planCases, UsageError, USAGE, type BenchOptions } from './options';
+import { hasTaskset, planPinning } from './pinning';
 import { Progress } from './progress';
 import { collectProvenance } from './provenance';
-import { QUIET_RULE, waitUntilQuiet, type QuietRule } from './quiesce';
 import { toCaseResult } from './results';
-import { runCases, type RunnerHooks } from './runner';
+import type { RunnerHooks } from './runner';
 import { writeIndex } from './runs';
 import { missingMains, type VariantRecord } from './variants';
 import { createRunFolder, pointLatestAt, writeFileAtomic } from './store';
@@ -53,7 +51,7 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
       'a cell pools its visits (cold: the first visit\'s)',
     clientUrl: options.clientUrl,
     startedApps: {},
-    quietWaits: { rule: QUIET_RULE, visits: 0, totalMs: 0, notQuiet: 0 },
+    quietWaits: noQuietWaits(),
     keepWarmNodeFlags: KEEP_WARM_NODE_FLAGS,
   };
 }
@@ -75,105 +73,8 @@ function prepareVariant(variant: VariantRecord): string | null {
   throw new Error(`variant ${variant.id}: ${why}`);
 }
 
-interface VariantContext {
-  options: BenchOptions;
-  doc: RunDocument;
-  runDir: string;
-  pinning: Pinning;
-  signal: AbortSignal;
-  hooks: RunnerHooks;
-}
-
-/** A set of apps that is up: started by the bench (apps) or given by --client-url (apps null). */
-interface LiveSet {
-  apps: StartedApps | null;
-  driver: HttpClientDriver;
-  slot: number;
-}
-
-/** Starts the set of apps a visit needs (unless --client-url), records it, and asks the client who it is. */
-async function startSet(planned: PlannedCase, slot: number, variant: VariantRecord, ctx: VariantContext): Promise<LiveSet> {
-  const { options, doc, runDir, pinning } = ctx;
-  let apps: StartedApps | null = null;
-  if (!options.clientUrl) {
-    const id = planned.record.id;
-    const forWhat = planned.fork > 0 ? ` for ${id} fork ${planned.fork}/${planned.forks}` : '';
-    process.stderr.write(`bench: starting server-a, server-b and client (${variant.id})${forWhat} …\n`);
-    const logDir = path.join(runDir, 'logs', variant.id, ...(planned.fork > 0 ? [`${planned.record.aliases[0] ?? id}-fork${planned.fork}`] : []));
-    // Only sets that idle between visits need keeping warm; a set with one visit runs as plain Node.
-    const nodeFlags = planned.visits > Math.max(1, planned.forks) ? KEEP_WARM_NODE_FLAGS : [];
-    apps = await startApps(WORKSPACE_ROOT, logDir, pinning, variant, { slot, nodeFlags });
-    const started = doc.settings.startedApps as Record<string, unknown[]>;
-    (started[variant.id] ??= []).push({
-      cases: planned.fork > 0 ? [id] : 'all',
-      fork: planned.fork,
-      pids: apps.pids,
-      ports: apps.ports,
-      nodeFlags: variant.runtime === 'node' ? nodeFlags : [],
-    });
-    save(runDir, doc);
-  }
-  try {
-    const driver = new HttpClientDriver(options.clientUrl ?? apps!.clientUrl);
-    const client = await driver.describe();
-    (doc.provenance.clients as Record<string, unknown>)[variant.id] = client;
-    doc.provenance.client ??= client;
-    return { apps, driver, slot };
-  } catch (error) {
-    await apps?.stop();
-    throw error;
-  }
-}
-
-/**
- * Runs one variant's visits in plan order. Each set of apps starts at its first visit, idles between
- * visits while other sets serve theirs, and stops after its last; before its first call, a visit waits
- * until the idle sets are quiet (quiesce.ts). Every set still up is stopped however the loop ends.
- */
-async function runVariant(visits: readonly PlannedCase[], variant: VariantRecord, ctx: VariantContext): Promise<void> {
-  const last = lastVisitOfAppSet(visits);
-  const live = new Map<string, LiveSet>();
-  const quiet = ctx.doc.settings.quietWaits as QuietWaits;
-  try {
-    for (const [index, planned] of visits.entries()) {
-      if (ctx.signal.aborted) break;
-      const key = appSetKey(planned);
-      let set = live.get(key);
-      if (!set) {
-        const taken = new Set([...live.values()].map((s) => s.slot));
-        let slot = 0;
-        while (taken.has(slot)) slot++;
-        set = await startSet(planned, slot, variant, ctx);
-        live.set(key, set);
-      }
-      const idle = [...live.entries()].filter(([k]) => k !== key).flatMap(([, s]) => (s.apps ? Object.values(s.apps.pids) : []));
-      const beforeVisit = async () => {
-        const wait = await waitUntilQuiet(idle);
-        quiet.visits++;
-        quiet.totalMs = Math.round(quiet.totalMs + wait.waitedMs);
-        if (!wait.quiet) quiet.notQuiet++;
-      };
-      await runCases([planned], set.driver, { ...ctx.hooks, beforeVisit }, ctx.signal, probeMachine);
-      if (last.get(key) === index) {
-        live.delete(key);
-        await set.apps?.stop();
-      }
-    }
-  } finally {
-    await Promise.all([...live.values()].map((s) => s.apps?.stop()));
-  }
-}
-
-/** What the quiet waits before timed calls came to, in settings (quiesce.ts). */
-interface QuietWaits {
-  rule: QuietRule;
-  visits: number;
-  totalMs: number;
-  notQuiet: number;
-}
-
 /** Every export of the run, rewritten after each case so an interrupted run still has them all. */
-function save(runDir: string, doc: RunDocument): void {
+function saveRun(runDir: string, doc: RunDocument): void {
   writeFileAtomic(path.join(runDir, 'results.json'), JSON.stringify(doc, null, 2) + '\n');
   writeFileAtomic(path.join(runDir, 'results.md'), renderMarkdown(doc));
   writeFileAtomic(path.join(runDir, 'results.csv'), renderCsv(doc.results));
@@ -214,7 +115,8 @@ async function main(argv: string[]): Promise<number> {
     settings: describeSettings(options, plan, startedAt),
     results: [],
   };
-  save(runDir, doc);
+  const save = () => saveRun(runDir, doc);
+  save();
   pointLatestAt(options.out, runDir);
   writeIndex(options.out, renderIndex, writeFileAtomic);
 
@@ -236,10 +138,10 @@ async function main(argv: string[]): Promise<number> {
       // A cell's row appears with its first visit and grows with each later one.
       const pooled = [...cells.values()].map((cell) => cell.raw);
       doc.results = inPlanOrder(pooled, options.variants.map((v) => v.id), options.cases.map((c) => c.id), options.transports).map(toCaseResult);
-      save(runDir, doc);
+      save();
     },
   };
-  const context: VariantContext = { options, doc, runDir, pinning, signal: abort.signal, hooks };
+  const context: VariantContext = { workspaceRoot: WORKSPACE_ROOT, options, doc, runDir, pinning, signal: abort.signal, hooks, save };
   for (const variant of options.variants) {
     if (abort.signal.aborted) break;
     if (!options.clientUrl) {
@@ -255,7 +157,7 @@ async function main(argv: string[]): Promise<number> {
 
   doc.incomplete = done < plan.filter((p) => !(p.variant in skipped)).length;
   doc.provenance.finishedAt = new Date().toISOString();
-  save(runDir, doc);
+  save();
   writeIndex(options.out, renderIndex, writeFileAtomic);
 
   process.stdout.write(`\n${renderTable(doc.results)}\n\n`);

@@ -50,7 +50,7 @@ Options:
   --variants LIST           blog,tuned,bare,go (default: blog): the blog's Nest apps, the tuned Nest apps,
                             the same calls with no framework, a Go reference (skipped where Go is missing)
   --runs N                  timed repetitions per case (default: 100; ①-2: 300; ②-2: 600; ②-3: 30;
-                            20k×4: 50; ①-3: 5; quick: 3)
+                            20k×4: 50; ①-3: 9; quick: 3)
   --warmup N                untimed calls per case and transport before timing, at least (default: 1)
   --warmup-ms MS            and go on warming up until MS ms have passed: V8 needs tens of calls to
                             optimize the small cases (default: 3000; quick: 0)

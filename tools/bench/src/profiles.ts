@@ -9,7 +9,7 @@ export interface Profile {
   warmup: number;
   /** Warm-up time per transport and case, at least (see PlannedCase.warmupMs). */
   warmupMs: number;
-  /** Honour each case's own `defaultRuns` (e.g. 5 for the 1,000,000-row case). */
+  /** Honour each case's own `defaultRuns` (e.g. 9 for the 1,000,000-row case). */
   caseDefaults: boolean;
   /** Idle ms before each timed call (see PlannedCase.settleMs). */
   settleMs: number;

@@ -26,7 +26,7 @@ describe('parseOptions', () => {
     ]);
     const runsPerCase = new Map<string, number>();
     for (const p of plan) runsPerCase.set(p.record.id, (runsPerCase.get(p.record.id) ?? 0) + p.runs);
-    expect(Object.fromEntries(runsPerCase)).toEqual({ '①-1': 100, '①-2': 300, '①-3': 5, '②-1': 100, '②-2': 600, '②-3': 30, '20k×4': 50 });
+    expect(Object.fromEntries(runsPerCase)).toEqual({ '①-1': 100, '①-2': 300, '①-3': 9, '②-1': 100, '②-2': 600, '②-3': 30, '20k×4': 50 });
   });
 
   it('reads both --flag value and --flag=value (as Nx forwards them)', () => {
@@ -74,10 +74,10 @@ describe('parseOptions', () => {
     ]);
     expect(plan.map((p) => `${p.record.id}:${p.visit}`).slice(8, 13)).toEqual(['①-2:5', '20k×4:5', '①-3:1', '①-2:6', '20k×4:6']);
     expect(plan[plan.length - 1]).toMatchObject({ visit: 10, fork: 2, runs: 5, firstPosition: 90, cold: false });
-    // An explicit --visits is for every case, as --runs is: ①-3's five runs over three visits of its one fork.
+    // An explicit --visits is for every case, as --runs is: ①-3's nine runs over three visits of its one fork.
     const three = planCases(parseOptions(['--cases', '1-3,1-2', '--visits', '3']));
     expect(three.map((p) => `${p.record.id}#${p.fork}:${p.runs}@${p.firstPosition}:${p.cold ? 'cold' : 'warm'}`)).toEqual([
-      '①-2#1:100@0:cold', '①-3#1:2@0:cold', '①-2#2:100@200:cold', '①-3#1:2@4:warm', '①-2#1:100@400:warm', '①-3#1:1@8:warm',
+      '①-2#1:100@0:cold', '①-3#1:3@0:cold', '①-2#2:100@200:cold', '①-3#1:3@6:warm', '①-2#1:100@400:warm', '①-3#1:3@12:warm',
     ]);
     expect(splitRuns(5, 3)).toEqual([2, 2, 1]);
     expect(splitRuns(60, 1)).toEqual([60]);
