@@ -22,7 +22,7 @@ export interface Profile {
 }
 
 export const PROFILES: Readonly<Record<string, Profile>> = Object.freeze({
-  // What `bench:all` runs: the blog's seven cases, each in 2 forks visited 10 times across the run; ~10 min on 2 cores.
+  // What `bench:all` runs: the blog's seven cases, each in 2 forks visited 10 times across the run; ~11 min on 2 cores.
   // 100 runs (more for the cheap cases ≥ 20 ms, fewer for the slow ones; cases.ts), because the cells
   // ≥ 20 ms have per-call CVs of 15–35% here: the median of 100 samples then moves by ~3–4% between
   // runs (1.25·CV/√n), before the machine's own drift, and two runs should agree within 10%.
