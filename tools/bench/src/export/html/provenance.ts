@@ -64,7 +64,7 @@ function highlights(doc: RunDocument): string {
     ['machine', `${primitive(runtime.cpuModel ?? 'unknown CPU')} × ${primitive(runtime.cpuCount ?? '?')} CPUs${escapeHtml(memory)}; ${primitive(runtime.platform ?? '?')} ${primitive(runtime.arch ?? '')}`],
     ['Node (measuring client)', primitive(runtime.node)],
     ['profile', `${primitive(s.profile)}; warm-up ${primitive(s.warmup)} call(s) and ${primitive(s.warmupMs ?? 0)} ms; runs ${primitive(s.runs)}`],
-    ['forks', describeVisits(s)],
+    ['visits and forks', describeVisits(s)],
     ['cases', renderValue(s.cases)],
     ['transports', renderValue(s.transports)],
     ['cores', pinningLabel(doc)],
