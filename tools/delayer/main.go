@@ -1,0 +1,112 @@
+// Command delayer holds every packet of a netfilter queue for a fixed one-way delay, then accepts it.
+// It runs inside the stage's router namespace, behind `iptables -A FORWARD -j NFQUEUE --queue-num N`:
+// the only way to delay packets on kernels without the netem qdisc.
+//
+// Protocol with the stage (stdout, one JSON object per line): {"event":"ready",…} once bound to the
+// queue, {"event":"stats",…} on SIGUSR1, {"event":"exit",…} on SIGTERM/SIGINT before exiting 0.
+// Errors go to stderr with exit status 1 (usage: 2).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+type options struct {
+	queue          uint
+	delay, jitter  time.Duration
+	seed           uint64
+	maxQueueLen    uint
+	readBuffer     int
+	exitWithParent bool
+}
+
+func parseOptions(args []string) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("delayer", flag.ContinueOnError)
+	fs.UintVar(&o.queue, "queue", 0, "netfilter queue number to read (iptables --queue-num)")
+	fs.DurationVar(&o.delay, "delay", 0, "one-way delay given to every packet (e.g. 10ms, 950us)")
+	fs.DurationVar(&o.jitter, "jitter", 0, "uniform jitter in [-jitter, +jitter] around the delay; order is kept")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the jitter's random draws")
+	fs.UintVar(&o.maxQueueLen, "max-queue-len", 65536, "packets the kernel may hold for us (beyond: dropped and counted)")
+	fs.IntVar(&o.readBuffer, "read-buffer", 8<<20, "netlink receive buffer in bytes (forced as root)")
+	fs.BoolVar(&o.exitWithParent, "exit-with-parent", false, "exit when the process that started us dies (even by SIGKILL)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if o.queue > 65535 {
+		return o, fmt.Errorf("--queue %d: must be 0..65535", o.queue)
+	}
+	return o, nil
+}
+
+func main() {
+	o, err := parseOptions(os.Args[1:])
+	if err != nil {
+		if err != flag.ErrHelp {
+			fmt.Fprintln(os.Stderr, "delayer:", err)
+		}
+		os.Exit(2)
+	}
+	if o.exitWithParent {
+		// A bench killed with SIGKILL runs no cleanup: the kernel then stops us.
+		parent := os.Getppid()
+		if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(syscall.SIGTERM), 0, 0, 0); err != nil {
+			fail("prctl(PR_SET_PDEATHSIG): %v", err)
+		}
+		if os.Getppid() != parent {
+			os.Exit(0)
+		}
+	}
+	if err := run(o); err != nil {
+		fail("%v", err)
+	}
+}
+
+func run(o options) error {
+	d, err := newDelayer(o)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	fatal := make(chan error, 1)
+	if err := d.bind(ctx, fatal); err != nil {
+		return err
+	}
+	go d.releaseLoop(ctx)
+	emit("ready", d.snapshot())
+
+	signals := make(chan os.Signal, 4)
+	signal.Notify(signals, syscall.SIGUSR1, syscall.SIGTERM, syscall.SIGINT)
+	for {
+		select {
+		case s := <-signals:
+			if s == syscall.SIGUSR1 {
+				emit("stats", d.snapshot())
+				continue
+			}
+			cancel()
+			emit("exit", d.snapshot())
+			return nil
+		case err := <-fatal:
+			emit("exit", d.snapshot())
+			return err
+		}
+	}
+}
+
+func fail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "delayer: "+format+"\n", args...)
+	os.Exit(1)
+}
