@@ -81,7 +81,7 @@ async function main(): Promise<void> {
     const count = parseIntField('count', safeDecode(blog[3]), { min: 1, max: parallel ? settings.maxParallel : settings.maxRows });
     if (!count.ok) return sendJson(res, 400, { statusCode: 400, error: 'Bad Request', ...count.error });
     const [rows, requests] = parallel ? [1, count.value] : [count.value, 1];
-    const { elapsedMs, rowsReceived } = await runner.timeOnce(transport, rows, requests);
+    const { elapsedMs, rowsReceived } = await runner.timeOnce(transport, rows, requests, settings.callTimeoutMs);
     return sendJson(res, 200, { transport, rows, requests, elapsedMs, rowsReceived });
   };
 

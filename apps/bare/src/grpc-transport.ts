@@ -15,7 +15,7 @@ const CHANNEL_OPTIONS = {
   'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
 };
 
-/** A unary call with a deadline (CALL_TIMEOUT_MS): a stuck server fails the case instead of hanging it. */
+/** A unary call with a deadline: a stuck server fails the case instead of hanging it. */
 function call(client: Client, method: string, request: unknown, timeoutMs: number): Promise<unknown> {
   return new Promise((resolve, reject) =>
     client[method](request, { deadline: Date.now() + timeoutMs }, (error, reply) => (error ? reject(error) : resolve(reply))),
@@ -66,8 +66,8 @@ export class BareGrpcTransport implements RowTransport {
 
   private connect(client: Client, close: () => Promise<void>): Connection {
     return {
-      fetchAll: (rows, requests) =>
-        Promise.all(Array.from({ length: requests }, () => call(client, 'GetSamples', { count: rows }, this.settings.callTimeoutMs))),
+      fetchAll: (rows, requests, deadlineMs) =>
+        Promise.all(Array.from({ length: requests }, () => call(client, 'GetSamples', { count: rows }, deadlineMs))),
       close,
     };
   }

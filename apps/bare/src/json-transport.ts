@@ -63,13 +63,13 @@ export class BareJsonTransport implements RowTransport {
 
   private connect(agent: http.Agent, close: () => Promise<void>): Connection {
     const base = `${this.settings.serverAUrl}/server-a/`;
-    const one = async (rows: number): Promise<unknown> => {
-      const { text, length } = await get(base + rows, agent, this.settings.callTimeoutMs);
+    const one = async (rows: number, deadlineMs: number): Promise<unknown> => {
+      const { text, length } = await get(base + rows, agent, deadlineMs);
       const started = performance.now();
       const value: unknown = JSON.parse(text);
       this.meter.record(length, performance.now() - started);
       return value;
     };
-    return { fetchAll: (rows, requests) => Promise.all(Array.from({ length: requests }, () => one(rows))), close };
+    return { fetchAll: (rows, requests, deadlineMs) => Promise.all(Array.from({ length: requests }, () => one(rows, deadlineMs))), close };
   }
 }

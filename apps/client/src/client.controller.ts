@@ -69,7 +69,7 @@ export class ClientController {
   }
 
   private async call(transport: TransportName, rows: number, requests: number, payload?: string): Promise<CallResult> {
-    const { elapsedMs, rowsReceived } = await this.runner.timeOnce(transport, rows, requests, payload);
+    const { elapsedMs, rowsReceived } = await this.runner.timeOnce(transport, rows, requests, this.settings.callTimeoutMs, payload);
     return { transport, rows, requests, elapsedMs, rowsReceived };
   }
 }

@@ -6,10 +6,13 @@ import { TRANSPORT_NAMES } from './transport';
 /** Most untimed and timed calls one bench request may ask for. */
 export const MAX_CALLS = 10_000;
 
+/** Longest deadline one call may be given (an hour, as CALL_TIMEOUT_MS allows). */
+export const MAX_DEADLINE_MS = 3_600_000;
+
 /** Validates a POST /bench/run body, naming the first field that breaks a rule. */
 export function parseCaseRequest(
   body: unknown,
-  limits: Pick<Settings, 'maxRows' | 'maxParallel'>,
+  limits: Pick<Settings, 'maxRows' | 'maxParallel' | 'callTimeoutMs'>,
   payloads: readonly string[] = [],
 ): FieldResult<CaseRequest> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -28,7 +31,18 @@ export function parseCaseRequest(
   if (!warmup.ok) return warmup;
   const runs = parseIntField('runs', input.runs, { min: 0, max: MAX_CALLS });
   if (!runs.ok) return runs;
-  const value: CaseRequest = { transport: transport.value, rows: rows.value, requests: requests.value, warmup: warmup.value, runs: runs.value, cold };
+  // Absent: the client's own CALL_TIMEOUT_MS (a caller other than the bench, e.g. curl).
+  const deadlineMs = parseIntField('deadlineMs', input.deadlineMs ?? limits.callTimeoutMs, { min: 1, max: MAX_DEADLINE_MS });
+  if (!deadlineMs.ok) return deadlineMs;
+  const value: CaseRequest = {
+    transport: transport.value,
+    rows: rows.value,
+    requests: requests.value,
+    warmup: warmup.value,
+    runs: runs.value,
+    cold,
+    deadlineMs: deadlineMs.value,
+  };
   if (input.payload === undefined) return { ok: true, value };
   if (payloads.length === 0) {
     // Clients without payload endpoints (bare) say so, rather than running the blog's rows instead.

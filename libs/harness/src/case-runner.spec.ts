@@ -1,6 +1,6 @@
 import type { ProcessSample } from '@bench/config';
 import { buildRows } from '@bench/samples';
-import { BusyError, CaseFailure, CaseRunner, timeCall } from './case-runner';
+import { BusyError, CaseFailure, CaseRunner, DeadlineExceeded, timeCall, withinDeadline } from './case-runner';
 import { parseCaseRequest } from './case-request';
 import { ReplyMeter } from './reply-meter';
 import type { Connection, RowTransport, TransportName } from './transport';
@@ -50,7 +50,7 @@ describe('CaseRunner', () => {
   it('runs the cold call on a fresh connection, the warm-up, then the timed calls, with costs and phases', async () => {
     const json = new FakeTransport('json');
     const runner = new CaseRunner({ json, grpc: new FakeTransport('grpc') });
-    const run = await runner.run({ transport: 'json', rows: 10, requests: 3, warmup: 2, runs: 4, cold: true });
+    const run = await runner.run({ transport: 'json', rows: 10, requests: 3, warmup: 2, runs: 4, cold: true, deadlineMs: 5000 });
     expect(json.opened).toBe(1);
     expect(json.closed).toBe(1);
     expect(run).toMatchObject({ transport: 'json', rows: 10, requests: 3, rowsPerCall: 30, bytesPerResponse: 1000, serverMetricsError: null });
@@ -70,6 +70,7 @@ describe('CaseRunner', () => {
       warmup: 1,
       runs: 0,
       cold: false,
+      deadlineMs: 5000,
     });
     expect(run).toMatchObject({ coldMs: null, samplesMs: [], phases: null, client: null, server: null, bytesPerResponse: null });
   });
@@ -78,17 +79,17 @@ describe('CaseRunner', () => {
     const grpc = new FakeTransport('grpc');
     grpc.rows = (count) => buildRows(count).slice(1);
     const runner = new CaseRunner({ json: new FakeTransport('json'), grpc });
-    const failure = runner.run({ transport: 'grpc', rows: 5, requests: 1, warmup: 0, runs: 1, cold: true });
+    const failure = runner.run({ transport: 'grpc', rows: 5, requests: 1, warmup: 0, runs: 1, cold: true, deadlineMs: 5000 });
     await expect(failure).rejects.toBeInstanceOf(CaseFailure);
     await expect(failure).rejects.toThrow('cold call failed: wrong reply: expected 5 rows, got 4');
   });
 
   it('refuses a second case while one runs', async () => {
     const runner = new CaseRunner({ json: new FakeTransport('json'), grpc: new FakeTransport('grpc') });
-    const first = runner.run({ transport: 'json', rows: 1, requests: 1, warmup: 0, runs: 1, cold: false });
-    await expect(runner.timeOnce('json', 1, 1)).rejects.toBeInstanceOf(BusyError);
+    const first = runner.run({ transport: 'json', rows: 1, requests: 1, warmup: 0, runs: 1, cold: false, deadlineMs: 5000 });
+    await expect(runner.timeOnce('json', 1, 1, 5000)).rejects.toBeInstanceOf(BusyError);
     await first;
-    await expect(runner.timeOnce('json', 1, 1)).resolves.toMatchObject({ rowsReceived: 1 });
+    await expect(runner.timeOnce('json', 1, 1, 5000)).resolves.toMatchObject({ rowsReceived: 1 });
   });
 
   it('runs a payload endpoint on its own transports and checks its replies with its own verifier', async () => {
@@ -98,27 +99,46 @@ describe('CaseRunner', () => {
     const verify = (_body: unknown, rows: number) => (checked.push(rows), { ok: true as const });
     const runner = new CaseRunner({ json: blog, grpc: new FakeTransport('grpc') }, { orders: { transports: { json: orders, grpc: new FakeTransport('grpc') }, verify } });
     expect(runner.payloadNames).toEqual(['orders']);
-    await runner.run({ transport: 'json', rows: 4, requests: 2, warmup: 0, runs: 1, cold: true, payload: 'orders' });
+    await runner.run({ transport: 'json', rows: 4, requests: 2, warmup: 0, runs: 1, cold: true, deadlineMs: 5000, payload: 'orders' });
     expect([orders.opened, blog.opened]).toEqual([1, 0]);
     expect(checked).toEqual([4, 4, 4, 4]);
-    await expect(runner.timeOnce('json', 3, 1, 'orders')).resolves.toMatchObject({ rowsReceived: 3 });
+    await expect(runner.timeOnce('json', 3, 1, 5000, 'orders')).resolves.toMatchObject({ rowsReceived: 3 });
     const failing = new CaseRunner({ json: blog, grpc: blog }, { orders: { transports: { json: orders, grpc: orders }, verify: () => ({ ok: false, reason: 'no' }) } });
-    await expect(failing.timeOnce('json', 1, 1, 'orders')).rejects.toThrow('wrong reply: no');
+    await expect(failing.timeOnce('json', 1, 1, 5000, 'orders')).rejects.toThrow('wrong reply: no');
   });
 
   it('timeCall checks the number of replies', async () => {
     const connection: Connection = { fetchAll: async () => [], close: async () => undefined };
-    await expect(timeCall(connection, 1, 2)).rejects.toThrow('expected 2 replies, got 0');
+    await expect(timeCall(connection, 1, 2, 5000)).rejects.toThrow('expected 2 replies, got 0');
+  });
+
+  it('timeCall passes the deadline to the connection and fails a call that outlives it with DEADLINE_EXCEEDED', async () => {
+    const given: number[] = [];
+    const never: Connection = { fetchAll: (_rows, _requests, deadlineMs) => (given.push(deadlineMs), new Promise(() => undefined)), close: async () => undefined };
+    const started = performance.now();
+    await expect(timeCall(never, 1, 1, 50)).rejects.toBeInstanceOf(DeadlineExceeded);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(given).toEqual([50]);
+    await expect(withinDeadline(Promise.resolve(7), 50)).resolves.toBe(7);
+  });
+
+  it('names the stage when a call of the case misses its deadline', async () => {
+    const json = new FakeTransport('json');
+    json.shared = () => ({ fetchAll: () => new Promise(() => undefined), close: async () => undefined });
+    const runner = new CaseRunner({ json, grpc: new FakeTransport('grpc') });
+    await expect(runner.run({ transport: 'json', rows: 1, requests: 1, warmup: 1, runs: 1, cold: false, deadlineMs: 30 })).rejects.toThrow(
+      'warmup call failed: DEADLINE_EXCEEDED: no complete reply within the call\'s deadline of 30 ms',
+    );
   });
 });
 
 describe('parseCaseRequest', () => {
-  const limits = { maxRows: 100, maxParallel: 10 };
+  const limits = { maxRows: 100, maxParallel: 10, callTimeoutMs: 9000 };
 
   it('applies defaults for warmup and cold', () => {
     expect(parseCaseRequest({ transport: 'json', rows: 5, requests: 2, runs: 3 }, limits)).toEqual({
       ok: true,
-      value: { transport: 'json', rows: 5, requests: 2, warmup: 1, runs: 3, cold: true },
+      value: { transport: 'json', rows: 5, requests: 2, warmup: 1, runs: 3, cold: true, deadlineMs: 9000 },
     });
   });
 
@@ -131,8 +151,14 @@ describe('parseCaseRequest', () => {
     [{ transport: 'json', rows: 5, requests: 11, runs: 3 }, 'requests', 'max'],
     [{ transport: 'json', rows: 5, requests: 1, runs: -1 }, 'runs', 'min'],
     [{ transport: 'json', rows: 5, requests: 1, runs: 1, warmup: 1.5 }, 'warmup', 'integer'],
+    [{ transport: 'json', rows: 5, requests: 1, runs: 1, deadlineMs: 0 }, 'deadlineMs', 'min'],
+    [{ transport: 'json', rows: 5, requests: 1, runs: 1, deadlineMs: '5s' }, 'deadlineMs', 'integer'],
   ])('refuses %p naming %s (%s)', (body, field, rule) => {
     expect(parseCaseRequest(body, limits)).toMatchObject({ ok: false, error: { field, rule } });
+  });
+
+  it("takes the caller's deadline for each call", () => {
+    expect(parseCaseRequest({ transport: 'json', rows: 5, requests: 2, runs: 3, deadlineMs: 1500 }, limits)).toMatchObject({ ok: true, value: { deadlineMs: 1500 } });
   });
 
   it('takes a known payload name and refuses others, or any where the client has none', () => {

@@ -24,6 +24,8 @@ export interface CaseRequest {
   cold: boolean;
   /** A payload endpoint's name (libs/payloads); absent: the blog's rows. */
   payload?: string;
+  /** Deadline of each call (all its parallel requests together), in ms; the bench derives it from the case. */
+  deadlineMs: number;
 }
 
 /** Where a timed call's time went, per call, as far as the processes can tell. */
@@ -82,13 +84,40 @@ export class BusyError extends Error {
   }
 }
 
+/** A call that had no complete reply within its deadline (the transports' own timeouts, or this wall). */
+export class DeadlineExceeded extends Error {
+  override readonly name = 'DeadlineExceeded';
+  constructor(deadlineMs: number) {
+    super(`DEADLINE_EXCEEDED: no complete reply within the call's deadline of ${deadlineMs} ms`);
+  }
+}
+
+/**
+ * Resolves as `work` does, or rejects with DeadlineExceeded once `deadlineMs` has passed. The
+ * transports also pass the deadline to their libraries, which cancel their requests; this is the
+ * wall that holds whatever a library does (a timeout that restarts on every byte, a stuck decoder).
+ */
+export function withinDeadline<T>(work: Promise<T>, deadlineMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const wall = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DeadlineExceeded(deadlineMs)), deadlineMs);
+  });
+  return Promise.race([work, wall]).finally(() => clearTimeout(timer));
+}
+
 /**
  * The blog's measurement: fire `requests` requests at once, wait for every reply, decoded. The timer
  * covers exactly that; replies are checked after it stops, so a wrong answer fails loudly.
  */
-export async function timeCall(connection: Connection, rows: number, requests: number, verify: ReplyVerifier = verifyReply): Promise<TimedCall> {
+export async function timeCall(
+  connection: Connection,
+  rows: number,
+  requests: number,
+  deadlineMs: number,
+  verify: ReplyVerifier = verifyReply,
+): Promise<TimedCall> {
   const started = performance.now();
-  const replies = await connection.fetchAll(rows, requests);
+  const replies = await withinDeadline(connection.fetchAll(rows, requests, deadlineMs), deadlineMs);
   const elapsedMs = performance.now() - started;
   if (replies.length !== requests) throw new Error(`wrong reply: expected ${requests} replies, got ${replies.length}`);
   for (const reply of replies) {
@@ -119,9 +148,9 @@ export class CaseRunner {
   }
 
   /** One timed call on the shared connection (the blog's four routes, and the same for a payload). */
-  timeOnce(transport: TransportName, rows: number, requests: number, payload?: string): Promise<TimedCall> {
+  timeOnce(transport: TransportName, rows: number, requests: number, deadlineMs: number, payload?: string): Promise<TimedCall> {
     const { transports, verify } = this.endpoint(payload);
-    return this.exclusive(() => stage('timed', () => timeCall(transports[transport].shared(), rows, requests, verify)));
+    return this.exclusive(() => stage('timed', () => timeCall(transports[transport].shared(), rows, requests, deadlineMs, verify)));
   }
 
   /** Cold call, warm-up, then timed calls, returning every raw sample (the bench route). */
@@ -129,19 +158,19 @@ export class CaseRunner {
     const { transports, verify } = this.endpoint(request.payload);
     return this.exclusive(async () => {
       const transport = transports[request.transport];
-      const { rows, requests, runs } = request;
+      const { rows, requests, runs, deadlineMs } = request;
       let coldMs: number | null = null;
       if (request.cold) {
         const fresh = transport.openFresh();
         try {
-          coldMs = (await stage('cold', () => timeCall(fresh, rows, requests, verify))).elapsedMs;
+          coldMs = (await stage('cold', () => timeCall(fresh, rows, requests, deadlineMs, verify))).elapsedMs;
         } finally {
           await fresh.close();
         }
       }
       const warmupMs: number[] = [];
       for (let i = 0; i < request.warmup; i++) {
-        warmupMs.push((await stage('warmup', () => timeCall(transport.shared(), rows, requests, verify))).elapsedMs);
+        warmupMs.push((await stage('warmup', () => timeCall(transport.shared(), rows, requests, deadlineMs, verify))).elapsedMs);
       }
 
       const sampler = processSampler();
@@ -150,7 +179,7 @@ export class CaseRunner {
       const clientBefore = sampler.read(true);
       const samplesMs: number[] = [];
       for (let i = 0; i < runs; i++) {
-        samplesMs.push((await stage('timed', () => timeCall(transport.shared(), rows, requests, verify))).elapsedMs);
+        samplesMs.push((await stage('timed', () => timeCall(transport.shared(), rows, requests, deadlineMs, verify))).elapsedMs);
       }
       const clientAfter = sampler.read(false);
       const replies = transport.takeReplies();

@@ -5,6 +5,8 @@ export {
   CaseFailure,
   BusyError,
   timeCall,
+  withinDeadline,
+  DeadlineExceeded,
   describeError,
   type CaseRequest,
   type CaseRun,
@@ -13,4 +15,4 @@ export {
   type PayloadEndpoint,
   type ReplyVerifier,
 } from './case-runner';
-export { parseCaseRequest, MAX_CALLS } from './case-request';
+export { parseCaseRequest, MAX_CALLS, MAX_DEADLINE_MS } from './case-request';

@@ -8,8 +8,10 @@ export interface Connection {
   /**
    * Fires `requests` requests of `rows` rows at once and resolves when every reply has arrived and
    * been decoded (the blog's forkJoin). Each client implements it its own way (rxjs, promises, …).
+   * `deadlineMs` bounds every request of the call (HTTP timeout, gRPC deadline), so a server that
+   * accepts and never answers fails the call instead of hanging it.
    */
-  fetchAll(rows: number, requests: number): Promise<unknown[]>;
+  fetchAll(rows: number, requests: number, deadlineMs: number): Promise<unknown[]>;
   close(): Promise<void>;
 }
 

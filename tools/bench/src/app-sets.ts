@@ -1,13 +1,15 @@
 // The life of a variant's app sets: each starts at its first visit, idles between its visits while the
 // other sets serve theirs, and stops after its last. main.ts decides what to run; this decides on what.
 import * as path from 'node:path';
-import { KEEP_WARM_NODE_FLAGS, startApps, type StartedApps } from './apps';
+import { AppStartError, KEEP_WARM_NODE_FLAGS, startApps, type StartedApps } from './apps';
+import { RESTARTS_PER_SET } from './deadlines';
 import { HttpClientDriver } from './drivers/http-driver';
 import { probeMachine } from './machine-probe';
-import type { PlannedCase, RunDocument } from './model';
+import type { Failure, PlannedCase, RawResult, RunDocument } from './model';
 import { appSetKey, lastVisitOfAppSet, type BenchOptions } from './options';
 import type { Pinning } from './pinning';
 import { QUIET_RULE, waitUntilQuiet, type QuietRule } from './quiesce';
+import { describeFailure } from './failures';
 import { runCases, type RunnerHooks } from './runner';
 import type { VariantRecord } from './variants';
 
@@ -43,6 +45,26 @@ interface LiveSet {
   slot: number;
 }
 
+/**
+ * One set of apps over the run. While it serves, `live`; after it died, stopped answering or could not
+ * start, it is started again while restarts are left, and otherwise keeps the `failure` that every
+ * later visit it was to serve is recorded with.
+ */
+interface SetState {
+  live: LiveSet | null;
+  failure: Failure | null;
+  restarts: number;
+}
+
+/** A restart or a give-up, as recorded in settings.restarts. */
+export interface SetEvent {
+  variant: string;
+  set: string;
+  at: string;
+  cause: Failure;
+  action: 'restarted' | 'failed its remaining visits';
+}
+
 /** Starts the set of apps a visit needs (unless --client-url), records it, and asks the client who it is. */
 async function startSet(planned: PlannedCase, slot: number, variant: VariantRecord, ctx: VariantContext): Promise<LiveSet> {
   const { options, doc, runDir, pinning } = ctx;
@@ -61,6 +83,8 @@ async function startSet(planned: PlannedCase, slot: number, variant: VariantReco
       fork: planned.fork,
       pids: apps.pids,
       ports: apps.ports,
+      portsFromOs: apps.portsFromOs,
+      portAttempts: apps.portAttempts,
       nodeFlags: variant.runtime === 'node' ? nodeFlags : [],
     });
     ctx.save();
@@ -77,45 +101,134 @@ async function startSet(planned: PlannedCase, slot: number, variant: VariantReco
   }
 }
 
-/** The lowest slot (ports + 10 × slot) no live set uses. */
-function freeSlot(live: ReadonlyMap<string, LiveSet>): number {
-  const taken = new Set([...live.values()].map((s) => s.slot));
+function startFailure(error: unknown): Failure {
+  if (error instanceof AppStartError) return error.failure;
+  return { kind: 'start', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** The lowest slot (explicit ports + 10 × slot) no live set uses. */
+function freeSlot(states: ReadonlyMap<string, SetState>): number {
+  const taken = new Set([...states.values()].flatMap((s) => (s.live ? [s.live.slot] : [])));
   let slot = 0;
   while (taken.has(slot)) slot++;
   return slot;
 }
 
+/** A visit that was never made, because the set that was to serve it had failed: one failed result per transport. */
+export function failedVisit(planned: PlannedCase, failure: Failure): RawResult[] {
+  return planned.transports.map((transport) => ({
+    variant: planned.variant,
+    case: planned.record.id,
+    transport,
+    rows: planned.record.rows,
+    requests: planned.record.requests,
+    warmup: planned.warmup,
+    runs: planned.runs,
+    blogMs: planned.record.blogMs?.[transport] ?? null,
+    startedAt: new Date().toISOString(),
+    wallMs: 0,
+    machineProbeMs: null,
+    measurement: null,
+    sampleOrder: [],
+    error: describeFailure(failure),
+    failure,
+  }));
+}
+
+/**
+ * A visit's failed results, blamed on what broke its set (a process that died, a set that stopped
+ * answering): each keeps its own message and gains the process, its exit and its log's last lines.
+ */
+export function blame(results: RawResult[], cause: Failure): RawResult[] {
+  return results.map((result) => {
+    if (result.failure === null) return result;
+    // A death explains the call's failure; a set that stopped answering only adds to a call's own deadline or error.
+    const failure: Failure = { ...cause, kind: cause.kind === 'died' ? 'died' : result.failure.kind, message: result.failure.message };
+    return { ...result, failure, error: describeFailure(failure) };
+  });
+}
+
+/**
+ * After a visit: whether its set is still fit to serve. A process that exited is known at once; a
+ * visit with a failed call also asks the client whether it and both servers still answer (which
+ * gives a death that happened during the last call time to be noticed).
+ */
+async function inspect(live: LiveSet, results: readonly RawResult[]): Promise<Failure | null> {
+  const died = live.apps?.death() ?? null;
+  if (died || results.every((r) => r.failure === null)) return died;
+  const notReady = await live.driver.notReady();
+  const diedMeanwhile = live.apps?.death() ?? null;
+  if (diedMeanwhile) return diedMeanwhile;
+  return notReady === null ? null : { kind: 'not-answering', message: `its apps stopped answering their readiness check (${notReady})` };
+}
+
 /**
  * Runs one variant's visits in plan order. Before its first call, a visit waits until the idle sets
- * are quiet (quiesce.ts). Every set still up is stopped however the loop ends.
+ * are quiet (quiesce.ts). A set that cannot start, dies or stops answering costs the visits it was to
+ * serve (each recorded as failed, with the reason), not the run: it is started again once
+ * (RESTARTS_PER_SET, never for --client-url) and otherwise its later visits are failed at once.
+ * Every set still up is stopped however the loop ends.
  */
 export async function runVariant(visits: readonly PlannedCase[], variant: VariantRecord, ctx: VariantContext): Promise<void> {
   const last = lastVisitOfAppSet(visits);
-  const live = new Map<string, LiveSet>();
+  const states = new Map<string, SetState>();
   const quiet = ctx.doc.settings.quietWaits as QuietWaits;
+  const events = ((ctx.doc.settings.restarts as SetEvent[] | undefined) ??= []);
+  const restartsAllowed = ctx.options.clientUrl ? 0 : RESTARTS_PER_SET;
+
+  /** Takes a broken set out of service: restarted at its next visit while restarts are left, else failed for good. */
+  const retire = async (state: SetState, key: string, cause: Failure, visitsLeft: boolean) => {
+    await state.live?.apps?.stop();
+    state.live = null;
+    const restart = visitsLeft && state.restarts < restartsAllowed;
+    if (restart) state.restarts++;
+    else state.failure = cause;
+    const event: SetEvent = { variant: variant.id, set: key, at: new Date().toISOString(), cause, action: restart ? 'restarted' : 'failed its remaining visits' };
+    events.push(event);
+    process.stderr.write(`bench: set ${key}: ${describeFailure(cause)}; ${event.action}\n`);
+    ctx.save();
+  };
+
   try {
     for (const [index, planned] of visits.entries()) {
       if (ctx.signal.aborted) break;
       const key = appSetKey(planned);
-      let set = live.get(key);
-      if (!set) {
-        set = await startSet(planned, freeSlot(live), variant, ctx);
-        live.set(key, set);
+      const state = states.get(key) ?? { live: null, failure: null, restarts: 0 };
+      states.set(key, state);
+      const diedIdle = state.live?.apps?.death() ?? null;
+      if (diedIdle) await retire(state, key, diedIdle, true);
+      while (!state.live && !state.failure) {
+        try {
+          state.live = await startSet(planned, freeSlot(states), variant, ctx);
+        } catch (error) {
+          await retire(state, key, startFailure(error), true);
+        }
       }
-      const idle = [...live.entries()].filter(([k]) => k !== key).flatMap(([, s]) => (s.apps ? Object.values(s.apps.pids) : []));
+      if (state.failure || !state.live) {
+        await ctx.hooks.onCaseDone(failedVisit(planned, state.failure!), index, visits.length, planned);
+        continue;
+      }
+      const live = state.live;
+      const idle = [...states.entries()].filter(([k, s]) => k !== key && s.live?.apps).flatMap(([, s]) => Object.values(s.live!.apps!.pids));
       const beforeVisit = async () => {
         const wait = await waitUntilQuiet(idle);
         quiet.visits++;
         quiet.totalMs = Math.round(quiet.totalMs + wait.waitedMs);
         if (!wait.quiet) quiet.notQuiet++;
       };
-      await runCases([planned], set.driver, { ...ctx.hooks, beforeVisit }, ctx.signal, probeMachine);
-      if (last.get(key) === index) {
-        live.delete(key);
-        await set.apps?.stop();
+      let broken: Failure | null = null;
+      const onCaseDone: RunnerHooks['onCaseDone'] = async (results, i, total, visited) => {
+        broken = await inspect(live, results);
+        await ctx.hooks.onCaseDone(broken ? blame(results, broken) : results, i, total, visited);
+      };
+      await runCases([planned], live.driver, { ...ctx.hooks, beforeVisit, onCaseDone }, { signal: ctx.signal, probe: probeMachine });
+      if (broken) await retire(state, key, broken, (last.get(key) ?? -1) > index);
+      else if (last.get(key) === index) {
+        state.live = null;
+        await live.apps?.stop();
       }
     }
   } finally {
-    await Promise.all([...live.values()].map((s) => s.apps?.stop()));
+    await Promise.all([...states.values()].map((s) => s.live?.apps?.stop()));
   }
 }

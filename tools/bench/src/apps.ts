@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as net from 'node:net';
 import * as path from 'node:path';
-import { DEFAULT_SETTINGS, SETTING_ENV } from '@bench/config';
+import { SETTING_ENV } from '@bench/config';
+import { START_BOUND_MS, STOP_BOUND_MS } from './deadlines';
+import type { Failure } from './model';
 import type { Pinning } from './pinning';
 import { missingMains, type VariantRecord } from './variants';
 
@@ -10,10 +13,10 @@ import { missingMains, type VariantRecord } from './variants';
 export const APP_NAMES = ['server-a', 'server-b', 'client'] as const;
 export type AppName = (typeof APP_NAMES)[number];
 
-const READY_TIMEOUT_MS = 60_000;
-const STOP_GRACE_MS = 5_000;
-/** Sets of apps up at once take ports this far apart: set `slot` uses the configured ports + slot × 10. */
+/** Where explicit ports are given (CLIENT_PORT, …), sets up at once take them this far apart: + slot × 10. */
 const PORT_STRIDE = 10;
+/** Lines of an app's log quoted when it fails. */
+const LOG_TAIL_LINES = 5;
 
 /**
  * V8 flags for Node apps that idle between visits. After a few seconds without work V8's memory
@@ -47,30 +50,106 @@ function killAllOnExit(): void {
 export interface StartedApps {
   clientUrl: string;
   pids: Record<AppName, number>;
-  ports: { client: number; serverA: number; serverB: number };
+  ports: AppPorts;
+  /** Which ports the operating system picked (the others came from CLIENT_PORT, SERVER_A_PORT, SERVER_B_PORT). */
+  portsFromOs: (keyof AppPorts)[];
+  /** Starts it took: more than 1 when a picked port was taken before the app could listen on it. */
+  portAttempts: number;
+  /** The first of its apps that has exited since the start, as a failure naming it; null while all run. */
+  death(): Failure | null;
   /** Stops every app by PID (SIGTERM, then SIGKILL after a grace period). Safe to call twice. */
   stop(): Promise<void>;
 }
 
-function port(env: NodeJS.ProcessEnv, key: 'clientPort' | 'serverAPort' | 'serverBPort', slot: number): number {
-  const raw = env[SETTING_ENV[key]];
-  return (raw ? Number(raw) : DEFAULT_SETTINGS[key]) + slot * PORT_STRIDE;
+export interface AppPorts {
+  client: number;
+  serverA: number;
+  serverB: number;
+}
+
+const PORT_SETTING = { client: 'clientPort', serverA: 'serverAPort', serverB: 'serverBPort' } as const;
+
+/** Ports nothing listens on now, from the operating system (listen on port 0), all distinct. */
+export async function freePorts(count: number, host = '127.0.0.1'): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<net.Server>((resolve, reject) => {
+          const server = net.createServer();
+          server.once('error', reject);
+          server.listen(0, host, () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+/**
+ * Each app's port: the one its variable gives (+ slot × PORT_STRIDE, so sets up at once never share),
+ * or else one the operating system says is free. Fixed default ports would make any other program on
+ * 3000–3002 (a dev server) abort the run; a port taken between this choice and the app's listen is
+ * the caller's to retry (the app exits saying "already in use").
+ */
+export async function choosePorts(env: NodeJS.ProcessEnv, slot: number): Promise<{ ports: AppPorts; fromOs: (keyof AppPorts)[] }> {
+  const keys = Object.keys(PORT_SETTING) as (keyof AppPorts)[];
+  const given = (key: keyof AppPorts) => env[SETTING_ENV[PORT_SETTING[key]]]?.trim();
+  const fromOs = keys.filter((key) => !given(key));
+  const picked = await freePorts(fromOs.length);
+  const ports = Object.fromEntries(
+    keys.map((key) => [key, given(key) ? Number(given(key)) + slot * PORT_STRIDE : picked[fromOs.indexOf(key)]]),
+  ) as unknown as AppPorts;
+  return { ports, fromOs };
+}
+
+function logTail(logDir: string, name: AppName): string[] {
+  try {
+    return fs.readFileSync(path.join(logDir, `${name}.log`), 'utf8').trim().split('\n').slice(-LOG_TAIL_LINES);
+  } catch {
+    return [];
+  }
 }
 
 /**
  * Starts server-a, server-b and the client as separate processes on loopback, with the ports from
- * CLIENT_PORT / SERVER_A_PORT / SERVER_B_PORT (or the defaults) + `slot` × PORT_STRIDE, logs in
- * `logDir`, and waits until the client reports both servers healthy. Fails fast, with the app's own
- * message, if one exits early.
+ * CLIENT_PORT / SERVER_A_PORT / SERVER_B_PORT (+ `slot` × PORT_STRIDE) or free ones from the operating
+ * system, logs in `logDir`, and waits until the client reports both servers healthy. Fails fast, with
+ * the app's own message, if one exits early.
  */
 export async function startApps(
   workspaceRoot: string,
   logDir: string,
   pinning: Pinning,
   variant: VariantRecord,
-  { env = process.env, slot = 0, nodeFlags = [] }: StartOptions = {},
+  options: StartOptions = {},
 ): Promise<StartedApps> {
-  const ports = { client: port(env, 'clientPort', slot), serverA: port(env, 'serverAPort', slot), serverB: port(env, 'serverBPort', slot) };
+  for (let attempt = 1; ; attempt++) {
+    const { ports, fromOs } = await choosePorts(options.env ?? process.env, options.slot ?? 0);
+    try {
+      return { ...(await startOnce(workspaceRoot, logDir, pinning, variant, options, ports)), portsFromOs: fromOs, portAttempts: attempt };
+    } catch (error) {
+      // Another program took a port the OS had just called free: pick again. A port the user gave is theirs to free.
+      const clash = error instanceof Error && /already in use/.test(error.message);
+      const osPortTaken = fromOs.some((key) => (error as Error).message.includes(`port ${ports[key]} `));
+      if (!clash || !osPortTaken || attempt >= PORT_ATTEMPTS) throw error;
+      process.stderr.write(`bench: a port the system had just called free was taken (${(error as Error).message.split('\n')[0]}); picking others\n`);
+    }
+  }
+}
+
+/** Times a set of apps is started on newly picked ports when one of them was taken in between. */
+const PORT_ATTEMPTS = 3;
+
+async function startOnce(
+  workspaceRoot: string,
+  logDir: string,
+  pinning: Pinning,
+  variant: VariantRecord,
+  { env = process.env, nodeFlags = [] }: StartOptions,
+  ports: AppPorts,
+): Promise<Omit<StartedApps, 'portsFromOs' | 'portAttempts'>> {
   const host = '127.0.0.1';
   const childEnv: NodeJS.ProcessEnv = {
     ...env,
@@ -89,6 +168,13 @@ export async function startApps(
 
   const children = new Map<AppName, ChildProcess>();
   const exited = new Map<AppName, string>();
+  const death = (): Failure | null => {
+    for (const [name, how] of exited) {
+      const pid = children.get(name)?.pid;
+      return { kind: 'died', message: `${name} exited while serving`, process: name, pid, exit: how, logTail: logTail(logDir, name) };
+    }
+    return null;
+  };
   const stop = async () => {
     await Promise.all([...children.values()].map((child) => stopChild(child)));
     children.forEach((child) => running.delete(child));
@@ -106,35 +192,43 @@ export async function startApps(
       fs.closeSync(log);
       children.set(name, child);
       running.add(child);
-      child.on('exit', (code, signal) => exited.set(name, `exited with ${signal ?? `code ${code}`}`));
+      child.on('exit', (code, signal) => exited.set(name, `exited with ${signal ? `signal ${signal}` : `code ${code}`}`));
     }
     const clientUrl = `http://${host}:${ports.client}`;
     await waitUntilReady(`${clientUrl}/health/ready`, () => {
       for (const [name, how] of exited) {
-        const log = fs.readFileSync(path.join(logDir, `${name}.log`), 'utf8').trim().split('\n').slice(-5).join('\n');
-        return `${name} ${how} before it was ready:\n${log}`;
+        const pid = children.get(name)?.pid;
+        return { kind: 'start', message: `${name} ${how} before it was ready`, process: name, pid, exit: how, logTail: logTail(logDir, name) };
       }
       return null;
     });
     const pids = Object.fromEntries([...children].map(([name, child]) => [name, child.pid ?? -1])) as Record<AppName, number>;
-    return { clientUrl, pids, ports, stop };
+    return { clientUrl, pids, ports, death, stop };
   } catch (error) {
     await stop();
     throw error;
   }
 }
 
-async function waitUntilReady(url: string, failure: () => string | null): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
+/** A set of apps that did not come up, with what is known of why (the app that exited, its log's last lines). */
+export class AppStartError extends Error {
+  override readonly name = 'AppStartError';
+  constructor(readonly failure: Failure) {
+    super([failure.message + ':', ...(failure.logTail ?? [])].join('\n'));
+  }
+}
+
+async function waitUntilReady(url: string, failure: () => Failure | null): Promise<void> {
+  const deadline = Date.now() + START_BOUND_MS;
   let last = 'no answer yet';
   while (Date.now() < deadline) {
     const why = failure();
-    if (why) throw new Error(why);
+    if (why) throw new AppStartError(why);
     last = await probe(url);
     if (last === 'ok') return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`apps not ready after ${READY_TIMEOUT_MS / 1000} s (${url}: ${last})`);
+  throw new AppStartError({ kind: 'start', message: `apps not ready after ${START_BOUND_MS / 1000} s (${url}: ${last})` });
 }
 
 function probe(url: string): Promise<string> {
@@ -151,7 +245,7 @@ function probe(url: string): Promise<string> {
 function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    const force = setTimeout(() => child.kill('SIGKILL'), STOP_BOUND_MS);
     child.once('exit', () => {
       clearTimeout(force);
       resolve();

@@ -5,14 +5,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { noQuietWaits, runVariant, type VariantContext } from './app-sets';
 import { KEEP_WARM_NODE_FLAGS } from './apps';
+import { DEADLINE_RULE, RESTARTS_PER_SET, runBoundMs } from './deadlines';
 import { renderCsv } from './export/csv';
 import { renderReport } from './export/html';
 import { renderIndex } from './export/index-page';
 import { renderMarkdown, renderTable } from './export/markdown';
 import type { PlannedCase, RawResult, RunDocument } from './model';
-import { parseOptions, planCases, UsageError, USAGE, type BenchOptions } from './options';
+import { failureSummary } from './failures';
+import { appSetKey, parseOptions, planCases, UsageError, USAGE, type BenchOptions } from './options';
 import { hasTaskset, planPinning } from './pinning';
-import { Progress } from './progress';
+import { duration, expectedCostMs, Progress } from './progress';
 import { collectProvenance } from './provenance';
 import { toCaseResult } from './results';
 import type { RunnerHooks } from './runner';
@@ -53,7 +55,23 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
     startedApps: {},
     quietWaits: noQuietWaits(),
     keepWarmNodeFlags: KEEP_WARM_NODE_FLAGS,
+    deadlines: {
+      rule: `each call: ${DEADLINE_RULE.floorMs} ms + ${DEADLINE_RULE.perRowMs} ms per row it moves (rows × requests), unless --deadline-ms`,
+      override: options.deadlineMs,
+      perCaseMs: Object.fromEntries(plan.map((p) => [p.record.id, p.deadlineMs])),
+    },
+    failurePolicy:
+      `a set of apps that cannot start, dies or stops answering its readiness check is started again up to ${RESTARTS_PER_SET} time(s) ` +
+      '(never with --client-url); the visits it cannot serve are recorded as failed with the reason (results[].failure); ' +
+      'a port the system picked that is taken before an app listens on it is picked again (startedApps[].portAttempts)',
+    restarts: [],
   };
+}
+
+/** How long the run should take (from the blog's figures) and the longest it can take (deadlines.ts). */
+function describeDuration(options: BenchOptions, plan: readonly PlannedCase[]): { expectedMs: number; boundMs: number } {
+  const sets = options.clientUrl ? 0 : new Set(plan.map(appSetKey)).size;
+  return { expectedMs: plan.reduce((sum, p) => sum + expectedCostMs(p), 0), boundMs: runBoundMs(plan, (p) => p.deadlineMs, sets) };
 }
 
 /**
@@ -90,9 +108,12 @@ async function main(argv: string[]): Promise<number> {
   const plan = planCases(options);
   const startedAt = new Date();
   const runDir = createRunFolder(options.out, startedAt);
+  const { expectedMs, boundMs } = describeDuration(options, plan);
   process.stderr.write(
-    `bench: ${plan.length} case(s) × ${options.transports.join(' + ')}, repetitions interleaved; ` +
-      `writing ${path.relative(process.cwd(), runDir)}\n`,
+    `bench: ${plan.length} visit(s) × ${options.transports.join(' + ')}, repetitions interleaved; ` +
+      `writing ${path.relative(process.cwd(), runDir)}\n` +
+      `bench: expected ≈ ${duration(expectedMs)} (from the blog's figures); at most ${duration(boundMs)} ` +
+      `(every call at its deadline, every set of apps restarted once)\n`,
   );
 
   const abort = new AbortController();
@@ -112,7 +133,7 @@ async function main(argv: string[]): Promise<number> {
     schemaVersion: 2,
     incomplete: true,
     provenance: { ...collectProvenance(WORKSPACE_ROOT, argv), pinning, clients: {} },
-    settings: describeSettings(options, plan, startedAt),
+    settings: { ...describeSettings(options, plan, startedAt), expectedMs: Math.round(expectedMs), boundMs },
     results: [],
   };
   const save = () => saveRun(runDir, doc);
@@ -162,8 +183,9 @@ async function main(argv: string[]): Promise<number> {
 
   process.stdout.write(`\n${renderTable(doc.results)}\n\n`);
   const failed = doc.results.filter((r) => !r.ok).length;
+  const summary = failureSummary(doc.results);
   process.stderr.write(
-    `bench: ${doc.results.length - failed} ok, ${failed} failed${doc.incomplete ? ', run incomplete' : ''}; ` +
+    `${summary ? summary + '\n' : ''}bench: ${doc.results.length - failed} ok, ${failed} failed${doc.incomplete ? ', run incomplete' : ''}; ` +
       `results in ${path.relative(process.cwd(), runDir)}/ (results.json, .md, .csv, report.html)\n`,
   );
   if (abort.signal.aborted) return 130;

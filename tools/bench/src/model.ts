@@ -67,6 +67,8 @@ export interface PlannedCase {
   cold: boolean;
   /** Interleaved position of this visit's first timed sample within the case (the visits before it used the rest). */
   firstPosition: number;
+  /** Deadline of each of its calls (deadlines.ts): past it the call fails as DEADLINE_EXCEEDED. */
+  deadlineMs: number;
 }
 
 /** CPU time and peak resident memory a process spent on a stretch of timed calls. */
@@ -119,6 +121,27 @@ export interface CaseIdentity {
   blogMs: number | null;
 }
 
+/**
+ * Why a cell failed, as data (the `error` string says the same in one sentence). Every failure path
+ * of a run ends here, so a lost process, a clash or a hang costs its cells and not the run.
+ */
+export interface Failure {
+  /**
+   * start: its set of apps could not be started; died: a process of its set exited; not-answering: its
+   * set stopped answering its readiness check; deadline: a call had no reply within its deadline;
+   * bound: the visit ran past its time bound and was ended; call: the call's own error (a wrong reply, a refusal).
+   */
+  kind: 'start' | 'died' | 'not-answering' | 'deadline' | 'bound' | 'call';
+  message: string;
+  /** The process at fault, when one is known: server-a, server-b or client. */
+  process?: string;
+  pid?: number;
+  /** How it ended, e.g. `exited with signal SIGKILL` or `exited with code 1`. */
+  exit?: string;
+  /** The last lines of its log. */
+  logTail?: string[];
+}
+
 /** The runner's output for one case × transport: raw samples or the error that stopped it. */
 export interface RawResult extends CaseIdentity {
   startedAt: string;
@@ -128,6 +151,8 @@ export interface RawResult extends CaseIdentity {
   /** Position of each timed sample in the case's interleaved sequence (0, 2, 4 … for the first transport). */
   sampleOrder: number[];
   error: string | null;
+  /** The same failure as data; null when it succeeded. */
+  failure: Failure | null;
   /** The machine probe (machine-probe.ts) just before and just after the case, in ms; null when not run. */
   machineProbeMs: MachineProbeReading | null;
 }
@@ -187,6 +212,8 @@ export interface CaseResult extends CaseIdentity {
   sampleOrder: number[];
   ok: boolean;
   error: string | null;
+  /** Why it failed, as data (kind, process, exit, log tail); null when ok (absent in older runs). */
+  failure?: Failure | null;
   summary: Summary | null;
   /** Client's and serving server's CPU time (summed) and peak RSS (max) over the timed calls. */
   client: ProcessCost | null;

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { parseIntField } from '@bench/validation';
 import { selectCases } from './cases';
+import { callDeadlineMs, DEADLINE_RULE } from './deadlines';
 import { TRANSPORTS, type CaseRecord, type PlannedCase, type Transport } from './model';
 import { PROFILES, type Profile } from './profiles';
 import { selectVariants, type VariantRecord } from './variants';
@@ -23,6 +24,8 @@ export interface BenchOptions {
   forks: number | null;
   /** --visits: overrides every case's visits. */
   visits: number | null;
+  /** --deadline-ms: overrides every call's deadline (deadlines.ts derives it from the case). */
+  deadlineMs: number | null;
   /** Parent folder of the run folders. */
   out: string;
   /** An already-running client; when null the bench starts the three apps itself. */
@@ -61,13 +64,15 @@ Options:
   --visits N                split each case's runs over N visits spread evenly over the run and dealt to
                             its forks in turn; a fork's first visit makes the cold call and warm-up, later
                             ones re-warm for 500 ms per transport (default: 10; ①-3: 1; quick: 1)
+  --deadline-ms MS          deadline of every call, after which it fails as DEADLINE_EXCEEDED (default: from
+                            the case, ${DEADLINE_RULE.floorMs / 1000} s + ${DEADLINE_RULE.perRowMs * 1000} µs per row moved: ①-1 ${DEADLINE_RULE.floorMs / 1000} s, ①-3 ${(DEADLINE_RULE.floorMs + DEADLINE_RULE.perRowMs * 1e6) / 1000} s)
   --out DIR                 parent folder of the run folders (default: results)
   --client-url URL          use a running client (e.g. under docker-compose) instead of starting the apps
   --pin                     pin client, server-a and server-b to cores 0, 1, 2 with taskset (needs ≥ 4 cores)
   --help                    this text
 `;
 
-const FLAGS = new Set(['profile', 'cases', 'transports', 'variants', 'runs', 'warmup', 'warmup-ms', 'settle-ms', 'forks', 'visits', 'out', 'client-url', 'pin', 'help']);
+const FLAGS = new Set(['profile', 'cases', 'transports', 'variants', 'runs', 'warmup', 'warmup-ms', 'settle-ms', 'forks', 'visits', 'deadline-ms', 'out', 'client-url', 'pin', 'help']);
 const SWITCHES = new Set(['pin', 'help']);
 
 /** Reads `--name value` and `--name=value` (Nx forwards options in the second form). */
@@ -97,9 +102,9 @@ function list(value: string): string[] {
     .filter(Boolean);
 }
 
-function count(name: string, raw: string | undefined, min: number): number | null {
+function count(name: string, raw: string | undefined, min: number, max = 100_000): number | null {
   if (raw === undefined) return null;
-  const result = parseIntField(`--${name}`, raw, { min, max: 100_000 });
+  const result = parseIntField(`--${name}`, raw, { min, max });
   if (!result.ok) throw new UsageError(result.error.message);
   return result.value;
 }
@@ -164,6 +169,7 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     settleMs: count('settle-ms', flags.get('settle-ms'), 0) ?? profile.settleMs,
     forks: forks ?? (clientUrl !== null ? 0 : null),
     visits: count('visits', flags.get('visits'), 1),
+    deadlineMs: count('deadline-ms', flags.get('deadline-ms'), 1, 3_600_000),
     out: path.resolve(cwd, flags.get('out') ?? 'results'),
     clientUrl: clientUrl?.replace(/\/$/, '') ?? null,
     pin: flags.has('pin'),
@@ -209,6 +215,7 @@ export function planCases(options: BenchOptions): PlannedCase[] {
           visits: visitCount,
           visit: i + 1,
           firstPosition: shares.slice(0, i).reduce((a, b) => a + b, 0) * options.transports.length,
+          deadlineMs: callDeadlineMs(record, options.deadlineMs),
         };
         return { planned, at: (i + 0.5) / visitCount, caseIndex };
       });

@@ -20,9 +20,10 @@ export function estimateLeftMs(plan: readonly PlannedCase[], doneCases: number, 
   return ((total - finished) * elapsedMs) / finished;
 }
 
-function duration(msValue: number | null): string {
+export function duration(msValue: number | null): string {
   if (msValue === null) return '?';
   const s = Math.round(msValue / 1000);
+  if (s >= 3600) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 

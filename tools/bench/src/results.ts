@@ -31,6 +31,7 @@ export function toCaseResult(raw: RawResult): CaseResult {
     sampleOrder: raw.sampleOrder,
     ok: raw.error === null && m !== null,
     error: raw.error,
+    failure: raw.failure,
     summary: summarize(m?.samplesMs ?? []),
     blogMs: raw.blogMs,
     client: m?.client ?? null,

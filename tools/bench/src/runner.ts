@@ -1,7 +1,20 @@
+import { MAX_TIMED_WARMUP_CALLS, visitBoundMs } from './deadlines';
 import type { ClientDriver } from './drivers/driver';
+import { callFailure, describeFailure } from './failures';
 import type { MachineProbe } from './machine-probe';
-import type { Measurement, PlannedCase, RawResult, Transport } from './model';
+import type { Failure, Measurement, PlannedCase, RawResult, Transport } from './model';
 import { combineMeasurements } from './visits';
+
+export { MAX_TIMED_WARMUP_CALLS };
+
+export interface RunOptions {
+  /** Stops early, between calls, once aborted (Ctrl-C); what was cut short is not recorded. */
+  signal?: AbortSignal;
+  /** Times the machine itself just before and after each case (machine-probe.ts). */
+  probe?: MachineProbe;
+  /** A visit's bound (default: deadlines.ts's visitBoundMs); past it its calls are ended and fail as `bound`. */
+  boundMs?: (planned: PlannedCase) => number;
+}
 
 export interface RunnerHooks {
   /** Before case `index` (0-based) of `total` starts. */
@@ -23,67 +36,60 @@ interface Accumulator {
   startedAt: Date;
   measurement: Measurement | null;
   sampleOrder: number[];
-  error: string | null;
+  failure: Failure | null;
 }
-
-/** Bound on the timed warm-up's calls, whatever their speed (a sub-millisecond case would otherwise make thousands). */
-export const MAX_TIMED_WARMUP_CALLS = 500;
 
 function sum(values: readonly number[]): number {
   return values.reduce((a, b) => a + b, 0);
-}
-
-function errorText(cause: unknown): string {
-  return cause instanceof Error ? cause.message : String(cause);
 }
 
 /**
  * Runs every planned case through the driver and hands back raw results. Per case: each transport's
  * cold call (on a fork's first visit) and warm-up (at least `warmup` calls and `warmupMs` ms), then the timed repetitions
  * interleaved (json, grpc, json, grpc, …) so drift in the machine hits both alike. It never formats
- * and never summarizes; a failing transport is recorded with its error and the others go on. Stops
- * early when `signal` is aborted. `probe`, when given, times the machine itself just before and after
- * each case (machine-probe.ts).
+ * and never summarizes; a failing transport is recorded with its failure and the others go on.
  */
-export async function runCases(
-  plan: readonly PlannedCase[],
-  driver: ClientDriver,
-  hooks: RunnerHooks,
-  signal?: AbortSignal,
-  probe?: MachineProbe,
-): Promise<RawResult[]> {
+export async function runCases(plan: readonly PlannedCase[], driver: ClientDriver, hooks: RunnerHooks, options: RunOptions = {}): Promise<RawResult[]> {
+  const { signal, probe, boundMs: boundOf = (planned: PlannedCase) => visitBoundMs(planned, planned.deadlineMs) } = options;
   const all: RawResult[] = [];
   for (let index = 0; index < plan.length && !signal?.aborted; index++) {
     const planned = plan[index];
-    const { record, warmup, runs } = planned;
+    const { record, warmup, runs, deadlineMs } = planned;
     hooks.onCaseStart?.(planned, index, plan.length);
+    // The visit's bound ends it (its calls fail as `bound`) if something hangs past every deadline.
+    const boundMs = boundOf(planned);
+    const bound = AbortSignal.timeout(boundMs);
+    const visitSignal = signal ? AbortSignal.any([signal, bound]) : bound;
+    const failureOf = (cause: unknown, prefix = ''): Failure =>
+      bound.aborted ? { kind: 'bound', message: `${prefix}visit ended: it ran past its bound of ${boundMs} ms` } : callFailure(cause, prefix);
     if (hooks.beforeVisit) await hooks.beforeVisit(planned);
     if (signal?.aborted) break;
     const probeBefore = probe?.() ?? null;
     const began = performance.now();
-    const call = { rows: record.rows, requests: record.requests, ...(record.payload ? { payload: record.payload } : {}) };
+    const call = { rows: record.rows, requests: record.requests, deadlineMs, ...(record.payload ? { payload: record.payload } : {}) };
     const accs: Accumulator[] = planned.transports.map((transport) => ({
       transport,
       startedAt: new Date(),
       measurement: null,
       sampleOrder: [],
-      error: null,
+      failure: null,
     }));
 
     for (const acc of accs) {
       if (signal?.aborted) break;
       try {
-        const m = await driver.runCase({ ...call, transport: acc.transport, warmup, runs: 0, cold: planned.cold }, signal);
+        const m = await driver.runCase({ ...call, transport: acc.transport, warmup, runs: 0, cold: planned.cold }, visitSignal);
         acc.measurement = m;
         // Timed warm-up: single untimed calls until the warm-up calls (as the client timed them) add up to warmupMs.
         let spentMs = (m.coldMs ?? 0) + sum(m.warmupMs);
-        for (let extra = 0; extra < MAX_TIMED_WARMUP_CALLS && spentMs < planned.warmupMs && !signal?.aborted; extra++) {
-          const one = await driver.runCase({ ...call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, signal);
+        for (let extra = 0; extra < MAX_TIMED_WARMUP_CALLS && spentMs < planned.warmupMs && !visitSignal.aborted; extra++) {
+          const one = await driver.runCase({ ...call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, visitSignal);
           m.warmupMs.push(...one.samplesMs);
           spentMs += sum(one.samplesMs);
         }
+        if (bound.aborted) throw new Error('bound');
       } catch (cause) {
-        if (!signal?.aborted) acc.error = errorText(cause);
+        if (!signal?.aborted) acc.failure = failureOf(cause);
       }
     }
     let position = planned.firstPosition;
@@ -91,14 +97,15 @@ export async function runCases(
       for (const acc of accs) {
         if (signal?.aborted) break;
         const order = position++;
-        if (acc.error !== null || acc.measurement === null) continue;
+        if (acc.failure !== null || acc.measurement === null) continue;
         if (planned.settleMs > 0) await new Promise((resolve) => setTimeout(resolve, planned.settleMs));
         try {
-          const one = await driver.runCase({ ...call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, signal);
+          if (bound.aborted) throw new Error('bound');
+          const one = await driver.runCase({ ...call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, visitSignal);
           acc.measurement = combineMeasurements(acc.measurement, one);
           acc.sampleOrder.push(order);
         } catch (cause) {
-          if (!signal?.aborted) acc.error = `repetition ${repetition}: ${errorText(cause)}`;
+          if (!signal?.aborted) acc.failure = failureOf(cause, `repetition ${repetition}: `);
         }
       }
       hooks.onRepetition?.(planned, repetition);
@@ -121,9 +128,10 @@ export async function runCases(
         startedAt: acc.startedAt.toISOString(),
         wallMs,
         machineProbeMs,
-        measurement: acc.error === null ? acc.measurement : null,
-        sampleOrder: acc.error === null ? acc.sampleOrder : [],
-        error: acc.error,
+        measurement: acc.failure === null ? acc.measurement : null,
+        sampleOrder: acc.failure === null ? acc.sampleOrder : [],
+        error: acc.failure === null ? null : describeFailure(acc.failure),
+        failure: acc.failure,
       }),
     );
     all.push(...results);

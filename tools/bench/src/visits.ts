@@ -63,6 +63,7 @@ export function mergeVisits(sofar: RawResult, more: RawResult, visitsSoFar: numb
   const measurement =
     sofar.measurement && more.measurement ? combineMeasurements(sofar.measurement, more.measurement) : (sofar.measurement ?? more.measurement);
   const error = sofar.error ?? (more.error === null ? null : `visit ${visitsSoFar + 1}: ${more.error}`);
+  const failure = sofar.failure ?? more.failure;
   return {
     ...sofar,
     runs: sofar.runs + more.runs,
@@ -70,6 +71,7 @@ export function mergeVisits(sofar: RawResult, more: RawResult, visitsSoFar: numb
     measurement: error === null ? measurement : null,
     sampleOrder: [...sofar.sampleOrder, ...more.sampleOrder],
     error,
+    failure,
     machineProbeMs: mergeProbe(sofar.machineProbeMs, visitsSoFar, more.machineProbeMs),
   };
 }

@@ -185,10 +185,12 @@ describe('bench:all (built apps, quick profile)', () => {
     for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
   });
 
-  it('when server-b dies mid-run: later gRPC cells fail with the reason, JSON cells complete, exit 1, nothing left running', async () => {
+  it('when server-b dies mid-visit: that cell fails naming the process, the set is restarted once, the rest complete, exit 1', async () => {
     const env = await portsEnv();
     let killed = false;
-    const result = await runBench(['--cases', '1-1,1-2,2-1,2-2', '--runs', '3', '--forks', '0', '--visits', '1', '--out', out], env, (stderr) => {
+    // Long enough visits (settle time before each call) that the kill lands inside visit 2.
+    const args = ['--cases', '1-1,1-2,2-1,2-2', '--runs', '10', '--settle-ms', '100', '--forks', '0', '--visits', '1', '--out', out];
+    const result = await runBench(args, env, (stderr) => {
       if (killed || !stderr.includes('[1/4]')) return;
       killed = true;
       const doc = JSON.parse(fs.readFileSync(path.join(listRuns(out)[0], 'results.json'), 'utf8'));
@@ -199,13 +201,67 @@ describe('bench:all (built apps, quick profile)', () => {
     const doc = JSON.parse(fs.readFileSync(path.join(onlyRunDir(out), 'results.json'), 'utf8'));
     expect(doc.incomplete).toBe(false);
     const cells = doc.results.map((r: { case: string; transport: string; ok: boolean }) => `${r.case}/${r.transport}/${r.ok}`);
-    expect(cells.slice(0, 2)).toEqual(['①-1/json/true', '①-1/grpc/true']);
-    for (const r of doc.results.slice(2)) {
-      if (r.transport === 'json') expect(r.ok).toBe(true);
-      else expect(r).toMatchObject({ ok: false, error: expect.stringMatching(/UNAVAILABLE|code 14|ECONNREFUSED/) });
-    }
-    expect(result.stdout).toContain('FAILED');
+    expect(cells).toEqual(['①-1/json/true', '①-1/grpc/true', '①-2/json/true', '①-2/grpc/false', '②-1/json/true', '②-1/grpc/true', '②-2/json/true', '②-2/grpc/true']);
+    const failed = doc.results[3];
+    expect(failed.failure).toMatchObject({ kind: 'died', process: 'server-b', exit: 'exited with signal SIGKILL', logTail: expect.any(Array) });
+    expect(failed.error).toMatch(/server-b \(pid \d+\) exited with signal SIGKILL/);
+    expect(doc.settings.restarts).toMatchObject([{ variant: 'blog', set: 'blog', action: 'restarted', cause: { kind: 'died', process: 'server-b' } }]);
+    expect(doc.settings.startedApps.blog).toHaveLength(2);
+    expect(result.stderr).toMatch(/bench: 1 of 8 cells failed: blog ①-2 grpc \(died: server-b exited with signal SIGKILL\)/);
+    for (const set of doc.settings.startedApps.blog) for (const pid of Object.values(set.pids) as number[]) expect(isAlive(pid)).toBe(false);
     for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
+  });
+
+  it('when server-a accepts but never answers: its calls fail by deadline within the printed bound, the run goes on', async () => {
+    const env = await portsEnv();
+    let stopped = 0;
+    const started = Date.now();
+    const args = ['--cases', '1-1,1-2,2-1', '--runs', '2', '--forks', '0', '--visits', '1', '--deadline-ms', '1500', '--out', out];
+    const result = await runBench(args, env, (stderr) => {
+      if (stopped || !stderr.includes('[1/3]')) return;
+      const doc = JSON.parse(fs.readFileSync(path.join(listRuns(out)[0], 'results.json'), 'utf8'));
+      stopped = doc.settings.startedApps.blog[0].pids['server-a'];
+      process.kill(stopped, 'SIGSTOP'); // the kernel still accepts its connections; nothing answers them
+    });
+    const wallMs = Date.now() - started;
+    expect(stopped).toBeGreaterThan(0);
+    expect(result.code).toBe(1);
+    const bound = /at most (\d+)m(\d+)s/.exec(result.stderr);
+    expect(bound).not.toBeNull();
+    expect(wallMs).toBeLessThan((Number(bound![1]) * 60 + Number(bound![2])) * 1000);
+    const doc = JSON.parse(fs.readFileSync(path.join(onlyRunDir(out), 'results.json'), 'utf8'));
+    expect(doc.settings.deadlines.perCaseMs).toEqual({ '①-1': 1500, '①-2': 1500, '②-1': 1500 });
+    const byCell = Object.fromEntries(doc.results.map((r: { case: string; transport: string }) => [`${r.case}/${r.transport}`, r]));
+    expect(byCell['①-2/json']).toMatchObject({ ok: false, failure: { kind: 'deadline' }, error: expect.stringContaining('DEADLINE_EXCEEDED') });
+    expect(byCell['①-2/grpc'].ok).toBe(true);
+    // The set stopped answering its readiness check: it was replaced, and the next case ran on new apps.
+    expect(doc.settings.restarts).toMatchObject([{ action: 'restarted', cause: { kind: 'not-answering' } }]);
+    expect(byCell['②-1/json'].ok).toBe(true);
+    expect(isAlive(stopped)).toBe(false);
+    for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
+  });
+
+  it('picks free ports from the system: something listening on 3000–3002 costs nothing', async () => {
+    const blockers: net.Server[] = [];
+    for (const port of [3000, 3001, 3002]) {
+      const blocker = net.createServer();
+      const listening = await new Promise<boolean>((resolve) => {
+        blocker.once('error', () => resolve(false)); // already taken by something else: as good
+        blocker.listen(port, '127.0.0.1', () => resolve(true));
+      });
+      if (listening) blockers.push(blocker);
+    }
+    try {
+      const result = await runBench(['--profile', 'quick', '--runs', '1', '--out', out], {});
+      expect(result.code).toBe(0);
+      const doc = JSON.parse(fs.readFileSync(path.join(onlyRunDir(out), 'results.json'), 'utf8'));
+      expect(doc.results.every((r: { ok: boolean }) => r.ok)).toBe(true);
+      const [set] = doc.settings.startedApps.blog;
+      expect(set.portsFromOs).toEqual(['client', 'serverA', 'serverB']);
+      for (const port of Object.values(set.ports) as number[]) expect([3000, 3001, 3002]).not.toContain(port);
+    } finally {
+      for (const blocker of blockers) blocker.close();
+    }
   });
 
   it('bench:soak (test-sized): load on both servers at once, zero errors, RSS figures, apps stopped', async () => {
@@ -247,7 +303,7 @@ describe('bench:all (built apps, quick profile)', () => {
     for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
   });
 
-  it('names the variable when a port is taken, and leaves nothing running', async () => {
+  it('names the variable when a port the user gave is taken, records every cell as failed with it, and leaves nothing running', async () => {
     const env = await portsEnv();
     const blocker = net.createServer().listen(Number(env.SERVER_A_PORT), '127.0.0.1');
     await new Promise((resolve) => blocker.once('listening', resolve));
@@ -256,6 +312,15 @@ describe('bench:all (built apps, quick profile)', () => {
       expect(result.code).toBe(1);
       expect(result.stderr).toContain(`port ${env.SERVER_A_PORT} on 127.0.0.1 is already in use`);
       expect(result.stderr).toContain('SERVER_A_PORT');
+      const doc = JSON.parse(fs.readFileSync(path.join(onlyRunDir(out), 'results.json'), 'utf8'));
+      expect(doc.incomplete).toBe(false);
+      expect(doc.results).toHaveLength(10);
+      for (const r of doc.results) {
+        expect(r).toMatchObject({ ok: false, failure: { kind: 'start', process: 'server-a', exit: 'exited with code 1' } });
+        expect(r.failure.logTail.join('\n')).toContain('SERVER_A_PORT');
+      }
+      // Tried once more (the restart policy), then given up: recorded both times.
+      expect(doc.settings.restarts.map((e: { action: string }) => e.action)).toEqual(['restarted', 'failed its remaining visits']);
     } finally {
       blocker.close();
     }

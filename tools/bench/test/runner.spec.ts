@@ -6,8 +6,8 @@ import { MAX_TIMED_WARMUP_CALLS, runCases } from '../src/runner';
 
 const byId = (id: string) => BLOG_CASES.find((c) => c.id === id)!;
 const plan: PlannedCase[] = [
-  { variant: 'blog', record: byId('①-1'), transports: ['json', 'grpc'], warmup: 1, warmupMs: 0, runs: 3, settleMs: 0, forks: 0, fork: 0, visits: 1, visit: 1, cold: true, firstPosition: 0 },
-  { variant: 'blog', record: byId('20k×4'), transports: ['json'], warmup: 0, warmupMs: 0, runs: 2, settleMs: 0, forks: 0, fork: 0, visits: 1, visit: 1, cold: true, firstPosition: 0 },
+  { variant: 'blog', record: byId('①-1'), transports: ['json', 'grpc'], warmup: 1, warmupMs: 0, runs: 3, settleMs: 0, forks: 0, fork: 0, visits: 1, visit: 1, cold: true, firstPosition: 0, deadlineMs: 10_000 },
+  { variant: 'blog', record: byId('20k×4'), transports: ['json'], warmup: 0, warmupMs: 0, runs: 2, settleMs: 0, forks: 0, fork: 0, visits: 1, visit: 1, cold: true, firstPosition: 0, deadlineMs: 10_000 },
 ];
 
 describe('runCases with a scripted driver', () => {
@@ -81,7 +81,7 @@ describe('runCases with a scripted driver', () => {
   it('probes the machine just before and just after each case, once for all its transports', async () => {
     const readings = [7, 8, 9, 10];
     const probe = jest.fn(() => readings.shift()!);
-    const results = await runCases(plan, new FakeDriver(() => ({ latenciesMs: [1] })), { onCaseDone: () => undefined }, undefined, probe);
+    const results = await runCases(plan, new FakeDriver(() => ({ latenciesMs: [1] })), { onCaseDone: () => undefined }, { probe });
     expect(probe).toHaveBeenCalledTimes(4);
     expect(results.map((r) => r.machineProbeMs)).toEqual([{ before: 7, after: 8 }, { before: 7, after: 8 }, { before: 9, after: 10 }]);
     expect((await runCases(plan, new FakeDriver(() => ({})), { onCaseDone: () => undefined }))[0].machineProbeMs).toBeNull();
@@ -105,10 +105,32 @@ describe('runCases with a scripted driver', () => {
     expect(toCaseResult(results[0]).samplesMs).toHaveLength(3);
   });
 
+  it("passes each case's deadline with every call", async () => {
+    const driver = new FakeDriver(() => ({ latenciesMs: [1] }));
+    await runCases([{ ...plan[0], deadlineMs: 1234 }], driver, { onCaseDone: () => undefined });
+    expect(new Set(driver.calls.map((c) => c.deadlineMs))).toEqual(new Set([1234]));
+  });
+
+  it('ends a visit that runs past its bound: the hanging call and the calls after it fail as `bound`, nothing hangs', async () => {
+    const driver = new FakeDriver((call) => (call.transport === 'json' && call.runs > 0 ? { stallMs: 60_000 } : { latenciesMs: [1] }));
+    const started = performance.now();
+    const [json, grpc] = await runCases(plan.slice(0, 1), driver, { onCaseDone: () => undefined }, { boundMs: () => 200 });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(json).toMatchObject({ measurement: null, failure: { kind: 'bound', message: 'repetition 1: visit ended: it ran past its bound of 200 ms' } });
+    expect(grpc.failure).toMatchObject({ kind: 'bound' });
+    expect(toCaseResult(json)).toMatchObject({ ok: false, error: expect.stringContaining('past its bound') });
+  });
+
+  it('classifies a call past its deadline apart from other call errors', async () => {
+    const driver = new FakeDriver((call) => ({ error: call.transport === 'json' ? 'timed call failed: DEADLINE_EXCEEDED: no complete reply' : 'wrong reply: expected 1 rows, got 0' }));
+    const [json, grpc] = await runCases(plan.slice(0, 1), driver, { onCaseDone: () => undefined });
+    expect([json.failure?.kind, grpc.failure?.kind]).toEqual(['deadline', 'call']);
+  });
+
   it('stops between cases once aborted', async () => {
     const abort = new AbortController();
     const driver = new FakeDriver(() => ({ latenciesMs: [1] }));
-    const results = await runCases(plan, driver, { onCaseDone: () => abort.abort() }, abort.signal);
+    const results = await runCases(plan, driver, { onCaseDone: () => abort.abort() }, { signal: abort.signal });
     expect(results).toHaveLength(2);
   });
 });

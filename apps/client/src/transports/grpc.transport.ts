@@ -73,19 +73,19 @@ export class GrpcTransport implements RowTransport {
     const { service: serviceName, method, streamMethod, field } = this.route;
     const service = client.getService<ServiceClient>(serviceName);
     const streamed = isTuned(this.settings.variant, 'stream-large-replies') ? streamMethod : undefined;
-    // Every call gets a deadline (CALL_TIMEOUT_MS): a stuck server fails the case instead of hanging it.
-    const deadline = () => ({ deadline: Date.now() + this.settings.callTimeoutMs });
-    const one = (rows: number): Observable<Reply> =>
+    // Every call gets the deadline the bench gave the case: a stuck server fails the case instead of hanging it.
+    const deadline = (ms: number) => ({ deadline: Date.now() + ms });
+    const one = (rows: number, deadlineMs: number): Observable<Reply> =>
       streamed !== undefined && rows >= STREAM_FROM_ROWS
-        ? service[streamed]({ count: rows }, new Metadata(), deadline()).pipe(
+        ? service[streamed]({ count: rows }, new Metadata(), deadline(deadlineMs)).pipe(
             reduce<Reply, Reply>((reply, chunk) => {
               for (const row of chunk[field]) reply[field].push(row);
               return reply;
             }, { [field]: [] }),
           )
-        : service[method]({ count: rows }, new Metadata(), deadline());
+        : service[method]({ count: rows }, new Metadata(), deadline(deadlineMs));
     return {
-      fetchAll: (rows, requests) => lastValueFrom(forkJoin(Array.from({ length: requests }, () => one(rows)))),
+      fetchAll: (rows, requests, deadlineMs) => lastValueFrom(forkJoin(Array.from({ length: requests }, () => one(rows, deadlineMs)))),
       close,
     };
   }

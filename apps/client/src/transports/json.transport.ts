@@ -70,14 +70,14 @@ export class JsonTransport implements RowTransport {
     const base = `${this.settings.serverAUrl}${this.routePrefix}`;
     const config: AxiosRequestConfig = {
       transformResponse: this.timedParse,
-      timeout: this.settings.callTimeoutMs,
       ...(agent ? { httpAgent: agent } : {}),
     };
     // `rows` is a validated integer, so the URL cannot be steered elsewhere by a request.
-    const one = (rows: number): Observable<unknown> => this.http.get(base + rows, config).pipe(map((response) => response.data as unknown));
+    const one = (rows: number, timeout: number): Observable<unknown> =>
+      this.http.get(base + rows, { ...config, timeout }).pipe(map((response) => response.data as unknown));
     return {
       // Lazy observables fired together and awaited together: the blog's forkJoin.
-      fetchAll: (rows, requests) => lastValueFrom(forkJoin(Array.from({ length: requests }, () => one(rows)))),
+      fetchAll: (rows, requests, deadlineMs) => lastValueFrom(forkJoin(Array.from({ length: requests }, () => one(rows, deadlineMs)))),
       close,
     };
   }

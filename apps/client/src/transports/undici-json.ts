@@ -8,8 +8,9 @@ import type { Connection, ReplyMeter } from '@bench/harness';
  */
 export function undiciConnection(origin: string, routePrefix: string, connections: number, timeoutMs: number, meter: ReplyMeter): Connection {
   const pool = new Pool(origin, { connections, keepAliveTimeout: 60_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-  const one = async (rows: number): Promise<unknown> => {
-    const { statusCode, headers, body } = await pool.request({ path: `${routePrefix}${rows}`, method: 'GET' });
+  const one = async (rows: number, deadlineMs: number): Promise<unknown> => {
+    const limits = { headersTimeout: deadlineMs, bodyTimeout: deadlineMs };
+    const { statusCode, headers, body } = await pool.request({ path: `${routePrefix}${rows}`, method: 'GET', ...limits });
     const text = await body.text();
     if (statusCode !== 200) throw new Error(`HTTP ${statusCode}: ${text.slice(0, 200)}`);
     const started = performance.now();
@@ -18,7 +19,7 @@ export function undiciConnection(origin: string, routePrefix: string, connection
     return value;
   };
   return {
-    fetchAll: (rows, requests) => Promise.all(Array.from({ length: requests }, () => one(rows))),
+    fetchAll: (rows, requests, deadlineMs) => Promise.all(Array.from({ length: requests }, () => one(rows, deadlineMs))),
     close: () => pool.close(),
   };
 }

@@ -11,6 +11,8 @@ export interface CaseCall {
   cold: boolean;
   /** A payload endpoint's name (libs/payloads); absent: the blog's rows. */
   payload?: string;
+  /** Deadline of each call, in ms (deadlines.ts); the client fails a call past it. */
+  deadlineMs: number;
 }
 
 /**

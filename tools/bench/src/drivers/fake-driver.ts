@@ -9,6 +9,8 @@ export interface FakeScript {
   error?: string;
   /** Fail from this timed repetition on (1-based), e.g. to simulate a server dying mid-case. */
   failFromRepetition?: number;
+  /** Answer only after this long (unless the signal ends the wait first): a server that hangs. */
+  stallMs?: number;
 }
 
 /**
@@ -22,9 +24,10 @@ export class FakeDriver implements ClientDriver {
 
   constructor(private readonly script: (call: CaseCall) => FakeScript) {}
 
-  async runCase(call: CaseCall): Promise<Measurement> {
+  async runCase(call: CaseCall, signal?: AbortSignal): Promise<Measurement> {
     this.calls.push(call);
     const script = this.script(call);
+    if (script.stallMs !== undefined) await stall(script.stallMs, signal);
     if (script.error && script.failFromRepetition === undefined) throw new Error(script.error);
     if (call.runs > 0) {
       const repetition = (this.repetitions.get(call.transport) ?? 0) + 1;
@@ -57,4 +60,12 @@ export class FakeDriver implements ClientDriver {
   async describe(): Promise<Record<string, unknown>> {
     return { fake: true };
   }
+}
+
+/** Waits `ms`, or rejects as an aborted request does once `signal` fires. */
+function stall(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('The operation was aborted'))), { once: true });
+  });
 }

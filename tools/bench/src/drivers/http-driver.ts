@@ -1,26 +1,38 @@
 import * as http from 'node:http';
+import { callsOf, requestBoundMs } from '../deadlines';
 import type { Measurement } from '../model';
 import type { CaseCall, ClientDriver } from './driver';
 
-/** Longest one case may take before the bench gives up on it (the 1M-row case takes ~1 min). */
-const CASE_TIMEOUT_MS = 15 * 60_000;
+/** How long the client may take to describe itself or say it is ready. */
+const INFO_TIMEOUT_MS = 10_000;
 
 /** Drives the client app's POST /bench/run and GET /bench/info. */
 export class HttpClientDriver implements ClientDriver {
   constructor(private readonly clientUrl: string) {}
 
   async runCase(call: CaseCall, signal?: AbortSignal): Promise<Measurement> {
-    const body = await request(`${this.clientUrl}/bench/run`, 'POST', call, signal);
+    // Every call of the request has its deadline in the client; this wait covers them all and then some.
+    const body = await request(`${this.clientUrl}/bench/run`, 'POST', call, requestBoundMs(callsOf(call), call.deadlineMs), signal);
     return body as Measurement;
   }
 
   async describe(): Promise<Record<string, unknown>> {
-    return (await request(`${this.clientUrl}/bench/info`, 'GET', undefined)) as Record<string, unknown>;
+    return (await request(`${this.clientUrl}/bench/info`, 'GET', undefined, INFO_TIMEOUT_MS)) as Record<string, unknown>;
+  }
+
+  /** Whether the client and both its servers answer (GET /health/ready): null when ready, else why not. */
+  async notReady(): Promise<string | null> {
+    try {
+      await request(`${this.clientUrl}/health/ready`, 'GET', undefined, INFO_TIMEOUT_MS);
+      return null;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
   }
 }
 
-/** A JSON request with node:http (no client-side timeout shorter than the slowest case). */
-function request(url: string, method: 'GET' | 'POST', payload: unknown, signal?: AbortSignal): Promise<unknown> {
+/** A JSON request with node:http, ended when no answer comes within `timeoutMs`. */
+function request(url: string, method: 'GET' | 'POST', payload: unknown, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const data = payload === undefined ? undefined : Buffer.from(JSON.stringify(payload));
     const req = http.request(
@@ -29,7 +41,7 @@ function request(url: string, method: 'GET' | 'POST', payload: unknown, signal?:
         method,
         signal,
         agent: false,
-        timeout: CASE_TIMEOUT_MS,
+        timeout: timeoutMs,
         headers: data ? { 'content-type': 'application/json', 'content-length': data.length } : {},
       },
       (res) => {
@@ -52,7 +64,7 @@ function request(url: string, method: 'GET' | 'POST', payload: unknown, signal?:
         });
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`no answer from ${url} within ${CASE_TIMEOUT_MS / 60_000} min`)));
+    req.on('timeout', () => req.destroy(new Error(`no answer from ${url} within ${Math.round(timeoutMs / 1000)} s`)));
     req.on('error', reject);
     req.end(data);
   });

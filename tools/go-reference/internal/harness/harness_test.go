@@ -24,12 +24,12 @@ func body(t *testing.T, text string) any {
 
 func TestParseCaseRequestDefaults(t *testing.T) {
 	got, err := ParseCaseRequest(body(t, `{"transport":"grpc","rows":10,"requests":"4","runs":0}`), 1000, 100)
-	want := CaseRequest{Transport: "grpc", Rows: 10, Requests: 4, Warmup: 1, Runs: 0, Cold: true}
+	want := CaseRequest{Transport: "grpc", Rows: 10, Requests: 4, Warmup: 1, Runs: 0, Cold: true, DeadlineMs: 120000}
 	if err != nil || got != want {
 		t.Fatalf("got %+v, %v", got, err)
 	}
 	got, err = ParseCaseRequest(body(t, `{"transport":"json","rows":1,"requests":1,"runs":3,"warmup":0,"cold":false}`), 1000, 100)
-	want = CaseRequest{Transport: "json", Rows: 1, Requests: 1, Warmup: 0, Runs: 3, Cold: false}
+	want = CaseRequest{Transport: "json", Rows: 1, Requests: 1, Warmup: 0, Runs: 3, Cold: false, DeadlineMs: 120000}
 	if err != nil || got != want {
 		t.Fatalf("got %+v, %v", got, err)
 	}
@@ -136,7 +136,7 @@ func (t *fakeTransport) ReadServerMetrics(bool) (procmetrics.Sample, error) {
 func TestRunShapesTheCaseRun(t *testing.T) {
 	ft := &fakeTransport{}
 	runner := NewRunner(procmetrics.New(), ft)
-	run, err := runner.Run(CaseRequest{Transport: "json", Rows: 3, Requests: 2, Warmup: 2, Runs: 3, Cold: true})
+	run, err := runner.Run(CaseRequest{Transport: "json", Rows: 3, Requests: 2, Warmup: 2, Runs: 3, Cold: true, DeadlineMs: 5000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,6 +199,32 @@ func TestWrongRepliesFailTheirStage(t *testing.T) {
 	}
 	_, err = NewRunner(procmetrics.New(), ft).TimeOnce("json", 1, 1)
 	if !errors.As(err, &failure) || failure.Stage != "timed" {
+		t.Fatalf("got %v", err)
+	}
+}
+
+type stuckConn struct{}
+
+func (stuckConn) FetchAll(int, int) ([]samples.Reply, error) { select {} }
+func (stuckConn) Close()                                     {}
+
+func TestTimeCallFailsPastItsDeadline(t *testing.T) {
+	started := time.Now()
+	_, err := TimeCall(stuckConn{}, 1, 1, 30*time.Millisecond)
+	if err == nil || !strings.Contains(err.Error(), "DEADLINE_EXCEEDED") || !strings.Contains(err.Error(), "30 ms") {
+		t.Fatalf("got %v", err)
+	}
+	if time.Since(started) > 2*time.Second {
+		t.Fatalf("took %v", time.Since(started))
+	}
+}
+
+func TestParseCaseRequestDeadline(t *testing.T) {
+	got, err := ParseCaseRequest(body(t, `{"transport":"json","rows":1,"requests":1,"runs":1,"deadlineMs":1500}`), 1000, 100)
+	if err != nil || got.DeadlineMs != 1500 {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	if _, err := ParseCaseRequest(body(t, `{"transport":"json","rows":1,"requests":1,"runs":1,"deadlineMs":0}`), 1000, 100); err == nil || err.Field != "deadlineMs" {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 
 	"goreference/internal/validation"
@@ -25,7 +26,12 @@ type CaseRequest struct {
 	Warmup    int    `json:"warmup"`
 	Runs      int    `json:"runs"`
 	Cold      bool   `json:"cold"`
+	// DeadlineMs bounds each call (the bench derives it from the case); absent: DefaultDeadline.
+	DeadlineMs int `json:"deadlineMs"`
 }
+
+// MaxDeadlineMs is the longest deadline one call may be given (as libs/harness allows).
+const MaxDeadlineMs = 3_600_000
 
 // DecodeBody parses a request body as JavaScript's JSON.parse would (numbers kept exact, a single
 // value and nothing after it).
@@ -88,5 +94,9 @@ func ParseCaseRequest(body any, maxRows, maxParallel int) (CaseRequest, *validat
 	if err != nil {
 		return CaseRequest{}, err
 	}
-	return CaseRequest{Transport: transport, Rows: int(rows), Requests: int(requests), Warmup: int(warmup), Runs: int(runs), Cold: cold}, nil
+	deadlineMs, err := validation.ParseInt("deadlineMs", orDefault("deadlineMs", json.Number(fmt.Sprint(DefaultDeadline.Milliseconds()))), validation.Range{Min: 1, Max: MaxDeadlineMs})
+	if err != nil {
+		return CaseRequest{}, err
+	}
+	return CaseRequest{Transport: transport, Rows: int(rows), Requests: int(requests), Warmup: int(warmup), Runs: int(runs), Cold: cold, DeadlineMs: int(deadlineMs)}, nil
 }

@@ -107,11 +107,37 @@ func (f *CaseFailure) Error() string { return fmt.Sprintf("%s call failed: %s", 
 // ErrBusy is a second case asked of a client already running one.
 var ErrBusy = errors.New("another case is running in this client; run one case at a time")
 
+// DefaultDeadline bounds a call when the caller gives none (the Node apps' CALL_TIMEOUT_MS default).
+const DefaultDeadline = 120 * time.Second
+
+// fetchWithin is FetchAll with a wall: past the deadline the call fails with DEADLINE_EXCEEDED, so a
+// server that accepts and never answers fails the case instead of hanging it. The abandoned fetch
+// ends on its own (its transport's timeouts); its result is dropped.
+func fetchWithin(conn Connection, rows, requests int, deadline time.Duration) ([]samples.Reply, error) {
+	type result struct {
+		replies []samples.Reply
+		err     error
+	}
+	done := make(chan result, 1)
+	go func() {
+		replies, err := conn.FetchAll(rows, requests)
+		done <- result{replies, err}
+	}()
+	timer := time.NewTimer(deadline)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		return r.replies, r.err
+	case <-timer.C:
+		return nil, fmt.Errorf("DEADLINE_EXCEEDED: no complete reply within the call's deadline of %d ms", deadline.Milliseconds())
+	}
+}
+
 // TimeCall is the blog's measurement: fire `requests` requests at once, wait for every reply,
 // decoded. The timer covers exactly that; replies are checked after it stops.
-func TimeCall(conn Connection, rows, requests int) (TimedCall, error) {
+func TimeCall(conn Connection, rows, requests int, deadline time.Duration) (TimedCall, error) {
 	started := time.Now()
-	replies, err := conn.FetchAll(rows, requests)
+	replies, err := fetchWithin(conn, rows, requests, deadline)
 	elapsed := time.Since(started)
 	if err != nil {
 		return TimedCall{}, err
@@ -149,7 +175,7 @@ func (r *Runner) TimeOnce(transport string, rows, requests int) (TimedCall, erro
 		return TimedCall{}, ErrBusy
 	}
 	defer r.busy.Store(false)
-	call, err := TimeCall(r.transports[transport].Shared(), rows, requests)
+	call, err := TimeCall(r.transports[transport].Shared(), rows, requests, DefaultDeadline)
 	if err != nil {
 		return TimedCall{}, &CaseFailure{Stage: "timed", Reason: err.Error()}
 	}
@@ -164,11 +190,15 @@ func (r *Runner) Run(req CaseRequest) (CaseRun, error) {
 	defer r.busy.Store(false)
 	transport := r.transports[req.Transport]
 	rows, requests, runs := req.Rows, req.Requests, req.Runs
+	deadline := time.Duration(req.DeadlineMs) * time.Millisecond
+	if deadline <= 0 {
+		deadline = DefaultDeadline
+	}
 
 	var coldMs *float64
 	if req.Cold {
 		fresh := transport.OpenFresh()
-		call, err := TimeCall(fresh, rows, requests)
+		call, err := TimeCall(fresh, rows, requests, deadline)
 		fresh.Close()
 		if err != nil {
 			return CaseRun{}, &CaseFailure{Stage: "cold", Reason: err.Error()}
@@ -177,7 +207,7 @@ func (r *Runner) Run(req CaseRequest) (CaseRun, error) {
 	}
 	warmupMs := []float64{}
 	for range req.Warmup {
-		call, err := TimeCall(transport.Shared(), rows, requests)
+		call, err := TimeCall(transport.Shared(), rows, requests, deadline)
 		if err != nil {
 			return CaseRun{}, &CaseFailure{Stage: "warmup", Reason: err.Error()}
 		}
@@ -189,7 +219,7 @@ func (r *Runner) Run(req CaseRequest) (CaseRun, error) {
 	clientBefore := r.sampler.Read(true)
 	samplesMs := []float64{}
 	for range runs {
-		call, err := TimeCall(transport.Shared(), rows, requests)
+		call, err := TimeCall(transport.Shared(), rows, requests, deadline)
 		if err != nil {
 			return CaseRun{}, &CaseFailure{Stage: "timed", Reason: err.Error()}
 		}
