@@ -4,11 +4,16 @@
 //
 // Protocol with the stage (stdout, one JSON object per line): {"event":"ready",…} once bound to the
 // queue, {"event":"stats",…} on SIGUSR1, {"event":"exit",…} on SIGTERM/SIGINT before exiting 0.
+// On stdin, a line `delay <duration> <jitter>` (e.g. `delay 950us 0s`) changes the delay of packets
+// arriving from then on, answered by {"event":"delay",…} (or {"event":"error",…}): the stage tunes the
+// delay against the RTT it measures without dropping the queue.
 // Errors go to stderr with exit status 1 (usage: 2).
 package main
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -86,6 +91,7 @@ func run(o options) error {
 	}
 	go d.releaseLoop(ctx)
 	emit("ready", d.snapshot())
+	go readCommands(d)
 
 	signals := make(chan os.Signal, 4)
 	signal.Notify(signals, syscall.SIGUSR1, syscall.SIGTERM, syscall.SIGINT)
@@ -103,6 +109,30 @@ func run(o options) error {
 			emit("exit", d.snapshot())
 			return err
 		}
+	}
+}
+
+// readCommands applies `delay <duration> <jitter>` lines from stdin. EOF just ends it: the parent
+// closing our stdin is not a reason to stop delaying.
+func readCommands(d *delayer) {
+	lines := bufio.NewScanner(os.Stdin)
+	for lines.Scan() {
+		var delayText, jitterText string
+		if n, _ := fmt.Sscanf(lines.Text(), "delay %s %s", &delayText, &jitterText); n != 2 {
+			emitError(fmt.Sprintf("unknown command %q (expected: delay <duration> <jitter>)", lines.Text()))
+			continue
+		}
+		delay, err1 := time.ParseDuration(delayText)
+		jitter, err2 := time.ParseDuration(jitterText)
+		if err := errors.Join(err1, err2); err != nil {
+			emitError(err.Error())
+			continue
+		}
+		if err := d.setDelay(delay, jitter); err != nil {
+			emitError(err.Error())
+			continue
+		}
+		emit("delay", d.snapshot())
 	}
 }
 

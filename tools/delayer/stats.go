@@ -70,6 +70,13 @@ func (d *delayer) snapshot() Snapshot {
 	return s
 }
 
+func emitError(message string) {
+	line, _ := json.Marshal(map[string]string{"event": "error", "error": message})
+	emitMu.Lock()
+	defer emitMu.Unlock()
+	os.Stdout.Write(append(line, '\n'))
+}
+
 func us(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
 
 var emitMu sync.Mutex

@@ -22,16 +22,32 @@ type Schedule struct {
 
 // New checks the figures and returns a Schedule; seed makes jittered runs reproducible.
 func New(delay, jitter time.Duration, seed uint64) (*Schedule, error) {
-	if delay < 0 {
-		return nil, errors.New("delay must be >= 0")
-	}
-	if jitter < 0 {
-		return nil, errors.New("jitter must be >= 0")
-	}
-	if jitter > delay {
-		return nil, errors.New("jitter must not exceed the delay (a packet cannot leave before it arrived)")
+	if err := check(delay, jitter); err != nil {
+		return nil, err
 	}
 	return &Schedule{delay: delay, jitter: jitter, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}, nil
+}
+
+func check(delay, jitter time.Duration) error {
+	switch {
+	case delay < 0:
+		return errors.New("delay must be >= 0")
+	case jitter < 0:
+		return errors.New("jitter must be >= 0")
+	case jitter > delay:
+		return errors.New("jitter must not exceed the delay (a packet cannot leave before it arrived)")
+	}
+	return nil
+}
+
+// Set changes the delay and jitter for packets arriving from now on. Packets already held keep their
+// release times, and a shorter delay cannot overtake them (release times still never go backwards).
+func (s *Schedule) Set(delay, jitter time.Duration) error {
+	if err := check(delay, jitter); err != nil {
+		return err
+	}
+	s.delay, s.jitter = delay, jitter
+	return nil
 }
 
 // ReleaseAt returns when a packet that arrived at `arrival` (monotonic time) is to be released.

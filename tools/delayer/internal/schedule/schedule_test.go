@@ -130,3 +130,21 @@ func TestIDWrapAroundKeepsFIFOOrder(t *testing.T) {
 		t.Fatalf("released %d up to id %d, want 4 up to id 1", d.Count, d.LastID)
 	}
 }
+
+func TestSetChangesTheDelayOfLaterPacketsWithoutOvertakingHeldOnes(t *testing.T) {
+	s, _ := New(10*time.Millisecond, 0, 1)
+	first := s.ReleaseAt(0) // due at 10 ms
+	if err := s.Set(time.Millisecond, 0); err != nil {
+		t.Fatal(err)
+	}
+	// Arrives at 1 ms: 1 ms delay would put it at 2 ms, before the held packet; it waits behind it.
+	if got := s.ReleaseAt(time.Millisecond); got != first {
+		t.Fatalf("released at %v, want %v (behind the held packet)", got, first)
+	}
+	if got := s.ReleaseAt(20 * time.Millisecond); got != 21*time.Millisecond {
+		t.Fatalf("released at %v, want 21ms", got)
+	}
+	if err := s.Set(time.Millisecond, 2*time.Millisecond); err == nil {
+		t.Fatal("jitter above the delay accepted")
+	}
+}

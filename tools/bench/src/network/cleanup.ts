@@ -1,0 +1,51 @@
+import * as fs from 'node:fs';
+import { teardownPlan, type TeardownStep } from './commands';
+import { isHeld, lockPath, readLock } from './lock';
+import { listNamespaces, namespacePids } from './namespaces';
+import { tryRun } from './shell';
+import { isStageNamespace } from './topology';
+
+/** Runs teardown steps in order, going on past failures; returns what failed. */
+export function runTeardown(steps: readonly TeardownStep[]): string[] {
+  const failures: string[] = [];
+  for (const step of steps) {
+    if (step.kind === 'signal') {
+      try {
+        process.kill(step.pid, step.signal);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') failures.push(`${step.why}: kill ${step.pid}: ${(error as Error).message}`);
+      }
+    } else {
+      const failure = tryRun({ argv: step.argv, why: step.why });
+      if (failure) failures.push(failure);
+    }
+  }
+  return failures;
+}
+
+/** What cleanupLeftovers removed, and what it could not. */
+export interface CleanupReport {
+  removed: string[];
+  killed: number[];
+  failures: string[];
+  /** Namespaces left alone because a live run holds the lock for them. */
+  kept: string[];
+}
+
+/**
+ * Removes every namespace with our prefix left by a run that was killed (SIGKILL skips every exit
+ * hook), after killing what still runs in them (the delayer, forwarders, apps), and a lock whose
+ * holder is dead. The namespaces of a run that still holds the lock are kept, unless it is this
+ * process: call it before building a stage (startStage does) or from `bench:network down`.
+ */
+export function cleanupLeftovers(): CleanupReport {
+  const holder = readLock();
+  const live = holder && isHeld(holder) && holder.pid !== process.pid ? holder : null;
+  if (holder && !live && holder.pid !== process.pid) fs.rmSync(lockPath(), { force: true });
+  const liveNamespaces = new Set(live ? Object.values(live.namespaces) : []);
+  const ours = listNamespaces().filter(isStageNamespace);
+  const stale = ours.filter((ns) => !liveNamespaces.has(ns));
+  const pids = new Map(stale.map((ns) => [ns, namespacePids(ns)]));
+  const failures = runTeardown(teardownPlan(stale, pids, null));
+  return { removed: stale, killed: [...pids.values()].flat(), failures, kept: ours.filter((ns) => liveNamespaces.has(ns)) };
+}

@@ -1,0 +1,21 @@
+// The network stage (issue #17, "Across a network"): client — router — server namespaces with the
+// delay, rate and loss of a profile, calibrated before anything is measured on it.
+export { loadProfiles, findProfile, validateProfiles, validateProfile, usesStage, usesDelayer, ProfileError, type NetworkProfile } from './profile';
+export { PROFILE_RECORDS } from './profiles';
+export { STAGE_LIMITS, CALIBRATION_TOLERANCE } from './limits';
+export { checkPrerequisites, INSTALL_COMMAND } from './prerequisites';
+export {
+  startStage,
+  delayerCpuBetween,
+  type Stage,
+  type StageOptions,
+  type StageRecord,
+  type Calibration,
+  type CalibrateOptions,
+  type DelayerCpu,
+  type DelayTrim,
+} from './stage';
+export { cleanupLeftovers, type CleanupReport } from './cleanup';
+export { judge, bulkBytesFor, allowedRttErrorMs, type Achieved, type Expected, type Verdict } from './calibration';
+export { NAMESPACE_PREFIX, topologyFor, type StageHost, type Topology, type TcpSettings } from './topology';
+export { readLock, isHeld, lockPath, type LockInfo } from './lock';

@@ -1,0 +1,141 @@
+// bench:network: bring a network stage up by hand, look inside it, take it down.
+//   npx nx run bench:network -- up <profile> | down | status | shell <client|server|router>
+import { spawnSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { cleanupLeftovers } from './cleanup';
+import { isHeld, lockPath, readLock } from './lock';
+import { isAlive } from './namespaces';
+import { findProfile, loadProfiles, usesStage } from './profile';
+import { listNamespaces } from './namespaces';
+import { startStage } from './stage';
+import { isStageNamespace } from './topology';
+
+const USAGE = `Usage: npx nx run bench:network -- <command>
+
+  up <profile> [--run-id ID] [--no-calibrate]
+                  build the stage for <profile>, calibrate it, and keep it up until Ctrl-C or \`down\`
+  down            take the stage down (signals its owner), and remove any leftover namespaces of ours
+  status          the stage that is up, if any, and leftover namespaces
+  shell <client|server|router>
+                  a shell inside that namespace of the stage that is up (try: ping, curl, ss -ti)
+
+Profiles: ${loadProfiles()
+  .map((p) => p.name)
+  .join(', ')}
+`;
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { 'run-id': { type: 'string' }, 'no-calibrate': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const [command, arg, ...extra] = positionals;
+  if (extra.length) throw new UsageError(`unexpected argument ${extra[0]}`);
+  switch (command) {
+    case 'up':
+      if (!arg) throw new UsageError('up needs a profile');
+      return up(arg, values['run-id'] ?? `cli-${process.pid}`, !values['no-calibrate']);
+    case 'down':
+      if (arg) throw new UsageError(`down takes no argument (got ${arg})`);
+      return down();
+    case 'status':
+      if (arg) throw new UsageError(`status takes no argument (got ${arg})`);
+      return status();
+    case 'shell':
+      if (arg !== 'client' && arg !== 'server' && arg !== 'router') throw new UsageError('shell needs client, server or router');
+      return shell(arg);
+    default:
+      throw new UsageError(command ? `unknown command ${command}` : 'no command given');
+  }
+}
+
+async function up(profileName: string, runId: string, calibrate: boolean): Promise<number> {
+  let profile;
+  try {
+    profile = findProfile(profileName);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (!usesStage(profile)) throw new UsageError(`profile "${profile.name}" has no stage (it is the host's loopback)`);
+  const stage = await startStage(profile, { runId });
+  const record = stage.record();
+  log(`network stage "${profile.name}" is up: client ${stage.hosts.client} in ${record.namespaces.client}, servers ${stage.hosts.server} in ${record.namespaces.server}`);
+  const trim = record.delayer?.trim;
+  if (record.delayer && trim) {
+    log(`delayer pid ${record.delayer.pid}: one-way delay ${trim.configuredOneWayUs} µs (the stage adds ${trim.overheadMs} ms of RTT; tuned in ${trim.steps.length} steps: ${trim.steps.map((s) => `${s.oneWayUs} µs → ${s.rttMs} ms`).join(', ')})`);
+  }
+  if (calibrate) {
+    const calibration = await stage.calibrate();
+    process.stdout.write(`${JSON.stringify(calibration, null, 2)}\n`);
+    log(calibration.verdict === 'ok' ? 'calibration: ok' : `calibration: REFUSE: ${calibration.reasons.join('; ')}`);
+  }
+  log(`shell: npx nx run bench:network -- shell client   (then: ping ${stage.hosts.server})`);
+  log('Ctrl-C or `npx nx run bench:network -- down` takes it down');
+  // Signal listeners alone do not keep Node running: the timer does, until a signal arrives.
+  const keepAlive = setInterval(() => undefined, 60_000);
+  await new Promise<void>((resolve) => {
+    // `on`, not `once`: while a listener remains, the stage's own signal hook tears down without
+    // re-raising the signal, so this process lives on to report.
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => resolve());
+  });
+  clearInterval(keepAlive);
+  const cpu = await stage.stop();
+  log(`network stage down${cpu ? ` (delayer: ${cpu.cpuMs} ms CPU for ${cpu.packets} packets)` : ''}`);
+  return 0;
+}
+
+async function down(): Promise<number> {
+  const holder = readLock();
+  if (holder && isHeld(holder)) {
+    log(`stopping the stage of pid ${holder.pid} (profile ${holder.profile})`);
+    process.kill(holder.pid, 'SIGTERM');
+    const deadline = Date.now() + 15_000;
+    while (isAlive(holder.pid) && readLock()?.pid === holder.pid && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const report = cleanupLeftovers();
+  if (report.removed.length) log(`removed leftover namespaces: ${report.removed.join(', ')}${report.killed.length ? ` (killed pids ${report.killed.join(', ')})` : ''}`);
+  report.failures.forEach((failure) => log(failure));
+  if (report.kept.length) log(`still up (its owner did not stop in time): ${report.kept.join(', ')}`);
+  return report.failures.length || report.kept.length ? 1 : 0;
+}
+
+function status(): number {
+  const holder = readLock();
+  const live = holder && isHeld(holder) ? holder : null;
+  if (live) log(`up: profile ${live.profile}, run ${live.runId}, owner pid ${live.pid}, since ${live.startedAt}\n  namespaces: ${Object.values(live.namespaces).join(', ')}`);
+  else log(`no network stage is up${holder ? ` (stale lock of dead pid ${holder.pid} at ${lockPath()})` : ''}`);
+  const ours = listNamespaces().filter(isStageNamespace);
+  const leftovers = ours.filter((ns) => !live || !Object.values(live.namespaces).includes(ns));
+  if (leftovers.length) log(`leftover namespaces (\`down\` removes them): ${leftovers.join(', ')}`);
+  return 0;
+}
+
+function shell(host: 'client' | 'server' | 'router'): number {
+  const holder = readLock();
+  if (!holder || !isHeld(holder)) throw new Error('no network stage is up: start one with `npx nx run bench:network -- up <profile>`');
+  const ns = holder.namespaces[host];
+  log(`shell in ${ns} (exit to leave)`);
+  const result = spawnSync('ip', ['netns', 'exec', ns, process.env.SHELL || 'bash'], { stdio: 'inherit' });
+  return result.status ?? 1;
+}
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    process.stderr.write(`bench:network: ${error.message}${error instanceof UsageError ? `\n\n${USAGE}` : ''}\n`);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  },
+);

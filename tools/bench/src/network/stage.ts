@@ -1,0 +1,301 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { openBridge, type Bridge } from './bridge';
+import { allowedRttErrorMs, bulkBytesFor, judge, type Achieved, type Expected, type Verdict } from './calibration';
+import { cleanupLeftovers, runTeardown } from './cleanup';
+import { DELAYER_QUEUE, queueRuleCommand, setupCommands, teardownPlan, vethEnds } from './commands';
+import { DELAYER_BINARY, DelayerProcess, type DelayerSnapshot } from './delayer';
+import { expectedGoodputMbit, round, summarize } from './figures';
+import { CALIBRATION_TOLERANCE } from './limits';
+import { acquireLock } from './lock';
+import { namespacePids } from './namespaces';
+import { checkPrerequisites } from './prerequisites';
+import { bulkTransfer, connectRtts, offloadState, pingRtts, queueDrops, routerRuleCounters, startProbeServer } from './probes';
+import { usesDelayer, usesStage, type NetworkProfile } from './profile';
+import { run } from './shell';
+import { chooseCongestionControl, tcpSettingsFor, topologyFor, type StageHost, type TcpSettings, type Topology } from './topology';
+
+export interface StageOptions {
+  /** Names the namespaces (nbx-<runId>-client, …): letters, digits and dashes are kept. */
+  runId: string;
+  /** Where the bridge's unix sockets go (created if missing); a fresh temp dir by default. */
+  workDir?: string;
+  delayerBinary?: string;
+}
+
+/** How the delayer's delay was tuned so the RTT is the profile's (see trimDelay). */
+export interface DelayTrim {
+  /** Each step: the one-way delay the delayer had, and the TCP connect RTT (median) measured with it. */
+  steps: { oneWayUs: number; rttMs: number }[];
+  /** What the stage adds beyond 2 × the profile's delay at the profile's delay (veths, router, delayer wake-ups). */
+  overheadMs: number;
+  /** The one-way delay the delayer was left with. */
+  configuredOneWayUs: number;
+}
+
+/** The stage as built: what goes into results.json beside the calibration. */
+export interface StageRecord {
+  runId: string;
+  namespaces: Topology['namespaces'];
+  addresses: Topology['addresses'];
+  tcp: TcpSettings;
+  /** GSO/TSO/GRO in force on each veth end (`namespace/device`). */
+  offloads: Record<string, { gso: boolean | null; tso: boolean | null; gro: boolean | null }>;
+  rate: { qdisc: 'htb'; rateMbit: number; on: string[] } | null;
+  loss: { match: 'iptables statistic, mode random'; probability: number } | null;
+  delayer: { pid: number; queue: number; trim: DelayTrim | null; jitterUs: number } | null;
+}
+
+/** Calibration as recorded: a plain JSON-able object for results.json provenance (`network`). */
+export interface Calibration extends Verdict {
+  measuredAt: string;
+  durationS: number;
+  profile: NetworkProfile;
+  expected: Expected;
+  tolerance: typeof CALIBRATION_TOLERANCE;
+  achieved: Achieved;
+  stage: StageRecord;
+  delayerCpu: DelayerCpu | null;
+}
+
+/** The delayer's CPU and work so far (or between two readings, with delayerCpuBetween). */
+export interface DelayerCpu {
+  pid: number;
+  cpuMs: number;
+  packets: number;
+  cpuPerPacketUs: number | null;
+  lateMeanUs: number;
+  lateMaxUs: number;
+  overruns: number;
+}
+
+export interface CalibrateOptions {
+  rttSamples?: number;
+  pingCount?: number;
+  bulkBytes?: number;
+}
+
+export interface Stage {
+  readonly profile: NetworkProfile;
+  readonly topology: Topology;
+  /** Addresses apps listen on / connect to: the client app in the client namespace, both servers in the server namespace. */
+  readonly hosts: { client: string; server: string };
+  readonly workDir: string;
+  /** argv prefixed so it runs in the host's namespace (`ip netns exec <ns> …`). */
+  wrap(host: StageHost, argv: readonly string[]): string[];
+  /** Makes clientAddress:port (in the client namespace) reachable from here; returns http://127.0.0.1:<port>. */
+  exposeOnHost(clientAddress: string, port: number): Promise<string>;
+  calibrate(options?: CalibrateOptions): Promise<Calibration>;
+  /** The delayer's counters now; null when the profile has no delay (no delayer). */
+  delayerCpu(): Promise<DelayerCpu | null>;
+  record(): StageRecord;
+  /** Takes everything down (processes, namespaces, lock). Safe to call twice. */
+  stop(): Promise<DelayerCpu | null>;
+}
+
+/** Builds the stage for `profile`. Throws a plain message when it cannot (see checkPrerequisites). */
+export async function startStage(profile: NetworkProfile, options: StageOptions): Promise<Stage> {
+  if (!usesStage(profile)) throw new Error(`profile "${profile.name}" needs no stage: start the apps on 127.0.0.1 as without a network profile`);
+  const binary = options.delayerBinary ?? DELAYER_BINARY;
+  const why = checkPrerequisites(profile, binary);
+  if (why) throw new Error(why);
+  const t = topologyFor(options.runId);
+  const releaseLockFile = acquireLock({ runId: t.runId, profile: profile.name, namespaces: t.namespaces });
+  const workDir = options.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'nbx-'));
+  fs.mkdirSync(workDir, { recursive: true });
+
+  let delayer: DelayerProcess | null = null;
+  const bridges: Bridge[] = [];
+  let stopped = false;
+  const teardownSync = () => {
+    if (stopped) return;
+    stopped = true;
+    removeHooks();
+    delayer?.kill();
+    const namespaces = [t.namespaces.client, t.namespaces.server, t.namespaces.router];
+    runTeardown(teardownPlan(namespaces, new Map(namespaces.map((ns) => [ns, namespacePids(ns)])), delayer?.pid ?? null));
+    for (const bridge of bridges) void bridge.close().catch(() => undefined);
+    releaseLockFile();
+  };
+  // Exit and signals take the stage down; a signal is then re-raised if no one else handles it, so the
+  // process still ends the way it would have. SIGKILL runs nothing: the next start cleans up.
+  const onSignal = (signal: NodeJS.Signals) => {
+    teardownSync();
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  const removeHooks = () => {
+    process.off('exit', teardownSync);
+    signals.forEach((signal) => process.off(signal, onSignal));
+  };
+  process.once('exit', teardownSync);
+  signals.forEach((signal) => process.once(signal, onSignal));
+
+  try {
+    cleanupLeftovers(); // we hold the lock: any namespace of ours is a killed run's
+    const tcp = tcpSettingsFor(chooseCongestionControl(readHostList('net/ipv4/tcp_allowed_congestion_control'), readHostList('net/ipv4/tcp_congestion_control')[0] ?? null));
+    for (const command of setupCommands(t, profile, tcp)) run(command);
+    const wrap = (host: StageHost, argv: readonly string[]) => ['ip', 'netns', 'exec', t.namespaces[host], ...argv];
+    let trim: DelayTrim | null = null;
+    if (usesDelayer(profile)) {
+      delayer = await DelayerProcess.start(t, profile.oneWayDelayMs * 1000, (profile.jitterMs ?? 0) * 1000, binary);
+      run(queueRuleCommand(t));
+      trim = await trimDelay(profile, t, wrap, delayer);
+    }
+    const record = (): StageRecord => ({
+      runId: t.runId,
+      namespaces: t.namespaces,
+      addresses: t.addresses,
+      tcp,
+      offloads: Object.fromEntries(vethEnds(t).map(([ns, dev]) => [`${ns}/${dev}`, offloadState(ns, dev)])),
+      rate: profile.rateMbit === null ? null : { qdisc: 'htb', rateMbit: profile.rateMbit, on: [`${t.namespaces.router}/${t.interfaces.routerToClient}`, `${t.namespaces.router}/${t.interfaces.routerToServer}`] },
+      loss: profile.loss > 0 ? { match: 'iptables statistic, mode random', probability: profile.loss } : null,
+      delayer: delayer ? { pid: delayer.pid, queue: DELAYER_QUEUE, trim, jitterUs: (profile.jitterMs ?? 0) * 1000 } : null,
+    });
+    const delayerCpu = async () => (delayer ? cpuOf(await delayer.stats()) : null);
+    return {
+      profile,
+      topology: t,
+      hosts: { client: t.addresses.client, server: t.addresses.server },
+      workDir,
+      wrap,
+      exposeOnHost: async (clientAddress, port) => {
+        const bridge = await openBridge((argv) => wrap('client', argv), workDir, clientAddress, port);
+        bridges.push(bridge);
+        return bridge.hostUrl;
+      },
+      calibrate: (calibrateOptions = {}) => calibrate(profile, t, wrap, record(), delayerCpu, calibrateOptions),
+      delayerCpu,
+      record,
+      stop: async () => {
+        if (stopped) return null;
+        await Promise.all(bridges.map((bridge) => bridge.close().catch(() => undefined)));
+        bridges.length = 0;
+        const last = delayer ? await delayer.stop() : null;
+        teardownSync();
+        return last ? cpuOf(last) : null;
+      },
+    };
+  } catch (error) {
+    teardownSync();
+    throw error;
+  }
+}
+
+/**
+ * The delayer adds its own time to each pass (netlink round trip, wake-ups of its threads): about
+ * half a millisecond to a millisecond of RTT on the machines this was built on, and not constant (it
+ * grows with how long the delayer sleeps, as the CPU idles deeper). The profile's RTT is what the apps
+ * should see, so the stage measures the TCP connect RTT and moves the delayer's delay by half the
+ * error, until the RTT is within a third of the tolerance, and keeps the best setting it measured.
+ * Calibration then checks what this achieved, independently.
+ */
+async function trimDelay(profile: NetworkProfile, t: Topology, wrap: (host: StageHost, argv: readonly string[]) => string[], delayer: DelayerProcess): Promise<DelayTrim> {
+  const MAX_STEPS = 6;
+  const SAMPLES = 21;
+  const targetMs = 2 * profile.oneWayDelayMs;
+  const jitterUs = (profile.jitterMs ?? 0) * 1000;
+  const timeoutMs = 30_000 + 50 * targetMs * SAMPLES;
+  const server = await startProbeServer(wrap, t);
+  try {
+    // The first connections after the stage is built are slower (page faults, JIT, ARP): not measured.
+    await connectRtts(wrap, t, server.port, 5, timeoutMs);
+    const steps: DelayTrim['steps'] = [];
+    let oneWayUs = profile.oneWayDelayMs * 1000;
+    for (;;) {
+      const rttMs = summarize(await connectRtts(wrap, t, server.port, SAMPLES, timeoutMs)).median;
+      steps.push({ oneWayUs: Math.round(oneWayUs), rttMs });
+      const errorMs = rttMs - targetMs;
+      if (Math.abs(errorMs) <= allowedRttErrorMs(targetMs) / 3 || steps.length === MAX_STEPS) break;
+      const next = Math.max(jitterUs, oneWayUs - (errorMs * 1000) / 2);
+      if (Math.abs(next - oneWayUs) < 1) break; // at the floor: the stage alone is slower than the profile
+      oneWayUs = next;
+      await delayer.setDelay(oneWayUs, jitterUs);
+    }
+    const best = steps.reduce((a, b) => (Math.abs(b.rttMs - targetMs) < Math.abs(a.rttMs - targetMs) ? b : a));
+    if (best.oneWayUs !== Math.round(oneWayUs)) await delayer.setDelay(best.oneWayUs, jitterUs);
+    return { steps, overheadMs: round(steps[0].rttMs - targetMs), configuredOneWayUs: best.oneWayUs };
+  } finally {
+    server.close();
+  }
+}
+
+async function calibrate(
+  profile: NetworkProfile,
+  t: Topology,
+  wrap: (host: StageHost, argv: readonly string[]) => string[],
+  stage: StageRecord,
+  delayerCpu: () => Promise<DelayerCpu | null>,
+  options: CalibrateOptions,
+): Promise<Calibration> {
+  const started = Date.now();
+  const expectedRttMs = 2 * profile.oneWayDelayMs;
+  const server = await startProbeServer(wrap, t);
+  try {
+    const rttSamples = options.rttSamples ?? 21;
+    const tcpConnectRttMs = summarize(await connectRtts(wrap, t, server.port, rttSamples, 30_000 + 50 * expectedRttMs * rttSamples));
+    const pingCount = options.pingCount ?? 20;
+    const ping = await pingRtts(wrap, t, pingCount, 0.05, 10_000 + pingCount * (50 + 2 * expectedRttMs));
+    const dropsBefore = queueDrops(t);
+    const countersBefore = routerRuleCounters(t);
+    const bytes = options.bulkBytes ?? bulkBytesFor(profile, Math.max(expectedRttMs, tcpConnectRttMs.median));
+    const expectedSeconds = profile.rateMbit ? (bytes * 8) / (profile.rateMbit * 1e6) : 1;
+    const throughput = await bulkTransfer(wrap, t, server.port, bytes, Math.max(30_000, 5000 * expectedSeconds));
+    const countersAfter = routerRuleCounters(t);
+    const dropsAfter = queueDrops(t);
+    const forwarded = (countersAfter[0] ?? 0) - (countersBefore[0] ?? 0);
+    const dropped = profile.loss > 0 ? (countersAfter[1] ?? 0) - (countersBefore[1] ?? 0) : 0;
+    const delayerDrops = dropsBefore && dropsAfter ? dropsAfter.queueDropped - dropsBefore.queueDropped + (dropsAfter.userDropped - dropsBefore.userDropped) : 0;
+    const achieved: Achieved = {
+      tcpConnectRttMs,
+      pingRttMs: ping === null ? null : { ...(ping.rttsMs.length ? summarize(ping.rttsMs) : { median: NaN, min: NaN, max: NaN, samples: 0 }), lost: ping.transmitted - ping.rttsMs.length },
+      throughput: { ...throughput, averageMbit: round(throughput.averageMbit, 1), steadyMbit: round(throughput.steadyMbit, 1) },
+      loss: profile.loss > 0 ? { forwarded, dropped, observed: forwarded ? round(dropped / forwarded, 6) : 0 } : null,
+      delayerDrops,
+    };
+    const expected: Expected = { rttMs: expectedRttMs, goodputMbit: profile.rateMbit === null ? null : round(expectedGoodputMbit(profile.rateMbit, t.mtu), 1), loss: profile.loss };
+    return {
+      ...judge(profile, expected, achieved),
+      measuredAt: new Date(started).toISOString(),
+      durationS: round((Date.now() - started) / 1000, 2),
+      profile,
+      expected,
+      tolerance: CALIBRATION_TOLERANCE,
+      achieved,
+      stage,
+      delayerCpu: await delayerCpu(),
+    };
+  } finally {
+    server.close();
+  }
+}
+
+export function cpuOf(s: DelayerSnapshot): DelayerCpu {
+  const cpuUs = s.cpuUserUs + s.cpuSystemUs;
+  return {
+    pid: s.pid,
+    cpuMs: round(cpuUs / 1000),
+    packets: s.received,
+    cpuPerPacketUs: s.received ? round(cpuUs / s.received, 2) : null,
+    lateMeanUs: round(s.lateMeanUs, 1),
+    lateMaxUs: round(s.lateMaxUs, 1),
+    overruns: s.overruns,
+  };
+}
+
+/** The delayer's CPU and packets between two readings (e.g. before and after one measured case). */
+export function delayerCpuBetween(before: DelayerCpu, after: DelayerCpu): DelayerCpu {
+  const cpuMs = round(after.cpuMs - before.cpuMs);
+  const packets = after.packets - before.packets;
+  return { ...after, cpuMs, packets, cpuPerPacketUs: packets ? round((cpuMs * 1000) / packets, 2) : null, overruns: after.overruns - before.overruns };
+}
+
+/** A host sysctl, read only (space-separated list), from /proc/sys. */
+function readHostList(key: string): string[] {
+  try {
+    return fs.readFileSync(`/proc/sys/${key}`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  } catch {
+    return [];
+  }
+}
