@@ -188,7 +188,7 @@ export async function startStage(profile: NetworkProfile, options: StageOptions)
  * half a millisecond to a millisecond of RTT on the machines this was built on, and not constant (it
  * grows with how long the delayer sleeps, as the CPU idles deeper). The profile's RTT is what the apps
  * should see, so the stage measures the TCP connect RTT and moves the delayer's delay by half the
- * error, until the RTT is within a third of the tolerance, and keeps the best setting it measured.
+ * error, until the RTT is within a third of the tolerance (0.3 ms at most), and keeps the best setting it measured.
  * Calibration then checks what this achieved, independently.
  */
 async function trimDelay(profile: NetworkProfile, t: Topology, wrap: (host: StageHost, argv: readonly string[]) => string[], delayer: DelayerProcess): Promise<DelayTrim> {
@@ -197,6 +197,8 @@ async function trimDelay(profile: NetworkProfile, t: Topology, wrap: (host: Stag
   const targetMs = 2 * profile.oneWayDelayMs;
   const jitterUs = (profile.jitterMs ?? 0) * 1000;
   const timeoutMs = 30_000 + 50 * targetMs * SAMPLES;
+  // A third of the tolerance, and never more than 0.3 ms: long RTTs get trimmed too.
+  const closeEnoughMs = Math.min(allowedRttErrorMs(targetMs) / 3, 0.3);
   const server = await startProbeServer(wrap, t);
   try {
     // The first connections after the stage is built are slower (page faults, JIT, ARP): not measured.
@@ -207,7 +209,7 @@ async function trimDelay(profile: NetworkProfile, t: Topology, wrap: (host: Stag
       const rttMs = summarize(await connectRtts(wrap, t, server.port, SAMPLES, timeoutMs)).median;
       steps.push({ oneWayUs: Math.round(oneWayUs), rttMs });
       const errorMs = rttMs - targetMs;
-      if (Math.abs(errorMs) <= allowedRttErrorMs(targetMs) / 3 || steps.length === MAX_STEPS) break;
+      if (Math.abs(errorMs) <= closeEnoughMs || steps.length === MAX_STEPS) break;
       const next = Math.max(jitterUs, oneWayUs - (errorMs * 1000) / 2);
       if (Math.abs(next - oneWayUs) < 1) break; // at the floor: the stage alone is slower than the profile
       oneWayUs = next;
