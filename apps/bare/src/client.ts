@@ -72,7 +72,7 @@ async function main(): Promise<void> {
       return sendJson(res, ok ? 200 : 503, { status: ok ? 'SERVING' : 'NOT_SERVING', upstreams });
     }
     if (url.pathname === '/bench/info') {
-      return sendJson(res, 200, { ...runtimeInfo(), pid: process.pid, settings, protoLoader: PROTO_LOADER_SETTINGS, framework: 'none' });
+      return sendJson(res, 200, { ...runtimeInfo(), pid: process.pid, settings, protoLoader: PROTO_LOADER_SETTINGS, framework: 'none', variant: 'bare' });
     }
     const blog = BLOG_ROUTE.exec(url.pathname);
     if (!blog) return sendJson(res, 404, { statusCode: 404, error: 'Not Found', message: `no route ${url.pathname}` });

@@ -14,13 +14,22 @@ export class BenchController {
 
   /** Where the measurements happen: this process's Node, CPU, package versions and limits. */
   @Get('info')
-  info(): RuntimeInfo & { pid: number; settings: Settings; protoLoader: typeof PROTO_LOADER_SETTINGS; framework: string; tunings: readonly Tuning[] } {
+  info(): RuntimeInfo & {
+    pid: number;
+    settings: Settings;
+    protoLoader: typeof PROTO_LOADER_SETTINGS;
+    framework: string;
+    variant: string;
+    tunings: readonly Tuning[];
+  } {
     return {
       ...runtimeInfo(),
       pid: process.pid,
       settings: this.settings,
       protoLoader: PROTO_LOADER_SETTINGS,
       framework: 'nest',
+      // The bench labels every result with this, so a run against a running client says what it measured.
+      variant: this.settings.variant,
       tunings: tuningsFor(this.settings.variant),
     };
   }

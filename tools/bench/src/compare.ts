@@ -12,6 +12,8 @@ export interface ComparableSummary {
 }
 
 export interface ComparableResult {
+  /** Absent in runs from before variants: those were all the blog's. */
+  variant?: string;
   case: string;
   transport: string;
   ok: boolean;
@@ -21,6 +23,7 @@ export interface ComparableResult {
 }
 
 export interface CellComparison {
+  variant: string;
   case: string;
   transport: string;
   baseMedian: number;
@@ -52,7 +55,7 @@ export interface Agreement {
   /** Cells whose median is ≥ minMedianMs in either run. */
   judged: number;
   /** Of those, the ones apart by more than the tolerance (larger ÷ smaller median − 1), furthest first. */
-  apart: { case: string; transport: string; difference: number }[];
+  apart: { variant: string; case: string; transport: string; difference: number }[];
 }
 
 export interface WelchResult {
@@ -140,7 +143,7 @@ export function compareKit() {
   }
 
   function compareCell(
-    key: { case: string; transport: string },
+    key: { variant?: string; case: string; transport: string },
     base: ComparableSummary,
     head: ComparableSummary,
     machineRatio: number | null = null,
@@ -154,6 +157,7 @@ export function compareKit() {
     const factor = slower ? ratio : 1 / ratio;
     const factorError = slower ? ratioError : ratioError / (ratio * ratio);
     return {
+      variant: key.variant ?? 'blog',
       case: key.case,
       transport: key.transport,
       baseMedian: base.median,
@@ -173,11 +177,16 @@ export function compareKit() {
     return probe && probe.before > 0 && probe.after > 0 ? (probe.before + probe.after) / 2 : null;
   }
 
+  /** The same cell in both runs: variant, case and transport (results.ts's cellKey; this kit imports nothing). */
+  function sameCell(a: ComparableResult, b: ComparableResult): boolean {
+    return (a.variant ?? 'blog') === (b.variant ?? 'blog') && a.case === b.case && a.transport === b.transport;
+  }
+
   /** Every cell that succeeded in both runs, in the head run's order. */
   function compareRuns(base: { results: ComparableResult[] }, head: { results: ComparableResult[] }): CellComparison[] {
     const rows: CellComparison[] = [];
     for (const h of head.results) {
-      const b = base.results.find((r) => r.case === h.case && r.transport === h.transport);
+      const b = base.results.find((r) => sameCell(r, h));
       if (!b || !b.ok || !h.ok || !b.summary || !h.summary || !(b.summary.median > 0)) continue;
       const baseProbe = probeMean(b);
       const headProbe = probeMean(h);
@@ -193,7 +202,7 @@ export function compareKit() {
   function agreement(rows: readonly CellComparison[], minMedianMs = 20, tolerance = 0.1): Agreement {
     const judged = rows.filter((r) => Math.max(r.baseMedian, r.headMedian) >= minMedianMs);
     const apart = judged
-      .map((r) => ({ case: r.case, transport: r.transport, difference: Math.max(r.baseMedian, r.headMedian) / Math.min(r.baseMedian, r.headMedian) - 1 }))
+      .map((r) => ({ variant: r.variant, case: r.case, transport: r.transport, difference: Math.max(r.baseMedian, r.headMedian) / Math.min(r.baseMedian, r.headMedian) - 1 }))
       // A hair of slack so that exactly 10% (110 vs 100, 0.1000…09 in floating point) counts as within.
       .filter((cell) => cell.difference > tolerance + 1e-9)
       .sort((a, b) => b.difference - a.difference);
@@ -205,7 +214,8 @@ export function compareKit() {
     if (a.judged === 0) return `Agreement: no cell has a median of ${a.minMedianMs} ms or more.`;
     const head = `Agreement: ${a.judged - a.apart.length} of ${a.judged} cells with a median ≥ ${a.minMedianMs} ms are within ${percent(a.tolerance)}`;
     if (a.apart.length === 0) return `${head}.`;
-    return `${head}; apart: ${a.apart.map((c) => `${c.case} ${c.transport} ${percent(c.difference)}`).join(', ')}.`;
+    const label = (c: Agreement['apart'][number]) => `${c.variant === 'blog' ? '' : `${c.variant} `}${c.case} ${c.transport}`;
+    return `${head}; apart: ${a.apart.map((c) => `${label(c)} ${percent(c.difference)}`).join(', ')}.`;
   }
 
   return { lnGamma, incompleteBeta, studentTwoSidedP, welch, compareCell, compareRuns, agreement, describeAgreement };

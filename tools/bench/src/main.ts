@@ -5,7 +5,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { noQuietWaits, runVariant, type VariantContext } from './app-sets';
 import { KEEP_WARM_NODE_FLAGS } from './apps';
+import { variantOfClient } from './client-identity';
 import { DEADLINE_RULE, RESTARTS_PER_SET, runBoundMs } from './deadlines';
+import { HttpClientDriver } from './drivers/http-driver';
 import { renderCsv } from './export/csv';
 import { renderReport } from './export/html';
 import { renderIndex } from './export/index-page';
@@ -16,7 +18,7 @@ import { appSetKey, parseOptions, planCases, UsageError, USAGE, type BenchOption
 import { hasTaskset, planPinning } from './pinning';
 import { duration, expectedCostMs, Progress } from './progress';
 import { collectProvenance } from './provenance';
-import { toCaseResult } from './results';
+import { cellKey, toCaseResult } from './results';
 import type { RunnerHooks } from './runner';
 import { writeIndex } from './runs';
 import { missingMains, type VariantRecord } from './variants';
@@ -99,12 +101,26 @@ function saveRun(runDir: string, doc: RunDocument): void {
   writeFileAtomic(path.join(runDir, 'report.html'), renderReport(doc));
 }
 
+/** With --client-url, the options with the variant the running client reports (client-identity.ts). */
+async function withClientVariant(options: BenchOptions): Promise<BenchOptions> {
+  if (!options.clientUrl) return options;
+  let info: Record<string, unknown>;
+  try {
+    info = await new HttpClientDriver(options.clientUrl).describe();
+  } catch (error) {
+    throw new Error(`cannot reach the client at ${options.clientUrl} (GET /bench/info: ${error instanceof Error ? error.message : String(error)})`);
+  }
+  const requested = options.variantsGiven ? options.variants.map((v) => v.id) : null;
+  return { ...options, variants: [variantOfClient(info, options.clientUrl, requested)] };
+}
+
 async function main(argv: string[]): Promise<number> {
-  const options = parseOptions(argv);
-  if (options.help) {
+  const parsed = parseOptions(argv);
+  if (parsed.help) {
     process.stdout.write(USAGE);
     return 0;
   }
+  const options = await withClientVariant(parsed);
   const plan = planCases(options);
   const startedAt = new Date();
   const runDir = createRunFolder(options.out, startedAt);
@@ -152,7 +168,7 @@ async function main(argv: string[]): Promise<number> {
     onCaseDone: (raws, _index, _total, planned) => {
       progress.caseDone(planned, raws, done++, plan.length);
       for (const raw of raws) {
-        const key = `${raw.variant}\u0000${raw.case}\u0000${raw.transport}`;
+        const key = cellKey(raw);
         const sofar = cells.get(key);
         cells.set(key, sofar ? { raw: mergeVisits(sofar.raw, raw, sofar.visits), visits: sofar.visits + 1 } : { raw, visits: 1 });
       }

@@ -11,6 +11,8 @@ export interface BenchOptions {
   profile: Profile;
   /** Configurations to run, each with its own three processes, one after the other. */
   variants: VariantRecord[];
+  /** Whether --variants was given (with --client-url the client's own variant is used, and must match it). */
+  variantsGiven: boolean;
   cases: CaseRecord[];
   transports: Transport[];
   /** --runs: overrides every case's timed repetitions. */
@@ -67,7 +69,8 @@ Options:
   --deadline-ms MS          deadline of every call, after which it fails as DEADLINE_EXCEEDED (default: from
                             the case, ${DEADLINE_RULE.floorMs / 1000} s + ${DEADLINE_RULE.perRowMs * 1000} µs per row moved: ①-1 ${DEADLINE_RULE.floorMs / 1000} s, ①-3 ${(DEADLINE_RULE.floorMs + DEADLINE_RULE.perRowMs * 1e6) / 1000} s)
   --out DIR                 parent folder of the run folders (default: results)
-  --client-url URL          use a running client (e.g. under docker-compose) instead of starting the apps
+  --client-url URL          use a running client (e.g. under docker-compose) instead of starting the apps;
+                            the run is labelled with the variant the client reports (--variants must match it)
   --pin                     pin client, server-a and server-b to cores 0, 1, 2 with taskset (needs ≥ 4 cores)
   --help                    this text
 `;
@@ -145,7 +148,7 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
 
   const clientUrl = flags.get('client-url') ?? null;
   if (clientUrl !== null && variants.length > 1) {
-    throw new UsageError('--client-url drives one running client, so it takes one variant (or none: it is recorded as given)');
+    throw new UsageError('--client-url drives one running client, so it takes one variant (or none: the client says which it is)');
   }
   if (clientUrl !== null && !/^https?:\/\/[^/\s]+\/?$/.test(clientUrl)) {
     throw new UsageError(`--client-url must look like http://host:port, got ${JSON.stringify(clientUrl)}`);
@@ -160,6 +163,7 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
   return {
     profile,
     variants,
+    variantsGiven: flags.has('variants'),
     cases,
     transports: TRANSPORTS.filter((t) => transports.includes(t)),
     runs: count('runs', flags.get('runs'), 1),

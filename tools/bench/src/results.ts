@@ -1,4 +1,4 @@
-import type { CaseResult, PhaseBreakdown, Phases, RawResult, Transport } from './model';
+import type { CaseIdentity, CaseResult, PhaseBreakdown, Phases, RawResult, Transport } from './model';
 import { mean, summarize } from './stats';
 
 /** The phases against the mean call time; what they leave is framework, transport and waiting. */
@@ -8,6 +8,11 @@ export function phaseBreakdown(samplesMs: readonly number[], phases: Phases | nu
   const known = [phases.serverBuildMs, phases.serverEncodeMs, phases.clientDecodeMs];
   const remainderMs = known.every((v): v is number => v !== null) ? totalMs - known.reduce((a, b) => a + b, 0) : null;
   return { ...phases, totalMs, remainderMs };
+}
+
+/** The one key of a cell, wherever cells are pooled, exported or paired: variant, case and transport. */
+export function cellKey(cell: Pick<CaseIdentity, 'variant' | 'case' | 'transport'>): string {
+  return `${cell.variant}\u0000${cell.case}\u0000${cell.transport}`;
 }
 
 /** Turns the runner's raw result into the row results.json keeps (pure). */

@@ -81,8 +81,8 @@ describe('compareRuns', () => {
 
 describe('agreement', () => {
   const { agreement, describeAgreement } = kit;
-  const cell = (id: string, baseMedian: number, headMedian: number): CellComparison => ({
-    case: id, transport: 'json', baseMedian, headMedian, ratio: headMedian / baseMedian, ratioError: 0,
+  const cell = (id: string, baseMedian: number, headMedian: number, variant = 'blog'): CellComparison => ({
+    variant, case: id, transport: 'json', baseMedian, headMedian, ratio: headMedian / baseMedian, ratioError: 0,
     pValue: null, significant: false, ciOverlap: null, verdict: '', machineRatio: null,
   });
 
@@ -92,6 +92,16 @@ describe('agreement', () => {
     expect(a.judged).toBe(4);
     expect(a.apart.map((c) => `${c.case} ${c.difference.toFixed(3)}`)).toEqual(['②-2 0.180', '①-3 0.141', '20k×4 0.124']);
     expect(describeAgreement(a)).toBe('Agreement: 1 of 4 cells with a median ≥ 20 ms are within 10%; apart: ②-2 json 18%, ①-3 json 14%, 20k×4 json 12%.');
+    expect(describeAgreement(agreement([cell('②-2', 39.4, 33.4, 'tuned')]))).toContain('apart: tuned ②-2 json 18%');
+  });
+
+  it('pairs cells by variant, case and transport: a tuned cell is never compared with a blog one', () => {
+    const summary = (median: number) => ({ n: 10, median, mean: median, stddev: 1, medianCi: null });
+    const run = (variant: string | undefined, median: number) => ({ results: [{ ...(variant ? { variant } : {}), case: '①-2', transport: 'json', ok: true, summary: summary(median) }] });
+    expect(kit.compareRuns(run('blog', 30), run('tuned', 20))).toEqual([]);
+    expect(kit.compareRuns(run(undefined, 30), run('blog', 20))).toMatchObject([{ variant: 'blog', case: '①-2', baseMedian: 30, headMedian: 20 }]);
+    const both = { results: [...run('blog', 30).results, ...run('tuned', 10).results] };
+    expect(kit.compareRuns(both, both).map((r) => `${r.variant}:${r.baseMedian}`)).toEqual(['blog:30', 'tuned:10']);
   });
 
   it('says so when every judged cell agrees, or when none is slow enough to judge', () => {

@@ -1,10 +1,13 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { freePort } from '@bench/testing';
+import { startApps } from '../src/apps';
+import { planPinning } from '../src/pinning';
 import { listRuns } from '../src/runs';
+import { VARIANTS } from '../src/variants';
 
 // Runs the built bench (tools/bench/dist) as a user would, against the built apps it starts itself.
 const ROOT = path.resolve(__dirname, '../../..');
@@ -326,6 +329,40 @@ describe('bench:all (built apps, quick profile)', () => {
     }
     expect(await isListening(Number(env.CLIENT_PORT))).toBe(false);
     expect(await isListening(Number(env.SERVER_B_PORT))).toBe(false);
+  });
+
+  it('labels a --client-url run with the variant the client reports, in every export, and refuses a --variants that names another', async () => {
+    const tuned = VARIANTS.find((v) => v.id === 'tuned')!;
+    const apps = await startApps(ROOT, path.join(out, 'tuned-apps'), planPinning(false, os.cpus().length, false), tuned);
+    try {
+      const mismatch = await runBench(['--client-url', apps.clientUrl, '--variants', 'blog', '--cases', '1-1', '--runs', '1', '--out', out], {});
+      expect(mismatch.code).toBe(1);
+      expect(mismatch.stderr).toContain(`--variants blog asks for blog, but the client at ${apps.clientUrl} reports variant tuned`);
+      expect(listRuns(out)).toEqual([]);
+
+      const result = await runBench(['--client-url', apps.clientUrl, '--cases', '1-1,2-1', '--runs', '2', '--out', out], {});
+      expect(result.code).toBe(0);
+      const runDir = onlyRunDir(out);
+      const doc = JSON.parse(fs.readFileSync(path.join(runDir, 'results.json'), 'utf8'));
+      expect(doc.results.map((r: { variant: string }) => r.variant)).toEqual(['tuned', 'tuned', 'tuned', 'tuned']);
+      expect(doc.settings.variants.map((v: { id: string }) => v.id)).toEqual(['tuned']);
+      expect(Object.keys(doc.provenance.clients)).toEqual(['tuned']);
+      for (const line of fs.readFileSync(path.join(runDir, 'results.md'), 'utf8').split('\n').filter((l) => l.startsWith('| ') && l.includes('①-1'))) {
+        expect(line).toMatch(/^\| tuned \|/);
+      }
+      const csv = fs.readFileSync(path.join(runDir, 'results.csv'), 'utf8').trimEnd().split('\n').slice(1);
+      expect(new Set(csv.map((line) => line.split(',')[1]))).toEqual(new Set(['tuned']));
+      const html = fs.readFileSync(path.join(runDir, 'report.html'), 'utf8');
+      expect(html).toContain('tuned');
+      expect(html).not.toMatch(/>blog</);
+      const compare = spawnSync(process.execPath, [path.join(ROOT, 'tools/bench/dist/compare-main.js'), '--base', runDir, '--head', runDir], { cwd: ROOT, encoding: 'utf8' });
+      expect(compare.status).toBe(0);
+      const rows = compare.stdout.split('\n').filter((l) => /^\| \w+ \| [①②]/.test(l));
+      expect(rows).toHaveLength(4);
+      for (const row of rows) expect(row).toMatch(/^\| tuned \|/);
+    } finally {
+      await apps.stop();
+    }
   });
 
   it('refuses a bad option with usage and exit code 2', async () => {

@@ -9,11 +9,11 @@ export function renderComparison(base: StoredRun, head: StoredRun, rows: readonl
   const lines = [
     `# ${head.name} (head, ${commit(head)}) vs ${base.name} (base, ${commit(base)})`,
     '',
-    '| case | transport | base median ms | head median ms | head vs base | p (Welch) | significant | CIs overlap | machine head/base |',
-    '|---|---|---:|---:|---|---:|---|---|---:|',
+    '| variant | case | transport | base median ms | head median ms | head vs base | p (Welch) | significant | CIs overlap | machine head/base |',
+    '|---|---|---|---:|---:|---|---:|---|---|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.case} | ${r.transport} | ${ms(r.baseMedian)} | ${ms(r.headMedian)} | ${r.verdict} | ` +
+        `| ${r.variant} | ${r.case} | ${r.transport} | ${ms(r.baseMedian)} | ${ms(r.headMedian)} | ${r.verdict} | ` +
         `${r.pValue === null ? '—' : r.pValue < 0.001 ? '<0.001' : r.pValue.toFixed(3)} | ${r.significant ? 'yes' : 'no'} | ` +
         `${r.ciOverlap === null ? '—' : r.ciOverlap ? 'yes' : 'no'} | ${r.machineRatio === null ? '—' : `${r.machineRatio.toFixed(2)}×`} |`,
     ),
@@ -33,5 +33,5 @@ export function renderComparison(base: StoredRun, head: StoredRun, rows: readonl
 
 function largest(rows: readonly CellComparison[]): string {
   const worst = [...rows].sort((a, b) => Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)))[0];
-  return `${worst.case} ${worst.transport}, ${worst.verdict}`;
+  return `${worst.variant} ${worst.case} ${worst.transport}, ${worst.verdict}`;
 }

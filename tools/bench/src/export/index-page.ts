@@ -26,6 +26,7 @@ function entry(run: StoredRun, hasReport: boolean): RunEntry {
     cells: run.doc.results.length,
     hasReport,
     results: run.doc.results.map((r) => ({
+      variant: r.variant ?? 'blog',
       case: r.case,
       transport: r.transport,
       ok: r.ok,
@@ -69,11 +70,11 @@ function render() {
   if (!b || !h) return;
   const rows = kit.compareRuns(b, h);
   const table = document.createElement('table');
-  table.innerHTML = '<thead><tr><th>case</th><th>transport</th><th>base median ms</th><th>head median ms</th><th>head vs base</th><th>p (Welch)</th><th>significant</th><th>CIs overlap</th><th>machine head/base</th></tr></thead>';
+  table.innerHTML = '<thead><tr><th>variant</th><th>case</th><th>transport</th><th>base median ms</th><th>head median ms</th><th>head vs base</th><th>p (Welch)</th><th>significant</th><th>CIs overlap</th><th>machine head/base</th></tr></thead>';
   const body = table.createTBody();
   for (const r of rows) {
     const tr = body.insertRow();
-    const cells = [r.case, r.transport, fmt(r.baseMedian), fmt(r.headMedian), r.verdict,
+    const cells = [r.variant, r.case, r.transport, fmt(r.baseMedian), fmt(r.headMedian), r.verdict,
       r.pValue === null ? '—' : r.pValue < 0.001 ? '<0.001' : r.pValue.toFixed(3), r.significant ? 'yes' : 'no',
       r.ciOverlap === null ? '—' : r.ciOverlap ? 'yes' : 'no', r.machineRatio === null ? '—' : r.machineRatio.toFixed(2) + '×'];
     cells.forEach((text, i) => { const td = tr.insertCell(); td.textContent = text; if (i >= 2 && i <= 3) td.className = 'num'; if (i === 4 && r.significant) td.className = r.ratio > 1 ? 'slower' : 'faster'; });

@@ -27,6 +27,8 @@ type benchInfo struct {
 	PID              int                `json:"pid"`
 	Settings         settings.Settings  `json:"settings"`
 	Framework        string             `json:"framework"`
+	// Variant is the bench variant this client is (the bench keys results by what the client says).
+	Variant string `json:"variant"`
 }
 
 func runtimeInfo(s settings.Settings) benchInfo {
@@ -48,6 +50,7 @@ func runtimeInfo(s settings.Settings) benchInfo {
 		PID:              os.Getpid(),
 		Settings:         s,
 		Framework:        "go",
+		Variant:          "go",
 	}
 }
 
