@@ -32,7 +32,8 @@ describe('network profiles', () => {
     expect(error({ ...good, loss: 1 })).toMatch(/^network profile "test": loss must be a fraction, 0 ≤ loss < 1 \(got 1;/);
     expect(error({ ...good, loss: -0.1 })).toMatch(/"test": loss must be a fraction/);
     expect(error({ ...good, latency: 3 })).toMatch(/^network profile "test": "latency" is not a profile field/);
-    expect(error({ ...good, rateMbit: 5000 })).toMatch(/^network profile "test": rateMbit must be null \(no limit\) or 0.1 to 1000 Mbit\/s with a delay/);
+    expect(error({ ...good, loss: 0, rateMbit: 5000 })).toMatch(/^network profile "test": rateMbit must be null \(no limit\) or 0.1 to 1000 Mbit\/s with a delay /);
+    expect(error({ ...good, rateMbit: 800 })).toMatch(/^network profile "test": rateMbit must be null \(no limit\) or 0.1 to 500 Mbit\/s with a delay and loss/);
     expect(error({ ...good, rateMbit: 0 })).toMatch(/"test": rateMbit must be/);
     expect(error({ ...good, rateMbit: '100' })).toBe('network profile "test": rateMbit must be a number (got "100")');
     expect(error({ ...good, jitterMs: 6 })).toBe('network profile "test": jitterMs must be 0 to oneWayDelayMs (5) (got 6)');
@@ -44,7 +45,7 @@ describe('network profiles', () => {
   });
 
   it('refuses a bandwidth-delay product one flow cannot fill with the pinned TCP buffers', () => {
-    const message = error({ ...good, oneWayDelayMs: 200, rateMbit: 1000 });
+    const message = error({ ...good, oneWayDelayMs: 200, rateMbit: 1000, loss: 0 });
     expect(message).toMatch(/^network profile "test": rateMbit × RTT is 47.7 MiB in flight/);
     expect(message).toContain(`${STAGE_LIMITS.tcpBufferMaxBytes / 2 ** 20} MiB`);
   });

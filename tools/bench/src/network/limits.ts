@@ -3,11 +3,17 @@
  */
 export const STAGE_LIMITS = Object.freeze({
   /**
-   * Highest rate of a profile with a delay, in Mbit/s. The delayer (user space, one CPU) caps one
-   * TCP flow at about 1.3–1.5 Gbit/s on the 2-core VMs this was built on: above 1 Gbit/s the profile's
-   * rate would no longer be what limits, the delayer would.
+   * Highest rate of a profile with a delay, in Mbit/s. With offloads on, the delayer (user space)
+   * carried one TCP flow at about 8 Gbit/s on the 2-core VM it was built on, at about 0.08 of a core
+   * per Gbit/s; 1 Gbit/s, the fastest link the profiles model, leaves the CPUs to the apps.
    */
   maxRateWithDelayMbit: 1000,
+  /**
+   * Highest rate of a profile with a delay and loss. Loss needs offloads off, so the delayer handles
+   * every 1,500-byte packet: it carried one flow at about 780 Mbit/s, using 1.2 cores (18 µs per
+   * packet). At 500 Mbit/s the profile's rate, not the delayer, is still what limits.
+   */
+  maxRateWithDelayAndLossMbit: 500,
   /** Highest rate without a delay (no delayer in the path: htb on veth alone). */
   maxRateMbit: 10_000,
   /** htb cannot shape meaningfully below a few kbit/s; 0.1 Mbit/s is far below any profile we want. */

@@ -76,9 +76,14 @@ export function validateProfile(record: unknown, where = 'record'): NetworkProfi
   }
   if (r.rateMbit !== null) {
     const rate = number(r.rateMbit, 'rateMbit', fail);
-    const max = delay > 0 ? STAGE_LIMITS.maxRateWithDelayMbit : STAGE_LIMITS.maxRateMbit;
+    const [max, because] =
+      delay > 0 && loss > 0
+        ? [STAGE_LIMITS.maxRateWithDelayAndLossMbit, ' with a delay and loss (offloads off: the delayer handles every packet and caps one flow above that)']
+        : delay > 0
+          ? [STAGE_LIMITS.maxRateWithDelayMbit, ' with a delay (the delayer shares the CPUs with the apps)']
+          : [STAGE_LIMITS.maxRateMbit, ''];
     if (rate < STAGE_LIMITS.minRateMbit || rate > max) {
-      fail('rateMbit', `must be null (no limit) or ${STAGE_LIMITS.minRateMbit} to ${max} Mbit/s${delay > 0 ? ' with a delay (the delayer caps one flow above that)' : ''} (got ${rate})`);
+      fail('rateMbit', `must be null (no limit) or ${STAGE_LIMITS.minRateMbit} to ${max} Mbit/s${because} (got ${rate})`);
     }
     const bdp = (rate * 1e6 * ((2 * delay) / 1000)) / 8;
     if (bdp > STAGE_LIMITS.tcpBufferMaxBytes / 4) {
