@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { findProfile, loadProfiles, PROFILE_RECORDS, ProfileError, STAGE_LIMITS, usesDelayer, usesStage, validateProfile, validateProfiles } from '../src/network';
 
 const good = { name: 'test', description: 'a test profile', topology: 'namespaces', oneWayDelayMs: 5, rateMbit: 100, loss: 0.01 };
@@ -62,5 +64,17 @@ describe('network profiles', () => {
 
   it('findProfile lists the profiles there are when a name is unknown', () => {
     expect(() => findProfile('moon')).toThrow('unknown network profile "moon" (profiles: loopback, veth, zone, region, wan)');
+  });
+});
+
+describe('docs/network.md', () => {
+  it('lists every profile with the figures of its record', () => {
+    const doc = fs.readFileSync(path.resolve(__dirname, '../../../docs/network.md'), 'utf8');
+    for (const p of loadProfiles()) {
+      const row = doc.split('\n').find((line) => line.startsWith(`| ${p.name} |`));
+      expect(row).toBeDefined();
+      const cells = row!.split('|').map((cell) => cell.trim()).slice(1);
+      expect([p.name, cells[1], cells[3], cells[4]]).toEqual([p.name, String(p.oneWayDelayMs), p.rateMbit === null ? '—' : String(p.rateMbit), String(p.loss)]);
+    }
   });
 });
