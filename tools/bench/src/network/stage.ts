@@ -114,7 +114,8 @@ export async function startStage(profile: NetworkProfile, options: StageOptions)
     removeHooks();
     delayer?.kill();
     const namespaces = [t.namespaces.client, t.namespaces.server, t.namespaces.router];
-    runTeardown(teardownPlan(namespaces, new Map(namespaces.map((ns) => [ns, namespacePids(ns)])), delayer?.pid ?? null));
+    // Only a delayer still running is signalled by PID: an exited one's PID may already be reused.
+    runTeardown(teardownPlan(namespaces, new Map(namespaces.map((ns) => [ns, namespacePids(ns)])), delayer?.running ? delayer.pid : null));
     for (const bridge of bridges) void bridge.close().catch(() => undefined);
     releaseLockFile();
   };
