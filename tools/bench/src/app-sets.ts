@@ -1,7 +1,7 @@
 // The life of a variant's app sets: each starts at its first visit, idles between its visits while the
 // other sets serve theirs, and stops after its last. main.ts decides what to run; this decides on what.
 import * as path from 'node:path';
-import { AppStartError, KEEP_WARM_NODE_FLAGS, startApps, type StartedApps } from './apps';
+import { AppStartError, KEEP_WARM_NODE_FLAGS, startApps, type Placement, type StartedApps } from './apps';
 import { RESTARTS_PER_SET } from './deadlines';
 import { HttpClientDriver } from './drivers/http-driver';
 import { probeMachine } from './machine-probe';
@@ -36,6 +36,8 @@ export interface VariantContext {
   hooks: RunnerHooks;
   /** Writes the run's files; called when a set has started, so its pids are on disk before it serves. */
   save: () => void;
+  /** Where the apps run (the network stage's namespaces); default every app on 127.0.0.1. */
+  placement?: Placement;
 }
 
 /** A set of apps that is up: started by the bench (apps) or given by --client-url (apps null). */
@@ -73,12 +75,13 @@ async function startSet(planned: PlannedCase, slot: number, variant: VariantReco
     const id = planned.record.id;
     const forWhat = planned.fork > 0 ? ` for ${id} fork ${planned.fork}/${planned.forks}` : '';
     process.stderr.write(`bench: starting server-a, server-b and client (${variant.id})${forWhat} …\n`);
-    const logDir = path.join(runDir, 'logs', variant.id, ...(planned.fork > 0 ? [`${planned.record.aliases[0] ?? id}-fork${planned.fork}`] : []));
+    const logDir = path.join(runDir, 'logs', ...(planned.network === 'loopback' ? [] : [planned.network]), variant.id, ...(planned.fork > 0 ? [`${planned.record.aliases[0] ?? id}-fork${planned.fork}`] : []));
     // Only sets that idle between visits need keeping warm; a set with one visit runs as plain Node.
     const nodeFlags = planned.visits > Math.max(1, planned.forks) ? KEEP_WARM_NODE_FLAGS : [];
-    apps = await startApps(ctx.workspaceRoot, logDir, pinning, variant, { slot, nodeFlags });
+    apps = await startApps(ctx.workspaceRoot, logDir, pinning, variant, { slot, nodeFlags, placement: ctx.placement });
     const started = doc.settings.startedApps as Record<string, unknown[]>;
     (started[variant.id] ??= []).push({
+      network: planned.network,
       cases: planned.fork > 0 ? [id] : 'all',
       fork: planned.fork,
       pids: apps.pids,
@@ -117,6 +120,7 @@ function freeSlot(states: ReadonlyMap<string, SetState>): number {
 /** A visit that was never made, because the set that was to serve it had failed: one failed result per transport. */
 export function failedVisit(planned: PlannedCase, failure: Failure): RawResult[] {
   return planned.transports.map((transport) => ({
+    network: planned.network,
     variant: planned.variant,
     case: planned.record.id,
     transport,

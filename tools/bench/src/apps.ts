@@ -28,8 +28,23 @@ const LOG_TAIL_LINES = 5;
  */
 export const KEEP_WARM_NODE_FLAGS: readonly string[] = Object.freeze(['--no-memory-reducer', '--no-flush-bytecode']);
 
+/**
+ * Where the apps run when they are not all on 127.0.0.1: the network stage (network/stage.ts) puts the
+ * client in one namespace and both servers in another, and bridges the client's port to this host.
+ */
+export interface Placement {
+  /** The address each side listens on and is called at. */
+  hosts: { client: string; server: string };
+  /** argv run inside that side's namespace. */
+  wrap(host: 'client' | 'server', argv: readonly string[]): string[];
+  /** A URL on this host that reaches the client's address and port. */
+  exposeOnHost(clientAddress: string, port: number): Promise<string>;
+}
+
 /** How a set of apps is started, beyond the variant: all optional. */
 export interface StartOptions {
+  /** Default: every app on 127.0.0.1 in this namespace. */
+  placement?: Placement;
   env?: NodeJS.ProcessEnv;
   /** Which of the sets up at once this is (ports + slot × PORT_STRIDE). */
   slot?: number;
@@ -147,20 +162,21 @@ async function startOnce(
   logDir: string,
   pinning: Pinning,
   variant: VariantRecord,
-  { env = process.env, nodeFlags = [] }: StartOptions,
+  { env = process.env, nodeFlags = [], placement }: StartOptions,
   ports: AppPorts,
 ): Promise<Omit<StartedApps, 'portsFromOs' | 'portAttempts'>> {
-  const host = '127.0.0.1';
-  const childEnv: NodeJS.ProcessEnv = {
+  const hosts = placement?.hosts ?? { client: '127.0.0.1', server: '127.0.0.1' };
+  const side = (name: AppName): 'client' | 'server' => (name === 'client' ? 'client' : 'server');
+  const envFor = (name: AppName): NodeJS.ProcessEnv => ({
     ...env,
     ...variant.env,
-    HOST: host,
+    HOST: hosts[side(name)],
     CLIENT_PORT: String(ports.client),
     SERVER_A_PORT: String(ports.serverA),
     SERVER_B_PORT: String(ports.serverB),
-    SERVER_A_URL: `http://${host}:${ports.serverA}`,
-    SERVER_B_URL: `${host}:${ports.serverB}`,
-  };
+    SERVER_A_URL: `http://${hosts.server}:${ports.serverA}`,
+    SERVER_B_URL: `${hosts.server}:${ports.serverB}`,
+  });
   for (const main of missingMains(variant, (file) => fs.existsSync(path.join(workspaceRoot, file)))) {
     throw new Error(`${main} is missing: build the apps first (npx nx run-many -t build), or run npx nx run bench:all`);
   }
@@ -187,14 +203,16 @@ async function startOnce(
       const log = fs.openSync(path.join(logDir, `${name}.log`), 'a');
       const cores = pinning.cores?.[name];
       const program = variant.runtime === 'node' ? [process.execPath, ...nodeFlags, main] : [path.join(workspaceRoot, main)];
-      const [command, ...args] = cores ? ['taskset', '-c', cores, ...program] : program;
-      const child = spawn(command, args, { cwd: workspaceRoot, env: childEnv, stdio: ['ignore', log, log] });
+      const pinned = cores ? ['taskset', '-c', cores, ...program] : program;
+      // `ip netns exec` execs the program in place: the PID is the app's own (sampled, signalled, quiesced).
+      const [command, ...args] = placement ? placement.wrap(side(name), pinned) : pinned;
+      const child = spawn(command, args, { cwd: workspaceRoot, env: envFor(name), stdio: ['ignore', log, log] });
       fs.closeSync(log);
       children.set(name, child);
       running.add(child);
       child.on('exit', (code, signal) => exited.set(name, `exited with ${signal ? `signal ${signal}` : `code ${code}`}`));
     }
-    const clientUrl = `http://${host}:${ports.client}`;
+    const clientUrl = placement ? await placement.exposeOnHost(hosts.client, ports.client) : `http://${hosts.client}:${ports.client}`;
     await waitUntilReady(`${clientUrl}/health/ready`, () => {
       for (const [name, how] of exited) {
         const pid = children.get(name)?.pid;

@@ -12,6 +12,8 @@ export interface ComparableSummary {
 }
 
 export interface ComparableResult {
+  /** Absent in runs from before the network stage: those ran on loopback. */
+  network?: string;
   /** Absent in runs from before variants: those were all the blog's. */
   variant?: string;
   case: string;
@@ -177,9 +179,10 @@ export function compareKit() {
     return probe && probe.before > 0 && probe.after > 0 ? (probe.before + probe.after) / 2 : null;
   }
 
-  /** The same cell in both runs: variant, case and transport (results.ts's cellKey; this kit imports nothing). */
+  /** The same cell in both runs: network, variant, case and transport (results.ts's cellKey; this kit imports nothing). */
   function sameCell(a: ComparableResult, b: ComparableResult): boolean {
-    return (a.variant ?? 'blog') === (b.variant ?? 'blog') && a.case === b.case && a.transport === b.transport;
+    const same = (key: 'network' | 'variant', absent: string) => (a[key] ?? absent) === (b[key] ?? absent);
+    return same('network', 'loopback') && same('variant', 'blog') && a.case === b.case && a.transport === b.transport;
   }
 
   /** Every cell that succeeded in both runs, in the head run's order. */

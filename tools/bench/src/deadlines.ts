@@ -6,9 +6,11 @@ import type { CaseRecord, PlannedCase } from './model';
 /**
  * A call's deadline: a floor for connection set-up and a slow machine, plus time for every row the call
  * moves (rows × requests). ①-1 and ②-3 get 10 s, 20k×4 18 s, ①-3 (1,000,000 rows: 7–18 s here on
- * loopback) 110 s. The apps' own CALL_TIMEOUT_MS (120 s) is only for callers other than the bench.
+ * loopback) 110 s. Across a network a row also costs RTT: HTTP/2 with a 64 KiB window moves ~37 KB
+ * (~140–250 rows) per round trip, so 0.01 ms per row per ms of RTT (①-3 at 20 ms RTT: 310 s).
+ * The apps' own CALL_TIMEOUT_MS (120 s) is only for callers other than the bench.
  */
-export const DEADLINE_RULE = Object.freeze({ floorMs: 10_000, perRowMs: 0.1 });
+export const DEADLINE_RULE = Object.freeze({ floorMs: 10_000, perRowMs: 0.1, perRowPerRttMs: 0.01 });
 
 /** What one request to the client app may take beyond its calls (HTTP, JSON, server metrics reads). */
 export const REQUEST_OVERHEAD_MS = 30_000;
@@ -23,8 +25,9 @@ export const VISIT_SETUP_MS = 10_000;
 /** Times a set of apps may be started again after it died or stopped answering (settings.restarts). */
 export const RESTARTS_PER_SET = 1;
 
-export function callDeadlineMs(record: Pick<CaseRecord, 'rows' | 'requests'>, override: number | null = null): number {
-  return override ?? Math.round(DEADLINE_RULE.floorMs + DEADLINE_RULE.perRowMs * record.rows * record.requests);
+export function callDeadlineMs(record: Pick<CaseRecord, 'rows' | 'requests'>, override: number | null = null, rttMs = 0): number {
+  const rows = record.rows * record.requests;
+  return override ?? Math.round(DEADLINE_RULE.floorMs + DEADLINE_RULE.perRowMs * rows + DEADLINE_RULE.perRowPerRttMs * rows * rttMs);
 }
 
 /** Calls one POST /bench/run makes: the cold call, the warm-up calls, the timed calls. */

@@ -8,6 +8,7 @@ import { KEEP_WARM_NODE_FLAGS } from './apps';
 import { variantOfClient } from './client-identity';
 import { DEADLINE_RULE, RESTARTS_PER_SET, runBoundMs } from './deadlines';
 import { HttpClientDriver } from './drivers/http-driver';
+import { acrossNetwork, checkNetworks } from './network-runs';
 import { renderCsv } from './export/csv';
 import { renderReport } from './export/html';
 import { renderIndex } from './export/index-page';
@@ -121,6 +122,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const options = await withClientVariant(parsed);
+  checkNetworks(options.networks);
   const plan = planCases(options);
   const startedAt = new Date();
   const runDir = createRunFolder(options.out, startedAt);
@@ -174,22 +176,29 @@ async function main(argv: string[]): Promise<number> {
       }
       // A cell's row appears with its first visit and grows with each later one.
       const pooled = [...cells.values()].map((cell) => cell.raw);
-      doc.results = inPlanOrder(pooled, options.variants.map((v) => v.id), options.cases.map((c) => c.id), options.transports).map(toCaseResult);
+      const order = { networks: options.networks.map((n) => n.name), variants: options.variants.map((v) => v.id), cases: options.cases.map((c) => c.id) };
+      doc.results = inPlanOrder(pooled, order.networks, order.variants, order.cases, options.transports).map(toCaseResult);
       save();
     },
   };
-  const context: VariantContext = { workspaceRoot: WORKSPACE_ROOT, options, doc, runDir, pinning, signal: abort.signal, hooks, save };
-  for (const variant of options.variants) {
+  for (const network of options.networks) {
     if (abort.signal.aborted) break;
-    if (!options.clientUrl) {
-      const why = prepareVariant(variant);
-      if (why) {
-        skipped[variant.id] = why;
-        process.stderr.write(`bench: variant ${variant.id} skipped: ${why}\n`);
-        continue;
+    const across = plan.filter((p) => p.network === network.name && !(p.variant in skipped));
+    await acrossNetwork(network, across, doc, hooks, save, async (placement) => {
+      const context: VariantContext = { workspaceRoot: WORKSPACE_ROOT, options, doc, runDir, pinning, signal: abort.signal, hooks, save, placement };
+      for (const variant of options.variants) {
+        if (abort.signal.aborted) break;
+        if (!options.clientUrl && !(variant.id in skipped)) {
+          const why = prepareVariant(variant);
+          if (why) {
+            skipped[variant.id] = why;
+            process.stderr.write(`bench: variant ${variant.id} skipped: ${why}\n`);
+          }
+        }
+        if (variant.id in skipped) continue;
+        await runVariant(across.filter((p) => p.variant === variant.id), variant, context);
       }
-    }
-    await runVariant(plan.filter((p) => p.variant === variant.id), variant, context);
+    });
   }
 
   doc.incomplete = done < plan.filter((p) => !(p.variant in skipped)).length;

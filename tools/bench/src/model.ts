@@ -27,6 +27,8 @@ export interface CaseRecord {
 
 /** One case as the runner will execute it: its transports' repetitions interleaved (A B A B …). */
 export interface PlannedCase {
+  /** Which network profile it runs across (network/profiles.ts): `loopback` unless --network says otherwise. */
+  network: string;
   /** Which set of apps runs it (variants.ts). */
   variant: string;
   record: CaseRecord;
@@ -109,6 +111,8 @@ export interface PhaseBreakdown extends Phases {
 
 /** Which case × transport a result belongs to, and how it was run. */
 export interface CaseIdentity {
+  /** Which network profile it ran across (absent in runs from before the network stage: loopback). */
+  network?: string;
   /** Which configuration served it: blog, tuned, bare (variants.ts). */
   variant: string;
   case: string;

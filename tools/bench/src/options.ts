@@ -4,11 +4,14 @@ import { selectCases } from './cases';
 import { callDeadlineMs, DEADLINE_RULE } from './deadlines';
 import { TRANSPORTS, type CaseRecord, type PlannedCase, type Transport } from './model';
 import { PROFILES, type Profile } from './profiles';
+import { findProfile, loadProfiles, ProfileError, type NetworkProfile } from './network';
 import { selectVariants, type VariantRecord } from './variants';
 
 /** Everything a run needs to know, validated once here at the edge. */
 export interface BenchOptions {
   profile: Profile;
+  /** Network profiles to run across, one after the other (network/profiles.ts); default loopback. */
+  networks: NetworkProfile[];
   /** Configurations to run, each with its own three processes, one after the other. */
   variants: VariantRecord[];
   /** Whether --variants was given (with --client-url the client's own variant is used, and must match it). */
@@ -41,6 +44,10 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+const NETWORK_NAMES = loadProfiles()
+  .map((p) => p.name)
+  .join(', ');
+
 export const USAGE = `Usage: npx nx run bench:all [options]
 
 Runs the blog's cases for JSON over HTTP (server-a) and gRPC (server-b) through the client app and
@@ -52,6 +59,9 @@ Options:
                             ②-1 (2-1), ②-2 (2-2), ②-3 (2-3), 20k×4 (20kx4), and the payload endpoints'
                             cases (tools/bench/src/payload-cases.ts, e.g. orders-1k)
   --transports LIST         json,grpc (default: both)
+  --network LIST            network profiles to run across, one after the other: ${NETWORK_NAMES}
+                            (default: loopback; the others put client and servers in network
+                            namespaces with a delay, rate and loss: root, iptables; docs/network.md)
   --variants LIST           blog,tuned,bare,go (default: blog): the blog's Nest apps, the tuned Nest apps,
                             the same calls with no framework, a Go reference (skipped where Go is missing)
   --runs N                  timed repetitions per case (default: 100; ①-2: 300; ②-2: 600; ②-3: 30;
@@ -75,7 +85,7 @@ Options:
   --help                    this text
 `;
 
-const FLAGS = new Set(['profile', 'cases', 'transports', 'variants', 'runs', 'warmup', 'warmup-ms', 'settle-ms', 'forks', 'visits', 'deadline-ms', 'out', 'client-url', 'pin', 'help']);
+const FLAGS = new Set(['profile', 'network', 'cases', 'transports', 'variants', 'runs', 'warmup', 'warmup-ms', 'settle-ms', 'forks', 'visits', 'deadline-ms', 'out', 'client-url', 'pin', 'help']);
 const SWITCHES = new Set(['pin', 'help']);
 
 /** Reads `--name value` and `--name=value` (Nx forwards options in the second form). */
@@ -159,9 +169,22 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     throw new UsageError('--forks starts new apps for each case, which --client-url (apps the bench did not start) rules out; use --forks 0');
   }
 
+  let networks: NetworkProfile[];
+  try {
+    networks = (flags.has('network') ? list(flags.get('network')!) : ['loopback']).map((name) => findProfile(name));
+  } catch (error) {
+    if (error instanceof ProfileError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (networks.length === 0) throw new UsageError('--network selected no profile');
+  if (clientUrl !== null && networks.some((n) => n.topology !== 'loopback')) {
+    throw new UsageError('--network places the apps the bench starts; with --client-url the apps are yours (their path is measured as it is)');
+  }
+
   const warmupMs = count('warmup-ms', flags.get('warmup-ms'), 0) ?? profile.warmupMs;
   return {
     profile,
+    networks,
     variants,
     variantsGiven: flags.has('variants'),
     cases,
@@ -193,6 +216,10 @@ export function splitRuns(runs: number, visits: number): number[] {
  * has its share of the runs and goes to fork ((v − 1) mod forks) + 1; a fork's first visit is cold.
  */
 export function planCases(options: BenchOptions): PlannedCase[] {
+  return options.networks.flatMap((network) => planVariants(options, network));
+}
+
+function planVariants(options: BenchOptions, network: NetworkProfile): PlannedCase[] {
   const { profile } = options;
   return options.variants.flatMap((variant) => {
     const visits = options.cases.flatMap((record, caseIndex) => {
@@ -206,6 +233,7 @@ export function planCases(options: BenchOptions): PlannedCase[] {
         const fork = forks === 0 ? 0 : (i % forks) + 1;
         const cold = i < Math.max(1, forks);
         const planned: PlannedCase = {
+          network: network.name,
           variant: variant.id,
           record,
           transports: [...options.transports],
@@ -219,7 +247,7 @@ export function planCases(options: BenchOptions): PlannedCase[] {
           visits: visitCount,
           visit: i + 1,
           firstPosition: shares.slice(0, i).reduce((a, b) => a + b, 0) * options.transports.length,
-          deadlineMs: callDeadlineMs(record, options.deadlineMs),
+          deadlineMs: callDeadlineMs(record, options.deadlineMs, 2 * network.oneWayDelayMs),
         };
         return { planned, at: (i + 0.5) / visitCount, caseIndex };
       });
@@ -229,9 +257,10 @@ export function planCases(options: BenchOptions): PlannedCase[] {
   });
 }
 
-/** Which set of apps serves a visit: the case's fork, or with no forks the variant's one set. */
+/** Which set of apps serves a visit: the case's fork, or with no forks the variant's one set (per network). */
 export function appSetKey(planned: PlannedCase): string {
-  return planned.forks === 0 ? planned.variant : `${planned.variant}/${planned.record.id}#${planned.fork}`;
+  const where = planned.network === 'loopback' ? '' : `${planned.network}:`;
+  return where + (planned.forks === 0 ? planned.variant : `${planned.variant}/${planned.record.id}#${planned.fork}`);
 }
 
 /** For each set of apps, the plan index of the last visit it serves: after that visit it can stop. */

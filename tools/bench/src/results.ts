@@ -10,9 +10,19 @@ export function phaseBreakdown(samplesMs: readonly number[], phases: Phases | nu
   return { ...phases, totalMs, remainderMs };
 }
 
-/** The one key of a cell, wherever cells are pooled, exported or paired: variant, case and transport. */
-export function cellKey(cell: Pick<CaseIdentity, 'variant' | 'case' | 'transport'>): string {
-  return `${cell.variant}\u0000${cell.case}\u0000${cell.transport}`;
+/** The network a result ran across (results from before the network stage ran on loopback). */
+export function networkOf(cell: Pick<CaseIdentity, 'network'>): string {
+  return cell.network ?? 'loopback';
+}
+
+/** Whether any result ran across a network stage: then tables show a network column. */
+export function anyOffLoopback(results: readonly Pick<CaseIdentity, 'network'>[]): boolean {
+  return results.some((r) => networkOf(r) !== 'loopback');
+}
+
+/** The one key of a cell, wherever cells are pooled, exported or paired: network, variant, case and transport. */
+export function cellKey(cell: Pick<CaseIdentity, 'network' | 'variant' | 'case' | 'transport'>): string {
+  return `${networkOf(cell)}\u0000${cell.variant}\u0000${cell.case}\u0000${cell.transport}`;
 }
 
 /** Turns the runner's raw result into the row results.json keeps (pure). */
@@ -20,6 +30,7 @@ export function toCaseResult(raw: RawResult): CaseResult {
   const m = raw.measurement;
   const bytes = m?.bytesPerResponse ?? null;
   return {
+    network: networkOf(raw),
     variant: raw.variant,
     case: raw.case,
     transport: raw.transport,
@@ -49,9 +60,9 @@ export function toCaseResult(raw: RawResult): CaseResult {
 }
 
 /** gRPC median ÷ JSON median for a case in a variant, when both ran and succeeded (> 1: gRPC slower). */
-export function grpcOverJson(results: readonly CaseResult[], caseId: string, variant = 'blog'): number | null {
+export function grpcOverJson(results: readonly CaseResult[], caseId: string, variant = 'blog', network = 'loopback'): number | null {
   const median = (transport: Transport) =>
-    results.find((r) => r.variant === variant && r.case === caseId && r.transport === transport && r.ok)?.summary?.median ?? null;
+    results.find((r) => cellKey(r) === cellKey({ network, variant, case: caseId, transport }) && r.ok)?.summary?.median ?? null;
   const json = median('json');
   const grpc = median('grpc');
   return json !== null && grpc !== null && json > 0 ? grpc / json : null;

@@ -117,6 +117,7 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
     const machineProbeMs = probeBefore !== null && probeAfter !== null ? { before: probeBefore, after: probeAfter } : null;
     const results = accs.map(
       (acc): RawResult => ({
+        network: planned.network,
         variant: planned.variant,
         case: record.id,
         transport: acc.transport,

@@ -80,15 +80,21 @@ export function mergeVisits(sofar: RawResult, more: RawResult, visitsSoFar: numb
  * Cells in the order a reader expects: variants, cases and transports as the options list them,
  * whatever order the visits happened in (①-3's one visit lands mid-run, after every other case's first).
  */
-export function inPlanOrder<T extends Pick<RawResult, 'variant' | 'case' | 'transport'>>(
+export function inPlanOrder<T extends Pick<RawResult, 'network' | 'variant' | 'case' | 'transport'>>(
   cells: readonly T[],
+  networks: readonly string[],
   variants: readonly string[],
   cases: readonly string[],
   transports: readonly string[],
 ): T[] {
-  const rank = (cell: T) => [variants.indexOf(cell.variant), cases.indexOf(cell.case), transports.indexOf(cell.transport)];
+  const rank = (cell: T) => [
+    networks.indexOf(cell.network ?? 'loopback'),
+    variants.indexOf(cell.variant),
+    cases.indexOf(cell.case),
+    transports.indexOf(cell.transport),
+  ];
   return [...cells].sort((a, b) => {
     const [x, y] = [rank(a), rank(b)];
-    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2] || x[3] - y[3];
   });
 }

@@ -351,7 +351,7 @@ describe('bench:all (built apps, quick profile)', () => {
         expect(line).toMatch(/^\| tuned \|/);
       }
       const csv = fs.readFileSync(path.join(runDir, 'results.csv'), 'utf8').trimEnd().split('\n').slice(1);
-      expect(new Set(csv.map((line) => line.split(',')[1]))).toEqual(new Set(['tuned']));
+      expect(new Set(csv.map((line) => line.split(',')[2]))).toEqual(new Set(['tuned']));
       const html = fs.readFileSync(path.join(runDir, 'report.html'), 'utf8');
       expect(html).toContain('tuned');
       expect(html).not.toMatch(/>blog</);

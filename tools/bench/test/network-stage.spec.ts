@@ -3,6 +3,7 @@
 // network run already holds the lock).
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { checkPrerequisites, cleanupLeftovers, startStage, validateProfile, type NetworkProfile } from '../src/network';
@@ -92,5 +93,33 @@ describeRoot('network stage (root)', () => {
     }
     expect(cleanupLeftovers().removed).toEqual([]);
     expect(namespaces()).not.toContain('nbx-');
+  });
+
+  it('bench:all --network zone runs a case across the stage: cells keyed by network, calibration in provenance, nothing left', async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-net-'));
+    try {
+      const args = [path.resolve(__dirname, '../dist/main.js'), '--network', 'zone', '--cases', '1-1,1-2', '--runs', '2', '--forks', '0', '--visits', '1', '--warmup-ms', '0', '--out', out];
+      const result = spawnSync(process.execPath, args, { cwd: path.resolve(__dirname, '../../..'), encoding: 'utf8', timeout: 100_000 });
+      expect(result.stderr).toMatch(/bench: zone: client → servers: RTT \d+\.\d+ ms by TCP connect/);
+      expect(result.status).toBe(0);
+      const [run] = fs.readdirSync(out).filter((name) => /^\d{4}-/.test(name));
+      const doc = JSON.parse(fs.readFileSync(path.join(out, run, 'results.json'), 'utf8'));
+      expect(doc.results.map((r: { network: string; case: string; transport: string; ok: boolean }) => `${r.network}/${r.case}/${r.transport}/${r.ok}`)).toEqual([
+        'zone/①-1/json/true', 'zone/①-1/grpc/true', 'zone/①-2/json/true', 'zone/①-2/grpc/true',
+      ]);
+      const zone = doc.provenance.networks.zone;
+      expect(zone.calibration).toMatchObject({ verdict: 'ok', profile: { name: 'zone' } });
+      expect(zone.calibration.achieved.tcpConnectRttMs.median).toBeGreaterThan(1.5);
+      expect(zone.delayerCpu).toMatchObject({ cpuMs: expect.any(Number), packets: expect.any(Number) });
+      // The calls crossed the stage: a cold call pays at least one round trip of the stage.
+      for (const r of doc.results) expect(r.coldMs).toBeGreaterThan(1.5);
+      expect(doc.settings.startedApps.blog[0]).toMatchObject({ network: 'zone' });
+      expect(fs.readFileSync(path.join(out, run, 'results.md'), 'utf8')).toMatch(/^- network zone \(asked 2 ms RTT, 1000 Mbit\/s\): client → servers: RTT/m);
+      expect(fs.readFileSync(path.join(out, run, 'report.html'), 'utf8')).toContain('data-network-line');
+      expect(namespaces()).not.toContain('nbx-');
+      for (const pid of Object.values(doc.settings.startedApps.blog[0].pids) as number[]) expect(alive(pid)).toBe(false);
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
   });
 });

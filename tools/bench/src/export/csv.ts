@@ -1,7 +1,9 @@
 import type { CaseResult } from '../model';
+import { networkOf } from '../results';
 
 const COLUMNS = [
   'row_type',
+  'network',
   'variant',
   'case',
   'transport',
@@ -50,7 +52,7 @@ function cell(value: string | number | boolean | null | undefined): string {
 export function renderCsv(results: readonly CaseResult[]): string {
   const rows: Row[] = [];
   for (const r of results) {
-    const key = { variant: r.variant, case: r.case, transport: r.transport, rows: r.rows, requests: r.requests };
+    const key = { network: networkOf(r), variant: r.variant, case: r.case, transport: r.transport, rows: r.rows, requests: r.requests };
     r.samplesMs.forEach((ms, i) => rows.push({ row_type: 'sample', ...key, sample_index: i, sample_order: r.sampleOrder[i] ?? null, ms }));
     const s = r.summary;
     rows.push({

@@ -64,3 +64,38 @@ export function describeMemoryReclaim(value: unknown): string | null {
   const what = schemes.map((s) => `${String(s.action)}${typeof s.minIdleS === 'number' ? ` of memory idle ≥ ${s.minIdleS} s` : ''}`);
   return `DAMON running: ${what.length > 0 ? what.join(', ') : 'monitoring only'}`;
 }
+
+/** What a network stage achieved, as its calibration measured it (the part of network/stage.ts's Calibration read here). */
+interface CalibrationLike {
+  verdict?: string;
+  reasons?: string[];
+  achieved: { tcpConnectRttMs: { median: number }; pingRttMs: { median: number } | null; throughput: { steadyMbit: number } };
+}
+
+/** One line of what the stage achieved: "client → servers: RTT 20.41 ms by TCP connect (ping 20.60 ms), 941 Mbit/s …". */
+export function describeCalibration(calibration: CalibrationLike): string {
+  const { tcpConnectRttMs, pingRttMs, throughput } = calibration.achieved;
+  return (
+    `client → servers: RTT ${tcpConnectRttMs.median.toFixed(2)} ms by TCP connect` +
+    (pingRttMs ? ` (ping ${pingRttMs.median.toFixed(2)} ms)` : '') +
+    `, ${Math.round(throughput.steadyMbit)} Mbit/s in one bulk transfer`
+  );
+}
+
+interface NetworkLike {
+  profile: { name: string; description: string; oneWayDelayMs: number; rateMbit: number | null; loss: number };
+  calibration: CalibrationLike | null;
+  delayerCpu: { cpuMs: number; packets: number; cpuPerPacketUs: number | null } | null;
+  refused: string | null;
+}
+
+/** One line per network of the run (provenance.networks): what was asked for, what was achieved, the delayer's cost. */
+export function describeNetworks(value: unknown): string[] {
+  if (!value || typeof value !== 'object') return [];
+  return Object.values(value as Record<string, NetworkLike>).map(({ profile, calibration, delayerCpu, refused }) => {
+    if (!calibration) return `${profile.name}: ${refused ?? 'every app on 127.0.0.1, no network stage'}`;
+    const asked = `asked ${2 * profile.oneWayDelayMs} ms RTT${profile.rateMbit === null ? '' : `, ${profile.rateMbit} Mbit/s`}${profile.loss > 0 ? `, ${profile.loss * 100}% loss` : ''}`;
+    const cost = delayerCpu ? `; delayer ${ms(delayerCpu.cpuMs)} ms CPU for ${count(delayerCpu.packets)} packets while measuring` : '';
+    return `${profile.name} (${asked}): ${describeCalibration(calibration)}${refused ? `; refused: ${refused}` : ''}${cost}`;
+  });
+}

@@ -1,7 +1,7 @@
 import type { CaseResult, RunDocument } from '../model';
-import { blogRatio, grpcOverJson } from '../results';
+import { anyOffLoopback, blogRatio, grpcOverJson, networkOf } from '../results';
 import { renderBreakdown, renderVariantRatios } from './breakdown';
-import { bytes, count, describeMemoryReclaim, describeVisits, ms, ratio } from './format';
+import { bytes, count, describeMemoryReclaim, describeNetworks, describeVisits, ms, ratio } from './format';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
 export const TABLE_HEADER = [
@@ -25,6 +25,11 @@ export const TABLE_HEADER = [
   'blog gRPC/JSON',
 ];
 
+/** The table's columns for these results: with a network column first when any ran off loopback. */
+export function tableHeader(results: readonly CaseResult[]): string[] {
+  return anyOffLoopback(results) ? ['network', ...TABLE_HEADER] : TABLE_HEADER;
+}
+
 /** Marks a noisy cell's median so no one reads its decimals as signal (explained in a footnote). */
 export const NOISY_MARK = '~';
 
@@ -35,10 +40,12 @@ function ci(summary: CaseResult['summary']): string {
 
 /** The blog-style table: one row per case and transport, ratios on each case's first row. */
 export function renderTable(results: readonly CaseResult[]): string {
-  const lines = [`| ${TABLE_HEADER.join(' | ')} |`, `|${TABLE_HEADER.map((_, i) => (i < 5 ? '---' : '---:')).join('|')}|`];
+  const header = tableHeader(results);
+  const labels = header.length - TABLE_HEADER.length + 5;
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i < labels ? '---' : '---:')).join('|')}|`];
   const seen = new Set<string>();
   for (const r of results) {
-    const key = `${r.variant}\u0000${r.case}`;
+    const key = `${networkOf(r)}\u0000${r.variant}\u0000${r.case}`;
     const first = !seen.has(key);
     seen.add(key);
     const s = r.summary;
@@ -49,6 +56,7 @@ export function renderTable(results: readonly CaseResult[]): string {
       : [`FAILED: ${r.error ?? 'unknown error'}`.replace(/\|/g, '\\|'), '', '', '', '', '', '', '', '', ''];
     lines.push(
       `| ${[
+        ...(header.length > TABLE_HEADER.length ? [networkOf(r)] : []),
         r.variant,
         r.case,
         count(r.rows),
@@ -56,7 +64,7 @@ export function renderTable(results: readonly CaseResult[]): string {
         r.transport,
         ...cells,
         ms(r.blogMs),
-        first ? ratio(grpcOverJson(results, r.case, r.variant)) : '',
+        first ? ratio(grpcOverJson(results, r.case, r.variant, networkOf(r))) : '',
         first ? ratio(blogRatio(results, r.case)) : '',
       ].join(' | ')} |`,
     );
@@ -130,6 +138,7 @@ export function renderMarkdown(doc: RunDocument): string {
     `- ${describePinning(doc)}; times are measured inside the client`,
     `- repetitions of the transports interleaved (json, grpc, json, grpc, …) after each transport's cold call and warm-up; ${describeVisits(settings)}`,
     describeProbe(doc),
+    ...describeNetworks(doc.provenance.networks).map((line) => `- network ${line}`),
     reclaim === null ? '' : `- memory reclaim: ${reclaim}`,
     doc.incomplete ? '- **incomplete run**: interrupted or failed before every case ran' : '',
     failed > 0 ? `- **${failed} case(s) failed**, see the table` : '',

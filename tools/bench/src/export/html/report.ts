@@ -3,6 +3,7 @@ import type { RunDocument } from '../../model';
 import { OUTLIER_Z } from '../../stats';
 import { bytesChart, coldChart, cpuChart, distributionChart, mediansChart, phasesChart, rssChart } from './case-charts';
 import { groupByCase, type CaseView } from './cases';
+import { describeNetworks } from '../format';
 import { escapeHtml } from './escape';
 import { renderLegend } from './legend';
 import { htmlDocument } from './page';
@@ -159,6 +160,8 @@ export function renderReport(doc: RunDocument): string {
           ` · ${views.length} case${views.length === 1 ? '' : 's'}, ${doc.results.length} result${doc.results.length === 1 ? '' : 's'}`,
       ),
       warnings(doc),
+      // The path first: a figure read without its round-trip time cannot be read at all.
+      ...describeNetworks(doc.provenance.networks).map((line) => el('p', { class: 'network', 'data-network-line': '' }, `Network ${escapeHtml(line)}`)),
       HOW_TO_READ,
       nav,
     ),
