@@ -1,8 +1,8 @@
 import { HttpModule, HttpService } from '@nestjs/axios';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ClientsModule, type ClientGrpc } from '@nestjs/microservices';
-import { grpcCodecFor, SETTINGS, type Settings } from '@bench/config';
-import { sampleGrpcOptions } from '@bench/proto';
+import { SETTINGS, type Settings } from '@bench/config';
+import { clientGrpcOptions } from './transports/grpc-client-options';
 import { BenchController } from './bench.controller';
 import { CASE_RUNNER_PROVIDER } from './case-runner.provider';
 import { ClientController } from './client.controller';
@@ -21,7 +21,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         HttpModule,
-        ClientsModule.register([{ name: SAMPLE_GRPC_CLIENT, ...sampleGrpcOptions(settings.serverBUrl, grpcCodecFor(settings.variant)) }]),
+        ClientsModule.register([{ name: SAMPLE_GRPC_CLIENT, ...clientGrpcOptions(settings) }]),
       ],
       controllers: [ClientController, BenchController, HealthController],
       providers: [

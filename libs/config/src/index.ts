@@ -4,4 +4,4 @@ export { SETTINGS } from './tokens';
 export { runtimeInfo, KEY_PACKAGES, type RuntimeInfo } from './runtime-info';
 export { stopOnSignals, SHUTDOWN_GRACE_MS } from './lifecycle';
 export { ProcessSampler, processSampler, costBetween, RSS_SAMPLE_MS, type ProcessSample, type ProcessCost, type ServerPhase } from './process-sampler';
-export { TUNINGS, tuningsFor, isTuned, grpcCodecFor, type Tuning } from './tunings';
+export { TUNINGS, tuningsFor, isTuned, grpcCodecFor, grpcChannelOptionsFor, GRPC_FLOW_CONTROL_WINDOW_BYTES, type Tuning } from './tunings';

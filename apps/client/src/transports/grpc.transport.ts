@@ -2,9 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Metadata } from '@grpc/grpc-js';
 import { ClientGrpcProxy, type ClientGrpc } from '@nestjs/microservices';
 import { firstValueFrom, forkJoin, lastValueFrom, reduce, type Observable } from 'rxjs';
-import { grpcCodecFor, isTuned, SETTINGS, type ProcessSample, type Settings } from '@bench/config';
+import { isTuned, SETTINGS, type ProcessSample, type Settings } from '@bench/config';
 import { ReplyMeter, type Connection, type ReplyTally, type RowTransport } from '@bench/harness';
-import { METRICS_SERVICE, observeSampleCodec, SAMPLE_SERVICE, sampleGrpcOptions, type GetSamplesParam } from '@bench/proto';
+import { METRICS_SERVICE, observeSampleCodec, SAMPLE_SERVICE, type GetSamplesParam } from '@bench/proto';
+import { clientGrpcOptions } from './grpc-client-options';
 import { SAMPLE_GRPC_CLIENT } from './tokens';
 
 type Reply = Record<string, unknown[]>;
@@ -56,8 +57,7 @@ export class GrpcTransport implements RowTransport {
 
   openFresh(): Connection {
     // A channel of its own: grpc-js would otherwise reuse the shared channel's connection (global subchannel pool).
-    const options = sampleGrpcOptions(this.settings.serverBUrl, grpcCodecFor(this.settings.variant)).options;
-    const proxy = new ClientGrpcProxy({ ...options, channelOptions: { 'grpc.use_local_subchannel_pool': 1 } });
+    const proxy = new ClientGrpcProxy(clientGrpcOptions(this.settings, { 'grpc.use_local_subchannel_pool': 1 }).options);
     return this.connect(proxy, async () => proxy.close());
   }
 
