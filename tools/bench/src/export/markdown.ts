@@ -1,6 +1,7 @@
 import type { CaseResult, RunDocument } from '../model';
 import { anyOffLoopback, blogRatio, grpcOverJson, networkOf } from '../results';
 import { renderBreakdown, renderVariantRatios } from './breakdown';
+import { decisionMap, renderDecisionMap } from './decision-map';
 import { bytes, count, describeMemoryReclaim, describeNetworks, describeVisits, ms, ratio } from './format';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
@@ -129,6 +130,7 @@ export function renderMarkdown(doc: RunDocument): string {
   const commit = String(doc.provenance.gitCommit ?? 'unknown').slice(0, 12);
   const failed = doc.results.filter((r) => !r.ok).length;
   const reclaim = describeMemoryReclaim(doc.provenance.memoryReclaim);
+  const map = decisionMap(doc.results);
   return [
     `# gRPC vs JSON: ${String(settings.startedAt ?? '')}`,
     '',
@@ -143,6 +145,7 @@ export function renderMarkdown(doc: RunDocument): string {
     doc.incomplete ? '- **incomplete run**: interrupted or failed before every case ran' : '',
     failed > 0 ? `- **${failed} case(s) failed**, see the table` : '',
     '',
+    ...(map ? ['## Decision map: who wins, by how much (JSON vs gRPC median)', '', renderDecisionMap(map), '', '## All cells', ''] : []),
     renderTable(doc.results),
     '',
     renderNotes(doc.results),

@@ -3,6 +3,7 @@ import type { RunDocument } from '../../model';
 import { OUTLIER_Z } from '../../stats';
 import { bytesChart, coldChart, cpuChart, distributionChart, mediansChart, phasesChart, rssChart } from './case-charts';
 import { groupByCase, type CaseView } from './cases';
+import { renderDecisionMapHtml } from './decision-map';
 import { describeNetworks } from '../format';
 import { escapeHtml } from './escape';
 import { renderLegend } from './legend';
@@ -133,7 +134,8 @@ export function renderReport(doc: RunDocument): string {
   const commit = str(doc.provenance.gitCommit, 'unknown').slice(0, 12);
   const pageTitle = `gRPC vs JSON: run of ${startedAt}`;
   const variants = renderVariantsTable(doc.results);
-  const tables = [['results', 'Table'], ...(variants ? [['variants', 'Variants']] : [])];
+  const map = renderDecisionMapHtml(doc.results);
+  const tables = [...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : [])];
   const nav = el(
     'nav',
     {},
@@ -165,6 +167,7 @@ export function renderReport(doc: RunDocument): string {
       HOW_TO_READ,
       nav,
     ),
+    map ? el('section', { id: 'decision-map', 'data-section': 'decision-map' }, el('h2', {}, 'Decision map'), map) : '',
     el('section', { id: 'results', 'data-section': 'results' }, el('h2', {}, 'Results'), renderResultsTable(doc.results)),
     variants
       ? el(

@@ -27,6 +27,9 @@ table.variants { font-size: 13px; width: auto; }
 table.results th, table.results td, table.variants th, table.variants td { padding: 4px 6px; border-bottom: 1px solid #ececec; white-space: nowrap; text-align: left; }
 table.results thead th, table.variants thead th { background: #f0f0ee; font-weight: 600; vertical-align: bottom; white-space: normal; min-width: 4.5em; }
 table.results .num, table.variants .num { text-align: right; }
+table.decision-map { font-size: 13px; border-collapse: collapse; margin: 0 0 12px; }
+table.decision-map th, table.decision-map td { padding: 5px 10px; border: 1px solid #e2e2e2; text-align: center; white-space: nowrap; }
+table.decision-map thead th { background: #f0f0ee; }
 table.results tr.case-start > *, table.variants tr.case-start > * { border-top: 2px solid #c8c8c8; }
 table.results td.failed { color: var(--failed); white-space: normal; min-width: 28ch; max-width: 60ch; overflow-wrap: anywhere; }
 td.transport::before { content: ""; display: inline-block; width: 10px; height: 10px; border-radius: 2px;
