@@ -21,7 +21,7 @@ export interface Settings {
   callTimeoutMs: number;
 }
 
-export const NEST_VARIANTS = ['blog', 'tuned'] as const;
+export const NEST_VARIANTS = ['blog', 'tuned', 'blog-window'] as const;
 export type NestVariant = (typeof NEST_VARIANTS)[number];
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({

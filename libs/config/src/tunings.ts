@@ -87,9 +87,16 @@ export function grpcCodecFor(variant: NestVariant): 'fast' | 'proto-loader' {
   return isTuned(variant, 'fast-protobuf-codec') ? 'fast' : 'proto-loader';
 }
 
+/**
+ * Which tunings each Nest variant applies: none for the blog's configuration, all for tuned, and one
+ * for blog-window, so the HTTP/2 window's effect across a network is measured alone.
+ */
+const VARIANT_TUNINGS: Readonly<Record<NestVariant, readonly string[] | 'all'>> = { blog: [], tuned: 'all', 'blog-window': ['http2-window'] };
+
 /** The tunings a variant applies (none for the blog's configuration). */
 export function tuningsFor(variant: NestVariant): readonly Tuning[] {
-  return variant === 'tuned' ? TUNINGS : [];
+  const ids = VARIANT_TUNINGS[variant];
+  return ids === 'all' ? TUNINGS : TUNINGS.filter((t) => ids.includes(t.id));
 }
 
 export function isTuned(variant: NestVariant, id: string): boolean {

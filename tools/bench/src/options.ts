@@ -62,8 +62,9 @@ Options:
   --network LIST            network profiles to run across, one after the other: ${NETWORK_NAMES}
                             (default: loopback; the others put client and servers in network
                             namespaces with a delay, rate and loss: root, iptables; docs/network.md)
-  --variants LIST           blog,tuned,bare,go (default: blog): the blog's Nest apps, the tuned Nest apps,
-                            the same calls with no framework, a Go reference (skipped where Go is missing)
+  --variants LIST           blog,tuned,blog-window,bare,go (default: blog): the blog's Nest apps, the tuned
+                            Nest apps, the blog's with only the gRPC HTTP/2 window raised, the same calls
+                            with no framework, a Go reference (skipped where Go is missing)
   --runs N                  timed repetitions per case (default: 100; ①-2: 300; ②-2: 600; ②-3: 30;
                             20k×4: 50; ①-3: 9; quick: 3)
   --warmup N                untimed calls per case and transport before timing, at least (default: 1)

@@ -43,6 +43,14 @@ export const VARIANTS: readonly VariantRecord[] = Object.freeze([
     servesPayloads: true,
   },
   {
+    id: 'blog-window',
+    description: "the blog's configuration with one change: the gRPC client's HTTP/2 flow-control window raised to 16 MiB (tuning http2-window alone)",
+    mains: NEST_MAINS,
+    runtime: 'node',
+    env: { VARIANT: 'blog-window' },
+    servesPayloads: true,
+  },
+  {
     id: 'bare',
     description: 'no framework: node:http + JSON.parse/stringify with the default agent, plain @grpc/grpc-js with proto-loader',
     mains: {

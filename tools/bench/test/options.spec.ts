@@ -120,7 +120,7 @@ describe('parseOptions', () => {
     [['--warmup-ms', '1.5'], /--warmup-ms must be a whole number/],
     [['--client-url', 'localhost:3000'], /--client-url must look like/],
     [['--bogus'], /unknown option --bogus/],
-    [['--variants', 'fastest'], /unknown variant "fastest"; known variants: blog, tuned, bare, go/],
+    [['--variants', 'fastest'], /unknown variant "fastest"; known variants: blog, tuned, blog-window, bare, go/],
     [['--variants', 'blog,bare', '--client-url', 'http://h:1'], /--client-url drives one running client/],
     [['--runs'], /--runs needs a value/],
     [['--forks', 'two'], /--forks must be a whole number/],
