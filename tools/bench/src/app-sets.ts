@@ -64,7 +64,7 @@ export interface SetEvent {
   set: string;
   at: string;
   cause: Failure;
-  action: 'restarted' | 'failed its remaining visits';
+  action: 'restarted' | 'failed its remaining visits' | 'stopped (no visits left)';
 }
 
 /** Starts the set of apps a visit needs (unless --client-url), records it, and asks the client who it is. */
@@ -187,7 +187,8 @@ export async function runVariant(visits: readonly PlannedCase[], variant: Varian
     const restart = visitsLeft && state.restarts < restartsAllowed;
     if (restart) state.restarts++;
     else state.failure = cause;
-    const event: SetEvent = { variant: variant.id, set: key, at: new Date().toISOString(), cause, action: restart ? 'restarted' : 'failed its remaining visits' };
+    const action: SetEvent['action'] = restart ? 'restarted' : visitsLeft ? 'failed its remaining visits' : 'stopped (no visits left)';
+    const event: SetEvent = { variant: variant.id, set: key, at: new Date().toISOString(), cause, action };
     events.push(event);
     process.stderr.write(`bench: set ${key}: ${describeFailure(cause)}; ${event.action}\n`);
     ctx.save();

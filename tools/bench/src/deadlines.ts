@@ -19,6 +19,9 @@ export const REQUEST_OVERHEAD_MS = 30_000;
 export const START_BOUND_MS = 60_000;
 export const STOP_BOUND_MS = 5_000;
 
+/** Building one network stage and calibrating it (network/stage.ts), at most; past it the network's cells fail. */
+export const STAGE_BOUND_MS = 300_000;
+
 /** The quiet wait before a visit (quiesce.ts) and the machine probe around it, at most. */
 export const VISIT_SETUP_MS = 10_000;
 
@@ -57,9 +60,19 @@ export function visitBoundMs(planned: PlannedCase, deadlineMs: number): number {
 
 /**
  * Upper bound of a whole run: every visit at its bound, every set of apps started (and restarted once)
- * at its start bound and stopped at its stop bound. Sets: how many sets of apps the plan starts.
+ * at its start bound and stopped at its stop bound, every network stage built and calibrated at its
+ * bound. Sets: how many sets of apps the plan starts; stages: how many network stages.
  */
-export function runBoundMs(plan: readonly PlannedCase[], deadlineOf: (planned: PlannedCase) => number, sets: number): number {
+export function runBoundMs(plan: readonly PlannedCase[], deadlineOf: (planned: PlannedCase) => number, sets: number, stages = 0): number {
   const visits = plan.reduce((sum, planned) => sum + visitBoundMs(planned, deadlineOf(planned)), 0);
-  return visits + sets * (1 + RESTARTS_PER_SET) * (START_BOUND_MS + STOP_BOUND_MS);
+  return visits + sets * (1 + RESTARTS_PER_SET) * (START_BOUND_MS + STOP_BOUND_MS) + stages * STAGE_BOUND_MS;
+}
+
+/** `work`, or a rejection saying `what` ran past `boundMs` (the work itself is left to finish on its own). */
+export function withinBound<T>(work: Promise<T>, boundMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} ran past its bound of ${Math.round(boundMs / 1000)} s`)), boundMs);
+  });
+  return Promise.race([work, bound]).finally(() => clearTimeout(timer));
 }

@@ -8,6 +8,7 @@ import { KEEP_WARM_NODE_FLAGS } from './apps';
 import { variantOfClient } from './client-identity';
 import { DEADLINE_RULE, RESTARTS_PER_SET, runBoundMs } from './deadlines';
 import { HttpClientDriver } from './drivers/http-driver';
+import { usesStage } from './network';
 import { acrossNetwork, checkNetworks } from './network-runs';
 import { renderCsv } from './export/csv';
 import { renderReport } from './export/html';
@@ -74,7 +75,8 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
 /** How long the run should take (from the blog's figures) and the longest it can take (deadlines.ts). */
 function describeDuration(options: BenchOptions, plan: readonly PlannedCase[]): { expectedMs: number; boundMs: number } {
   const sets = options.clientUrl ? 0 : new Set(plan.map(appSetKey)).size;
-  return { expectedMs: plan.reduce((sum, p) => sum + expectedCostMs(p), 0), boundMs: runBoundMs(plan, (p) => p.deadlineMs, sets) };
+  const stages = options.networks.filter(usesStage).length;
+  return { expectedMs: plan.reduce((sum, p) => sum + expectedCostMs(p), 0), boundMs: runBoundMs(plan, (p) => p.deadlineMs, sets, stages) };
 }
 
 /**

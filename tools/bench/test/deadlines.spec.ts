@@ -1,6 +1,6 @@
 import { blame, failedVisit } from '../src/app-sets';
 import { BLOG_CASES } from '../src/cases';
-import { callDeadlineMs, callsOf, requestBoundMs, runBoundMs, visitBoundMs, REQUEST_OVERHEAD_MS } from '../src/deadlines';
+import { callDeadlineMs, callsOf, requestBoundMs, runBoundMs, visitBoundMs, withinBound, REQUEST_OVERHEAD_MS } from '../src/deadlines';
 import { callFailure, describeFailure, failureSummary } from '../src/failures';
 import type { Failure, PlannedCase, RawResult } from '../src/model';
 import { toCaseResult } from '../src/results';
@@ -34,6 +34,7 @@ describe('deadlines', () => {
     const visits = plan.reduce((sum, p) => sum + visitBoundMs(p, p.deadlineMs), 0);
     expect(runBoundMs(plan, (p) => p.deadlineMs, 0)).toBe(visits);
     expect(runBoundMs(plan, (p) => p.deadlineMs, 2)).toBe(visits + 2 * 2 * (60_000 + 5_000));
+    expect(runBoundMs(plan, (p) => p.deadlineMs, 2, 1)).toBe(visits + 2 * 2 * (60_000 + 5_000) + 300_000);
   });
 });
 
@@ -71,5 +72,12 @@ describe('failures as data', () => {
     const results = failedVisit(visit('①-2'), died).map(toCaseResult);
     expect(failureSummary(results)).toBe('bench: 2 of 2 cells failed: blog ①-2 json (died: server-b exited with signal SIGKILL); blog ①-2 grpc (died: server-b exited with signal SIGKILL)');
     expect(failureSummary([])).toBeNull();
+  });
+});
+
+describe('withinBound', () => {
+  it('passes the work through, or says what ran past its bound', async () => {
+    await expect(withinBound(Promise.resolve(3), 1000, 'x')).resolves.toBe(3);
+    await expect(withinBound(new Promise(() => undefined), 20, 'calibrating the stage')).rejects.toThrow('calibrating the stage ran past its bound of 0 s');
   });
 });
