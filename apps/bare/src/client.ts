@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import * as grpc from '@grpc/grpc-js';
 import { explainListenError, loadSettings, processSampler, runtimeInfo, stopOnSignals, type Settings } from '@bench/config';
-import { BusyError, CaseFailure, CaseRunner, parseCaseRequest, type TransportName } from '@bench/harness';
+import { BusyError, CaseFailure, CaseRunner, measurePath, parseCaseRequest, parsePathRequest, type TransportName } from '@bench/harness';
 import { PROTO_LOADER_SETTINGS, samplePackageDefinition } from '@bench/proto';
 import { parseIntField } from '@bench/validation';
 import { BareGrpcTransport } from './grpc-transport';
@@ -70,6 +70,12 @@ async function main(): Promise<void> {
       const upstreams = await readiness(settings);
       const ok = Object.values(upstreams).every((s) => s === 'SERVING');
       return sendJson(res, ok ? 200 : 503, { status: ok ? 'SERVING' : 'NOT_SERVING', upstreams });
+    }
+    if (url.pathname === '/bench/path') {
+      const request = parsePathRequest({ samples: url.searchParams.get('samples') ?? undefined, bulkBytes: url.searchParams.get('bulkBytes') ?? undefined });
+      if (!request.ok) return sendJson(res, 400, { statusCode: 400, error: 'Bad Request', ...request.error });
+      const options = { ...request.value, serverAUrl: settings.serverAUrl, serverBAddress: settings.serverBUrl, timeoutMs: settings.callTimeoutMs };
+      return sendJson(res, 200, await measurePath(options));
     }
     if (url.pathname === '/bench/info') {
       return sendJson(res, 200, { ...runtimeInfo(), pid: process.pid, settings, protoLoader: PROTO_LOADER_SETTINGS, framework: 'none', variant: 'bare' });

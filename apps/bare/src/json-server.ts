@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { processSampler, type Settings } from '@bench/config';
+import { BULK_MAX_BYTES, processSampler, type Settings } from '@bench/config';
 import { buildRows } from '@bench/samples';
 import { parseIntField } from '@bench/validation';
 import { sendJson } from './http-util';
@@ -13,6 +13,13 @@ export function createJsonServer(settings: Settings): Server {
     if (req.method !== 'GET') return sendJson(res, 405, { statusCode: 405, error: 'Method Not Allowed' });
     if (url.pathname === '/health') return sendJson(res, 200, { status: 'SERVING', service: 'server-a' });
     if (url.pathname === '/metrics') return sendJson(res, 200, sampler.read(url.searchParams.get('resetPeak') === 'true'));
+    if (url.pathname === '/path/bulk') {
+      // The client's path probe (GET /bench/path) times this transfer: zero bytes, no serializer.
+      const bytes = parseIntField('bytes', url.searchParams.get('bytes') ?? undefined, { min: 1, max: BULK_MAX_BYTES });
+      if (!bytes.ok) return sendJson(res, 400, { statusCode: 400, error: 'Bad Request', ...bytes.error });
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bytes.value });
+      return void res.end(Buffer.alloc(bytes.value));
+    }
     if (!match) return sendJson(res, 404, { statusCode: 404, error: 'Not Found', message: `no route ${url.pathname}` });
     const count = parseIntField('count', safeDecode(match[1]), { min: 1, max: settings.maxRows });
     if (!count.ok) return sendJson(res, 400, { statusCode: 400, error: 'Bad Request', ...count.error });

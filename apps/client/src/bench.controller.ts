@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Query } from '@nestjs/common';
 import { runtimeInfo, SETTINGS, tuningsFor, type RuntimeInfo, type Settings, type Tuning } from '@bench/config';
 import { PROTO_LOADER_SETTINGS } from '@bench/proto';
-import { CaseRunner, parseCaseRequest, type CaseRun } from '@bench/harness';
+import { CaseRunner, measurePath, parseCaseRequest, parsePathRequest, type CaseRun, type PathReport } from '@bench/harness';
 import { orBadRequest } from '@bench/validation';
 
 /** The route the bench drives: runs one case many times inside this process and returns raw samples. */
@@ -32,6 +32,13 @@ export class BenchController {
       variant: this.settings.variant,
       tunings: tuningsFor(this.settings.variant),
     };
+  }
+
+  /** This client's path to each server, measured from where it runs (path-probe.ts). */
+  @Get('path')
+  path(@Query('samples') samples?: string, @Query('bulkBytes') bulkBytes?: string): Promise<PathReport> {
+    const request = orBadRequest(parsePathRequest({ samples, bulkBytes }));
+    return measurePath({ ...request, serverAUrl: this.settings.serverAUrl, serverBAddress: this.settings.serverBUrl, timeoutMs: this.settings.callTimeoutMs });
   }
 
   @Post('run')

@@ -7,13 +7,14 @@ import { MetricsController } from './metrics.controller';
 import { SamplesController } from './samples.controller';
 import { timedJson } from './timed-json.middleware';
 import { OrdersController } from './orders.controller';
+import { PathController } from './path.controller';
 
 @Module({})
 export class AppModule implements NestModule {
   static register(settings: Settings): DynamicModule {
     return {
       module: AppModule,
-      controllers: [SamplesController, EchoController, LookupController, HealthController, MetricsController, OrdersController],
+      controllers: [SamplesController, EchoController, LookupController, HealthController, MetricsController, OrdersController, PathController],
       providers: [{ provide: SETTINGS, useValue: settings }],
     };
   }

@@ -42,6 +42,19 @@ describe('server-a (JSON over HTTP)', () => {
     expect(response.body.message).toContain('count');
   });
 
+  it('GET /path/bulk sends the bytes asked for (the client times it), and refuses a bad size with 400', async () => {
+    const response = await request(app.getHttpServer()).get('/path/bulk?bytes=100000').buffer(true).parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    }).expect(200);
+    expect((response.body as Buffer).length).toBe(100_000);
+    for (const bytes of ['0', 'x', String(256 * 1024 * 1024 + 1)]) {
+      const bad = await request(app.getHttpServer()).get(`/path/bulk?bytes=${bytes}`).expect(400);
+      expect(bad.body).toMatchObject({ statusCode: 400, field: 'bytes' });
+    }
+  });
+
   it('stays healthy after bad input', async () => {
     await request(app.getHttpServer()).get('/server-a/nope').expect(400);
     await request(app.getHttpServer()).get('/health').expect(200, { status: 'SERVING', service: 'server-a' });

@@ -24,6 +24,11 @@ export async function startFakeJsonServer(): Promise<FakeServer> {
   const fake: FakeServer = { url: '', rows: buildRows, delayMs: 0, close: async () => undefined };
   const server = http.createServer((req, res) => {
     const url = req.url ?? '';
+    const bulk = /^\/path\/bulk\?bytes=(\d+)$/.exec(url);
+    if (bulk) {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': Number(bulk[1]) });
+      return void res.end(Buffer.alloc(Number(bulk[1])));
+    }
     const match = /^\/server-a\/(\d+)$/.exec(url);
     const body =
       url === '/health'

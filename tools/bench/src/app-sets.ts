@@ -10,6 +10,7 @@ import { appSetKey, lastVisitOfAppSet, type BenchOptions } from './options';
 import type { Pinning } from './pinning';
 import { QUIET_RULE, waitUntilQuiet, type QuietRule } from './quiesce';
 import { describeFailure } from './failures';
+import { describePath, pathChanges, type PathRecord } from './path-record';
 import { runCases, type RunnerHooks } from './runner';
 import type { VariantRecord } from './variants';
 
@@ -194,6 +195,20 @@ export async function runVariant(visits: readonly PlannedCase[], variant: Varian
     ctx.save();
   };
 
+  // The client's own measurement of its path, before the variant's first visit and after its last.
+  const paths = ((ctx.doc.provenance.path as Record<string, PathRecord> | undefined) ??= {});
+  const pathKey = `${visits[0]?.network ?? 'loopback'}/${variant.id}`;
+  const measurePath = async (live: LiveSet, when: 'before' | 'after') => {
+    const record = (paths[pathKey] ??= { before: null, after: null, changed: [] });
+    record[when] = await live.driver.path().catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+    if (when === 'before') process.stderr.write(`bench: ${pathKey}: ${describePath(record.before)}\n`);
+    else {
+      record.changed = pathChanges(record.before, record.after);
+      if (record.changed.length > 0) process.stderr.write(`bench: ${pathKey}: the path changed during the run: ${record.changed.join(', ')}\n`);
+    }
+    ctx.save();
+  };
+
   try {
     for (const [index, planned] of visits.entries()) {
       if (ctx.signal.aborted) break;
@@ -214,6 +229,7 @@ export async function runVariant(visits: readonly PlannedCase[], variant: Varian
         continue;
       }
       const live = state.live;
+      if (!paths[pathKey]?.before) await measurePath(live, 'before');
       const idle = [...states.entries()].filter(([k, s]) => k !== key && s.live?.apps).flatMap(([, s]) => Object.values(s.live!.apps!.pids));
       const beforeVisit = async () => {
         const wait = await waitUntilQuiet(idle);
@@ -227,6 +243,7 @@ export async function runVariant(visits: readonly PlannedCase[], variant: Varian
         await ctx.hooks.onCaseDone(broken ? blame(results, broken) : results, i, total, visited);
       };
       await runCases([planned], live.driver, { ...ctx.hooks, beforeVisit, onCaseDone }, { signal: ctx.signal, probe: probeMachine });
+      if (!broken && index === visits.length - 1) await measurePath(live, 'after');
       if (broken) await retire(state, key, broken, (last.get(key) ?? -1) > index);
       else if (last.get(key) === index) {
         state.live = null;

@@ -114,6 +114,12 @@ describeRoot('network stage (root)', () => {
       // The calls crossed the stage: a cold call pays at least one round trip of the stage.
       for (const r of doc.results) expect(r.coldMs).toBeGreaterThan(1.5);
       expect(doc.settings.startedApps.blog[0]).toMatchObject({ network: 'zone' });
+      // The client's own path measurement sees the stage's RTT, as ping does from its namespace.
+      const ping = zone.calibration.achieved.pingRttMs.median;
+      const seen = doc.provenance.path['zone/blog'].before;
+      for (const rtt of [seen.serverA.tcpConnectMs.medianMs, seen.serverB.tcpConnectMs.medianMs, seen.serverB.http2PingMs.medianMs]) {
+        expect(Math.abs(rtt - ping)).toBeLessThan(Math.max(0.1 * ping, 0.5));
+      }
       expect(fs.readFileSync(path.join(out, run, 'results.md'), 'utf8')).toMatch(/^- network zone \(asked 2 ms RTT, 1000 Mbit\/s\): client → servers: RTT/m);
       expect(fs.readFileSync(path.join(out, run, 'report.html'), 'utf8')).toContain('data-network-line');
       expect(namespaces()).not.toContain('nbx-');

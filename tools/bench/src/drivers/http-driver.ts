@@ -5,6 +5,8 @@ import type { CaseCall, ClientDriver } from './driver';
 
 /** How long the client may take to describe itself or say it is ready. */
 const INFO_TIMEOUT_MS = 10_000;
+/** How long its path measurement may take (connects, pings and an 8 MiB transfer, at up to wan's RTT). */
+const PATH_TIMEOUT_MS = 120_000;
 
 /** Drives the client app's POST /bench/run and GET /bench/info. */
 export class HttpClientDriver implements ClientDriver {
@@ -18,6 +20,11 @@ export class HttpClientDriver implements ClientDriver {
 
   async describe(): Promise<Record<string, unknown>> {
     return (await request(`${this.clientUrl}/bench/info`, 'GET', undefined, INFO_TIMEOUT_MS)) as Record<string, unknown>;
+  }
+
+  /** The client's own measurement of its path to each server (GET /bench/path); rejects when it cannot say. */
+  async path(): Promise<Record<string, unknown>> {
+    return (await request(`${this.clientUrl}/bench/path`, 'GET', undefined, PATH_TIMEOUT_MS)) as Record<string, unknown>;
   }
 
   /** Whether the client and both its servers answer (GET /health/ready): null when ready, else why not. */

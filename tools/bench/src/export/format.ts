@@ -1,3 +1,4 @@
+import { describePath, type PathRecord } from '../path-record';
 /** Milliseconds for a table: 3 significant decimals under 10 ms, fewer above. */
 export function ms(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';
@@ -98,4 +99,12 @@ export function describeNetworks(value: unknown): string[] {
     const cost = delayerCpu ? `; delayer ${ms(delayerCpu.cpuMs)} ms CPU for ${count(delayerCpu.packets)} packets while measuring` : '';
     return `${profile.name} (${asked}): ${describeCalibration(calibration)}${refused ? `; refused: ${refused}` : ''}${cost}`;
   });
+}
+
+/** One line per network and variant of what the client measured of its path (provenance.path), with any change during the run. */
+export function describePaths(value: unknown): string[] {
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value as Record<string, PathRecord>).map(
+    ([key, record]) => `${key}: ${describePath(record.before)}${record.changed?.length ? `; **changed during the run**: ${record.changed.join(', ')}` : ''}`,
+  );
 }

@@ -2,7 +2,7 @@ import type { CaseResult, RunDocument } from '../model';
 import { anyOffLoopback, blogRatio, grpcOverJson, networkOf } from '../results';
 import { renderBreakdown, renderVariantRatios } from './breakdown';
 import { decisionMap, renderDecisionMap } from './decision-map';
-import { bytes, count, describeMemoryReclaim, describeNetworks, describeVisits, ms, ratio } from './format';
+import { bytes, count, describeMemoryReclaim, describeNetworks, describePaths, describeVisits, ms, ratio } from './format';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
 export const TABLE_HEADER = [
@@ -141,6 +141,7 @@ export function renderMarkdown(doc: RunDocument): string {
     `- repetitions of the transports interleaved (json, grpc, json, grpc, …) after each transport's cold call and warm-up; ${describeVisits(settings)}`,
     describeProbe(doc),
     ...describeNetworks(doc.provenance.networks).map((line) => `- network ${line}`),
+    ...describePaths(doc.provenance.path).map((line) => `- path ${line}`),
     reclaim === null ? '' : `- memory reclaim: ${reclaim}`,
     doc.incomplete ? '- **incomplete run**: interrupted or failed before every case ran' : '',
     failed > 0 ? `- **${failed} case(s) failed**, see the table` : '',

@@ -4,7 +4,7 @@ import { OUTLIER_Z } from '../../stats';
 import { bytesChart, coldChart, cpuChart, distributionChart, mediansChart, phasesChart, rssChart } from './case-charts';
 import { groupByCase, type CaseView } from './cases';
 import { renderDecisionMapHtml } from './decision-map';
-import { describeNetworks } from '../format';
+import { describeNetworks, describePaths } from '../format';
 import { escapeHtml } from './escape';
 import { renderLegend } from './legend';
 import { htmlDocument } from './page';
@@ -164,6 +164,7 @@ export function renderReport(doc: RunDocument): string {
       warnings(doc),
       // The path first: a figure read without its round-trip time cannot be read at all.
       ...describeNetworks(doc.provenance.networks).map((line) => el('p', { class: 'network', 'data-network-line': '' }, `Network ${escapeHtml(line)}`)),
+      ...describePaths(doc.provenance.path).map((line) => el('p', { class: 'network', 'data-path-line': '' }, `Path ${escapeHtml(line.replace(/\*\*/g, ''))}`)),
       HOW_TO_READ,
       nav,
     ),
