@@ -29,9 +29,10 @@ function localize(value: string): string {
   return value.replace(/\b(server-a|server-b|client)(?=:\d)/g, '127.0.0.1');
 }
 
-function serviceEnv(service: Service): NodeJS.ProcessEnv {
+/** A service's environment as compose gives it, interpolated from the shell `docker compose up` runs in. */
+function serviceEnv(service: Service, shell: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const [key, value] of Object.entries(service.environment ?? {})) env[key] = localize(interpolate(String(value), process.env));
+  for (const [key, value] of Object.entries(service.environment ?? {})) env[key] = localize(interpolate(String(value), shell));
   return env;
 }
 
@@ -78,27 +79,32 @@ describe('docker-compose services as plain processes', () => {
     expect(compose.services.bench.command).toEqual(expect.arrayContaining(['--client-url', 'http://client:3000']));
   });
 
-  it('starts, becomes healthy and is benchmarked through --client-url', async () => {
+  it('starts, becomes healthy and is benchmarked through --client-url, labelled as the apps say, with their path', async () => {
+    // As a user would run it: `VARIANT=tuned docker compose up`, then the documented bench command.
+    const shell = { ...process.env, VARIANT: 'tuned' };
     for (const port of [3000, 3001, 3002]) {
       if (await isListening(port)) throw new Error(`port ${port} is in use; the compose test needs compose's own ports 3000-3002`);
     }
     for (const name of ['server-a', 'server-b', 'client']) {
       const service = compose.services[name];
-      const env = serviceEnv(service);
+      const env = serviceEnv(service, shell);
       const child = spawn(service.command[0], service.command.slice(1), { cwd: ROOT, env, stdio: 'ignore' });
       children.push(child);
       expect(await healthy(service, env)).toBe(true);
     }
     const bench = compose.services.bench;
     const args = bench.command.slice(1).map((arg) => (arg === '/results' ? out : localize(arg)));
-    const result = spawnSync(bench.command[0], [...args, '--cases', '1-1', '--runs', '2'], { cwd: ROOT, env: serviceEnv(bench), encoding: 'utf8' });
+    const result = spawnSync(bench.command[0], [...args, '--cases', '1-1', '--runs', '2'], { cwd: ROOT, env: serviceEnv(bench, shell), encoding: 'utf8' });
     // One running client serves every visit: the first makes the cold call, the second only re-warms.
-    expect(result.stderr).toContain('[2/2] blog ①-1 visit 2/2');
+    expect(result.stderr).toContain('[2/2] tuned ①-1 visit 2/2');
     expect(result.status).toBe(0);
     const [runDir] = listRuns(out);
     const doc = JSON.parse(fs.readFileSync(path.join(runDir, 'results.json'), 'utf8'));
     expect(doc.settings.clientUrl).toBe('http://127.0.0.1:3000');
-    expect(doc.results.map((r: { ok: boolean }) => r.ok)).toEqual([true, true]);
+    expect(doc.results.map((r: { ok: boolean; variant: string }) => `${r.variant}/${r.ok}`)).toEqual(['tuned/true', 'tuned/true']);
+    const measured = doc.provenance.path['loopback/tuned'];
+    expect(measured.before.serverA.tcpConnectMs.medianMs).toBeLessThan(1);
+    expect(measured.after.serverB.http2PingMs.medianMs).toBeLessThan(1);
     expect(doc.settings).toMatchObject({ forks: 0, visits: 10, visitsPerCase: { '①-1': 2 } });
   }, 120_000);
 });
