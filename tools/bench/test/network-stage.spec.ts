@@ -128,4 +128,27 @@ describeRoot('network stage (root)', () => {
       fs.rmSync(out, { recursive: true, force: true });
     }
   });
+
+  it('bench:latency --network zone measures across the stage: every call pays the round trip, the network is recorded', () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-net-suite-'));
+    try {
+      const args = [path.resolve(__dirname, '../dist/suites/latency/main.js'), '--profile', 'quick', '--calls', '5', '--network', 'zone', '--out', out];
+      const result = spawnSync(process.execPath, args, { cwd: path.resolve(__dirname, '../../..'), encoding: 'utf8', timeout: 100_000 });
+      expect(result.status).toBe(0);
+      const [run] = fs.readdirSync(out).filter((name) => name.startsWith('latency-'));
+      const doc = JSON.parse(fs.readFileSync(path.join(out, run, 'results.json'), 'utf8'));
+      expect(doc.settings.network).toBe('zone');
+      expect(doc.provenance.networks.zone.calibration.verdict).toBe('ok');
+      const ping = doc.provenance.networks.zone.calibration.achieved.pingRttMs.median;
+      expect(JSON.stringify(doc.settings.cores)).toContain('zone network stage');
+      expect(fs.readFileSync(path.join(out, run, 'results.md'), 'utf8')).toContain('Across the zone network stage');
+      // Even a trivial call crosses the stage and back.
+      const p50s = JSON.stringify(doc.results).match(/"p50Ms":[0-9.]+/g) ?? [];
+      expect(p50s.length).toBeGreaterThan(0);
+      for (const p50 of p50s) expect(Number(p50.split(':')[1])).toBeGreaterThan(0.8 * ping);
+      expect(namespaces()).not.toContain('nbx-');
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
 });

@@ -27,6 +27,8 @@ describe('suite options', () => {
   it('start from the profile and take overrides in both flag forms', () => {
     expect(parseSuiteArgs(SPEC, []).settings).toEqual({ calls: 50, rounds: 3 });
     expect(parseSuiteArgs(SPEC, ['--profile', 'quick']).settings).toEqual({ calls: 5, rounds: 1 });
+    expect(parseSuiteArgs(SPEC, []).network).toBe('loopback');
+    expect(parseSuiteArgs(SPEC, ['--network', 'region']).network).toBe('region');
     const args = parseSuiteArgs(SPEC, ['--profile=quick', '--calls', '7', '--rounds=2', '--out', '/tmp/x']);
     expect(args).toEqual({ profile: 'quick', out: '/tmp/x', settings: { calls: 7, rounds: 2 } });
   });

@@ -21,6 +21,8 @@ export interface SuiteOptionsSpec<S extends Record<string, number>> {
 export interface SuiteArgs<S> {
   profile: SuiteProfile;
   out: string;
+  /** --network: the network profile to measure across (network/profiles.ts); loopback by default. */
+  network: string;
   settings: S;
 }
 
@@ -31,7 +33,7 @@ export function flagOf(key: string): string {
 }
 
 export function usage<S extends Record<string, number>>(spec: SuiteOptionsSpec<S>): string {
-  const lines = [`usage: npx nx run bench:${spec.suite} [--profile default|quick] [--out DIR]` + Object.keys(spec.options).map((k) => ` [${flagOf(k)} N]`).join('')];
+  const lines = [`usage: npx nx run bench:${spec.suite} [--profile default|quick] [--out DIR] [--network PROFILE]` + Object.keys(spec.options).map((k) => ` [${flagOf(k)} N]`).join('')];
   for (const [key, option] of Object.entries(spec.options) as Array<[string, NumericOption]>) {
     lines.push(`  ${flagOf(key).padEnd(22)} ${option.description} (${option.min}–${option.max}; default ${spec.profiles.default[key]}, quick ${spec.profiles.quick[key]})`);
   }
@@ -50,11 +52,16 @@ export function parseSuiteArgs<S extends Record<string, number>>(spec: SuiteOpti
   if (profileArg !== 'default' && profileArg !== 'quick') throw new UsageError(`--profile must be default or quick, got ${JSON.stringify(profileArg)}\n${usage(spec)}`);
   const settings = { ...spec.profiles[profileArg] } as Record<string, number>;
   let out = 'results';
+  let network = 'loopback';
   const keyOfFlag = new Map(Object.keys(spec.options).map((k) => [flagOf(k), k]));
   for (const [flag, value] of pairs) {
     if (flag === '--profile') continue;
     if (flag === '--out') {
       out = value;
+      continue;
+    }
+    if (flag === '--network') {
+      network = value;
       continue;
     }
     const key = keyOfFlag.get(flag);
@@ -63,5 +70,5 @@ export function parseSuiteArgs<S extends Record<string, number>>(spec: SuiteOpti
     if (!parsed.ok) throw new UsageError(`${parsed.error.message}\n${usage(spec)}`);
     settings[key] = parsed.value;
   }
-  return { profile: profileArg, out: path.resolve(out), settings: settings as S };
+  return { profile: profileArg, out: path.resolve(out), network, settings: settings as S };
 }

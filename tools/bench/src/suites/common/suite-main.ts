@@ -10,6 +10,8 @@ import { createRunFolder, writeFileAtomic } from '../../store';
 import { parseSuiteArgs, UsageError, type SuiteOptionsSpec, type SuiteProfile } from './args';
 import { coresNote, type SuiteDocument } from './document';
 import { startSuiteServers, type SuiteServers } from './servers';
+import { describeCalibration } from '../../export/format';
+import { checkPrerequisites, findProfile, ProfileError, startStage, usesStage, type NetworkProfile, type Stage } from '../../network';
 
 export const WORKSPACE_ROOT = path.resolve(__dirname, '../../../../..');
 
@@ -45,14 +47,22 @@ export async function runSuite<S extends Record<string, number>, R>(definition: 
   const suite = definition.spec.suite;
   const log = (line: string) => process.stderr.write(`${suite}: ${line}\n`);
   let args;
+  let network: NetworkProfile;
   try {
     args = parseSuiteArgs(definition.spec, argv);
+    network = findProfile(args.network);
+    if (usesStage(network) && !definition.needsServers) throw new UsageError(`--network: bench:${suite} calls no server, so it runs the same on any network`);
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof ProfileError) {
       process.stderr.write(`${error.message}\n`);
       return 2;
     }
     throw error;
+  }
+  const missing = checkPrerequisites(network);
+  if (missing) {
+    process.stderr.write(`${suite}: --network ${network.name}: ${missing}\n`);
+    return 1;
   }
   const startedAt = new Date();
   const runDir = createRunFolder(args.out, startedAt, suite);
@@ -62,24 +72,39 @@ export async function runSuite<S extends Record<string, number>, R>(definition: 
     suite,
     incomplete: true,
     provenance: collectProvenance(WORKSPACE_ROOT, argv),
-    settings: { ...args.settings, startedAt: startedAt.toISOString(), profile: args.profile, cpuCount, cores: coresNote(cpuCount) },
+    settings: { ...args.settings, startedAt: startedAt.toISOString(), profile: args.profile, network: network.name, cpuCount, cores: coresNote(cpuCount) },
     plan: definition.plan(args.settings),
     results: null,
   };
   write(runDir, doc);
   let servers: SuiteServers | null = null;
+  let stage: Stage | null = null;
   // Ctrl-C: keep what was measured (results.json stays marked incomplete) and stop the servers.
   const interrupted = () => {
     log(`interrupted; partial results in ${path.relative(process.cwd(), runDir)}/results.json`);
-    void (servers?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+    void (servers?.stop() ?? Promise.resolve()).finally(() => void (stage?.stop() ?? Promise.resolve()).finally(() => process.exit(130)));
   };
   process.once('SIGINT', interrupted);
   process.once('SIGTERM', interrupted);
   try {
     log(`writing ${path.relative(process.cwd(), runDir)}/`);
+    if (usesStage(network)) {
+      log(`building the ${network.name} network stage …`);
+      stage = await startStage(network, { runId: `${process.pid}` });
+      const calibration = await stage.calibrate();
+      doc.provenance = { ...doc.provenance, networks: { [network.name]: { profile: network, calibration, delayerCpu: null, refused: null } } };
+      // Every suite's page prints the setup note: it says across what the calls went, and how.
+      doc.settings.cores +=
+        `. Across the ${network.name} network stage (${describeCalibration(calibration)}): the servers run in its server namespace and ` +
+        "the bench's calls reach them through the stage's forwarder in the client namespace, so a new connection's handshake crosses the " +
+        'stage but the "connect" figures time only the hop to the forwarder';
+      write(runDir, doc);
+      log(`${network.name}: ${describeCalibration(calibration)}`);
+      if (calibration.verdict === 'refuse') throw new Error(`calibration refused: ${calibration.reasons.join('; ')}`);
+    }
     if (definition.needsServers) {
-      log('starting server-a and server-b (blog variant) …');
-      servers = await startSuiteServers(WORKSPACE_ROOT, runDir);
+      log(`starting server-a and server-b (blog variant)${stage ? ` in the ${network.name} stage's server namespace` : ''} …`);
+      servers = await startSuiteServers(WORKSPACE_ROOT, runDir, stage ?? undefined);
     }
     const save = (partial: unknown) => write(runDir, { ...doc, results: partial });
     const context: SuiteContext<S> = {
@@ -113,6 +138,7 @@ export async function runSuite<S extends Record<string, number>, R>(definition: 
     process.removeListener('SIGINT', interrupted);
     process.removeListener('SIGTERM', interrupted);
     await servers?.stop();
+    await stage?.stop();
   }
 }
 
