@@ -30,7 +30,7 @@ describe('suite options', () => {
     expect(parseSuiteArgs(SPEC, []).network).toBe('loopback');
     expect(parseSuiteArgs(SPEC, ['--network', 'region']).network).toBe('region');
     const args = parseSuiteArgs(SPEC, ['--profile=quick', '--calls', '7', '--rounds=2', '--out', '/tmp/x']);
-    expect(args).toEqual({ profile: 'quick', out: '/tmp/x', settings: { calls: 7, rounds: 2 } });
+    expect(args).toEqual({ profile: 'quick', out: '/tmp/x', network: 'loopback', settings: { calls: 7, rounds: 2 } });
   });
 
   it.each([
