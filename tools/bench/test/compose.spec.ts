@@ -103,8 +103,8 @@ describe('docker-compose services as plain processes', () => {
     expect(doc.settings.clientUrl).toBe('http://127.0.0.1:3000');
     expect(doc.results.map((r: { ok: boolean; variant: string }) => `${r.variant}/${r.ok}`)).toEqual(['tuned/true', 'tuned/true']);
     const measured = doc.provenance.path['loopback/tuned'];
-    expect(measured.before.serverA.tcpConnectMs.medianMs).toBeLessThan(1);
-    expect(measured.after.serverB.http2PingMs.medianMs).toBeLessThan(1);
+    expect(measured.before.serverA.tcpConnectMs.medianMs).toBeLessThan(50);
+    expect(measured.after.serverB.http2PingMs.medianMs).toBeLessThan(50);
     expect(doc.settings).toMatchObject({ forks: 0, visits: 10, visitsPerCase: { '①-1': 2 } });
   }, 120_000);
 });
