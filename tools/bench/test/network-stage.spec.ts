@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { checkPrerequisites, cleanupLeftovers, startStage, validateProfile, type NetworkProfile } from '../src/network';
+import { twoHostsTest } from './two-hosts';
 
 const DIST_INDEX = path.resolve(__dirname, '../dist/network/index.js');
 /** A test-only record: a few ms each way, no rate or loss, so everything stays quick. */
@@ -151,4 +152,6 @@ describeRoot('network stage (root)', () => {
       fs.rmSync(out, { recursive: true, force: true });
     }
   });
+
+  twoHostsTest();
 });

@@ -1,21 +1,15 @@
 // Root-only: docs/two-hosts.md followed as written, with two network namespaces for the two hosts.
-// Skipped, with the reason printed, where namespaces cannot be built (not root, no iptables).
+// Run from network-stage.spec.ts, so that it never competes with the other stage tests for the
+// stage's lock (jest runs test files in parallel, the tests of one file one after the other).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { checkPrerequisites, findProfile, isHeld, readLock, startStage, type Stage } from '../src/network';
+import { findProfile, startStage, type Stage } from '../src/network';
 import { listRuns } from '../src/runs';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const DOC = fs.readFileSync(path.join(ROOT, 'docs/two-hosts.md'), 'utf8');
 const veth = findProfile('veth');
-
-function skipReason(): string | null {
-  if (process.getuid?.() !== 0) return 'not root';
-  if (spawnSync('sh', ['-c', 'command -v iptables && command -v curl']).status !== 0) return 'iptables or curl not installed';
-  const why = checkPrerequisites(veth);
-  return why && !why.startsWith('another network run') ? why : null;
-}
 
 /** The lines of the doc's code block whose info string names `host` (```sh servers-host). */
 function block(host: string): string[] {
@@ -24,18 +18,10 @@ function block(host: string): string[] {
   return match[1].trim().split('\n');
 }
 
-/** Other stage tests hold the network lock while they run (jest runs files in parallel): wait for it. */
-async function lockFree(ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (let info = readLock(); info && isHeld(info) && Date.now() < deadline; info = readLock()) await new Promise((resolve) => setTimeout(resolve, 500));
-}
-
-const why = skipReason();
-if (why) console.log(`two-hosts test skipped: ${why}`);
-
-(why ? describe.skip : describe)('docs/two-hosts.md, followed in two namespaces', () => {
-  it('runs the servers on one host and the client and bench on the other, labelled and with the path measured', async () => {
-    await lockFree(120_000);
+/** The test (network-stage.spec.ts runs it where stages can be built; it needs curl too). */
+export function twoHostsTest(): void {
+  it('docs/two-hosts.md, followed in two namespaces: servers on one host, client and bench on the other, labelled and with the path measured', async () => {
+    if (spawnSync('sh', ['-c', 'command -v curl']).status !== 0) throw new Error('curl is not installed (apt-get install -y curl): docs/two-hosts.md uses it');
     const stage: Stage = await startStage(veth, { runId: 'jest-two-hosts' });
     const background: ChildProcess[] = [];
     // The bench writes into the repository's results/ as a user's would: the test removes what it adds.
@@ -88,4 +74,4 @@ if (why) console.log(`two-hosts test skipped: ${why}`);
       }
     }
   }, 240_000);
-});
+}
