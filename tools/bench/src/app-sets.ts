@@ -9,7 +9,7 @@ import type { Failure, PlannedCase, RawResult, RunDocument } from './model';
 import { appSetKey, lastVisitOfAppSet, type BenchOptions } from './options';
 import type { Pinning } from './pinning';
 import { QUIET_RULE, waitUntilQuiet, type QuietRule } from './quiesce';
-import { describeFailure } from './failures';
+import { describeFailure, errorText } from './failures';
 import { describePath, pathChanges, type PathRecord } from './path-record';
 import { runCases, type RunnerHooks } from './runner';
 import type { VariantRecord } from './variants';
@@ -107,7 +107,7 @@ async function startSet(planned: PlannedCase, slot: number, variant: VariantReco
 
 function startFailure(error: unknown): Failure {
   if (error instanceof AppStartError) return error.failure;
-  return { kind: 'start', message: error instanceof Error ? error.message : String(error) };
+  return { kind: 'start', message: errorText(error) };
 }
 
 /** The lowest slot (explicit ports + 10 × slot) no live set uses. */
@@ -200,7 +200,7 @@ export async function runVariant(visits: readonly PlannedCase[], variant: Varian
   const pathKey = `${visits[0]?.network ?? 'loopback'}/${variant.id}`;
   const measurePath = async (live: LiveSet, when: 'before' | 'after') => {
     const record = (paths[pathKey] ??= { before: null, after: null, changed: [] });
-    record[when] = await live.driver.path().catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+    record[when] = await live.driver.path().catch((error: unknown) => ({ error: errorText(error) }));
     if (when === 'before') process.stderr.write(`bench: ${pathKey}: ${describePath(record.before)}\n`);
     else {
       record.changed = pathChanges(record.before, record.after);

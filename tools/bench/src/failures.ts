@@ -1,7 +1,8 @@
 // Failures as data: every way a cell can fail ends as a Failure (model.ts) with a one-line `error`.
 import type { CaseResult, Failure } from './model';
 
-function errorText(cause: unknown): string {
+/** The message of whatever was thrown. */
+export function errorText(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }
 

@@ -15,7 +15,7 @@ import { renderReport } from './export/html';
 import { renderIndex } from './export/index-page';
 import { renderMarkdown, renderTable } from './export/markdown';
 import type { PlannedCase, RawResult, RunDocument } from './model';
-import { failureSummary } from './failures';
+import { errorText, failureSummary } from './failures';
 import { appSetKey, parseOptions, planCases, UsageError, USAGE, type BenchOptions } from './options';
 import { hasTaskset, planPinning } from './pinning';
 import { duration, expectedCostMs, Progress } from './progress';
@@ -60,7 +60,9 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
     quietWaits: noQuietWaits(),
     keepWarmNodeFlags: KEEP_WARM_NODE_FLAGS,
     deadlines: {
-      rule: `each call: ${DEADLINE_RULE.floorMs} ms + ${DEADLINE_RULE.perRowMs} ms per row it moves (rows × requests), unless --deadline-ms`,
+      rule:
+        `each call: ${DEADLINE_RULE.floorMs} ms + ${DEADLINE_RULE.perRowMs} ms per row it moves (rows × requests) ` +
+        `+ ${DEADLINE_RULE.perRowPerRttMs} ms per row per ms of the network profile's RTT, unless --deadline-ms`,
       override: options.deadlineMs,
       perCaseMs: Object.fromEntries(plan.map((p) => [p.record.id, p.deadlineMs])),
     },
@@ -111,7 +113,7 @@ async function withClientVariant(options: BenchOptions): Promise<BenchOptions> {
   try {
     info = await new HttpClientDriver(options.clientUrl).describe();
   } catch (error) {
-    throw new Error(`cannot reach the client at ${options.clientUrl} (GET /bench/info: ${error instanceof Error ? error.message : String(error)})`);
+    throw new Error(`cannot reach the client at ${options.clientUrl} (GET /bench/info: ${errorText(error)})`);
   }
   const requested = options.variantsGiven ? options.variants.map((v) => v.id) : null;
   return { ...options, variants: [variantOfClient(info, options.clientUrl, requested)] };

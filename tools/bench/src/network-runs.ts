@@ -1,6 +1,7 @@
 // The run's network stages: for each network profile, the stage is built, calibrated and recorded
 // before any call crosses it, and taken down after. main.ts decides what to run; this decides across what.
 import { failedVisit } from './app-sets';
+import { errorText } from './failures';
 import { STAGE_BOUND_MS, withinBound } from './deadlines';
 import { describeCalibration } from './export/format';
 import type { Placement } from './apps';
@@ -59,14 +60,14 @@ export async function acrossNetwork(
     stage = await withinBound(started, STAGE_BOUND_MS, 'building the stage');
   } catch (error) {
     void started.then((late) => late.stop(), () => undefined); // a stage that came up after its bound is taken down
-    return failAll({ kind: 'start', message: `network ${network.name}: the stage did not start: ${error instanceof Error ? error.message : String(error)}` });
+    return failAll({ kind: 'start', message: `network ${network.name}: the stage did not start: ${errorText(error)}` });
   }
   try {
     let calibration: Calibration;
     try {
       calibration = await withinBound(stage.calibrate(), STAGE_BOUND_MS, 'calibrating the stage');
     } catch (error) {
-      return await failAll({ kind: 'start', message: `network ${network.name}: calibration failed: ${error instanceof Error ? error.message : String(error)}` });
+      return await failAll({ kind: 'start', message: `network ${network.name}: calibration failed: ${errorText(error)}` });
     }
     record.calibration = calibration;
     save();
