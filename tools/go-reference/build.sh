@@ -65,6 +65,7 @@ maps=(
   "Msample.proto=$module/samplepb;samplepb"
   "Mhealth.proto=$module/healthpb;healthpb"
   "Mmetrics.proto=$module/metricspb;metricspb"
+  "Mpath.proto=$module/pathpb;pathpb"
 )
 go_opts=(--go_opt="module=$module")
 grpc_opts=(--go-grpc_opt="module=$module")
@@ -77,7 +78,7 @@ tmp=$(mktemp -d "$here/gen.tmp.XXXXXX")
 PATH="$here/.bin:$PATH" "$protoc_bin" -I "$root/proto" \
   --go_out="$tmp" "${go_opts[@]}" \
   --go-grpc_out="$tmp" "${grpc_opts[@]}" \
-  sample.proto health.proto metrics.proto
+  sample.proto health.proto metrics.proto path.proto
 rm -rf "$here/gen.old.$$"
 [ -d "$here/gen" ] && mv "$here/gen" "$here/gen.old.$$"
 mv "$tmp" "$here/gen"

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { BULK_MAX_BYTES, processSampler, type Settings } from '@bench/config';
+import { parseBulkRequest, processSampler, type Settings } from '@bench/config';
 import { buildRows } from '@bench/samples';
 import { parseIntField } from '@bench/validation';
 import { sendJson } from './http-util';
@@ -15,10 +15,10 @@ export function createJsonServer(settings: Settings): Server {
     if (url.pathname === '/metrics') return sendJson(res, 200, sampler.read(url.searchParams.get('resetPeak') === 'true'));
     if (url.pathname === '/path/bulk') {
       // The client's path probe (GET /bench/path) times this transfer: zero bytes, no serializer.
-      const bytes = parseIntField('bytes', url.searchParams.get('bytes') ?? undefined, { min: 1, max: BULK_MAX_BYTES });
-      if (!bytes.ok) return sendJson(res, 400, { statusCode: 400, error: 'Bad Request', ...bytes.error });
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bytes.value });
-      return void res.end(Buffer.alloc(bytes.value));
+      const bulk = parseBulkRequest({ bytes: url.searchParams.get('bytes') ?? undefined });
+      if (!bulk.ok) return sendJson(res, 400, { statusCode: 400, error: 'Bad Request', ...bulk.error });
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bulk.value.bytes });
+      return void res.end(Buffer.alloc(bulk.value.bytes));
     }
     if (!match) return sendJson(res, 404, { statusCode: 404, error: 'Not Found', message: `no route ${url.pathname}` });
     const count = parseIntField('count', safeDecode(match[1]), { min: 1, max: settings.maxRows });

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_SETTINGS } from '@bench/config';
 import { samplePackageDefinition } from '@bench/proto';
 import { buildRows } from '@bench/samples';
+import { readBulk } from '@bench/testing';
 import { createGrpcServer } from '../src/grpc-server';
 import { createJsonServer } from '../src/json-server';
 
@@ -56,11 +57,12 @@ describe('bare server-a (node:http)', () => {
 
 describe('bare server-b (@grpc/grpc-js)', () => {
   let server: grpc.Server;
+  let port: number;
   let client: grpc.Client & Record<string, (request: unknown, callback: (error: grpc.ServiceError | null, reply?: unknown) => void) => void>;
 
   beforeAll(async () => {
     server = createGrpcServer(settings);
-    const port = await new Promise<number>((resolve, reject) =>
+    port = await new Promise<number>((resolve, reject) =>
       server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
     );
     const loaded = grpc.loadPackageDefinition(samplePackageDefinition()) as unknown as { sample: { SampleService: typeof grpc.Client } };
@@ -92,5 +94,16 @@ describe('bare server-b (@grpc/grpc-js)', () => {
     );
     expect(error?.code).toBe(grpc.status.INVALID_ARGUMENT);
     expect(error?.details).toContain('[request: type]');
+  });
+
+  it('streams PathProbe/Bulk in chunks and refuses bad sizes with INVALID_ARGUMENT', async () => {
+    const address = `127.0.0.1:${port}`;
+    expect(await readBulk(address, { bytes: 600_000, chunkBytes: 250_000 })).toEqual({ chunks: [250_000, 250_000, 100_000], nonZero: 0, error: null });
+    expect((await readBulk(address, { bytes: 300_000 })).chunks).toEqual([262_144, 37_856]);
+    for (const request of [{ bytes: 0 }, { bytes: 256 * 1024 * 1024 + 1 }, { bytes: 10, chunkBytes: 4 * 1024 * 1024 + 1 }]) {
+      const { error } = await readBulk(address, request);
+      expect(error?.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(error?.details).toMatch(/\[(bytes|chunkBytes): (min|max)\]/);
+    }
   });
 });

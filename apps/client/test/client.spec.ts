@@ -155,7 +155,11 @@ describe('client', () => {
   it('measures its path to both servers (GET /bench/path), and refuses a bad query with 400', async () => {
     const { body } = await http().get('/bench/path?samples=3&bulkBytes=100000').expect(200);
     expect(body.serverA).toMatchObject({ tcpConnectMs: { n: 3, medianMs: expect.any(Number) }, bulk: { bytes: 100_000, n: 3, medianMbit: expect.any(Number) } });
-    expect(body.serverB).toMatchObject({ tcpConnectMs: { n: 3 }, http2PingMs: { n: 3, medianMs: expect.any(Number) } });
+    expect(body.serverB).toMatchObject({
+      tcpConnectMs: { n: 3 },
+      http2PingMs: { n: 3, medianMs: expect.any(Number) },
+      bulk: { bytes: 100_000, n: 3, medianMbit: expect.any(Number), http2WindowBytes: 16 * 1024 * 1024 },
+    });
     expect(body.serverA.tcpConnectMs.medianMs).toBeLessThan(100);
     const bad = await http().get('/bench/path?samples=0').expect(400);
     expect(bad.body).toMatchObject({ field: 'samples', rule: 'min' });

@@ -1,6 +1,6 @@
 import { Controller, Get, Query, StreamableFile } from '@nestjs/common';
-import { BULK_MAX_BYTES } from '@bench/config';
-import { orBadRequest, parseIntField } from '@bench/validation';
+import { parseBulkRequest } from '@bench/config';
+import { orBadRequest } from '@bench/validation';
 
 @Controller('path')
 export class PathController {
@@ -10,7 +10,7 @@ export class PathController {
    */
   @Get('bulk')
   bulk(@Query('bytes') bytes?: string): StreamableFile {
-    const size = orBadRequest(parseIntField('bytes', bytes, { min: 1, max: BULK_MAX_BYTES }));
+    const size = orBadRequest(parseBulkRequest({ bytes })).bytes;
     return new StreamableFile(Buffer.alloc(size), { type: 'application/octet-stream', length: size });
   }
 }

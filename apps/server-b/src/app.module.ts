@@ -4,6 +4,7 @@ import { EchoController } from './echo.controller';
 import { HealthController } from './health.controller';
 import { LookupController } from './lookup.controller';
 import { MetricsController } from './metrics.controller';
+import { PathController } from './path.controller';
 import { SamplesController } from './samples.controller';
 import { OrdersController } from './orders.controller';
 
@@ -12,7 +13,7 @@ export class AppModule {
   static register(settings: Settings): DynamicModule {
     return {
       module: AppModule,
-      controllers: [SamplesController, EchoController, LookupController, HealthController, MetricsController, OrdersController],
+      controllers: [SamplesController, EchoController, LookupController, HealthController, MetricsController, PathController, OrdersController],
       providers: [{ provide: SETTINGS, useValue: settings }],
     };
   }

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { DEFAULT_SETTINGS } from '@bench/config';
 import { samplePackageDefinition, sampleGrpcOptions } from '@bench/proto';
 import { buildRows } from '@bench/samples';
-import { freePort } from '@bench/testing';
+import { freePort, readBulk } from '@bench/testing';
 import { AppModule } from '../src/app.module';
 
 type Callback = (error: grpc.ServiceError | null, reply?: unknown) => void;
@@ -15,6 +15,7 @@ describe('server-b (gRPC)', () => {
   let samples: UnaryClient;
   let health: UnaryClient;
   let metrics: UnaryClient;
+  let url: string;
 
   const call = (client: UnaryClient, method: string, request: unknown) =>
     new Promise<{ error: grpc.ServiceError | null; reply?: unknown }>((resolve) =>
@@ -22,7 +23,7 @@ describe('server-b (gRPC)', () => {
     );
 
   beforeAll(async () => {
-    const url = `127.0.0.1:${await freePort()}`;
+    url = `127.0.0.1:${await freePort()}`;
     app = await NestFactory.createMicroservice(AppModule.register({ ...DEFAULT_SETTINGS, maxRows: 30_000 }), {
       ...sampleGrpcOptions(url),
       logger: false,
@@ -118,5 +119,15 @@ describe('server-b (gRPC)', () => {
       buildMs: expect.any(Number),
       encodeMs: expect.any(Number),
     });
+  });
+
+  it('streams bench.path.PathProbe/Bulk as zero bytes in chunks, and refuses bad sizes with INVALID_ARGUMENT', async () => {
+    expect(await readBulk(url, { bytes: 600_000, chunkBytes: 250_000 })).toEqual({ chunks: [250_000, 250_000, 100_000], nonZero: 0, error: null });
+    expect((await readBulk(url, { bytes: 300_000 })).chunks).toEqual([262_144, 37_856]);
+    for (const request of [{ bytes: 0 }, { bytes: 256 * 1024 * 1024 + 1 }, { bytes: 10, chunkBytes: 4 * 1024 * 1024 + 1 }]) {
+      const { error } = await readBulk(url, request);
+      expect(error?.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(error?.details).toMatch(/\[(bytes|chunkBytes): (min|max)\]/);
+    }
   });
 });

@@ -16,5 +16,5 @@ export {
   type ReplyVerifier,
 } from './case-runner';
 export { parseCaseRequest, MAX_CALLS, MAX_DEADLINE_MS } from './case-request';
-export { measurePath, type PathReport, type PathOptions, type Spread, type BulkSpread, type Measured } from './path-probe';
+export { measurePath, PATH_BULK_HTTP2_WINDOW_BYTES, type PathReport, type PathOptions, type Spread, type BulkSpread, type GrpcBulkSpread, type Measured } from './path-probe';
 export { parsePathRequest, PATH_DEFAULTS, type PathRequest } from './path-request';

@@ -69,12 +69,13 @@ describe('sampleGrpcOptions', () => {
   it('is the same object shape for server and client, with raised message limits', () => {
     const options = sampleGrpcOptions('127.0.0.1:1234').options;
     expect(options.url).toBe('127.0.0.1:1234');
-    expect(options.package).toEqual(['sample', 'grpc.health.v1', 'bench.metrics', 'echo', 'lookup', ...PAYLOAD_PACKAGES]);
+    expect(options.package).toEqual(['sample', 'grpc.health.v1', 'bench.metrics', 'bench.path', 'echo', 'lookup', ...PAYLOAD_PACKAGES]);
     expect(options.maxSendMessageLength).toBe(MAX_MESSAGE_BYTES);
     expect(options.maxReceiveMessageLength).toBe(MAX_MESSAGE_BYTES);
     expect(MAX_MESSAGE_BYTES).toBeGreaterThan(1_000_000 * 200);
     expect(options.packageDefinition['sample.SampleService']).toBeDefined();
     expect(options.packageDefinition['grpc.health.v1.Health']).toBeDefined();
+    expect(options.packageDefinition['bench.path.PathProbe']).toBeDefined();
     expect(PROTO_LOADER_OPTIONS).toMatchObject({ keepCase: true, defaults: true, longs: String, enums: String });
   });
 });

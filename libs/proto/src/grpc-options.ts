@@ -1,5 +1,5 @@
 import { Transport, type GrpcOptions } from '@nestjs/microservices';
-import { ECHO_PACKAGE, HEALTH_PACKAGE, LOOKUP_PACKAGE, METRICS_PACKAGE, SAMPLE_PACKAGE } from './names';
+import { ECHO_PACKAGE, HEALTH_PACKAGE, LOOKUP_PACKAGE, METRICS_PACKAGE, PATH_PACKAGE, SAMPLE_PACKAGE } from './names';
 import { samplePackageDefinition, type CodecChoice } from './package-definition';
 import { PAYLOAD_PACKAGES } from './payload-protos';
 
@@ -19,7 +19,7 @@ export function sampleGrpcOptions(url: string, codec: CodecChoice = 'proto-loade
     transport: Transport.GRPC,
     options: {
       url,
-      package: [SAMPLE_PACKAGE, HEALTH_PACKAGE, METRICS_PACKAGE, ECHO_PACKAGE, LOOKUP_PACKAGE, ...PAYLOAD_PACKAGES],
+      package: [SAMPLE_PACKAGE, HEALTH_PACKAGE, METRICS_PACKAGE, PATH_PACKAGE, ECHO_PACKAGE, LOOKUP_PACKAGE, ...PAYLOAD_PACKAGES],
       packageDefinition: samplePackageDefinition(codec),
       maxSendMessageLength: MAX_MESSAGE_BYTES,
       maxReceiveMessageLength: MAX_MESSAGE_BYTES,

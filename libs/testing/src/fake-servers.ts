@@ -52,13 +52,13 @@ export async function startFakeJsonServer(): Promise<FakeServer> {
   return fake;
 }
 
-/** The same for server-b: sample.SampleService, grpc.health.v1.Health and bench.metrics.ProcessMetrics with plain grpc-js. */
+/** The same for server-b: sample.SampleService, grpc.health.v1.Health, bench.metrics.ProcessMetrics and bench.path.PathProbe with plain grpc-js. */
 export async function startFakeGrpcServer(): Promise<FakeServer> {
   const fake: FakeServer = { url: '', rows: buildRows, delayMs: 0, close: async () => undefined };
   const loaded = grpc.loadPackageDefinition(samplePackageDefinition()) as unknown as {
     sample: { SampleService: { service: grpc.ServiceDefinition } };
     grpc: { health: { v1: { Health: { service: grpc.ServiceDefinition } } } };
-    bench: { metrics: { ProcessMetrics: { service: grpc.ServiceDefinition } } };
+    bench: { metrics: { ProcessMetrics: { service: grpc.ServiceDefinition } }; path: { PathProbe: { service: grpc.ServiceDefinition } } };
   };
   const server = new grpc.Server();
   server.addService(loaded.sample.SampleService.service, {
@@ -74,6 +74,13 @@ export async function startFakeGrpcServer(): Promise<FakeServer> {
   server.addService(loaded.bench.metrics.ProcessMetrics.service, {
     Read: (call: grpc.ServerUnaryCall<{ resetPeak: boolean }, unknown>, callback: grpc.sendUnaryData<unknown>) =>
       callback(null, processSampler().read(call.request.resetPeak)),
+  });
+  server.addService(loaded.bench.path.PathProbe.service, {
+    // No back-pressure: the fake's transfers are small.
+    Bulk: (call: grpc.ServerWritableStream<{ bytes: number }, unknown>) => {
+      for (let sent = 0; sent < call.request.bytes; sent += 65_536) call.write({ data: Buffer.alloc(Math.min(65_536, call.request.bytes - sent)) });
+      call.end();
+    },
   });
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),

@@ -1,2 +1,3 @@
 export { freePort } from './free-port';
 export { startFakeJsonServer, startFakeGrpcServer, type FakeServer, type RowSource } from './fake-servers';
+export { readBulk, type BulkRead } from './bulk-reader';

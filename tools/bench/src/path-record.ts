@@ -11,17 +11,20 @@ interface Figure {
 
 /** The figures compared between before and after, by name, from a client's GET /bench/path report. */
 export function pathFigures(report: unknown): Record<string, Figure> {
+  type Bulk = { medianMbit?: number; minMbit?: number; maxMbit?: number };
+  type Times = { medianMs?: number; minMs?: number; maxMs?: number };
   const r = report as {
-    serverA?: { tcpConnectMs?: { medianMs?: number; minMs?: number; maxMs?: number }; bulk?: { medianMbit?: number; minMbit?: number; maxMbit?: number } };
-    serverB?: { tcpConnectMs?: { medianMs?: number; minMs?: number; maxMs?: number }; http2PingMs?: { medianMs?: number; minMs?: number; maxMs?: number } };
+    serverA?: { tcpConnectMs?: Times; bulk?: Bulk };
+    serverB?: { tcpConnectMs?: Times; http2PingMs?: Times; bulk?: Bulk };
   };
-  const ms = (s?: { medianMs?: number; minMs?: number; maxMs?: number }) => (typeof s?.medianMs === 'number' ? { median: s.medianMs, min: s.minMs ?? s.medianMs, max: s.maxMs ?? s.medianMs } : undefined);
-  const bulk = r?.serverA?.bulk;
+  const ms = (s?: Times) => (typeof s?.medianMs === 'number' ? { median: s.medianMs, min: s.minMs ?? s.medianMs, max: s.maxMs ?? s.medianMs } : undefined);
+  const mbit = (b?: Bulk) => (typeof b?.medianMbit === 'number' ? { median: b.medianMbit, min: b.minMbit ?? b.medianMbit, max: b.maxMbit ?? b.medianMbit } : undefined);
   const figures: Record<string, Figure | undefined> = {
     'server-a RTT (TCP connect) ms': ms(r?.serverA?.tcpConnectMs),
-    'server-a Mbit/s': typeof bulk?.medianMbit === 'number' ? { median: bulk.medianMbit, min: bulk.minMbit ?? bulk.medianMbit, max: bulk.maxMbit ?? bulk.medianMbit } : undefined,
+    'server-a Mbit/s': mbit(r?.serverA?.bulk),
     'server-b RTT (TCP connect) ms': ms(r?.serverB?.tcpConnectMs),
     'server-b RTT (HTTP/2 PING) ms': ms(r?.serverB?.http2PingMs),
+    'server-b Mbit/s': mbit(r?.serverB?.bulk),
   };
   return Object.fromEntries(Object.entries(figures).filter((e): e is [string, Figure] => e[1] !== undefined));
 }
@@ -50,14 +53,14 @@ function fmt(value: number): string {
   return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
 }
 
-/** "client → server-a: RTT 21.30 ms, 940 Mbit/s; client → server-b: RTT 21.28 ms (HTTP/2 PING 21.10 ms)" */
+/** "client → server-a: RTT 21.30 ms, 940 Mbit/s; client → server-b: RTT 21.28 ms (HTTP/2 PING 21.10 ms), 910 Mbit/s" */
 export function describePath(report: unknown): string {
   const whole = (report as { error?: unknown } | null)?.error;
   if (typeof whole === 'string') return `not measured (${whole})`;
   const f = Object.fromEntries(Object.entries(pathFigures(report)).map(([k, v]) => [k, v.median])) as Record<string, number | undefined>;
   const part = (value: number | undefined, text: (v: string) => string) => (value === undefined ? '' : text(fmt(value)));
   const a = `client → server-a:${part(f['server-a RTT (TCP connect) ms'], (v) => ` RTT ${v} ms`)}${part(f['server-a Mbit/s'], (v) => `, ${v} Mbit/s`)}`;
-  const b = `client → server-b:${part(f['server-b RTT (TCP connect) ms'], (v) => ` RTT ${v} ms`)}${part(f['server-b RTT (HTTP/2 PING) ms'], (v) => ` (HTTP/2 PING ${v} ms)`)}`;
+  const b = `client → server-b:${part(f['server-b RTT (TCP connect) ms'], (v) => ` RTT ${v} ms`)}${part(f['server-b RTT (HTTP/2 PING) ms'], (v) => ` (HTTP/2 PING ${v} ms)`)}${part(f['server-b Mbit/s'], (v) => `, ${v} Mbit/s`)}`;
   const errors = ['serverA', 'serverB'].flatMap((side) =>
     Object.entries(((report as Record<string, Record<string, unknown>>)?.[side] ?? {}) as Record<string, { error?: string }>)
       .filter(([, v]) => typeof v === 'object' && v !== null && typeof v.error === 'string')
