@@ -1,5 +1,5 @@
 // client (Go reference): the blog's caller on net/http, encoding/json and google.golang.org/grpc.
-// Serves the same /bench/run, /bench/info, /health, /health/ready and /client/* routes as
+// Serves the same /bench/run, /bench/path, /bench/info, /health, /health/ready and /client/* routes as
 // apps/bare/src/client.ts, and times calls by the same rules as libs/harness.
 package main
 
@@ -36,9 +36,10 @@ const (
 var blogRoute = regexp.MustCompile(`^/client/call-(a|b)(-parallel)?/([^/]*)$`)
 
 type app struct {
-	settings settings.Settings
-	runner   *harness.Runner
-	probe    *http.Client
+	settings    settings.Settings
+	runner      *harness.Runner
+	probe       *http.Client
+	pathTimeout time.Duration // of each GET /bench/path part; 0: defaultPathTimeout
 }
 
 type bodyError struct {
@@ -98,6 +99,9 @@ func (a *app) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case "/bench/info":
 		httpx.SendJSON(w, http.StatusOK, runtimeInfo(a.settings))
+		return
+	case "/bench/path":
+		a.benchPath(w, r)
 		return
 	}
 	blog := blogRoute.FindStringSubmatch(path)

@@ -8,12 +8,17 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/keepalive"
+	"google.golang.org/grpc/peer"
 
 	"goreference/gen/healthpb"
 	"goreference/gen/metricspb"
+	"goreference/gen/pathpb"
 	"goreference/gen/samplepb"
 	"goreference/internal/harness"
 	"goreference/internal/httpx"
@@ -22,11 +27,40 @@ import (
 	"goreference/internal/settings"
 )
 
-// Minimal upstreams for the client: JSON rows over HTTP, and SampleService + Health + metrics over gRPC.
+// Minimal upstreams for the client: JSON rows and /path/bulk over HTTP, and SampleService + Health +
+// metrics + PathProbe over gRPC.
 type upstreams struct {
 	jsonURL  string
 	grpcAddr string
-	wrong    bool // reply with one row too few
+	wrong    bool // reply with one row too few, one bulk byte too few
+
+	mu         sync.Mutex
+	bulkPeers  map[string]bool // PathProbe.Bulk's callers (one per connection)
+	keepAlives int             // GET /path/bulk requests that did not ask to close their connection
+}
+
+type fakePath struct {
+	pathpb.UnimplementedPathProbeServer
+	u *upstreams
+}
+
+func (f fakePath) Bulk(req *pathpb.BulkRequest, stream grpc.ServerStreamingServer[pathpb.BulkChunk]) error {
+	if p, ok := peer.FromContext(stream.Context()); ok {
+		f.u.mu.Lock()
+		f.u.bulkPeers[p.Addr.String()] = true
+		f.u.mu.Unlock()
+	}
+	n := int(req.Bytes)
+	if f.u.wrong {
+		n--
+	}
+	zeros := make([]byte, 64*1024)
+	for left := n; left > 0; left -= min(left, len(zeros)) {
+		if err := stream.Send(&pathpb.BulkChunk{Data: zeros[:min(left, len(zeros))]}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type fakeSamples struct {
@@ -66,7 +100,7 @@ func (fakeMetrics) Read(context.Context, *metricspb.ReadRequest) (*metricspb.Pro
 
 func startUpstreams(t *testing.T) *upstreams {
 	t.Helper()
-	u := &upstreams{}
+	u := &upstreams{bulkPeers: map[string]bool{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /server-a/{count}", func(w http.ResponseWriter, r *http.Request) {
 		n, _ := strconv.Atoi(r.PathValue("count"))
@@ -82,6 +116,19 @@ func startUpstreams(t *testing.T) *upstreams {
 	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
 		httpx.SendJSON(w, 200, procmetrics.Sample{BuildMs: 1})
 	})
+	mux.HandleFunc("GET /path/bulk", func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.URL.Query().Get("bytes"))
+		if u.wrong {
+			n--
+		}
+		u.mu.Lock()
+		if !r.Close {
+			u.keepAlives++
+		}
+		u.mu.Unlock()
+		w.Header().Set("Content-Length", strconv.Itoa(n))
+		_, _ = w.Write(make([]byte, n))
+	})
 	httpServer := httptest.NewServer(mux)
 	t.Cleanup(httpServer.Close)
 	u.jsonURL = httpServer.URL
@@ -90,8 +137,10 @@ func startUpstreams(t *testing.T) *upstreams {
 	if err != nil {
 		t.Fatal(err)
 	}
-	grpcServer := grpc.NewServer()
+	// As server-b: HTTP/2 PINGs answered however often they come (the path probe sends them back to back).
+	grpcServer := grpc.NewServer(grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: time.Nanosecond, PermitWithoutStream: true}))
 	samplepb.RegisterSampleServiceServer(grpcServer, fakeSamples{u: u})
+	pathpb.RegisterPathProbeServer(grpcServer, fakePath{u: u})
 	healthpb.RegisterHealthServer(grpcServer, fakeHealth{})
 	metricspb.RegisterProcessMetricsServer(grpcServer, fakeMetrics{})
 	go func() { _ = grpcServer.Serve(ln) }()
@@ -240,4 +289,215 @@ func TestHealthReadyAndInfo(t *testing.T) {
 	if code != 503 || body["status"] != "NOT_SERVING" || !strings.HasPrefix(upstreams["server-a"].(string), "UNREACHABLE (") {
 		t.Fatalf("not ready: %d %v", code, body)
 	}
+}
+
+// checkSpread fails unless v is a Spread of n positive samples in order.
+func checkSpread(t *testing.T, what string, v any, n int) {
+	t.Helper()
+	m, _ := v.(map[string]any)
+	minMs, _ := m["minMs"].(float64)
+	median, _ := m["medianMs"].(float64)
+	maxMs, _ := m["maxMs"].(float64)
+	if m == nil || len(m) != 4 || m["n"] != float64(n) || !(0 < minMs && minMs <= median && median <= maxMs && maxMs < 5000) {
+		t.Errorf("%s: %v", what, v)
+	}
+}
+
+// checkBulk fails unless v is a BulkSpread of three transfers of `bytes` (plus the window for server-b).
+func checkBulk(t *testing.T, what string, v any, bytes int, window bool) {
+	t.Helper()
+	m, _ := v.(map[string]any)
+	minMbit, _ := m["minMbit"].(float64)
+	median, _ := m["medianMbit"].(float64)
+	maxMbit, _ := m["maxMbit"].(float64)
+	keys := 5
+	if window {
+		keys = 6
+		if m["http2WindowBytes"] != 16777216.0 {
+			t.Errorf("%s: window %v", what, m["http2WindowBytes"])
+		}
+	}
+	if m == nil || len(m) != keys || m["bytes"] != float64(bytes) || m["n"] != 3.0 || !(0 < minMbit && minMbit <= median && median <= maxMbit) {
+		t.Errorf("%s: %v", what, v)
+	}
+}
+
+func path(t *testing.T, body map[string]any, keys ...string) any {
+	t.Helper()
+	var v any = body
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			t.Fatalf("%v: no %s in %v", keys, k, v)
+		}
+		v = m[k]
+	}
+	return v
+}
+
+func TestBenchPath(t *testing.T) {
+	u := startUpstreams(t)
+	a := newTestApp(t, u)
+	started := time.Now().UTC().Truncate(time.Millisecond)
+	code, body := serve(a, "GET", "/bench/path?samples=5&bulkBytes=300001", "")
+	if code != 200 {
+		t.Fatalf("%d %v", code, body)
+	}
+	at, err := time.Parse("2006-01-02T15:04:05.000Z", body["measuredAt"].(string))
+	if err != nil || at.Before(started) || at.After(time.Now()) {
+		t.Errorf("measuredAt %v (%v)", body["measuredAt"], err)
+	}
+	if len(body) != 3 || len(body["serverA"].(map[string]any)) != 3 || len(body["serverB"].(map[string]any)) != 4 {
+		t.Errorf("shape %v", body)
+	}
+	if want := strings.TrimPrefix(u.jsonURL, "http://"); path(t, body, "serverA", "address") != want {
+		t.Errorf("serverA address %v; want %s", path(t, body, "serverA", "address"), want)
+	}
+	if path(t, body, "serverB", "address") != u.grpcAddr {
+		t.Errorf("serverB address %v; want %s", path(t, body, "serverB", "address"), u.grpcAddr)
+	}
+	checkSpread(t, "serverA.tcpConnectMs", path(t, body, "serverA", "tcpConnectMs"), 5)
+	checkSpread(t, "serverB.tcpConnectMs", path(t, body, "serverB", "tcpConnectMs"), 5)
+	checkSpread(t, "serverB.http2PingMs", path(t, body, "serverB", "http2PingMs"), 5)
+	checkBulk(t, "serverA.bulk", path(t, body, "serverA", "bulk"), 300001, false)
+	checkBulk(t, "serverB.bulk", path(t, body, "serverB", "bulk"), 300001, true)
+	// Each transfer (one untimed, three timed) on a connection of its own.
+	u.mu.Lock()
+	if u.keepAlives != 0 || len(u.bulkPeers) != 4 {
+		t.Errorf("server-a keep-alive requests %d, server-b connections %d", u.keepAlives, len(u.bulkPeers))
+	}
+	u.mu.Unlock()
+
+	// Defaults: 10 samples, 8 MiB.
+	code, body = serve(a, "GET", "/bench/path", "")
+	if code != 200 {
+		t.Fatalf("%d %v", code, body)
+	}
+	checkSpread(t, "default serverB.http2PingMs", path(t, body, "serverB", "http2PingMs"), 10)
+	checkBulk(t, "default serverA.bulk", path(t, body, "serverA", "bulk"), 8*1024*1024, false)
+	checkBulk(t, "default serverB.bulk", path(t, body, "serverB", "bulk"), 8*1024*1024, true)
+}
+
+func TestBenchPathRefusesABadQuery(t *testing.T) {
+	a := newTestApp(t, startUpstreams(t))
+	for query, want := range map[string]string{
+		"samples=0":                     `{"statusCode":400,"error":"Bad Request","field":"samples","rule":"min","message":"samples must be at least 1, got 0"}`,
+		"samples=101":                   `{"statusCode":400,"error":"Bad Request","field":"samples","rule":"max","message":"samples must be at most 100, got 101"}`,
+		"samples=1.5&bulkBytes=0":       `{"statusCode":400,"error":"Bad Request","field":"samples","rule":"integer","message":"samples must be a whole number written in digits, got \"1.5\""}`,
+		"samples=":                      `{"statusCode":400,"error":"Bad Request","field":"samples","rule":"required","message":"samples is required (a whole number from 1 to 100)"}`,
+		"bulkBytes=0":                   `{"statusCode":400,"error":"Bad Request","field":"bulkBytes","rule":"min","message":"bulkBytes must be at least 1, got 0"}`,
+		"samples=3&bulkBytes=268435457": `{"statusCode":400,"error":"Bad Request","field":"bulkBytes","rule":"max","message":"bulkBytes must be at most 268435456, got 268435457"}`,
+		"bulkBytes=%zz":                 `{"statusCode":400,"error":"Bad Request","field":"bulkBytes","rule":"integer","message":"bulkBytes must be a whole number written in digits, got \"%zz\""}`,
+	} {
+		rec := httptest.NewRecorder()
+		a.ServeHTTP(rec, httptest.NewRequest("GET", "/bench/path?"+query, nil))
+		if rec.Code != 400 || rec.Body.String() != want {
+			t.Errorf("%s: %d %s", query, rec.Code, rec.Body.String())
+		}
+	}
+}
+
+// freeAddress is a loopback host:port nothing listens on.
+func freeAddress(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	address := ln.Addr().String()
+	_ = ln.Close()
+	return address
+}
+
+func errorOf(v any) string {
+	m, _ := v.(map[string]any)
+	if len(m) != 1 {
+		return ""
+	}
+	text, _ := m["error"].(string)
+	return text
+}
+
+func TestBenchPathServerDownIsThatPartsError(t *testing.T) {
+	u := startUpstreams(t)
+	a := newTestApp(t, u)
+	down := freeAddress(t)
+
+	a.settings.ServerAURL = "http://" + down
+	code, body := serve(a, "GET", "/bench/path?samples=2&bulkBytes=1000", "")
+	if code != 200 || path(t, body, "serverA", "address") != down {
+		t.Fatalf("%d %v", code, body)
+	}
+	for _, part := range []string{"tcpConnectMs", "bulk"} {
+		if e := errorOf(path(t, body, "serverA", part)); !strings.Contains(e, "connection refused") {
+			t.Errorf("serverA.%s: %v", part, path(t, body, "serverA", part))
+		}
+	}
+	checkSpread(t, "serverB.tcpConnectMs", path(t, body, "serverB", "tcpConnectMs"), 2)
+	checkSpread(t, "serverB.http2PingMs", path(t, body, "serverB", "http2PingMs"), 2)
+	checkBulk(t, "serverB.bulk", path(t, body, "serverB", "bulk"), 1000, true)
+
+	a.settings.ServerAURL, a.settings.ServerBURL = u.jsonURL, down
+	code, body = serve(a, "GET", "/bench/path?samples=2&bulkBytes=1000", "")
+	if code != 200 || path(t, body, "serverB", "address") != down {
+		t.Fatalf("%d %v", code, body)
+	}
+	for _, part := range []string{"tcpConnectMs", "http2PingMs", "bulk"} {
+		if e := errorOf(path(t, body, "serverB", part)); !strings.Contains(e, "connection refused") {
+			t.Errorf("serverB.%s: %v", part, path(t, body, "serverB", part))
+		}
+	}
+	if e := errorOf(path(t, body, "serverB", "bulk")); !strings.HasPrefix(e, "PathProbe.Bulk: ") {
+		t.Errorf("serverB.bulk: %q", e)
+	}
+	checkSpread(t, "serverA.tcpConnectMs", path(t, body, "serverA", "tcpConnectMs"), 2)
+	checkBulk(t, "serverA.bulk", path(t, body, "serverA", "bulk"), 1000, false)
+}
+
+func TestBenchPathShortTransfersAndSilentServers(t *testing.T) {
+	u := startUpstreams(t)
+	a := newTestApp(t, u)
+	u.wrong = true
+	_, body := serve(a, "GET", "/bench/path?samples=1&bulkBytes=1000", "")
+	if e := errorOf(path(t, body, "serverA", "bulk")); e != "bulk transfer ended after 999 of 1000 bytes" {
+		t.Errorf("serverA.bulk: %v", path(t, body, "serverA", "bulk"))
+	}
+	if e := errorOf(path(t, body, "serverB", "bulk")); e != "bulk transfer ended after 999 of 1000 bytes" {
+		t.Errorf("serverB.bulk: %v", path(t, body, "serverB", "bulk"))
+	}
+	u.wrong = false
+
+	// A server that accepts connections and never answers: each part ends at its timeout.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { _ = conn.Close() })
+		}
+	}()
+	silent := ln.Addr().String()
+	a.settings.ServerAURL, a.settings.ServerBURL, a.pathTimeout = "http://"+silent, silent, 300*time.Millisecond
+	started := time.Now()
+	_, body = serve(a, "GET", "/bench/path?samples=2&bulkBytes=1000", "")
+	if elapsed := time.Since(started); elapsed > 5*time.Second {
+		t.Errorf("took %v", elapsed)
+	}
+	checkSpread(t, "serverA.tcpConnectMs", path(t, body, "serverA", "tcpConnectMs"), 2)
+	if e := errorOf(path(t, body, "serverA", "bulk")); e != "bulk transfer from http://"+silent+" took over 300 ms" {
+		t.Errorf("serverA.bulk: %v", path(t, body, "serverA", "bulk"))
+	}
+	if e := errorOf(path(t, body, "serverB", "http2PingMs")); e != "no HTTP/2 connection to "+silent+" within 300 ms" {
+		t.Errorf("serverB.http2PingMs: %v", path(t, body, "serverB", "http2PingMs"))
+	}
+	if e := errorOf(path(t, body, "serverB", "bulk")); !strings.HasPrefix(e, "PathProbe.Bulk: ") {
+		t.Errorf("serverB.bulk: %v", path(t, body, "serverB", "bulk"))
+	}
+	t.Logf("silent servers: %v", body)
 }

@@ -1,5 +1,6 @@
 // server-a (Go reference): the blog's JSON endpoint on net/http + encoding/json. Same routes, rows,
-// validation, metrics and shutdown as apps/bare/src/server-a.ts, seen from outside.
+// validation, metrics, path probe (GET /path/bulk) and shutdown as apps/bare/src/server-a.ts, seen
+// from outside.
 package main
 
 import (
@@ -8,8 +9,10 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"strconv"
 	"time"
 
+	"goreference/internal/bulk"
 	"goreference/internal/httpx"
 	"goreference/internal/lifecycle"
 	"goreference/internal/procmetrics"
@@ -47,6 +50,9 @@ func newHandler(s settings.Settings, sampler *procmetrics.Sampler) http.Handler 
 		case "/metrics":
 			httpx.SendJSON(w, http.StatusOK, sampler.Read(r.URL.Query().Get("resetPeak") == "true"))
 			return
+		case "/path/bulk":
+			sendBulk(w, r)
+			return
 		}
 		match := route.FindStringSubmatch(path)
 		if match == nil {
@@ -70,6 +76,35 @@ func newHandler(s settings.Settings, sampler *procmetrics.Sampler) http.Handler 
 		}
 		httpx.SendBytes(w, http.StatusOK, text)
 	})
+}
+
+// bulkWriteBytes is the size of the one zeroed buffer GET /path/bulk writes its body from.
+const bulkWriteBytes = 256 * 1024
+
+// sendBulk answers GET /path/bulk?bytes=N with N zero bytes (a memset, no serializer): the client's
+// path probe (GET /bench/path) times the transfer to measure its path's throughput.
+func sendBulk(w http.ResponseWriter, r *http.Request) {
+	var raw any = validation.Missing
+	if value, ok := httpx.QueryValue(r, "bytes"); ok {
+		raw = value
+	}
+	req, bad := bulk.ParseRequest(raw, validation.Missing)
+	if bad != nil {
+		httpx.SendBadRequest(w, bad.Field, bad.Rule, bad.Message)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/octet-stream")
+	h.Set("Content-Length", strconv.Itoa(req.Bytes))
+	w.WriteHeader(http.StatusOK)
+	zeros := make([]byte, min(bulkWriteBytes, req.Bytes))
+	for left := req.Bytes; left > 0; {
+		n, err := w.Write(zeros[:min(len(zeros), left)])
+		if err != nil {
+			return // the client went away
+		}
+		left -= n
+	}
 }
 
 func main() {

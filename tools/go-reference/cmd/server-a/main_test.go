@@ -114,3 +114,26 @@ func TestMetricsReportPhases(t *testing.T) {
 		t.Fatalf("before %+v after %+v", before, after)
 	}
 }
+
+func TestPathBulk(t *testing.T) {
+	base := start(t)
+	for _, n := range []int{1, 262_144, 1_000_003} {
+		res, body := fetch(t, "GET", base+"/path/bulk?bytes="+strconv.Itoa(n))
+		if res.StatusCode != 200 || len(body) != n || res.Header.Get("Content-Length") != strconv.Itoa(n) ||
+			res.Header.Get("Content-Type") != "application/octet-stream" || strings.Trim(string(body), "\x00") != "" {
+			t.Errorf("%d: %d, %d bytes, %v", n, res.StatusCode, len(body), res.Header)
+		}
+	}
+	for query, rule := range map[string]string{"bytes=0": "min", "bytes=268435457": "max", "bytes=abc": "integer",
+		"bytes=%zz": "integer", "bytes=": "required", "": "required", "other=1": "required"} {
+		res, body := fetch(t, "GET", base+"/path/bulk?"+query)
+		var reply map[string]any
+		_ = json.Unmarshal(body, &reply)
+		if res.StatusCode != 400 || reply["field"] != "bytes" || reply["rule"] != rule || reply["error"] != "Bad Request" {
+			t.Errorf("%q: %d %s", query, res.StatusCode, body)
+		}
+	}
+	if res, body := fetch(t, "GET", base+"/path/bulk?bytes=268435457"); !strings.Contains(string(body), `"message":"bytes must be at most 268435456, got 268435457"`) {
+		t.Errorf("message: %d %s", res.StatusCode, body)
+	}
+}

@@ -1,6 +1,6 @@
 // server-b (Go reference): the blog's gRPC service on google.golang.org/grpc. Same contract
-// (proto/sample.proto), rows, validation, health check, metrics and shutdown as
-// apps/bare/src/server-b.ts, seen from outside.
+// (proto/sample.proto), rows, validation, health check, metrics, path probe (proto/path.proto) and
+// shutdown as apps/bare/src/server-b.ts, seen from outside.
 package main
 
 import (
@@ -13,11 +13,14 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/status"
 
 	"goreference/gen/healthpb"
 	"goreference/gen/metricspb"
+	"goreference/gen/pathpb"
 	"goreference/gen/samplepb"
+	"goreference/internal/bulk"
 	"goreference/internal/grpccodec"
 	"goreference/internal/lifecycle"
 	"goreference/internal/procmetrics"
@@ -58,10 +61,15 @@ type sampleService struct {
 	sampler    *procmetrics.Sampler
 }
 
+// invalidArgument is INVALID_ARGUMENT naming the field and the rule it broke (as libs/validation's).
+func invalidArgument(bad *validation.FieldError) error {
+	return status.Errorf(codes.InvalidArgument, "%s [%s: %s]", bad.Message, bad.Field, bad.Rule)
+}
+
 func (s *sampleService) count(param *samplepb.GetSamplesParam) (int, error) {
 	count, bad := validation.ParseInt("count", param.GetCount(), s.countRange)
 	if bad != nil {
-		return 0, status.Errorf(codes.InvalidArgument, "%s [%s: %s]", bad.Message, bad.Field, bad.Rule)
+		return 0, invalidArgument(bad)
 	}
 	return int(count), nil
 }
@@ -95,6 +103,36 @@ func (s *sampleService) GetSamplesStream(param *samplepb.GetSamplesParam, stream
 	return nil
 }
 
+// pathService is the path probe's bulk transfer: the client times it to measure its path's throughput
+// (GET /bench/path), as it does with server-a's GET /path/bulk.
+type pathService struct {
+	pathpb.UnimplementedPathProbeServer
+}
+
+// Bulk streams `bytes` zero bytes in chunks of at most `chunkBytes`, all cut from one zeroed buffer
+// (a memset, not a serializer's work; Send has copied a message into its frame when it returns).
+func (pathService) Bulk(req *pathpb.BulkRequest, stream grpc.ServerStreamingServer[pathpb.BulkChunk]) error {
+	r, bad := bulk.ParseRequest(req.GetBytes(), req.GetChunkBytes())
+	if bad != nil {
+		return invalidArgument(bad)
+	}
+	zeros := make([]byte, min(r.ChunkBytes, r.Bytes))
+	chunk := &pathpb.BulkChunk{}
+	ctx := stream.Context()
+	for sent := 0; sent < r.Bytes; {
+		if err := ctx.Err(); err != nil {
+			return status.FromContextError(err).Err()
+		}
+		n := min(r.ChunkBytes, r.Bytes-sent)
+		chunk.Data = zeros[:n]
+		if err := stream.Send(chunk); err != nil {
+			return err
+		}
+		sent += n
+	}
+	return nil
+}
+
 type healthService struct {
 	healthpb.UnimplementedHealthServer
 }
@@ -124,10 +162,16 @@ func newServer(maxRows int, sampler *procmetrics.Sampler) *grpc.Server {
 		grpc.MaxRecvMsgSize(MaxMessageBytes),
 		grpc.MaxSendMsgSize(MaxMessageBytes),
 		grpc.ForceServerCodecV2(codec),
+		// HTTP/2 PINGs are answered however often they come, as grpc-js answers them: the client's path
+		// probe sends GET /bench/path's `samples` pings back to back on a connection with no stream,
+		// which grpc-go's default policy (5 min between pings, none without a stream) would end with a
+		// GOAWAY (ENHANCE_YOUR_CALM, "too_many_pings") after the third.
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: time.Nanosecond, PermitWithoutStream: true}),
 	)
 	samplepb.RegisterSampleServiceServer(server, &sampleService{countRange: validation.Range{Min: 1, Max: int64(maxRows)}, sampler: sampler})
 	healthpb.RegisterHealthServer(server, healthService{})
 	metricspb.RegisterProcessMetricsServer(server, metricsService{sampler: sampler})
+	pathpb.RegisterPathProbeServer(server, pathService{})
 	return server
 }
 

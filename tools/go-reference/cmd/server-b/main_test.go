@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"golang.org/x/net/http2"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -16,6 +21,7 @@ import (
 
 	"goreference/gen/healthpb"
 	"goreference/gen/metricspb"
+	"goreference/gen/pathpb"
 	"goreference/gen/samplepb"
 	"goreference/internal/procmetrics"
 	"goreference/internal/samples"
@@ -138,5 +144,148 @@ func TestHealthAndMetrics(t *testing.T) {
 	}
 	if after.BuildMs <= before.BuildMs || after.EncodeMs <= before.EncodeMs || after.RssBytes <= 0 || after.MaxRssBytes <= 0 {
 		t.Fatalf("metrics before %v after %v", before, after)
+	}
+}
+
+// bulkChunks is the sizes of PathProbe.Bulk's chunks, and the status it ended with.
+func bulkChunks(t *testing.T, conn *grpc.ClientConn, req *pathpb.BulkRequest) ([]int, error) {
+	t.Helper()
+	// A 4 MiB chunk is a message a little over gRPC's default 4 MiB receive limit.
+	stream, err := pathpb.NewPathProbeClient(conn).Bulk(context.Background(), req, grpc.MaxCallRecvMsgSize(8<<20))
+	if err != nil {
+		return nil, err
+	}
+	var sizes []int
+	for {
+		chunk, err := stream.Recv()
+		if err == io.EOF {
+			return sizes, nil
+		}
+		if err != nil {
+			return sizes, err
+		}
+		if len(bytes.Trim(chunk.Data, "\x00")) != 0 {
+			t.Fatalf("chunk %d is not all zeros", len(sizes))
+		}
+		sizes = append(sizes, len(chunk.Data))
+	}
+}
+
+func TestPathProbeBulk(t *testing.T) {
+	conn := dial(t, 50)
+	for _, c := range []struct {
+		bytes, chunkBytes int32
+		want              []int
+	}{
+		{1_000_000, 300_000, []int{300_000, 300_000, 300_000, 100_000}},
+		{600_000, 0, []int{262_144, 262_144, 75_712}}, // chunkBytes 0: 256 KiB
+		{1, 0, []int{1}},
+		{8, 8, []int{8}},
+		{4_194_305, 4_194_304, []int{4_194_304, 1}},
+	} {
+		sizes, err := bulkChunks(t, conn, &pathpb.BulkRequest{Bytes: c.bytes, ChunkBytes: c.chunkBytes})
+		if err != nil {
+			t.Fatalf("%d/%d: %v", c.bytes, c.chunkBytes, err)
+		}
+		total := 0
+		for _, n := range sizes {
+			total += n
+		}
+		if total != int(c.bytes) || !slices.Equal(sizes, c.want) {
+			t.Errorf("%d/%d: chunks %v (total %d); want %v", c.bytes, c.chunkBytes, sizes, total, c.want)
+		}
+	}
+	for _, c := range []struct {
+		bytes, chunkBytes int32
+		rule              string
+	}{
+		{0, 0, "[bytes: min]"},
+		{-5, 0, "[bytes: min]"},
+		{268_435_457, 0, "[bytes: max]"},
+		{10, -1, "[chunkBytes: min]"},
+		{10, 4_194_305, "[chunkBytes: max]"},
+	} {
+		sizes, err := bulkChunks(t, conn, &pathpb.BulkRequest{Bytes: c.bytes, ChunkBytes: c.chunkBytes})
+		msg := status.Convert(err).Message()
+		if status.Code(err) != codes.InvalidArgument || !strings.HasSuffix(msg, c.rule) || len(sizes) != 0 {
+			t.Errorf("%d/%d: %v (%d chunks)", c.bytes, c.chunkBytes, err, len(sizes))
+		}
+	}
+	_, err := bulkChunks(t, conn, &pathpb.BulkRequest{Bytes: 268_435_457})
+	if want := "bytes must be at most 268435456, got 268435457 [bytes: max]"; status.Convert(err).Message() != want {
+		t.Errorf("message %q; want %q", status.Convert(err).Message(), want)
+	}
+}
+
+// A client that stops reading mid-transfer ends the stream: the server's Send fails, the handler returns.
+func TestPathProbeBulkCancelled(t *testing.T) {
+	conn := dial(t, 50)
+	ctx, cancel := context.WithCancel(context.Background())
+	stream, err := pathpb.NewPathProbeClient(conn).Bulk(ctx, &pathpb.BulkRequest{Bytes: 256 << 20, ChunkBytes: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stream.Recv(); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	for {
+		if _, err = stream.Recv(); err != nil {
+			break
+		}
+	}
+	if status.Code(err) != codes.Canceled {
+		t.Fatalf("after cancel: %v", err)
+	}
+	// The connection is still usable: the server's handler has not kept it busy.
+	if _, err := bulkChunks(t, conn, &pathpb.BulkRequest{Bytes: 10}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The client's path probe sends its pings back to back on a connection with no stream; every one is
+// answered (grpc-go's default enforcement would GOAWAY with "too_many_pings" after the third).
+func TestManyPingsAreAnswered(t *testing.T) {
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := newServer(50, procmetrics.New())
+	go func() { _ = server.Serve(listener) }()
+	t.Cleanup(server.Stop)
+	conn, err := net.Dial("tcp", listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(conn, http2.ClientPreface); err != nil {
+		t.Fatal(err)
+	}
+	framer := http2.NewFramer(conn, conn)
+	if err := framer.WriteSettings(); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20 {
+		data := [8]byte{byte(i)}
+		if err := framer.WritePing(false, data); err != nil {
+			t.Fatal(err)
+		}
+		for acked := false; !acked; {
+			frame, err := framer.ReadFrame()
+			if err != nil {
+				t.Fatalf("ping %d: %v", i, err)
+			}
+			switch f := frame.(type) {
+			case *http2.SettingsFrame:
+				if !f.IsAck() {
+					_ = framer.WriteSettingsAck()
+				}
+			case *http2.PingFrame:
+				acked = f.IsAck() && f.Data == data
+			case *http2.GoAwayFrame:
+				t.Fatalf("ping %d: GOAWAY %v %q", i, f.ErrCode, f.DebugData())
+			}
+		}
 	}
 }

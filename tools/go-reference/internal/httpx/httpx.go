@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -98,4 +99,55 @@ func SafeDecode(segment string) string {
 // withRawPath marks a request whose target net/http could not parse, carrying the target's path.
 func withRawPath(r *http.Request, path string) *http.Request {
 	return r.WithContext(context.WithValue(r.Context(), rawPathKey{}, path))
+}
+
+// QueryValue is the first value of a query parameter, as URLSearchParams.get reads it: `+` is a
+// space, a malformed %-escape stays as written (net/url would drop the whole pair), and ok is false
+// only when the parameter is absent.
+func QueryValue(r *http.Request, name string) (value string, ok bool) {
+	for pair := range strings.SplitSeq(r.URL.RawQuery, "&") {
+		if pair == "" {
+			continue
+		}
+		key, val, _ := strings.Cut(pair, "=")
+		if decodeQuery(key) == name {
+			return decodeQuery(val), true
+		}
+	}
+	return "", false
+}
+
+// decodeQuery decodes one query component leniently, as the WHATWG URL parser does.
+func decodeQuery(s string) string {
+	if !strings.ContainsAny(s, "%+") {
+		return s
+	}
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '+':
+			out = append(out, ' ')
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			out = append(out, unhex(s[i+1])<<4|unhex(s[i+2]))
+			i += 2
+		default:
+			out = append(out, c)
+		}
+	}
+	return strings.ToValidUTF8(string(out), "\uFFFD")
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	default:
+		return c - 'a' + 10
+	}
 }

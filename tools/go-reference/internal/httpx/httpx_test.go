@@ -102,3 +102,32 @@ func TestOtherParseErrorsKeepNetHTTPsAnswer(t *testing.T) {
 		t.Fatalf("%d %v", res.StatusCode, res.Header)
 	}
 }
+
+func TestQueryValue(t *testing.T) {
+	cases := []struct {
+		query, name string
+		value       string
+		ok          bool
+	}{
+		{"bytes=10", "bytes", "10", true},
+		{"a=1&bytes=10&bytes=20", "bytes", "10", true}, // the first, as URLSearchParams.get
+		{"bytes=", "bytes", "", true},
+		{"bytes", "bytes", "", true},
+		{"other=1", "bytes", "", false},
+		{"", "bytes", "", false},
+		{"bytes=%31%30", "bytes", "10", true},
+		{"bytes=1+2", "bytes", "1 2", true},
+		{"bytes=%zz", "bytes", "%zz", true}, // malformed: kept, so validation names it
+		{"bytes=1%", "bytes", "1%", true},
+		{"by%74es=7", "bytes", "7", true},
+		{"bytes=%FF", "bytes", "\uFFFD", true},
+	}
+	for _, c := range cases {
+		r, _ := http.NewRequest("GET", "http://x/p", nil)
+		r.URL.RawQuery = c.query
+		value, ok := QueryValue(r, c.name)
+		if value != c.value || ok != c.ok {
+			t.Errorf("QueryValue(%q, %q) = %q, %v; want %q, %v", c.query, c.name, value, ok, c.value, c.ok)
+		}
+	}
+}
