@@ -16,9 +16,10 @@ import { renderIndex } from './export/index-page';
 import { renderMarkdown, renderTable } from './export/markdown';
 import type { PlannedCase, RawResult, RunDocument } from './model';
 import { errorText, failureSummary } from './failures';
-import { appSetKey, parseOptions, planCases, UsageError, USAGE, type BenchOptions } from './options';
+import { appSetKey, BENCH_ALL_COMMAND, parseOptions, planCases, type BenchOptions } from './options';
 import { hasTaskset, planPinning } from './pinning';
 import { duration, expectedCostMs, Progress } from './progress';
+import { runTool } from './cli';
 import { collectProvenance } from './provenance';
 import { cellKey, toCaseResult } from './results';
 import type { RunnerHooks } from './runner';
@@ -46,6 +47,9 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
     visits: options.visits ?? options.profile.visits,
     visitsPerCase: Object.fromEntries(plan.map((p) => [p.record.id, p.visits])),
     rewarmMs: options.rewarmMs,
+    // Timed calls per case (all visits and transports) after which a visit stops repeating; null: every run is made.
+    budgetMs: options.runs === null ? options.profile.budgetMs : null,
+    minRunsPerVisit: options.profile.minRunsPerVisit,
     coldCallPerCase: true,
     order:
       "per case: each transport's cold call and warm-up (at least warmup calls and warmupMs ms), then timed repetitions interleaved in transport order " +
@@ -54,7 +58,8 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
       "and dealt to its forks in turn; each fork is a set of new apps kept up, idle, until its case's last visit (no forks: one set per variant); " +
       "a fork's first visit makes the cold call and the warm-up, later visits re-warm for rewarmMs per transport; before its first call a visit " +
       'waits until the other sets are quiet (quietWaits); Node apps that idle between visits run with keepWarmNodeFlags (startedApps[].nodeFlags); ' +
-      'a cell pools its visits (cold: the first visit\'s)',
+      'a cell pools its visits (cold: the first visit\'s); with a budget (budgetMs) each visit stops repeating once its timed calls add up to its share ' +
+      '(budgetMs / visits, at least minRunsPerVisit repetitions), so runs is a ceiling and results[].runs the repetitions made',
     clientUrl: options.clientUrl,
     startedApps: {},
     quietWaits: noQuietWaits(),
@@ -119,13 +124,8 @@ async function withClientVariant(options: BenchOptions): Promise<BenchOptions> {
   return { ...options, variants: [variantOfClient(info, options.clientUrl, requested)] };
 }
 
-async function main(argv: string[]): Promise<number> {
-  const parsed = parseOptions(argv);
-  if (parsed.help) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  const options = await withClientVariant(parsed);
+async function main(argv: readonly string[]): Promise<number> {
+  const options = await withClientVariant(parseOptions(argv));
   checkNetworks(options.networks);
   const plan = planCases(options);
   const startedAt = new Date();
@@ -221,11 +221,4 @@ async function main(argv: string[]): Promise<number> {
   return failed > 0 || doc.incomplete ? 1 : 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    const usage = error instanceof UsageError;
-    process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n${usage ? '\n' + USAGE : ''}`);
-    process.exit(usage ? 2 : 1);
-  },
-);
+if (require.main === module) runTool(BENCH_ALL_COMMAND, (_line, argv) => main(argv));

@@ -1,4 +1,9 @@
 // The one result type that joins measuring, statistics and exporting (as in hyperfine).
+import type { ProcessCost } from '@bench/config';
+import type { CaseRun, Phases } from '@bench/harness';
+
+/** CPU time and peak RSS of a process (libs/config), and where a call's time went (libs/harness): as the client reports them. */
+export type { Phases, ProcessCost };
 
 export const TRANSPORTS = ['json', 'grpc'] as const;
 export type Transport = (typeof TRANSPORTS)[number];
@@ -71,35 +76,19 @@ export interface PlannedCase {
   firstPosition: number;
   /** Deadline of each of its calls (deadlines.ts): past it the call fails as DEADLINE_EXCEEDED. */
   deadlineMs: number;
+  /**
+   * This visit's share of its case's time budget (profiles.ts): once its timed repetitions have taken
+   * this long (and at least minRuns were made) it stops; `runs` is then a ceiling. null: all runs.
+   */
+  budgetMs: number | null;
+  minRuns: number;
 }
 
-/** CPU time and peak resident memory a process spent on a stretch of timed calls. */
-export interface ProcessCost {
-  cpuUserMs: number;
-  cpuSystemMs: number;
-  peakRssBytes: number;
-}
-
-/** Where a call's time went, per call, as the processes measured it (null: not reported). */
-export interface Phases {
-  serverBuildMs: number | null;
-  serverEncodeMs: number | null;
-  clientDecodeMs: number | null;
-}
-
-/** What the client app answered for one request of the bench (raw, unsummarized). */
-export interface Measurement {
-  coldMs: number | null;
-  warmupMs: number[];
-  samplesMs: number[];
-  bytesPerResponse: number | null;
-  rowsPerCall: number;
-  client: ProcessCost | null;
-  server: ProcessCost | null;
-  serverMetricsError?: string | null;
-  /** Phase times per timed call, averaged over the timed calls. */
-  phases?: Phases | null;
-}
+/**
+ * What the client app answered for one request of the bench (raw, unsummarized): the reply of POST
+ * /bench/run, CaseRun in libs/harness, which every client returns, less the case it echoes back.
+ */
+export type Measurement = Omit<CaseRun, 'transport' | 'rows' | 'requests'>;
 
 /** The phases of a cell with the mean call time and what the phases leave unexplained. */
 export interface PhaseBreakdown extends Phases {

@@ -1,11 +1,11 @@
 import * as path from 'node:path';
-import { parseIntField } from '@bench/validation';
-import { selectCases } from './cases';
+import { helpText, parseCommandLine, UsageError, type Command } from './cli';
+import { CASES, selectCases } from './cases';
 import { callDeadlineMs, DEADLINE_RULE } from './deadlines';
 import { TRANSPORTS, type CaseRecord, type PlannedCase, type Transport } from './model';
 import { PROFILES, type Profile } from './profiles';
 import { findProfile, loadProfiles, ProfileError, type NetworkProfile } from './network';
-import { selectVariants, type VariantRecord } from './variants';
+import { selectVariants, VARIANTS, type VariantRecord } from './variants';
 
 /** Everything a run needs to know, validated once here at the edge. */
 export interface BenchOptions {
@@ -40,112 +40,153 @@ export interface BenchOptions {
   help: boolean;
 }
 
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
+export { UsageError };
+
+/** One value per profile, `default: 2000, thorough: 3000, quick: 0`, or the one value they all share. */
+function perProfile(value: (profile: Profile) => string | number): string {
+  const shown = Object.values(PROFILES).map((p) => [p.name, String(value(p))]);
+  return new Set(shown.map(([, v]) => v)).size === 1 ? shown[0][1] : shown.map(([name, v]) => `${name}: ${v}`).join(', ');
 }
 
-const NETWORK_NAMES = loadProfiles()
-  .map((p) => p.name)
-  .join(', ');
-
-export const USAGE = `Usage: npx nx run bench:all [options]
-
-Runs the blog's cases for JSON over HTTP (server-a) and gRPC (server-b) through the client app and
-writes results/<UTC timestamp>/results.json and results.md.
-
-Options:
-  --profile quick|default   defaults for cases, runs and warm-up (default: default)
-  --cases IDS               comma-separated case ids or aliases: ①-1 (1-1), ①-2 (1-2), ①-3 (1-3),
-                            ②-1 (2-1), ②-2 (2-2), ②-3 (2-3), 20k×4 (20kx4), and the payload endpoints'
-                            cases (tools/bench/src/payload-cases.ts, e.g. orders-1k)
-  --transports LIST         json,grpc (default: both)
-  --network LIST            network profiles to run across, one after the other: ${NETWORK_NAMES}
-                            (default: loopback; the others put client and servers in network
-                            namespaces with a delay, rate and loss: root, iptables; docs/network.md)
-  --variants LIST           blog,tuned,blog-window,bare,go (default: blog): the blog's Nest apps, the tuned
-                            Nest apps, the blog's with only the gRPC HTTP/2 window raised, the same calls
-                            with no framework, a Go reference (skipped where Go is missing)
-  --runs N                  timed repetitions per case (default: 100; ①-2: 300; ②-2: 600; ②-3: 30;
-                            20k×4: 50; ①-3: 9; quick: 3)
-  --warmup N                untimed calls per case and transport before timing, at least (default: 1)
-  --warmup-ms MS            and go on warming up until MS ms have passed: V8 needs tens of calls to
-                            optimize the small cases (default: 3000; quick: 0)
-  --settle-ms N             idle ms before each timed call, letting GC and socket teardown finish (default: 0)
-  --forks N                 sets of new apps per case, each kept up (idle between visits) until the case's
-                            last visit, so no case inherits another's heaps; 0: one set of apps per
-                            variant serves every case (default: 2; ①-3: 1; quick and --client-url: 0)
-  --visits N                split each case's runs over N visits spread evenly over the run and dealt to
-                            its forks in turn; a fork's first visit makes the cold call and warm-up, later
-                            ones re-warm for 500 ms per transport (default: 10; ①-3: 1; quick: 1)
-  --deadline-ms MS          deadline of every call, after which it fails as DEADLINE_EXCEEDED (default: from
-                            the case, ${DEADLINE_RULE.floorMs / 1000} s + ${DEADLINE_RULE.perRowMs * 1000} µs per row moved: ①-1 ${DEADLINE_RULE.floorMs / 1000} s, ①-3 ${(DEADLINE_RULE.floorMs + DEADLINE_RULE.perRowMs * 1e6) / 1000} s)
-  --out DIR                 parent folder of the run folders (default: results)
-  --client-url URL          use a running client (e.g. under docker-compose) instead of starting the apps;
-                            the run is labelled with the variant the client reports (--variants must match it)
-  --pin                     pin client, server-a and server-b to cores 0, 1, 2 with taskset (needs ≥ 4 cores)
-  --help                    this text
-`;
-
-const FLAGS = new Set(['profile', 'network', 'cases', 'transports', 'variants', 'runs', 'warmup', 'warmup-ms', 'settle-ms', 'forks', 'visits', 'deadline-ms', 'out', 'client-url', 'pin', 'help']);
-const SWITCHES = new Set(['pin', 'help']);
-
-/** Reads `--name value` and `--name=value` (Nx forwards options in the second form). */
-function readFlags(argv: readonly string[]): Map<string, string> {
-  const flags = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument ${JSON.stringify(arg)}`);
-    const eq = arg.indexOf('=');
-    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-    if (!FLAGS.has(name)) throw new UsageError(`unknown option --${name}`);
-    if (SWITCHES.has(name)) {
-      flags.set(name, 'true');
-      continue;
-    }
-    const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
-    if (value === undefined || (eq === -1 && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`);
-    flags.set(name, value);
-  }
-  return flags;
+/** A profile's number with the cases that have their own (`100 (①-2: 300, ①-3: 9)`), where the profile honours them. */
+function withCaseDefaults(profile: Profile, value: number, own: (record: CaseRecord) => number | undefined): string {
+  if (!profile.caseDefaults) return String(value);
+  const exceptions = selectCases(profile.cases).filter((c) => own(c) !== undefined && own(c) !== value);
+  return exceptions.length ? `${value} (${exceptions.map((c) => `${c.id}: ${own(c)}`).join(', ')})` : String(value);
 }
 
-function list(value: string): string[] {
-  return value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+function runsOf(profile: Profile): string {
+  const runs = withCaseDefaults(profile, profile.runs, (c) => c.defaultRuns);
+  if (profile.budgetMs === null) return runs;
+  return `at most ${runs}, until ${profile.budgetMs / 1000} s of timed calls per case are spent (at least ${profile.minRunsPerVisit} per visit)`;
 }
 
-function count(name: string, raw: string | undefined, min: number, max = 100_000): number | null {
-  if (raw === undefined) return null;
-  const result = parseIntField(`--${name}`, raw, { min, max });
-  if (!result.ok) throw new UsageError(result.error.message);
-  return result.value;
-}
+/** bench:all's options: the parser reads them, the help is generated from them, defaults from the data the run uses. */
+const BENCH_ALL_OPTIONS = {
+  profile: {
+    kind: 'text',
+    value: 'NAME',
+    default: 'default',
+    description: `defaults for cases, runs, visits and warm-up: ${Object.values(PROFILES)
+      .map((p) => `${p.name}: ${p.description}`)
+      .join('; ')}`,
+  },
+  cases: {
+    kind: 'list',
+    value: 'IDS',
+    description: `comma-separated case ids or aliases: ${CASES.map((c) => `${c.id} (${c.aliases[0]})`).join(', ')}`,
+    defaultText: perProfile((p) => p.cases.join(',')),
+  },
+  transports: { kind: 'list', value: 'LIST', default: TRANSPORTS, description: `which transports to run: ${TRANSPORTS.join(', ')}` },
+  network: {
+    kind: 'list',
+    value: 'LIST',
+    default: ['loopback'],
+    description:
+      `network profiles to run across, one after the other: ${loadProfiles()
+        .map((p) => p.name)
+        .join(', ')}; ` + 'the others than loopback put client and servers in network namespaces with a delay, rate and loss (root, iptables; docs/network.md)',
+  },
+  variants: {
+    kind: 'list',
+    value: 'LIST',
+    defaultText: 'blog',
+    description: `configurations to run, one after the other, each with its own apps: ${VARIANTS.map((v) => `${v.id}: ${v.description}`).join('; ')}`,
+  },
+  runs: {
+    kind: 'int',
+    value: 'N',
+    min: 1,
+    max: 100_000,
+    description: 'exactly N timed repetitions per case, no time budget',
+    defaultText: perProfile(runsOf),
+  },
+  warmup: { kind: 'int', value: 'N', min: 0, max: 100_000, description: 'untimed calls per case and transport before timing, at least', defaultText: perProfile((p) => p.warmup) },
+  'warmup-ms': {
+    kind: 'int',
+    value: 'MS',
+    min: 0,
+    max: 100_000,
+    description: 'and go on warming up until MS ms have passed: V8 needs tens of calls to optimize the small cases',
+    defaultText: perProfile((p) => p.warmupMs),
+  },
+  'settle-ms': { kind: 'int', value: 'MS', min: 0, max: 100_000, description: 'idle ms before each timed call, letting GC and socket teardown finish', defaultText: perProfile((p) => p.settleMs) },
+  forks: {
+    kind: 'int',
+    value: 'N',
+    min: 0,
+    max: 100_000,
+    description:
+      "sets of new apps per case, each kept up (idle between visits) until the case's last visit, so no case inherits another's heaps; " +
+      '0: one set of apps per variant serves every case (always with --client-url)',
+    defaultText: perProfile((p) => withCaseDefaults(p, p.forks, (c) => c.defaultForks)),
+  },
+  visits: {
+    kind: 'int',
+    value: 'N',
+    min: 1,
+    max: 100_000,
+    description:
+      "split each case's runs over N visits spread evenly over the run and dealt to its forks in turn; a fork's first visit makes the cold call " +
+      `and warm-up, later ones re-warm per transport (${perProfile((p) => `${p.rewarmMs} ms`)})`,
+    defaultText: perProfile((p) => withCaseDefaults(p, p.visits, (c) => c.defaultVisits)),
+  },
+  'deadline-ms': {
+    kind: 'int',
+    value: 'MS',
+    min: 1,
+    max: 3_600_000,
+    description: 'deadline of every call, after which it fails as DEADLINE_EXCEEDED',
+    defaultText:
+      `from the case, ${DEADLINE_RULE.floorMs / 1000} s + ${DEADLINE_RULE.perRowMs * 1000} µs per row moved: ` +
+      `①-1 ${DEADLINE_RULE.floorMs / 1000} s, ①-3 ${(DEADLINE_RULE.floorMs + DEADLINE_RULE.perRowMs * 1e6) / 1000} s`,
+  },
+  out: { kind: 'text', value: 'DIR', default: 'results', description: 'parent folder of the run folders' },
+  'client-url': {
+    kind: 'text',
+    value: 'URL',
+    description:
+      'use a running client (e.g. under docker-compose) instead of starting the apps; the run is labelled with the variant the client reports ' +
+      '(--variants must match it)',
+  },
+  pin: { kind: 'switch', description: 'pin client, server-a and server-b to cores 0, 1, 2 with taskset (needs ≥ 4 cores)' },
+} as const;
+
+export const BENCH_ALL_COMMAND: Command<typeof BENCH_ALL_OPTIONS> = {
+  name: 'bench:all',
+  synopsis: 'npx nx run bench:all [options]',
+  about:
+    "Runs the blog's cases for JSON over HTTP (server-a) and gRPC (server-b) through the client app and\n" +
+    'writes results/<UTC timestamp>/results.json, results.md, results.csv and report.html.',
+  options: BENCH_ALL_OPTIONS,
+};
+
+/** bench:all's help, generated from its options. */
+export const USAGE = helpText(BENCH_ALL_COMMAND);
 
 export function parseOptions(argv: readonly string[], cwd: string = process.cwd()): BenchOptions {
-  const flags = readFlags(argv);
-  const profileName = flags.get('profile') ?? 'default';
+  const { values, help } = parseCommandLine(BENCH_ALL_COMMAND, argv);
+  const profileName = values.profile;
   const profile = PROFILES[profileName];
   if (!profile) throw new UsageError(`unknown profile ${JSON.stringify(profileName)}; use ${Object.keys(PROFILES).join(' or ')}`);
 
   let cases: CaseRecord[];
   try {
-    cases = selectCases(flags.has('cases') ? list(flags.get('cases')!) : profile.cases);
+    cases = selectCases(values.cases ?? profile.cases);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
   if (cases.length === 0) throw new UsageError('--cases selected no case');
 
-  const transports = flags.has('transports') ? list(flags.get('transports')!) : [...TRANSPORTS];
+  const transports = values.transports;
   const badTransport = transports.find((t) => !TRANSPORTS.includes(t as Transport));
   if (badTransport !== undefined || transports.length === 0) {
-    throw new UsageError(`--transports must list json and/or grpc, got ${JSON.stringify(flags.get('transports'))}`);
+    throw new UsageError(`--transports must list json and/or grpc, got ${JSON.stringify(transports.join(','))}`);
   }
 
   let variants: VariantRecord[];
   try {
-    variants = selectVariants(flags.has('variants') ? list(flags.get('variants')!) : ['blog']);
+    variants = selectVariants(values.variants ?? ['blog']);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -157,7 +198,7 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     throw new UsageError(`case ${payloadCase.id} calls a payload endpoint, which only the Nest apps serve (variants blog, tuned), not ${plainVariant.id}`);
   }
 
-  const clientUrl = flags.get('client-url') ?? null;
+  const clientUrl = values['client-url'] ?? null;
   if (clientUrl !== null && variants.length > 1) {
     throw new UsageError('--client-url drives one running client, so it takes one variant (or none: the client says which it is)');
   }
@@ -165,14 +206,14 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     throw new UsageError(`--client-url must look like http://host:port, got ${JSON.stringify(clientUrl)}`);
   }
 
-  const forks = count('forks', flags.get('forks'), 0);
+  const forks = values.forks ?? null;
   if (forks !== null && forks > 0 && clientUrl !== null) {
     throw new UsageError('--forks starts new apps for each case, which --client-url (apps the bench did not start) rules out; use --forks 0');
   }
 
   let networks: NetworkProfile[];
   try {
-    networks = (flags.has('network') ? list(flags.get('network')!) : ['loopback']).map((name) => findProfile(name));
+    networks = values.network.map((name) => findProfile(name));
   } catch (error) {
     if (error instanceof ProfileError) throw new UsageError(error.message);
     throw error;
@@ -182,26 +223,26 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     throw new UsageError('--network places the apps the bench starts; with --client-url the apps are yours (their path is measured as it is)');
   }
 
-  const warmupMs = count('warmup-ms', flags.get('warmup-ms'), 0) ?? profile.warmupMs;
+  const warmupMs = values['warmup-ms'] ?? profile.warmupMs;
   return {
     profile,
     networks,
     variants,
-    variantsGiven: flags.has('variants'),
+    variantsGiven: values.variants !== undefined,
     cases,
     transports: TRANSPORTS.filter((t) => transports.includes(t)),
-    runs: count('runs', flags.get('runs'), 1),
-    warmup: count('warmup', flags.get('warmup'), 0) ?? profile.warmup,
+    runs: values.runs ?? null,
+    warmup: values.warmup ?? profile.warmup,
     warmupMs,
     rewarmMs: Math.min(profile.rewarmMs, warmupMs),
-    settleMs: count('settle-ms', flags.get('settle-ms'), 0) ?? profile.settleMs,
+    settleMs: values['settle-ms'] ?? profile.settleMs,
     forks: forks ?? (clientUrl !== null ? 0 : null),
-    visits: count('visits', flags.get('visits'), 1),
-    deadlineMs: count('deadline-ms', flags.get('deadline-ms'), 1, 3_600_000),
-    out: path.resolve(cwd, flags.get('out') ?? 'results'),
+    visits: values.visits ?? null,
+    deadlineMs: values['deadline-ms'] ?? null,
+    out: path.resolve(cwd, values.out),
     clientUrl: clientUrl?.replace(/\/$/, '') ?? null,
-    pin: flags.has('pin'),
-    help: flags.has('help'),
+    pin: values.pin,
+    help,
   };
 }
 
@@ -249,6 +290,9 @@ function planVariants(options: BenchOptions, network: NetworkProfile): PlannedCa
           visit: i + 1,
           firstPosition: shares.slice(0, i).reduce((a, b) => a + b, 0) * options.transports.length,
           deadlineMs: callDeadlineMs(record, options.deadlineMs, 2 * network.oneWayDelayMs),
+          // --runs asks for exactly that many runs: no budget then.
+          budgetMs: options.runs === null && profile.budgetMs !== null ? profile.budgetMs / visitCount : null,
+          minRuns: Math.min(share, profile.minRunsPerVisit),
         };
         return { planned, at: (i + 0.5) / visitCount, caseIndex };
       });

@@ -4,11 +4,15 @@ import { ms } from './export/format';
 
 /** Expected cost of a case in ms, from the blog's own figures: a rough but case-aware weight for the ETA. */
 export function expectedCostMs(planned: PlannedCase): number {
-  const calls = planned.runs + planned.warmup + 1;
   const { blogMs, rows, requests } = planned.record;
   // Payload cases have no blog figure: weigh them like blog rows (~5 µs each, as ①-2 took) plus a call's overhead.
-  // The timed warm-up adds up to warmupMs per transport (less when the counted calls already took that long).
-  return planned.transports.reduce((sum, t) => sum + calls * (blogMs?.[t] ?? 3 + 0.005 * rows * requests) + planned.warmupMs, 0);
+  const callMs = (t: string) => blogMs?.[t as keyof typeof blogMs] ?? 3 + 0.005 * rows * requests;
+  const repetitionMs = planned.transports.reduce((sum, t) => sum + callMs(t), 0);
+  // A budget ends the timed calls early, never before the visit's minimum runs.
+  const runs = planned.budgetMs === null ? planned.runs : Math.min(planned.runs, Math.max(planned.minRuns, Math.ceil(planned.budgetMs / repetitionMs)));
+  // The untimed calls (cold and counted warm-up) and the timed warm-up, which adds up to warmupMs per transport.
+  const untimed = planned.transports.reduce((sum, t) => sum + (planned.warmup + (planned.cold ? 1 : 0)) * callMs(t) + planned.warmupMs, 0);
+  return runs * repetitionMs + untimed;
 }
 
 /** Remaining time, scaling the expected cost of what is left by how the finished part compared. */

@@ -93,7 +93,13 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
       }
     }
     let position = planned.firstPosition;
-    for (let repetition = 1; repetition <= runs && !signal?.aborted; repetition++) {
+    // A budget makes `runs` a ceiling: the visit stops once its timed calls (as the client timed them,
+    // every transport) add up to its share, so a fake driver's scripted latencies spend it as real calls do.
+    let timedMs = 0;
+    const spent = (repetition: number) => planned.budgetMs !== null && repetition > planned.minRuns && timedMs >= planned.budgetMs;
+    let made = 0;
+    for (let repetition = 1; repetition <= runs && !signal?.aborted && !spent(repetition); repetition++) {
+      made = repetition;
       for (const acc of accs) {
         if (signal?.aborted) break;
         const order = position++;
@@ -104,6 +110,7 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
           const one = await driver.runCase({ ...call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, visitSignal);
           acc.measurement = combineMeasurements(acc.measurement, one);
           acc.sampleOrder.push(order);
+          timedMs += sum(one.samplesMs);
         } catch (cause) {
           if (!signal?.aborted) acc.failure = failureOf(cause, `repetition ${repetition}: `);
         }
@@ -124,7 +131,7 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
         rows: record.rows,
         requests: record.requests,
         warmup,
-        runs,
+        runs: made,
         blogMs: record.blogMs?.[acc.transport] ?? null,
         startedAt: acc.startedAt.toISOString(),
         wallMs,

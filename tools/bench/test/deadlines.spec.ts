@@ -8,7 +8,7 @@ import { toCaseResult } from '../src/results';
 const byId = (id: string) => BLOG_CASES.find((c) => c.id === id)!;
 const visit = (id: string, more: Partial<PlannedCase> = {}): PlannedCase => ({
   network: 'loopback', variant: 'blog', record: byId(id), transports: ['json', 'grpc'], warmup: 1, warmupMs: 0, runs: 3, settleMs: 0,
-  forks: 0, fork: 0, visits: 1, visit: 1, cold: true, firstPosition: 0, deadlineMs: callDeadlineMs(byId(id)), ...more,
+  forks: 0, fork: 0, visits: 1, visit: 1, cold: true, firstPosition: 0, deadlineMs: callDeadlineMs(byId(id)), budgetMs: null, minRuns: 1, ...more,
 });
 
 describe('deadlines', () => {

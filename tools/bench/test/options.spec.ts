@@ -2,12 +2,33 @@ import * as path from 'node:path';
 import { appSetKey, lastVisitOfAppSet, parseOptions, planCases, splitRuns, UsageError } from '../src/options';
 
 describe('parseOptions', () => {
-  it('defaults to the default profile: seven cases, both transports, 100 runs (more for ①-2 and ②-2, fewer for the slow ones) in 10 visits', () => {
+  it('defaults to the default profile: seven cases, both transports, a set of apps per case visited 4 times, timed calls within a budget', () => {
     const options = parseOptions([], '/work');
     expect(options.profile.name).toBe('default');
     expect(options.out).toBe(path.resolve('/work', 'results'));
     expect(options.clientUrl).toBeNull();
     const plan = planCases(options);
+    // Six cases in four visits, ①-3 in one: 6 × 4 + 1 visits.
+    expect(plan).toHaveLength(25);
+    expect(plan.map((p) => `${p.record.id}/${p.runs}/${p.warmup}/${p.warmupMs}/${p.cold}/${p.budgetMs}/${p.minRuns}`).slice(0, 7)).toEqual([
+      '①-1/25/0/2000/true/5000/3',
+      '①-2/75/0/2000/true/5000/3',
+      '②-1/25/0/2000/true/5000/3',
+      '②-2/150/0/2000/true/5000/3',
+      '②-3/8/0/2000/true/5000/3',
+      '20k×4/13/0/2000/true/5000/3',
+      // Visit 2 finds the case's one set of apps warm: no cold call, a 300-ms re-warm.
+      '①-1/25/0/300/false/5000/3',
+    ]);
+    // ①-3: one visit, its budget spent by its minimum of 3 runs.
+    expect(plan.find((p) => p.record.id === '①-3')).toMatchObject({ runs: 9, visits: 1, forks: 1, budgetMs: 20_000, minRuns: 3 });
+    expect(new Set(plan.map(appSetKey)).size).toBe(7);
+    // --runs asks for exact runs: no budget.
+    expect(new Set(planCases(parseOptions(['--runs', '20'])).map((p) => p.budgetMs))).toEqual(new Set([null]));
+  });
+
+  it('keeps the former default schedule as --profile thorough: 100 runs (more for ①-2 and ②-2, fewer for the slow ones) in 10 visits of 2 forks, all made', () => {
+    const plan = planCases(parseOptions(['--profile', 'thorough'], '/work'));
     // Six cases in ten visits, ①-3 in one: 6 × 10 + 1 visits.
     expect(plan).toHaveLength(61);
     expect(plan.map((p) => `${p.record.id}/${p.transports.join('+')}/${p.runs}/${p.warmup}/${p.warmupMs}/${p.cold}`).slice(0, 7)).toEqual([
@@ -27,6 +48,7 @@ describe('parseOptions', () => {
     const runsPerCase = new Map<string, number>();
     for (const p of plan) runsPerCase.set(p.record.id, (runsPerCase.get(p.record.id) ?? 0) + p.runs);
     expect(Object.fromEntries(runsPerCase)).toEqual({ '①-1': 100, '①-2': 300, '①-3': 9, '②-1': 100, '②-2': 600, '②-3': 30, '20k×4': 50 });
+    expect(new Set(plan.map((p) => p.budgetMs))).toEqual(new Set([null]));
   });
 
   it('reads both --flag value and --flag=value (as Nx forwards them)', () => {
@@ -55,19 +77,20 @@ describe('parseOptions', () => {
     expect(() => parseOptions(['--cases', 'orders-1', '--variants', 'blog,bare'], '/work')).toThrow('only the Nest apps serve (variants blog, tuned), not bare');
   });
 
-  it('forks each case twice by default (①-3 once), none on quick or with --client-url', () => {
+  it('gives each case a set of apps by default, two on thorough (①-3 one), none on quick or with --client-url', () => {
     const forksOf = (argv: string[]) => planCases(parseOptions(argv)).filter((p) => p.visit === 1).map((p) => `${p.record.id}:${p.forks}`);
-    expect(forksOf(['--cases', '1-2,1-3,20kx4'])).toEqual(['①-2:2', '20k×4:2', '①-3:1']);
+    expect(forksOf(['--cases', '1-2,1-3,20kx4'])).toEqual(['①-2:1', '20k×4:1', '①-3:1']);
+    expect(forksOf(['--profile', 'thorough', '--cases', '1-2,1-3,20kx4'])).toEqual(['①-2:2', '20k×4:2', '①-3:1']);
     expect(forksOf(['--profile', 'quick', '--cases', '1-2'])).toEqual(['①-2:0']);
     expect(forksOf(['--cases', '1-3', '--forks', '2', '--visits', '2'])).toEqual(['①-3:2']);
     expect(forksOf(['--cases', '1-2', '--client-url', 'http://h:1'])).toEqual(['①-2:0']);
     // Never more forks than visits, nor more visits than runs.
     expect(forksOf(['--cases', '1-3', '--forks', '3'])).toEqual(['①-3:1']);
-    expect(planCases(parseOptions(['--cases', '1-2', '--runs', '3'])).map((p) => `${p.visit}/${p.visits}#${p.fork}/${p.forks}`)).toEqual(['1/3#1/2', '2/3#2/2', '3/3#1/2']);
+    expect(planCases(parseOptions(['--profile', 'thorough', '--cases', '1-2', '--runs', '3'])).map((p) => `${p.visit}/${p.visits}#${p.fork}/${p.forks}`)).toEqual(['1/3#1/2', '2/3#2/2', '3/3#1/2']);
   });
 
   it('spreads the visits evenly over the run, splitting the runs and numbering the samples on', () => {
-    const plan = planCases(parseOptions(['--cases', '1-2,1-3,20kx4']));
+    const plan = planCases(parseOptions(['--profile', 'thorough', '--cases', '1-2,1-3,20kx4']));
     // Ten visits each, round-robin; ①-3's one visit lands mid-run, between every case's visits 5 and 6.
     expect(plan.map((p) => `${p.record.id}#${p.fork}:${p.runs}@${p.firstPosition}`).slice(0, 4)).toEqual([
       '①-2#1:30@0', '20k×4#1:5@0', '①-2#2:30@60', '20k×4#2:5@10',
@@ -75,7 +98,7 @@ describe('parseOptions', () => {
     expect(plan.map((p) => `${p.record.id}:${p.visit}`).slice(8, 13)).toEqual(['①-2:5', '20k×4:5', '①-3:1', '①-2:6', '20k×4:6']);
     expect(plan[plan.length - 1]).toMatchObject({ visit: 10, fork: 2, runs: 5, firstPosition: 90, cold: false });
     // An explicit --visits is for every case, as --runs is: ①-3's nine runs over three visits of its one fork.
-    const three = planCases(parseOptions(['--cases', '1-3,1-2', '--visits', '3']));
+    const three = planCases(parseOptions(['--profile', 'thorough', '--cases', '1-3,1-2', '--visits', '3']));
     expect(three.map((p) => `${p.record.id}#${p.fork}:${p.runs}@${p.firstPosition}:${p.cold ? 'cold' : 'warm'}`)).toEqual([
       '①-2#1:100@0:cold', '①-3#1:3@0:cold', '①-2#2:100@200:cold', '①-3#1:3@6:warm', '①-2#1:100@400:warm', '①-3#1:3@12:warm',
     ]);
@@ -84,7 +107,7 @@ describe('parseOptions', () => {
   });
 
   it('keys each visit to the set of apps that serves it, and knows each set\'s last visit', () => {
-    const plan = planCases(parseOptions(['--variants', 'blog,bare', '--cases', '1-1,1-2', '--visits', '3']));
+    const plan = planCases(parseOptions(['--profile', 'thorough', '--variants', 'blog,bare', '--cases', '1-1,1-2', '--visits', '3']));
     expect(plan.map(appSetKey)).toEqual([
       'blog/①-1#1', 'blog/①-2#1', 'blog/①-1#2', 'blog/①-2#2', 'blog/①-1#1', 'blog/①-2#1',
       'bare/①-1#1', 'bare/①-2#1', 'bare/①-1#2', 'bare/①-2#2', 'bare/①-1#1', 'bare/①-2#1',

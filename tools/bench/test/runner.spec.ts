@@ -6,8 +6,8 @@ import { MAX_TIMED_WARMUP_CALLS, runCases } from '../src/runner';
 
 const byId = (id: string) => BLOG_CASES.find((c) => c.id === id)!;
 const plan: PlannedCase[] = [
-  { network: 'loopback', variant: 'blog', record: byId('①-1'), transports: ['json', 'grpc'], warmup: 1, warmupMs: 0, runs: 3, settleMs: 0, forks: 0, fork: 0, visits: 1, visit: 1, cold: true, firstPosition: 0, deadlineMs: 10_000 },
-  { network: 'loopback', variant: 'blog', record: byId('20k×4'), transports: ['json'], warmup: 0, warmupMs: 0, runs: 2, settleMs: 0, forks: 0, fork: 0, visits: 1, visit: 1, cold: true, firstPosition: 0, deadlineMs: 10_000 },
+  { network: 'loopback', variant: 'blog', record: byId('①-1'), transports: ['json', 'grpc'], warmup: 1, warmupMs: 0, runs: 3, settleMs: 0, forks: 0, fork: 0, visits: 1, visit: 1, cold: true, firstPosition: 0, deadlineMs: 10_000, budgetMs: null, minRuns: 1 },
+  { network: 'loopback', variant: 'blog', record: byId('20k×4'), transports: ['json'], warmup: 0, warmupMs: 0, runs: 2, settleMs: 0, forks: 0, fork: 0, visits: 1, visit: 1, cold: true, firstPosition: 0, deadlineMs: 10_000, budgetMs: null, minRuns: 1 },
 ];
 
 describe('runCases with a scripted driver', () => {
@@ -70,6 +70,16 @@ describe('runCases with a scripted driver', () => {
     expect(driver.calls.map((c) => `${c.cold ? 'cold+' : ''}w${c.warmup}r${c.runs}`)).toEqual(['w1r0', 'w0r1', 'w0r1', 'w0r1']);
     expect(seen).toEqual(['quiet wait before visit 3 after 0 calls']);
     expect(toCaseResult(json)).toMatchObject({ coldMs: null, warmupMs: [30, 30], samplesMs: [30, 30] });
+  });
+
+  it('with a budget, stops repeating once the timed calls add up to it (after the minimum), and records the runs made', async () => {
+    const driver = new FakeDriver((call) => ({ latenciesMs: [call.transport === 'json' ? 30 : 20] }));
+    const budgeted: PlannedCase = { ...plan[0], warmup: 0, runs: 100, budgetMs: 120, minRuns: 1 };
+    const results = await runCases([budgeted], driver, { onCaseDone: () => undefined });
+    // 50 ms per repetition (json 30 + grpc 20): after 3 repetitions 150 ≥ 120.
+    expect(results.map((r) => `${r.transport}:${r.runs}:${toCaseResult(r).samplesMs.length}`)).toEqual(['json:3:3', 'grpc:3:3']);
+    const slow: PlannedCase = { ...budgeted, budgetMs: 10, minRuns: 4 };
+    expect((await runCases([slow], driver, { onCaseDone: () => undefined })).map((r) => r.runs)).toEqual([4, 4]);
   });
 
   it('bounds the timed warm-up by a call count when calls take no measurable time', async () => {
