@@ -42,10 +42,12 @@ export interface BenchOptions {
 
 export { UsageError };
 
-/** One value per profile, `default: 2000, thorough: 3000, quick: 0`, or the one value they all share. */
+/** A default that depends on --profile, from the profiles themselves: `2000 (profile default); 3000 (thorough); 0 (quick)`. */
 function perProfile(value: (profile: Profile) => string | number): string {
-  const shown = Object.values(PROFILES).map((p) => [p.name, String(value(p))]);
-  return new Set(shown.map(([, v]) => v)).size === 1 ? shown[0][1] : shown.map(([name, v]) => `${name}: ${v}`).join(', ');
+  const byValue = new Map<string, string[]>();
+  for (const profile of Object.values(PROFILES)) byValue.set(String(value(profile)), [...(byValue.get(String(value(profile))) ?? []), profile.name]);
+  if (byValue.size === 1) return [...byValue.keys()][0];
+  return [...byValue].map(([shown, names], i) => `${shown} (${i === 0 ? 'profile ' : ''}${names.join(', ')})`).join('; ');
 }
 
 /** A profile's number with the cases that have their own (`100 (①-2: 300, ①-3: 9)`), where the profile honours them. */
@@ -74,7 +76,7 @@ const BENCH_ALL_OPTIONS = {
   cases: {
     kind: 'list',
     value: 'IDS',
-    description: `comma-separated case ids or aliases: ${CASES.map((c) => `${c.id} (${c.aliases[0]})`).join(', ')}`,
+    description: `comma-separated case ids or aliases: ${CASES.map((c) => (c.aliases.length ? `${c.id} (${c.aliases[0]})` : c.id)).join(', ')}`,
     defaultText: perProfile((p) => p.cases.join(',')),
   },
   transports: { kind: 'list', value: 'LIST', default: TRANSPORTS, description: `which transports to run: ${TRANSPORTS.join(', ')}` },
@@ -128,7 +130,7 @@ const BENCH_ALL_OPTIONS = {
     max: 100_000,
     description:
       "split each case's runs over N visits spread evenly over the run and dealt to its forks in turn; a fork's first visit makes the cold call " +
-      `and warm-up, later ones re-warm per transport (${perProfile((p) => `${p.rewarmMs} ms`)})`,
+      `and warm-up, later ones re-warm per transport for ${perProfile((p) => `${p.rewarmMs} ms`)}`,
     defaultText: perProfile((p) => withCaseDefaults(p, p.visits, (c) => c.defaultVisits)),
   },
   'deadline-ms': {

@@ -3,8 +3,8 @@
 // then errors and RSS growth. Starts the blog variant's apps, stops them by PID at the end.
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseIntField } from '@bench/validation';
 import { startApps, type StartedApps } from './apps';
+import { runTool, type Command, type CommandLine } from './cli';
 import { planPinning } from './pinning';
 import { runLoad } from './soak/load';
 import { judgeSoak, renderSoakMarkdown, summarizeLoad } from './soak/report';
@@ -13,36 +13,27 @@ import { createRunFolder, writeFileAtomic } from './store';
 import { VARIANTS } from './variants';
 
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
-const DEFAULTS = { 'duration-s': 60, 'warmup-s': 10, 'http-concurrency': 100, 'grpc-concurrency': 50, rows: 1 };
-const LIMITS: Record<keyof typeof DEFAULTS, { min: number; max: number }> = {
-  'duration-s': { min: 1, max: 3600 },
-  'warmup-s': { min: 0, max: 600 },
-  'http-concurrency': { min: 1, max: 1000 },
-  'grpc-concurrency': { min: 1, max: 1000 },
-  rows: { min: 1, max: 10_000 },
+
+const OPTIONS = {
+  'duration-s': { kind: 'int', value: 'S', min: 1, max: 3600, default: 60, description: 'seconds of measured load' },
+  'warmup-s': { kind: 'int', value: 'S', min: 0, max: 600, default: 10, description: 'seconds of the same load before it, not measured' },
+  'http-concurrency': { kind: 'int', value: 'N', min: 1, max: 1000, default: 100, description: 'keep-alive HTTP/1.1 connections kept busy against server-a (closed loops)' },
+  'grpc-concurrency': { kind: 'int', value: 'N', min: 1, max: 1000, default: 50, description: 'concurrent gRPC calls kept in flight against server-b (closed loops)' },
+  rows: { kind: 'int', value: 'N', min: 1, max: 10_000, default: 1, description: 'rows per call' },
+  out: { kind: 'text', value: 'DIR', default: 'results', description: 'parent folder of the run folders' },
+} as const;
+
+export const SOAK_COMMAND: Command<typeof OPTIONS> = {
+  name: 'bench:soak',
+  synopsis: 'npx nx run bench:soak [options]',
+  about:
+    "Sustained load on server-a and server-b at once (the blog variant's apps), then errors and RSS growth:\n" +
+    'writes results/<UTC timestamp>/soak.json and soak.md. Exit code 1 when errors or memory growth fail the verdict.',
+  options: OPTIONS,
 };
 
-function parseArgs(argv: string[]): { values: Record<keyof typeof DEFAULTS, number>; out: string } {
-  const values = { ...DEFAULTS };
-  let out = 'results';
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-    const name = flag.replace(/^--/, '');
-    const value = inline ?? argv[++i];
-    if (name === 'out' && value) {
-      out = value;
-      continue;
-    }
-    if (!(name in DEFAULTS) || value === undefined) throw new Error(`unknown or incomplete option ${argv[i - (inline ? 0 : 1)]}; options: --${Object.keys(DEFAULTS).join(', --')}, --out`);
-    const parsed = parseIntField(`--${name}`, value, LIMITS[name as keyof typeof DEFAULTS]);
-    if (!parsed.ok) throw new Error(parsed.error.message);
-    values[name as keyof typeof DEFAULTS] = parsed.value;
-  }
-  return { values, out: path.resolve(out) };
-}
-
-async function main(argv: string[]): Promise<number> {
-  const { values, out } = parseArgs(argv);
+async function main({ values }: CommandLine<typeof OPTIONS>): Promise<number> {
+  const out = path.resolve(values.out);
   const startedAt = new Date();
   const runDir = createRunFolder(out, startedAt);
   const blog = VARIANTS.find((v) => v.id === 'blog')!;
@@ -83,10 +74,5 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`soak: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(2);
-  },
-);
+// A soak that cannot run exits 2, as it always has (1 is a failed verdict).
+if (require.main === module) runTool(SOAK_COMMAND, main, { errorExitCode: 2 });

@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BLOG_CASES } from '../src/cases';
+import { helpText, type Command } from '../src/cli';
 import { parseOptions, USAGE } from '../src/options';
 import { usage, type SuiteOptionsSpec } from '../src/suites/common/args';
 
@@ -85,11 +86,16 @@ function isSuiteSpec(value: unknown): value is SuiteOptionsSpec<Record<string, n
   return typeof value === 'object' && value !== null && 'suite' in value && 'options' in value && 'profiles' in value;
 }
 
+/** A command of the bench's parser (src/cli) named `name`: its help lists its options. */
+function commandIn(mod: Record<string, unknown>, name: string): Command | undefined {
+  return Object.values(mod).find((value): value is Command => typeof value === 'object' && value !== null && 'synopsis' in value && 'options' in value && (value as Command).name === name);
+}
+
 /**
  * A bench target's usage, from its entry point (`node tools/bench/dist/<entry>.js` → src/<entry>.ts):
- * the entry's exported USAGE or option spec when the module can be imported without running (it guards
- * its main with `require.main === module`), else the USAGE it imports, else the entry's own source text
- * (its usage string, error messages and header comment name its flags).
+ * the help of the entry's exported command or option spec when the module can be imported without
+ * running (it guards its main with `require.main === module`), else of the command it imports, else the
+ * entry's own source text (its usage string, error messages and header comment name its flags).
  */
 async function usageOf(project: Project, target: string): Promise<Usage | null> {
   const command = project.targets[target]?.options?.command ?? '';
@@ -101,15 +107,16 @@ async function usageOf(project: Project, target: string): Promise<Usage | null> 
   const text = fs.readFileSync(src, 'utf8');
   if (text.includes('require.main === module')) {
     const mod = (await import(src)) as Record<string, unknown>;
-    if (typeof mod.USAGE === 'string') return { flags: flagsIn(mod.USAGE), source: `USAGE of ${srcRel}` };
+    const command = commandIn(mod, `${project.name}:${target}`);
+    if (command) return { flags: flagsIn(helpText(command)), source: `the help of ${srcRel}'s command` };
     const spec = Object.values(mod).find((value) => isSuiteSpec(value) && value.suite === target);
     if (isSuiteSpec(spec)) return { flags: flagsIn(usage(spec)), source: `usage() of ${srcRel}'s option spec` };
   }
-  const imported = /import\s*{[^}]*\bUSAGE\b[^}]*}\s*from\s*'(\.[^']+)'/.exec(text);
+  const imported = /import\s*{[^}]*\b[A-Z_]+_COMMAND\b[^}]*}\s*from\s*'(\.[^']+)'/.exec(text);
   if (imported) {
     const modRel = path.relative(ROOT, path.resolve(path.dirname(src), imported[1]));
-    const mod = (await import(path.join(ROOT, modRel))) as { USAGE?: unknown };
-    if (typeof mod.USAGE === 'string') return { flags: flagsIn(mod.USAGE), source: `USAGE of ${modRel}.ts` };
+    const command = commandIn((await import(path.join(ROOT, modRel))) as Record<string, unknown>, `${project.name}:${target}`);
+    if (command) return { flags: flagsIn(helpText(command)), source: `the help of ${modRel}.ts's command` };
   }
   return { flags: flagsIn(text), source: `the source text of ${srcRel}` };
 }
@@ -517,7 +524,7 @@ describe('the docs checker', () => {
       /^docs\/example\.md:3: link "\.\.\/\.\.\/outside\.md" points outside the repository/,
       /^docs\/example\.md:3: link "missing\.md": docs\/missing\.md does not exist/,
       /^docs\/example\.md:3: link "method\.md#no-such-heading": docs\/method\.md has no heading/,
-      /^docs\/example\.md:6: bench:all has no option --no-such-flag \(not in USAGE of tools\/bench\/src\/options\.ts\)/,
+      /^docs\/example\.md:6: bench:all has no option --no-such-flag \(not in the help of tools\/bench\/src\/options\.ts's command\)/,
       /^docs\/example\.md:7: .*bench:all refuses it: .*9-9/,
       /^docs\/example\.md:8: .*project bench has no target nope/,
       /^docs\/example\.md:9: .*no project nobody/,

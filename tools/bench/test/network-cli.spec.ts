@@ -21,7 +21,7 @@ describeBuilt('bench:network CLI', () => {
       [['up', 'moon'], 'unknown network profile "moon"'],
       [['up', 'loopback'], 'profile "loopback" has no stage'],
       [['shell', 'host'], 'shell needs client, server or router'],
-      [['status', '--fast'], "Unknown option '--fast'"],
+      [['status', '--fast'], 'unknown option --fast'],
     ] as const) {
       const result = cli(...args);
       expect([args.join(' '), result.status]).toEqual([args.join(' '), 2]);

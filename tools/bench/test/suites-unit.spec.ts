@@ -2,7 +2,8 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { logTicks, renderLogChart } from '../src/export/html/log-chart';
 import { httpCaller } from '../src/suites/callers/http-call';
-import { parseSuiteArgs, UsageError, type SuiteOptionsSpec } from '../src/suites/common/args';
+import { UsageError } from '../src/cli';
+import { parseSuiteArgs, type SuiteOptionsSpec } from '../src/suites/common/args';
 import { latencyHistogram, recordMs, summarizeHistogram } from '../src/suites/common/hdr';
 import { quantileCurve, summarizeLatencies } from '../src/suites/common/latency';
 import { rotate, timeSequentialCalls } from '../src/suites/common/sequential';
@@ -19,6 +20,7 @@ import type { EchoCell } from '../src/suites/echo/measure';
 type Demo = { calls: number; rounds: number };
 const SPEC: SuiteOptionsSpec<Demo> = {
   suite: 'demo',
+  about: 'a demo suite',
   options: { calls: { description: 'calls', min: 1, max: 100 }, rounds: { description: 'rounds', min: 1, max: 5 } },
   profiles: { default: { calls: 50, rounds: 3 }, quick: { calls: 5, rounds: 1 } },
 };

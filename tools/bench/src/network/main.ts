@@ -1,43 +1,39 @@
 // bench:network: bring a network stage up by hand, look inside it, take it down.
 //   npx nx run bench:network -- up <profile> | down | status | shell <client|server|router>
 import { spawnSync } from 'node:child_process';
-import { parseArgs } from 'node:util';
+import { runTool, UsageError, type Command, type CommandLine } from '../cli';
 import { cleanupLeftovers } from './cleanup';
 import { isHeld, lockPath, readLock } from './lock';
 import { isAlive } from './namespaces';
-import { findProfile, loadProfiles, usesStage } from './profile';
+import { findProfile, loadProfiles, ProfileError, usesStage } from './profile';
 import { listNamespaces } from './namespaces';
 import { startStage } from './stage';
 import { isStageNamespace } from './topology';
 
-const USAGE = `Usage: npx nx run bench:network -- <command>
+const OPTIONS = {
+  'run-id': { kind: 'text', value: 'ID', description: 'with up: the run id the stage is recorded under', defaultText: 'cli-<pid>' },
+  'no-calibrate': { kind: 'switch', description: 'with up: do not calibrate the stage once it is up' },
+} as const;
 
-  up <profile> [--run-id ID] [--no-calibrate]
-                  build the stage for <profile>, calibrate it, and keep it up until Ctrl-C or \`down\`
+export const NETWORK_COMMAND: Command<typeof OPTIONS> = {
+  name: 'bench:network',
+  synopsis: 'npx nx run bench:network -- <command> [options]',
+  about: 'Brings a network stage up by hand, looks inside it, takes it down.',
+  options: OPTIONS,
+  positionals: true,
+  notes: `Commands:
+  up <profile>    build the stage for <profile>, calibrate it, and keep it up until Ctrl-C or \`down\`
   down            take the stage down (signals its owner), and remove any leftover namespaces of ours
   status          the stage that is up, if any, and leftover namespaces
   shell <client|server|router>
                   a shell inside that namespace of the stage that is up (try: ping, curl, ss -ti)
 
 Profiles: ${loadProfiles()
-  .map((p) => p.name)
-  .join(', ')}
-`;
+    .map((p) => p.name)
+    .join(', ')}`,
+};
 
-class UsageError extends Error {}
-
-async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { 'run-id': { type: 'string' }, 'no-calibrate': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
+async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promise<number> {
   const [command, arg, ...extra] = positionals;
   if (extra.length) throw new UsageError(`unexpected argument ${extra[0]}`);
   switch (command) {
@@ -63,7 +59,8 @@ async function up(profileName: string, runId: string, calibrate: boolean): Promi
   try {
     profile = findProfile(profileName);
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    if (error instanceof ProfileError) throw new UsageError(error.message);
+    throw error;
   }
   if (!usesStage(profile)) throw new UsageError(`profile "${profile.name}" has no stage (it is the host's loopback)`);
   const stage = await startStage(profile, { runId });
@@ -132,10 +129,4 @@ function log(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: Error) => {
-    process.stderr.write(`bench:network: ${error.message}${error instanceof UsageError ? `\n\n${USAGE}` : ''}\n`);
-    process.exit(error instanceof UsageError ? 2 : 1);
-  },
-);
+if (require.main === module) runTool(NETWORK_COMMAND, main);

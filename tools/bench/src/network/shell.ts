@@ -12,10 +12,11 @@ export class StageCommandError extends Error {
  */
 export function run(command: Command | string[], timeoutMs = 15_000): string {
   const { argv, why } = Array.isArray(command) ? { argv: command, why: '' } : command;
-  const result = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', timeout: timeoutMs });
+  const [program, ...args] = argv;
+  const result = spawnSync(program, args, { encoding: 'utf8', timeout: timeoutMs });
   if (result.error) {
     const missing = (result.error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new StageCommandError(`network stage${why ? ` (${why})` : ''}: ${missing ? `${argv[0]} is not installed` : result.error.message}: ${argv.join(' ')}`);
+    throw new StageCommandError(`network stage${why ? ` (${why})` : ''}: ${missing ? `${program} is not installed` : result.error.message}: ${argv.join(' ')}`);
   }
   if (result.status !== 0) {
     const said = (result.stderr || result.stdout || '').trim().split('\n').slice(-3).join(' | ');

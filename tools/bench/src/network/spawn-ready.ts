@@ -7,7 +7,8 @@ import * as readline from 'node:readline';
  */
 export function spawnUntilFirstLine(argv: readonly string[], timeoutMs = 10_000): Promise<{ child: ChildProcess; line: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const [program, ...args] = argv;
+    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
     const lines = readline.createInterface({ input: child.stdout! });
@@ -30,7 +31,8 @@ export function spawnUntilFirstLine(argv: readonly string[], timeoutMs = 10_000)
 /** Runs a helper to completion and returns its stdout (rejects with its stderr on failure). */
 export function runToEnd(argv: readonly string[], timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const [program, ...args] = argv;
+    const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -7,13 +7,20 @@ import { renderIndex } from '../export/index-page';
 import { writeIndex } from '../runs';
 import { createRunFolder, writeFileAtomic } from '../store';
 import { SUITES } from './catalog';
-import { parseSuiteArgs, type SuiteOptionsSpec } from './common/args';
+import { runTool, type Command, type CommandLine } from '../cli';
+import { SUITE_RUN_OPTIONS } from './common/args';
 
-/** bench:suites has no settings of its own: only --profile and --out, read like every suite's. */
-const SUITES_SPEC: SuiteOptionsSpec<Record<string, never>> = { suite: 'suites', options: {}, profiles: { default: {}, quick: {} } };
+/** bench:suites has no settings of its own: only --profile and --out, which it passes on to every suite. */
+export const SUITES_COMMAND: Command<typeof SUITE_RUN_OPTIONS> = {
+  name: 'bench:suites',
+  synopsis: 'npx nx run bench:suites [--profile NAME] [--out DIR]',
+  about: `Runs every suite in turn (${SUITES.map((s) => s.id).join(', ')}), each as its own process with its own servers\nand results folder, then writes a summary.md linking their reports.`,
+  options: SUITE_RUN_OPTIONS,
+};
 
-function main(argv: readonly string[]): number {
-  const { profile, out } = parseSuiteArgs(SUITES_SPEC, argv);
+function main({ values }: CommandLine<typeof SUITE_RUN_OPTIONS>): number {
+  const { profile } = values;
+  const out = path.resolve(values.out);
   const startedAt = new Date();
   const rows: Array<{ suite: string; experiment: string; exitCode: number | null; folder: string | null; seconds: number }> = [];
   for (const suite of SUITES) {
@@ -39,9 +46,5 @@ function main(argv: readonly string[]): number {
   return rows.every((r) => r.exitCode === 0) && rows.length === SUITES.length ? 0 : 1;
 }
 
-try {
-  process.exit(main(process.argv.slice(2)));
-} catch (error) {
-  process.stderr.write(`suites: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(2);
-}
+// A suite that cannot even start (no results folder, say) exits 2, as it always has.
+if (require.main === module) runTool(SUITES_COMMAND, main, { errorExitCode: 2 });

@@ -4,7 +4,7 @@
 import * as net from 'node:net';
 import { exitWithParent } from './exit-with-parent';
 
-const host = process.argv[2];
+const [host] = process.argv.slice(2);
 if (!host) {
   process.stderr.write('usage: node probe-server.js <host>\n');
   process.exit(2);

@@ -1,9 +1,12 @@
-// The suites' command lines, validated once here: --profile picks a set of defaults, --out the results
-// folder, and each suite's numeric settings can be overridden one by one (--calls 2000).
+// The suites' command lines, as tables for the bench's one parser (cli/): --profile picks a set of
+// defaults, --out the results folder, --network where the servers run, and each suite's numeric
+// settings can be overridden one by one (--calls 2000).
 import * as path from 'node:path';
-import { parseIntField } from '@bench/validation';
+import { parseCommandLine, helpText, type Command, type IntOption, type OptionTable } from '../../cli';
+import { loadProfiles } from '../../network/profile';
 
-export type SuiteProfile = 'default' | 'quick';
+export const SUITE_PROFILES = ['default', 'quick'] as const;
+export type SuiteProfile = (typeof SUITE_PROFILES)[number];
 
 export interface NumericOption {
   description: string;
@@ -13,6 +16,8 @@ export interface NumericOption {
 
 export interface SuiteOptionsSpec<S extends Record<string, number>> {
   suite: string;
+  /** What the suite does: the first paragraph of its help. */
+  about: string;
   /** One entry per setting; the command-line flag is the key in kebab case (durationS → --duration-s). */
   options: { readonly [K in keyof S]: NumericOption };
   profiles: Readonly<Record<SuiteProfile, S>>;
@@ -26,49 +31,46 @@ export interface SuiteArgs<S> {
   settings: S;
 }
 
-export class UsageError extends Error {}
+/** --profile and --out: every suite's, and bench:suites' (which passes them on). */
+export const SUITE_RUN_OPTIONS = {
+  profile: { kind: 'text', value: 'NAME', choices: SUITE_PROFILES, default: 'default', description: 'the set of defaults for the settings below' },
+  out: { kind: 'text', value: 'DIR', default: 'results', description: 'parent folder of the run folders' },
+} as const;
 
-export function flagOf(key: string): string {
-  return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+const NETWORK_OPTION = {
+  kind: 'text',
+  value: 'PROFILE',
+  choices: loadProfiles().map((p) => p.name),
+  default: 'loopback',
+  description: "the network profile to measure across (network/profiles.ts): other than loopback, the servers run in the stage's server namespace",
+} as const;
+
+function flagOf(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
+/** A suite's command: the shared options, then one whole-number option per setting, its defaults from the profiles. */
+export function suiteCommand<S extends Record<string, number>>(spec: SuiteOptionsSpec<S>): Command {
+  const settings = Object.entries(spec.options as Record<string, NumericOption>).map(([key, option]): [string, IntOption] => [
+    flagOf(key),
+    { kind: 'int', value: 'N', min: option.min, max: option.max, description: option.description, defaultText: SUITE_PROFILES.map((p) => `${p} ${spec.profiles[p][key]}`).join(', ') },
+  ]);
+  const options: OptionTable = { ...SUITE_RUN_OPTIONS, network: NETWORK_OPTION, ...Object.fromEntries(settings) };
+  return { name: `bench:${spec.suite}`, synopsis: `npx nx run bench:${spec.suite} [options]`, about: spec.about, options };
+}
+
+/** The suite's help, generated from its command. */
 export function usage<S extends Record<string, number>>(spec: SuiteOptionsSpec<S>): string {
-  const lines = [`usage: npx nx run bench:${spec.suite} [--profile default|quick] [--out DIR] [--network PROFILE]` + Object.keys(spec.options).map((k) => ` [${flagOf(k)} N]`).join('')];
-  for (const [key, option] of Object.entries(spec.options) as Array<[string, NumericOption]>) {
-    lines.push(`  ${flagOf(key).padEnd(22)} ${option.description} (${option.min}–${option.max}; default ${spec.profiles.default[key]}, quick ${spec.profiles.quick[key]})`);
-  }
-  return lines.join('\n');
+  return helpText(suiteCommand(spec));
 }
 
 export function parseSuiteArgs<S extends Record<string, number>>(spec: SuiteOptionsSpec<S>, argv: readonly string[]): SuiteArgs<S> {
-  const pairs: Array<[string, string]> = [];
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-    const value = inline ?? argv[++i];
-    if (value === undefined || value.startsWith('--')) throw new UsageError(`${flag} needs a value\n${usage(spec)}`);
-    pairs.push([flag, value]);
+  const { values } = parseCommandLine(suiteCommand(spec), argv);
+  const profile = values.profile as SuiteProfile;
+  const settings = { ...spec.profiles[profile] } as Record<string, number>;
+  for (const key of Object.keys(spec.options)) {
+    const given = values[flagOf(key)];
+    if (typeof given === 'number') settings[key] = given;
   }
-  const profileArg = pairs.find(([flag]) => flag === '--profile')?.[1] ?? 'default';
-  if (profileArg !== 'default' && profileArg !== 'quick') throw new UsageError(`--profile must be default or quick, got ${JSON.stringify(profileArg)}\n${usage(spec)}`);
-  const settings = { ...spec.profiles[profileArg] } as Record<string, number>;
-  let out = 'results';
-  let network = 'loopback';
-  const keyOfFlag = new Map(Object.keys(spec.options).map((k) => [flagOf(k), k]));
-  for (const [flag, value] of pairs) {
-    if (flag === '--profile') continue;
-    if (flag === '--out') {
-      out = value;
-      continue;
-    }
-    if (flag === '--network') {
-      network = value;
-      continue;
-    }
-    const key = keyOfFlag.get(flag);
-    if (!key) throw new UsageError(`unknown option ${flag}\n${usage(spec)}`);
-    const parsed = parseIntField(flag, value, spec.options[key]);
-    if (!parsed.ok) throw new UsageError(`${parsed.error.message}\n${usage(spec)}`);
-    settings[key] = parsed.value;
-  }
-  return { profile: profileArg, out: path.resolve(out), network, settings: settings as S };
+  return { profile, out: path.resolve(values.out as string), network: values.network as string, settings: settings as S };
 }

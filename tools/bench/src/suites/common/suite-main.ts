@@ -7,11 +7,12 @@ import { collectProvenance } from '../../provenance';
 import { renderIndex } from '../../export/index-page';
 import { writeIndex } from '../../runs';
 import { createRunFolder, writeFileAtomic } from '../../store';
-import { parseSuiteArgs, UsageError, type SuiteOptionsSpec, type SuiteProfile } from './args';
+import { runTool, UsageError } from '../../cli';
+import { parseSuiteArgs, suiteCommand, type SuiteOptionsSpec, type SuiteProfile } from './args';
 import { coresNote, type SuiteDocument } from './document';
 import { startSuiteServers, type SuiteServers } from './servers';
 import { describeCalibration } from '../../export/format';
-import { checkPrerequisites, findProfile, ProfileError, startStage, usesStage, type NetworkProfile, type Stage } from '../../network';
+import { checkPrerequisites, findProfile, startStage, usesStage, type Stage } from '../../network';
 
 export const WORKSPACE_ROOT = path.resolve(__dirname, '../../../../..');
 
@@ -46,19 +47,9 @@ function write<S, R>(runDir: string, doc: SuiteDocument<S, R>): void {
 export async function runSuite<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, argv: readonly string[]): Promise<number> {
   const suite = definition.spec.suite;
   const log = (line: string) => process.stderr.write(`${suite}: ${line}\n`);
-  let args;
-  let network: NetworkProfile;
-  try {
-    args = parseSuiteArgs(definition.spec, argv);
-    network = findProfile(args.network);
-    if (usesStage(network) && !definition.needsServers) throw new UsageError(`--network: bench:${suite} calls no server, so it runs the same on any network`);
-  } catch (error) {
-    if (error instanceof UsageError || error instanceof ProfileError) {
-      process.stderr.write(`${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
+  const args = parseSuiteArgs(definition.spec, argv);
+  const network = findProfile(args.network);
+  if (usesStage(network) && !definition.needsServers) throw new UsageError(`--network: bench:${suite} calls no server, so it runs the same on any network`);
   const missing = checkPrerequisites(network);
   if (missing) {
     process.stderr.write(`${suite}: --network ${network.name}: ${missing}\n`);
@@ -142,13 +133,7 @@ export async function runSuite<S extends Record<string, number>, R>(definition: 
   }
 }
 
-/** The entry point of a suite's main.ts: run it and exit with its code. */
+/** The entry point of a suite's main.ts: its help, its command line, its run, and exit with its code. */
 export function suiteMain<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>): void {
-  runSuite(definition, process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      process.stderr.write(`${definition.spec.suite}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exit(1);
-    },
-  );
+  runTool(suiteCommand(definition.spec), (_line, argv) => runSuite(definition, argv), { stack: true });
 }

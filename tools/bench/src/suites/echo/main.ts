@@ -8,6 +8,9 @@ import { ECHO_VARIANTS } from './variants';
 
 export const ECHO_SPEC: SuiteOptionsSpec<EchoSettings> = {
   suite: 'echo',
+  about:
+    'Sequential echo calls (experiment §4) — gRPC unary, gRPC bidirectional stream, REST with a protobuf body,\n' +
+    'REST with a JSON body — timed as a whole; writes results/echo-<UTC timestamp>/.',
   options: {
     calls: { description: 'sequential calls per variant and round, timed as a whole', min: 1, max: 1_000_000 },
     rounds: { description: 'rounds (variants rotate their order each round)', min: 1, max: 50 },

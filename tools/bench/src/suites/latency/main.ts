@@ -8,6 +8,9 @@ import { LATENCY_VARIANTS } from './variants';
 
 export const LATENCY_SPEC: SuiteOptionsSpec<LatencySettings> = {
   suite: 'latency',
+  about:
+    'Sequential calls of a trivial method (experiment §2) over gRPC and over HTTP/1.1 (JSON or protobuf body, with\n' +
+    'and without keep-alive): percentiles, first call and connect share; writes results/latency-<UTC timestamp>/.',
   options: {
     calls: { description: 'sequential timed calls per variant and round (the migration used 100)', min: 1, max: 1_000_000 },
     rounds: { description: 'rounds (variants rotate their order each round)', min: 1, max: 100 },

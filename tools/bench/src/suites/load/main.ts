@@ -8,6 +8,9 @@ import { renderLoadHtml, renderLoadMarkdown } from './render';
 
 export const LOAD_SPEC: SuiteOptionsSpec<LoadSettings> = {
   suite: 'load',
+  about:
+    'Sustained closed-loop load and a concurrency sweep (1, 10, 100 in flight; 1 and 100 rows) against server-a\n' +
+    '(autocannon) and server-b (a gRPC loop), with errors, CPU and RSS; writes results/load-<UTC timestamp>/.',
   options: {
     durationMs: { description: 'timed load per cell, ms', min: 100, max: 600_000 },
     warmupMs: { description: 'untimed load before each cell, ms', min: 0, max: 60_000 },

@@ -8,6 +8,9 @@ import { renderPingPongHtml, renderPingPongMarkdown } from './render';
 
 export const PINGPONG_SPEC: SuiteOptionsSpec<PingPongSettings> = {
   suite: 'pingpong',
+  about:
+    'For a fixed time per payload (experiment §3b), send, wait for the reply, send again, over gRPC unary, a gRPC\n' +
+    'bidirectional stream and a REST JSON POST; HDR histogram latencies; writes results/pingpong-<UTC timestamp>/.',
   options: {
     durationMs: { description: 'timed ping-pong per payload and variant, ms (the experiment used 60 s)', min: 100, max: 60_000 },
     warmupMs: { description: 'untimed ping-pong before each cell, ms', min: 0, max: 60_000 },

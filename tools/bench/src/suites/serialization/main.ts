@@ -4,16 +4,17 @@
 import { verifyReply } from '@bench/samples';
 import type { SuiteOptionsSpec } from '../common/args';
 import { suiteMain, type SuiteDefinition } from '../common/suite-main';
-import type { Calibration } from './calibrate';
 import { CODECS } from './codecs';
-import { measureCell, type SerializationCell } from './measure';
+import { measureCell, type SerializationCell, type SerializationSettings } from './measure';
 import { renderSerializationHtml, renderSerializationMarkdown } from './render';
 import { SIZES } from './sizes';
 
-export type SerializationSettings = Calibration & Record<string, number>;
-
 export const SERIALIZATION_SPEC: SuiteOptionsSpec<SerializationSettings> = {
   suite: 'serialization',
+  about:
+    'In process, no network (experiment §3a): encodes and decodes the blog\'s messages from a few bytes to over\n' +
+    '100 KB with each codec (protobuf as the servers use it, the tuned codec, JSON, gzipped JSON), with calibrated\n' +
+    'iterations; writes results/serialization-<UTC timestamp>/.',
   options: {
     minSampleMs: { description: 'double the iterations until one sample takes at least this, ms', min: 1, max: 60_000 },
     targetSampleMs: { description: 'then scale the iterations so one sample takes about this, ms', min: 1, max: 600_000 },

@@ -3,6 +3,9 @@ import { calibrateIterations, sampleNsPerOp, type Calibration } from './calibrat
 import type { CodecRecord } from './codecs';
 import type { SizeRecord } from './sizes';
 
+/** The suite's settings: how each sample is calibrated (its command-line options). */
+export type SerializationSettings = Calibration & Record<string, number>;
+
 export interface SerializationCell {
   size: string;
   codec: string;

@@ -3,8 +3,7 @@ import { renderLogChart } from '../../export/html/log-chart';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';
-import type { SerializationSettings } from './main';
-import type { SerializationCell } from './measure';
+import type { SerializationCell, SerializationSettings } from './measure';
 
 function find(cells: readonly SerializationCell[], size: string, codec: string, direction: string): SerializationCell | undefined {
   return cells.find((c) => c.size === size && c.codec === codec && c.direction === direction);
