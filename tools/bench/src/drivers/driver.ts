@@ -1,19 +1,11 @@
-import type { Measurement, Transport } from '../model';
+import type { CaseRequest } from '@bench/harness';
+import type { Measurement } from '../model';
 
-/** One request to the client app: optional cold call, then warm-up calls, then timed calls. */
-export interface CaseCall {
-  transport: Transport;
-  rows: number;
-  requests: number;
-  warmup: number;
-  runs: number;
-  /** Time one call on a brand-new connection first. */
-  cold: boolean;
-  /** A payload endpoint's name (libs/payloads); absent: the blog's rows. */
-  payload?: string;
-  /** Deadline of each call, in ms (deadlines.ts); the client fails a call past it. */
-  deadlineMs: number;
-}
+/**
+ * One request to the client app (POST /bench/run's body, CaseRequest in libs/harness): optional cold
+ * call, then warm-up calls, then timed calls, each within `deadlineMs` (deadlines.ts).
+ */
+export type CaseCall = CaseRequest;
 
 /**
  * How the runner reaches whatever executes calls. The real one talks to the client app over HTTP;

@@ -54,6 +54,8 @@ export class FakeDriver implements ClientDriver {
       rowsPerCall: call.rows * call.requests,
       client: timed ? { cpuUserMs: call.runs, cpuSystemMs: 0, peakRssBytes: 1000 + call.rows } : null,
       server: timed ? { cpuUserMs: 2 * call.runs, cpuSystemMs: 0, peakRssBytes: 2000 + call.rows } : null,
+      serverMetricsError: null,
+      phases: null,
     };
   }
 

@@ -1,4 +1,5 @@
 import * as http from 'node:http';
+import { parseCaseRun } from '@bench/harness';
 import { callsOf, requestBoundMs } from '../deadlines';
 import type { Measurement } from '../model';
 import type { CaseCall, ClientDriver } from './driver';
@@ -15,7 +16,9 @@ export class HttpClientDriver implements ClientDriver {
   async runCase(call: CaseCall, signal?: AbortSignal): Promise<Measurement> {
     // Every call of the request has its deadline in the client; this wait covers them all and then some.
     const body = await request(`${this.clientUrl}/bench/run`, 'POST', call, requestBoundMs(callsOf(call), call.deadlineMs), signal);
-    return body as Measurement;
+    const reply = parseCaseRun(body);
+    if (!reply.ok) throw new Error(`POST ${this.clientUrl}/bench/run: the client's reply is not a case run: ${reply.error.message}`);
+    return reply.value;
   }
 
   async describe(): Promise<Record<string, unknown>> {

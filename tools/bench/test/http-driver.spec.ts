@@ -1,0 +1,38 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HttpClientDriver } from '../src/drivers/http-driver';
+
+const CALL = { transport: 'json' as const, rows: 1, requests: 1, warmup: 0, runs: 1, cold: false, deadlineMs: 1000 };
+
+/** A stand-in client app answering POST /bench/run with `reply`. */
+async function clientAnswering(reply: unknown): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('HttpClientDriver.runCase', () => {
+  const good = { transport: 'json', rows: 1, requests: 1, coldMs: null, warmupMs: [], samplesMs: [0.8], bytesPerResponse: 90, rowsPerCall: 1, phases: null, client: null, server: null, serverMetricsError: null };
+
+  it("returns the client's reply once it is checked", async () => {
+    const client = await clientAnswering(good);
+    try {
+      await expect(new HttpClientDriver(client.url).runCase(CALL)).resolves.toEqual(good);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('fails the case with the bad field named when the reply is not a case run', async () => {
+    const client = await clientAnswering({ ...good, samplesMs: ['0.8'] });
+    try {
+      await expect(new HttpClientDriver(client.url).runCase(CALL)).rejects.toThrow(`POST ${client.url}/bench/run: the client's reply is not a case run: samplesMs[0] must be a finite number, got "0.8"`);
+    } finally {
+      await client.close();
+    }
+  });
+});
