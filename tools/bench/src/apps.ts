@@ -4,14 +4,11 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { SETTING_ENV } from '@bench/config';
+import { APP_NAMES, type AppName } from './app-names';
 import { START_BOUND_MS, STOP_BOUND_MS } from './deadlines';
 import type { Failure } from './model';
 import type { Pinning } from './pinning';
 import { missingMains, type VariantRecord } from './variants';
-
-/** The three apps the bench starts for a variant, each from its production build (run with plain node). */
-export const APP_NAMES = ['server-a', 'server-b', 'client'] as const;
-export type AppName = (typeof APP_NAMES)[number];
 
 /** Where explicit ports are given (CLIENT_PORT, …), sets up at once take them this far apart: + slot × 10. */
 const PORT_STRIDE = 10;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import type { AppName } from './apps';
+import type { AppName } from './app-names';
 
 /** Where each app runs, or why they are not pinned; recorded in every report's settings. */
 export interface Pinning {

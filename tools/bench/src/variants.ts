@@ -1,4 +1,4 @@
-import type { AppName } from './apps';
+import type { AppName } from './app-names';
 
 /** A variant is a set of three processes the bench starts and drives through the same client API. */
 export interface VariantRecord {

@@ -1,21 +1,7 @@
 import { STAGE_LIMITS } from './limits';
-import { PROFILE_RECORDS } from './profiles';
+import { PROFILE_RECORDS, type NetworkProfile } from './profiles';
 
-/** One network profile: a record of profiles.ts. Adding a profile is adding a record there. */
-export interface NetworkProfile {
-  name: string;
-  description: string;
-  /** `loopback`: no stage (apps on 127.0.0.1); `namespaces`: client — router — server namespaces. */
-  topology: 'loopback' | 'namespaces';
-  /** Delay each packet gets in each direction; the RTT aimed at is twice this. */
-  oneWayDelayMs: number;
-  /** Rate of each direction of the router (htb), or null for no limit. */
-  rateMbit: number | null;
-  /** Fraction of packets dropped at random in each direction, 0 ≤ loss < 1. */
-  loss: number;
-  /** Uniform jitter ± this around the one-way delay (packet order is kept). */
-  jitterMs?: number;
-}
+export type { NetworkProfile };
 
 /** A profile that failed validation: the message names the profile and the field. */
 export class ProfileError extends Error {

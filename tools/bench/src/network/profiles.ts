@@ -1,4 +1,18 @@
-import type { NetworkProfile } from './profile';
+/** One network profile: a record below (profile.ts validates them). Adding a profile is adding a record. */
+export interface NetworkProfile {
+  name: string;
+  description: string;
+  /** `loopback`: no stage (apps on 127.0.0.1); `namespaces`: client — router — server namespaces. */
+  topology: 'loopback' | 'namespaces';
+  /** Delay each packet gets in each direction; the RTT aimed at is twice this. */
+  oneWayDelayMs: number;
+  /** Rate of each direction of the router (htb), or null for no limit. */
+  rateMbit: number | null;
+  /** Fraction of packets dropped at random in each direction, 0 ≤ loss < 1. */
+  loss: number;
+  /** Uniform jitter ± this around the one-way delay (packet order is kept). */
+  jitterMs?: number;
+}
 
 /**
  * The network profiles, as data: adding a profile is adding a record here (loadProfiles validates
