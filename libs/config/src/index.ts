@@ -1,7 +1,7 @@
 export { loadSettings, DEFAULT_SETTINGS, SETTING_ENV, ConfigError, NEST_VARIANTS, type Settings, type NestVariant } from './settings';
 export { explainListenError } from './listen-error';
 export { SETTINGS } from './tokens';
-export { runtimeInfo, KEY_PACKAGES, type RuntimeInfo } from './runtime-info';
+export { runtimeInfo, kubernetesInfo, KEY_PACKAGES, KUBERNETES_ENV, type RuntimeInfo, type KubernetesInfo } from './runtime-info';
 export { stopOnSignals, SHUTDOWN_GRACE_MS } from './lifecycle';
 export { ProcessSampler, processSampler, costBetween, RSS_SAMPLE_MS, type ProcessSample, type ProcessCost, type ServerPhase } from './process-sampler';
 export { TUNINGS, tuningsFor, isTuned, grpcCodecFor, grpcChannelOptionsFor, GRPC_FLOW_CONTROL_WINDOW_BYTES, type Tuning } from './tunings';

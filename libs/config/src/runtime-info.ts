@@ -26,6 +26,52 @@ export interface RuntimeInfo {
   cpuCount: number;
   totalMemoryBytes: number;
   packages: Record<string, string | null>;
+  /** Where this process runs on Kubernetes (deploy/k8s/), from the pod's K8S_* environment; absent elsewhere. */
+  kubernetes?: KubernetesInfo;
+}
+
+/**
+ * What a pod knows about itself through the downward API (docs/kubernetes.md): its name, namespace and
+ * node, its container's CPU (millicores) and memory (bytes) requests and limits (with no limit set the
+ * downward API reports the node's allocatable amount), and what the manifests say: the image and the
+ * placement overlay. The servers' pods are not visible from here; their placement is the overlay's rule.
+ */
+export interface KubernetesInfo {
+  podName: string | null;
+  namespace: string | null;
+  nodeName: string | null;
+  cpuRequestMillis: number | null;
+  cpuLimitMillis: number | null;
+  memoryRequestBytes: number | null;
+  memoryLimitBytes: number | null;
+  image: string | null;
+  placement: string | null;
+}
+
+/** Environment variable for each field, as deploy/k8s/base/pod-defaults.yaml sets them. */
+export const KUBERNETES_ENV: Readonly<Record<keyof KubernetesInfo, string>> = Object.freeze({
+  podName: 'K8S_POD_NAME',
+  namespace: 'K8S_NAMESPACE',
+  nodeName: 'K8S_NODE_NAME',
+  cpuRequestMillis: 'K8S_CPU_REQUEST_MILLIS',
+  cpuLimitMillis: 'K8S_CPU_LIMIT_MILLIS',
+  memoryRequestBytes: 'K8S_MEMORY_REQUEST_BYTES',
+  memoryLimitBytes: 'K8S_MEMORY_LIMIT_BYTES',
+  image: 'K8S_IMAGE',
+  placement: 'K8S_PLACEMENT',
+});
+
+/** The pod's description from its environment, or undefined when no K8S_* variable is set (not on Kubernetes). */
+export function kubernetesInfo(env: NodeJS.ProcessEnv = process.env): KubernetesInfo | undefined {
+  const read = (name: string): string | null => env[name]?.trim() || null;
+  if (!Object.values(KUBERNETES_ENV).some((name) => read(name) !== null)) return undefined;
+  const info = {} as Record<keyof KubernetesInfo, string | number | null>;
+  for (const [key, name] of Object.entries(KUBERNETES_ENV) as [keyof KubernetesInfo, string][]) {
+    const value = read(name);
+    const numeric = /Millis$|Bytes$/.test(key);
+    info[key] = numeric && value !== null ? (/^\d+$/.test(value) ? Number(value) : null) : value;
+  }
+  return info as unknown as KubernetesInfo;
 }
 
 /** The installed version of a package, found the way Node would resolve it from here. */
@@ -40,6 +86,7 @@ function packageVersion(name: string): string | null {
 /** What this process runs on: Node, CPU and the versions of the packages on the measured path. */
 export function runtimeInfo(): RuntimeInfo {
   const cpus = os.cpus();
+  const kubernetes = kubernetesInfo();
   return {
     node: process.version,
     v8: process.versions.v8,
@@ -49,5 +96,6 @@ export function runtimeInfo(): RuntimeInfo {
     cpuCount: cpus.length,
     totalMemoryBytes: os.totalmem(),
     packages: Object.fromEntries(KEY_PACKAGES.map((name) => [name, packageVersion(name)])),
+    ...(kubernetes ? { kubernetes } : {}),
   };
 }

@@ -81,3 +81,36 @@ describe('runtimeInfo', () => {
     expect(info.packages['@grpc/grpc-js']).toMatch(/^\d+\.\d+\.\d+/);
   });
 });
+
+import { kubernetesInfo, KUBERNETES_ENV } from './runtime-info';
+
+describe('kubernetesInfo', () => {
+  it('is absent off Kubernetes', () => {
+    expect(kubernetesInfo({ HOME: '/root' })).toBeUndefined();
+  });
+
+  it('reads the downward API variables, numbers as numbers, a missing one as null', () => {
+    const env = {
+      K8S_POD_NAME: 'client-7d9f-abcde',
+      K8S_NAMESPACE: 'bench',
+      K8S_NODE_NAME: 'node-1',
+      K8S_CPU_REQUEST_MILLIS: '2000',
+      K8S_CPU_LIMIT_MILLIS: '2000',
+      K8S_MEMORY_LIMIT_BYTES: '6442450944',
+      K8S_MEMORY_REQUEST_BYTES: 'lots',
+      K8S_PLACEMENT: 'spread',
+    };
+    expect(kubernetesInfo(env)).toEqual({
+      podName: 'client-7d9f-abcde',
+      namespace: 'bench',
+      nodeName: 'node-1',
+      cpuRequestMillis: 2000,
+      cpuLimitMillis: 2000,
+      memoryRequestBytes: null,
+      memoryLimitBytes: 6442450944,
+      image: null,
+      placement: 'spread',
+    });
+    expect(Object.values(KUBERNETES_ENV).every((name) => name.startsWith('K8S_'))).toBe(true);
+  });
+});

@@ -4,6 +4,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
+import { stopProcess } from '@bench/testing';
 import { listRuns } from '../src/runs';
 
 // No Docker engine runs here, so this starts every docker-compose service's own command as a plain
@@ -63,13 +64,7 @@ describe('docker-compose services as plain processes', () => {
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-compose-'));
   });
   afterAll(async () => {
-    const stop = (child: ChildProcess) =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve(null);
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      });
-    await Promise.all(children.map(stop));
+    await Promise.all(children.map(stopProcess));
     fs.rmSync(out, { recursive: true, force: true });
   });
 

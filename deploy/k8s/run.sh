@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# The benchmark on the cluster of the current kubectl context, in one command (docs/kubernetes.md):
+#
+#   deploy/k8s/run.sh --image REGISTRY/nest-grpc-vs-json-bench:TAG [options] [-- bench:all options]
+#
+# Options:
+#   --overlay spread|packed|base   placement (default spread: the client on another node than the servers)
+#   --pinned                       Guaranteed QoS in whole CPUs (components/pinned)
+#   --variant blog|tuned|blog-window   what the client and both servers run (default blog)
+#   --image REF                    the image built from the repo's Dockerfile (default nest-grpc-vs-json-bench:latest)
+#   --namespace NS                 (default: the context's)
+#   --results DIR                  where the run folder is restored (default results)
+#   --timeout-s N                  for the apps' rollout (default 600)
+#   --render                       print the manifests this would apply and stop (needs no cluster)
+#
+# It writes a kustomization over the overlay (image, variant, the Job's arguments), applies it with the
+# Job suspended, waits for the three Deployments to roll out, starts the Job, follows its log, and
+# restores the run with deploy/k8s/unpack.sh into RESULTS/<run>/, adding kubernetes-pods.txt (every
+# pod's node, QoS class, CPU limit and image digest, as the cluster reports them).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+
+overlay=spread pinned=false variant=blog image=nest-grpc-vs-json-bench:latest namespace='' results=results timeout=600 render=false
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case $1 in
+    --overlay) overlay=${2:?--overlay needs a value}; shift 2 ;;
+    --pinned) pinned=true; shift ;;
+    --variant) variant=${2:?--variant needs a value}; shift 2 ;;
+    --image) image=${2:?--image needs a value}; shift 2 ;;
+    --namespace) namespace=${2:?--namespace needs a value}; shift 2 ;;
+    --results) results=${2:?--results needs a value}; shift 2 ;;
+    --timeout-s) timeout=${2:?--timeout-s needs a value}; shift 2 ;;
+    --render) render=true; shift ;;
+    --) shift; break ;;
+    -h|--help) usage ;;
+    *) echo "run.sh: unknown option $1" >&2; usage ;;
+  esac
+done
+case $overlay in spread|packed) source_dir=../overlays/$overlay ;; base) source_dir=../base ;; *) echo "run.sh: --overlay is spread, packed or base, not $overlay" >&2; exit 2 ;; esac
+case $variant in blog|tuned|blog-window) ;; *) echo "run.sh: --variant is blog, tuned or blog-window (the Nest variants), not $variant" >&2; exit 2 ;; esac
+
+# A YAML (JSON) string.
+quote() { local s=${1//\\/\\\\}; s=${s//\"/\\\"}; printf '"%s"' "$s"; }
+# REF as kustomize's image fields: registry/name[:tag][@digest].
+image_fields() {
+  local ref=$1 name=$1
+  if [[ $ref == *@* ]]; then name=${ref%%@*}; printf '    digest: %s\n' "$(quote "${ref#*@}")"; fi
+  if [[ ${name##*/} == *:* ]]; then printf '    newTag: %s\n' "$(quote "${name##*:}")"; name=${name%:*}; fi
+  printf '    newName: %s\n' "$(quote "$name")"
+}
+args=()
+for arg in "$@"; do args+=("$(quote "$arg")"); done
+
+# Inside deploy/k8s/: kustomize takes only relative paths to other kustomizations.
+dir=$(mktemp -d "$here/.run.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+{
+  echo 'apiVersion: kustomize.config.k8s.io/v1beta1'
+  echo 'kind: Kustomization'
+  [ -n "$namespace" ] && echo "namespace: $(quote "$namespace")"
+  echo "resources: [$(quote "$source_dir")]"
+  [ "$pinned" = true ] && echo "components: [$(quote ../components/pinned)]"
+  echo 'images:'
+  echo '  - name: nest-grpc-vs-json-bench'
+  image_fields "$image"
+  echo 'configMapGenerator:'
+  echo '  - name: bench-settings'
+  echo '    behavior: merge'
+  echo "    literals: [$(quote "VARIANT=$variant"), $(quote "K8S_IMAGE=$image")]"
+  echo 'patches:'
+  echo '  - target: { group: batch, kind: Job, name: bench }'
+  echo '    patch: |-'
+  echo "      - { op: replace, path: /spec/template/spec/containers/0/args, value: [$(IFS=,; echo "${args[*]-}")] }"
+  echo '      - { op: add, path: /spec/suspend, value: true }'
+} > "$dir/kustomization.yaml"
+
+if [ "$render" = true ]; then
+  kubectl kustomize "$dir"
+  exit 0
+fi
+
+k() { kubectl ${namespace:+--namespace "$namespace"} "$@"; }
+# A Job's template cannot change: the previous run's Job goes first (its log with it).
+k delete job bench --ignore-not-found --wait=true
+k apply -k "$dir"
+for app in server-a server-b client; do k rollout status "deployment/$app" --timeout="${timeout}s"; done
+k patch job bench --type merge -p '{"spec":{"suspend":false}}'
+
+echo "run.sh: bench Job started; following its log" >&2
+until phase=$(k get pods -l job-name=bench -o 'jsonpath={.items[0].status.phase}' 2>/dev/null) && [[ $phase =~ ^(Running|Succeeded|Failed)$ ]]; do sleep 2; done
+k logs -f job/bench | sed '/^----- BEGIN BENCH RUN /,/^----- END BENCH RUN -----$/d' >&2 || true
+until done=$(k get job bench -o 'jsonpath={.status.succeeded}{.status.failed}') && [ -n "$done" ]; do sleep 2; done
+succeeded=$(k get job bench -o 'jsonpath={.status.succeeded}')
+
+k logs job/bench > "$dir/bench.log"
+run_dir=$("$here/unpack.sh" "$results" < "$dir/bench.log")
+k get pods -l app.kubernetes.io/part-of=grpc-vs-json-bench \
+  -o 'custom-columns=POD:.metadata.name,NODE:.spec.nodeName,QOS:.status.qosClass,CPU_REQUEST:.spec.containers[0].resources.requests.cpu,CPU_LIMIT:.spec.containers[0].resources.limits.cpu,IMAGE:.status.containerStatuses[0].imageID' \
+  > "$run_dir/kubernetes-pods.txt"
+echo "run.sh: $run_dir (placement $overlay$([ "$pinned" = true ] && echo ', pinned'), variant $variant)" >&2
+[ "$succeeded" = 1 ]
