@@ -100,6 +100,6 @@ describe('docker-compose services as plain processes', () => {
     const measured = doc.provenance.path['loopback/tuned'];
     expect(measured.before.serverA.tcpConnectMs.medianMs).toBeLessThan(50);
     expect(measured.after.serverB.http2PingMs.medianMs).toBeLessThan(50);
-    expect(doc.settings).toMatchObject({ forks: 0, visits: 10, visitsPerCase: { '①-1': 2 } });
+    expect(doc.settings).toMatchObject({ forks: 0, visits: 4, visitsPerCase: { '①-1': 2 } });
   }, 120_000);
 });

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { allowedRttErrorMs, bulkBytesFor, judge, type Achieved, type NetworkProfile } from '../src/network';
-import { delayerArgv, queueRuleCommand, setupCommands, teardownPlan } from '../src/network/commands';
+import { delayerArgv, queueRuleCommand, roundTripHoldUs, setupCommands, teardownPlan } from '../src/network/commands';
 import { expectedGoodputMbit, parsePing, parseQueueCounters, parseRuleCounters, summarize } from '../src/network/figures';
 import { acquireLock, LockHeldError, readLock } from '../src/network/lock';
 import { chooseCongestionControl, sanitizeRunId, tcpSettingsFor, topologyFor } from '../src/network/topology';
@@ -89,6 +89,13 @@ describe('stage commands', () => {
   it('run the delayer in the router namespace, queue 0, dying with its parent; no --queue-bypass (a dead delayer must show)', () => {
     expect(delayerArgv(t, '/d', 9460.4, 0)).toEqual(['ip', 'netns', 'exec', t.namespaces.router, '/d', '--queue', '0', '--delay', '9460us', '--jitter', '0us', '--exit-with-parent']);
     expect(queueRuleCommand(t).argv).not.toContain('--queue-bypass');
+  });
+
+  it('hold only what the client side sends, for the whole round trip (half the packets, the same RTT)', () => {
+    expect(queueRuleCommand(t).argv).toEqual(['ip', 'netns', 'exec', t.namespaces.router, 'iptables', '-w', '-A', 'FORWARD', '-i', t.interfaces.routerToClient, '-j', 'NFQUEUE', '--queue-num', '0']);
+    expect(roundTripHoldUs(10)).toEqual({ holdUs: 20_000, jitterUs: 0 });
+    // Two one-way uniform jitters of ±1 ms have the variance of one of ±√2 ms.
+    expect(roundTripHoldUs(40, 1).jitterUs).toBeCloseTo(1414.2, 1);
   });
 
   it('tear down processes first (delayer, then anything left in a namespace), namespaces last', () => {

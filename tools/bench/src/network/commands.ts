@@ -79,14 +79,29 @@ export function setupCommands(t: Topology, profile: NetworkProfile, tcp: TcpSett
   return commands;
 }
 
-/** Sends forwarded packets to the delayer's queue; run once the delayer has bound it. */
+/**
+ * Sends the packets the router forwards from the client's side to the delayer's queue; run once the
+ * delayer has bound it. Only that direction is held, for the whole round trip's delay (see
+ * roundTripHoldUs): every exchange crosses it once, so handshakes, request/reply, windows and the ACK
+ * clock see the same RTT as with half the delay each way, and the delayer handles about half the
+ * packets (replies, the bulk of most traffic here, pass straight through).
+ */
 export function queueRuleCommand(t: Topology): Command {
-  return { argv: inNs(t.namespaces.router, ['iptables', '-w', '-A', 'FORWARD', '-j', 'NFQUEUE', '--queue-num', String(DELAYER_QUEUE)]), why: 'send forwarded packets to the delayer' };
+  return {
+    argv: inNs(t.namespaces.router, ['iptables', '-w', '-A', 'FORWARD', '-i', t.interfaces.routerToClient, '-j', 'NFQUEUE', '--queue-num', String(DELAYER_QUEUE)]),
+    why: 'send what the client side sends to the delayer (held for the whole round trip)',
+  };
+}
+
+/** The delayer's hold of a client → server packet for a profile: both one-way delays (and jitters) together. */
+export function roundTripHoldUs(oneWayDelayMs: number, jitterMs = 0): { holdUs: number; jitterUs: number } {
+  // Two independent uniform jitters of ±j add to one of variance 2·j²/3; one uniform draw of ±j·√2 has the same.
+  return { holdUs: 2 * oneWayDelayMs * 1000, jitterUs: Math.SQRT2 * jitterMs * 1000 };
 }
 
 /** The delayer's command line, run inside the router namespace. */
-export function delayerArgv(t: Topology, binary: string, oneWayUs: number, jitterUs: number): string[] {
-  return inNs(t.namespaces.router, [binary, '--queue', String(DELAYER_QUEUE), '--delay', `${Math.round(oneWayUs)}us`, '--jitter', `${Math.round(jitterUs)}us`, '--exit-with-parent']);
+export function delayerArgv(t: Topology, binary: string, holdUs: number, jitterUs: number): string[] {
+  return inNs(t.namespaces.router, [binary, '--queue', String(DELAYER_QUEUE), '--delay', `${Math.round(holdUs)}us`, '--jitter', `${Math.round(jitterUs)}us`, '--exit-with-parent']);
 }
 
 /** Every veth end with its namespace. */

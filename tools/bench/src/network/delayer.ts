@@ -56,9 +56,9 @@ export class DelayerProcess {
   }
 
   /** Starts the delayer and waits until it has bound the queue (its "ready" line). */
-  static async start(t: Topology, oneWayUs: number, jitterUs: number, binary = DELAYER_BINARY): Promise<DelayerProcess> {
+  static async start(t: Topology, holdUs: number, jitterUs: number, binary = DELAYER_BINARY): Promise<DelayerProcess> {
     if (!fs.existsSync(binary)) throw new Error(`the delayer is not built (${binary}): run npx nx run delayer:build (needs Go)`);
-    const [command, ...args] = delayerArgv(t, binary, oneWayUs, jitterUs);
+    const [command, ...args] = delayerArgv(t, binary, holdUs, jitterUs);
     const delayer = new DelayerProcess(spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] }));
     const ready = await delayer.next(['ready'], READY_TIMEOUT_MS);
     if (ready?.event !== 'ready') {
@@ -88,12 +88,12 @@ export class DelayerProcess {
   }
 
   /** Changes the delay of packets arriving from now on (held packets keep theirs). */
-  async setDelay(oneWayUs: number, jitterUs: number): Promise<void> {
+  async setDelay(holdUs: number, jitterUs: number): Promise<void> {
     this.mustRun();
     const answer = this.next(['delay', 'error'], ANSWER_TIMEOUT_MS);
-    this.child.stdin!.write(`delay ${Math.round(oneWayUs)}us ${Math.round(jitterUs)}us\n`);
+    this.child.stdin!.write(`delay ${Math.round(holdUs)}us ${Math.round(jitterUs)}us\n`);
     const line = await answer;
-    if (!line || line.event === 'error') throw new Error(`the delayer refused delay ${oneWayUs} µs: ${line?.event === 'error' ? line.error : 'no answer'}`);
+    if (!line || line.event === 'error') throw new Error(`the delayer refused delay ${holdUs} µs: ${line?.event === 'error' ? line.error : 'no answer'}`);
   }
 
   private mustRun(): void {

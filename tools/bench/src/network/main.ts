@@ -68,7 +68,7 @@ async function up(profileName: string, runId: string, calibrate: boolean): Promi
   log(`network stage "${profile.name}" is up: client ${stage.hosts.client} in ${record.namespaces.client}, servers ${stage.hosts.server} in ${record.namespaces.server}`);
   const trim = record.delayer?.trim;
   if (record.delayer && trim) {
-    log(`delayer pid ${record.delayer.pid}: one-way delay ${trim.configuredOneWayUs} µs (the stage adds ${trim.overheadMs} ms of RTT; tuned in ${trim.steps.length} steps: ${trim.steps.map((s) => `${s.oneWayUs} µs → ${s.rttMs} ms`).join(', ')})`);
+    log(`delayer pid ${record.delayer.pid}: holds each client → server packet ${trim.configuredHoldUs} µs (the whole round trip's delay; the stage adds ${trim.overheadMs} ms of RTT; tuned in ${trim.steps.length} steps: ${trim.steps.map((s) => `${s.holdUs} µs → ${s.rttMs} ms`).join(', ')})`);
   }
   if (calibrate) {
     const calibration = await stage.calibrate();

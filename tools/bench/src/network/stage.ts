@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { openBridge, type Bridge } from './bridge';
 import { allowedRttErrorMs, bulkBytesFor, judge, type Achieved, type Expected, type Verdict } from './calibration';
 import { cleanupLeftovers, runTeardown } from './cleanup';
-import { DELAYER_QUEUE, queueRuleCommand, setupCommands, teardownPlan, vethEnds } from './commands';
+import { DELAYER_QUEUE, queueRuleCommand, roundTripHoldUs, setupCommands, teardownPlan, vethEnds } from './commands';
 import { DELAYER_BINARY, DelayerProcess, type DelayerSnapshot } from './delayer';
 import { expectedGoodputMbit, round, summarize } from './figures';
 import { CALIBRATION_TOLERANCE } from './limits';
@@ -24,14 +24,14 @@ export interface StageOptions {
   delayerBinary?: string;
 }
 
-/** How the delayer's delay was tuned so the RTT is the profile's (see trimDelay). */
+/** How the delayer's hold was tuned so the RTT is the profile's (see trimDelay). */
 export interface DelayTrim {
-  /** Each step: the one-way delay the delayer had, and the TCP connect RTT (median) measured with it. */
-  steps: { oneWayUs: number; rttMs: number }[];
+  /** Each step: how long the delayer held each client → server packet, and the TCP connect RTT (median) measured with it. */
+  steps: { holdUs: number; rttMs: number }[];
   /** What the stage adds beyond 2 × the profile's delay at the profile's delay (veths, router, delayer wake-ups). */
   overheadMs: number;
-  /** The one-way delay the delayer was left with. */
-  configuredOneWayUs: number;
+  /** The hold the delayer was left with (the whole round trip's delay: only the client → server direction is held). */
+  configuredHoldUs: number;
 }
 
 /** The stage as built: what goes into results.json beside the calibration. */
@@ -140,7 +140,8 @@ export async function startStage(profile: NetworkProfile, options: StageOptions)
     const wrap = (host: StageHost, argv: readonly string[]) => ['ip', 'netns', 'exec', t.namespaces[host], ...argv];
     let trim: DelayTrim | null = null;
     if (usesDelayer(profile)) {
-      delayer = await DelayerProcess.start(t, profile.oneWayDelayMs * 1000, (profile.jitterMs ?? 0) * 1000, binary);
+      const { holdUs, jitterUs } = roundTripHoldUs(profile.oneWayDelayMs, profile.jitterMs);
+      delayer = await DelayerProcess.start(t, holdUs, jitterUs, binary);
       run(queueRuleCommand(t));
       trim = await trimDelay(profile, t, wrap, delayer);
     }
@@ -196,7 +197,8 @@ async function trimDelay(profile: NetworkProfile, t: Topology, wrap: (host: Stag
   const MAX_STEPS = 6;
   const SAMPLES = 21;
   const targetMs = 2 * profile.oneWayDelayMs;
-  const jitterUs = (profile.jitterMs ?? 0) * 1000;
+  const hold = roundTripHoldUs(profile.oneWayDelayMs, profile.jitterMs);
+  const jitterUs = hold.jitterUs;
   const timeoutMs = 30_000 + 50 * targetMs * SAMPLES;
   // A third of the tolerance, and never more than 0.3 ms: long RTTs get trimmed too.
   const closeEnoughMs = Math.min(allowedRttErrorMs(targetMs) / 3, 0.3);
@@ -205,20 +207,21 @@ async function trimDelay(profile: NetworkProfile, t: Topology, wrap: (host: Stag
     // The first connections after the stage is built are slower (page faults, JIT, ARP): not measured.
     await connectRtts(wrap, t, server.port, 5, timeoutMs);
     const steps: DelayTrim['steps'] = [];
-    let oneWayUs = profile.oneWayDelayMs * 1000;
+    let holdUs = hold.holdUs;
     for (;;) {
       const rttMs = summarize(await connectRtts(wrap, t, server.port, SAMPLES, timeoutMs)).median;
-      steps.push({ oneWayUs: Math.round(oneWayUs), rttMs });
+      steps.push({ holdUs: Math.round(holdUs), rttMs });
       const errorMs = rttMs - targetMs;
       if (Math.abs(errorMs) <= closeEnoughMs || steps.length === MAX_STEPS) break;
-      const next = Math.max(jitterUs, oneWayUs - (errorMs * 1000) / 2);
-      if (Math.abs(next - oneWayUs) < 1) break; // at the floor: the stage alone is slower than the profile
-      oneWayUs = next;
-      await delayer.setDelay(oneWayUs, jitterUs);
+      // One hold per round trip: the RTT moves by as much as the hold.
+      const next = Math.max(jitterUs, holdUs - errorMs * 1000);
+      if (Math.abs(next - holdUs) < 1) break; // at the floor: the stage alone is slower than the profile
+      holdUs = next;
+      await delayer.setDelay(holdUs, jitterUs);
     }
     const best = steps.reduce((a, b) => (Math.abs(b.rttMs - targetMs) < Math.abs(a.rttMs - targetMs) ? b : a));
-    if (best.oneWayUs !== Math.round(oneWayUs)) await delayer.setDelay(best.oneWayUs, jitterUs);
-    return { steps, overheadMs: round(steps[0].rttMs - targetMs), configuredOneWayUs: best.oneWayUs };
+    if (best.holdUs !== Math.round(holdUs)) await delayer.setDelay(best.holdUs, jitterUs);
+    return { steps, overheadMs: round(steps[0].rttMs - targetMs), configuredHoldUs: best.holdUs };
   } finally {
     server.close();
   }
