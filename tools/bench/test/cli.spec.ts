@@ -100,7 +100,7 @@ describe('helpText', () => {
   it("bench:all's defaults come from the profiles the run uses", () => {
     const help = helpText(BENCH_ALL_COMMAND);
     for (const profile of Object.values(PROFILES)) expect(help.replace(/\s+/g, ' ')).toContain(`${profile.name}: ${profile.description}`);
-    expect(help.replace(/\s+/g, ' ')).toContain(`quick: ${PROFILES.quick.runs}`);
+    expect(help.replace(/\s+/g, ' ')).toContain(`; ${PROFILES.quick.runs} (quick))`);
   });
 });
 
