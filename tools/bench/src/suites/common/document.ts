@@ -9,7 +9,7 @@ export interface SuiteDocument<S, R> {
   incomplete: boolean;
   provenance: Record<string, unknown>;
   settings: S & { startedAt: string; profile: SuiteProfile; cpuCount: number; cores: string };
-  /** The data records the run used (variants, payloads, sweep), as they were. */
+  /** The data records the run used (contenders, payloads, sweep), as they were. */
   plan: Record<string, unknown>;
   results: R;
 }

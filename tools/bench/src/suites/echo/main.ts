@@ -1,10 +1,10 @@
-// bench:echo (experiment §4): 10,000 sequential echo calls per variant — gRPC unary, gRPC
+// bench:echo (experiment §4): 10,000 sequential echo calls per contender — gRPC unary, gRPC
 // bidirectional stream, REST with a protobuf body, REST with a JSON body — timed as a whole.
 import type { SuiteOptionsSpec } from '../common/args';
 import { suiteMain, type SuiteDefinition } from '../common/suite-main';
 import { measureEcho, type EchoResults, type EchoSettings } from './measure';
 import { renderEchoHtml, renderEchoMarkdown } from './render';
-import { ECHO_VARIANTS } from './variants';
+import { ECHO_CONTENDERS } from './contenders';
 
 export const ECHO_SPEC: SuiteOptionsSpec<EchoSettings> = {
   suite: 'echo',
@@ -12,8 +12,8 @@ export const ECHO_SPEC: SuiteOptionsSpec<EchoSettings> = {
     'Sequential echo calls (experiment §4) — gRPC unary, gRPC bidirectional stream, REST with a protobuf body,\n' +
     'REST with a JSON body — timed as a whole; writes results/echo-<UTC timestamp>/.',
   options: {
-    calls: { description: 'sequential calls per variant and round, timed as a whole', min: 1, max: 1_000_000 },
-    rounds: { description: 'rounds (variants rotate their order each round)', min: 1, max: 50 },
+    calls: { description: 'sequential calls per contender and round, timed as a whole', min: 1, max: 1_000_000 },
+    rounds: { description: 'rounds (contenders rotate their order each round)', min: 1, max: 50 },
     warmup: { description: 'untimed calls before each timed loop', min: 0, max: 100_000 },
     contentBytes: { description: 'bytes of echo content', min: 0, max: 1_048_576 },
     streamOpens: { description: 'streams opened and closed to time that cost (0: skip)', min: 0, max: 10_000 },
@@ -27,8 +27,8 @@ export const ECHO_SPEC: SuiteOptionsSpec<EchoSettings> = {
 export const ECHO_SUITE: SuiteDefinition<EchoSettings, EchoResults> = {
   spec: ECHO_SPEC,
   needsServers: true,
-  plan: () => ({ variants: ECHO_VARIANTS }),
-  run: (context) => measureEcho(context.servers!, ECHO_VARIANTS, context.settings, context.progress),
+  plan: () => ({ contenders: ECHO_CONTENDERS }),
+  run: (context) => measureEcho(context.servers!, ECHO_CONTENDERS, context.settings, context.progress),
   markdown: renderEchoMarkdown,
   html: renderEchoHtml,
 };

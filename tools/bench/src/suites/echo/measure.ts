@@ -3,7 +3,7 @@ import { median } from '../../stats';
 import { ECHO_CALLERS, echoBidiCaller, type Servers } from '../callers/echo-callers';
 import { quantileCurve, summarizeLatencies, type LatencySummary } from '../common/latency';
 import { rotate, timeSequentialCalls, warmUp } from '../common/sequential';
-import type { EchoVariant } from './variants';
+import type { EchoContender } from './contenders';
 
 export interface EchoSettings extends Record<string, number> {
   calls: number;
@@ -20,7 +20,7 @@ export interface EchoRound {
 }
 
 export interface EchoCell {
-  variant: string;
+  contender: string;
   calls: number;
   rounds: EchoRound[];
   /** Median over rounds of the elapsed time of `calls` calls. */
@@ -43,13 +43,13 @@ export interface StreamCost {
 
 export interface EchoResults {
   cells: EchoCell[];
-  failures: Array<{ variant: string; round: number; error: string }>;
+  failures: Array<{ contender: string; round: number; error: string }>;
   streamCost: StreamCost | null;
 }
 
 export async function measureEcho(
   servers: Servers,
-  variants: readonly EchoVariant[],
+  contenders: readonly EchoContender[],
   settings: EchoSettings,
   progress: (line: string, partial: EchoResults) => void,
 ): Promise<EchoResults> {
@@ -57,10 +57,10 @@ export async function measureEcho(
   const raw = new Map<string, { rounds: EchoRound[]; latencies: number[] }>();
   const results: EchoResults = { cells: [], failures: [], streamCost: null };
   for (let round = 0; round < settings.rounds; round++) {
-    for (const variant of rotate(variants, round)) {
+    for (const contender of rotate(contenders, round)) {
       try {
-        // One connection (or channel, or stream) per variant and round, warmed up, then timed as a whole.
-        const caller = await ECHO_CALLERS[variant.id](servers, content);
+        // One connection (or channel, or stream) per contender and round, warmed up, then timed as a whole.
+        const caller = await ECHO_CALLERS[contender.id](servers, content);
         let run;
         try {
           await warmUp(caller, settings.warmup);
@@ -69,15 +69,15 @@ export async function measureEcho(
           await caller.close();
         }
         const elapsedMs = run.elapsedMs;
-        const entry = raw.get(variant.id) ?? { rounds: [], latencies: [] };
+        const entry = raw.get(contender.id) ?? { rounds: [], latencies: [] };
         entry.rounds.push({ round, elapsedMs, jobsPerS: (1000 * settings.calls) / elapsedMs });
         entry.latencies.push(...run.latenciesMs);
-        raw.set(variant.id, entry);
+        raw.set(contender.id, entry);
         results.cells = summarize(raw, settings.calls);
-        progress(`round ${round + 1}/${settings.rounds} ${variant.id}: ${settings.calls} calls in ${(elapsedMs / 1000).toFixed(3)} s`, results);
+        progress(`round ${round + 1}/${settings.rounds} ${contender.id}: ${settings.calls} calls in ${(elapsedMs / 1000).toFixed(3)} s`, results);
       } catch (error) {
-        results.failures.push({ variant: variant.id, round, error: error instanceof Error ? error.message : String(error) });
-        progress(`round ${round + 1}/${settings.rounds} ${variant.id} FAILED: ${results.failures.at(-1)!.error}`, results);
+        results.failures.push({ contender: contender.id, round, error: error instanceof Error ? error.message : String(error) });
+        progress(`round ${round + 1}/${settings.rounds} ${contender.id} FAILED: ${results.failures.at(-1)!.error}`, results);
       }
     }
   }
@@ -89,9 +89,9 @@ export async function measureEcho(
 }
 
 function summarize(raw: Map<string, { rounds: EchoRound[]; latencies: number[] }>, calls: number): EchoCell[] {
-  return [...raw].map(([variant, { rounds, latencies }]) => {
+  return [...raw].map(([contender, { rounds, latencies }]) => {
     const elapsedMs = median(rounds.map((r) => r.elapsedMs));
-    return { variant, calls, rounds, elapsedMs, jobsPerS: (1000 * calls) / elapsedMs, latency: summarizeLatencies(latencies), curveMs: quantileCurve(latencies) };
+    return { contender, calls, rounds, elapsedMs, jobsPerS: (1000 * calls) / elapsedMs, latency: summarizeLatencies(latencies), curveMs: quantileCurve(latencies) };
   });
 }
 

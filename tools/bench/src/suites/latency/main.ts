@@ -4,7 +4,7 @@ import type { SuiteOptionsSpec } from '../common/args';
 import { suiteMain, type SuiteDefinition } from '../common/suite-main';
 import { measureLatency, type LatencyResults, type LatencySettings } from './measure';
 import { renderLatencyHtml, renderLatencyMarkdown } from './render';
-import { LATENCY_VARIANTS } from './variants';
+import { LATENCY_CONTENDERS } from './contenders';
 
 export const LATENCY_SPEC: SuiteOptionsSpec<LatencySettings> = {
   suite: 'latency',
@@ -12,8 +12,8 @@ export const LATENCY_SPEC: SuiteOptionsSpec<LatencySettings> = {
     'Sequential calls of a trivial method (experiment §2) over gRPC and over HTTP/1.1 (JSON or protobuf body, with\n' +
     'and without keep-alive): percentiles, first call and connect share; writes results/latency-<UTC timestamp>/.',
   options: {
-    calls: { description: 'sequential timed calls per variant and round (the migration used 100)', min: 1, max: 1_000_000 },
-    rounds: { description: 'rounds (variants rotate their order each round)', min: 1, max: 100 },
+    calls: { description: 'sequential timed calls per contender and round (the migration used 100)', min: 1, max: 1_000_000 },
+    rounds: { description: 'rounds (contenders rotate their order each round)', min: 1, max: 100 },
     warmup: { description: 'untimed calls after the first call of each round', min: 0, max: 100_000 },
   },
   profiles: {
@@ -25,8 +25,8 @@ export const LATENCY_SPEC: SuiteOptionsSpec<LatencySettings> = {
 export const LATENCY_SUITE: SuiteDefinition<LatencySettings, LatencyResults> = {
   spec: LATENCY_SPEC,
   needsServers: true,
-  plan: () => ({ variants: LATENCY_VARIANTS }),
-  run: (context) => measureLatency(context.servers!, LATENCY_VARIANTS, context.settings, context.progress),
+  plan: () => ({ contenders: LATENCY_CONTENDERS }),
+  run: (context) => measureLatency(context.servers!, LATENCY_CONTENDERS, context.settings, context.progress),
   markdown: renderLatencyMarkdown,
   html: renderLatencyHtml,
 };

@@ -3,7 +3,7 @@ import type { Servers } from '../callers/echo-callers';
 import { LOOKUP_CALLERS } from '../callers/lookup-callers';
 import { quantileCurve, summarizeLatencies, type LatencySummary } from '../common/latency';
 import { rotate, timeSequentialCalls, warmUp } from '../common/sequential';
-import type { LatencyVariant } from './variants';
+import type { LatencyContender } from './contenders';
 
 export interface LatencySettings extends Record<string, number> {
   calls: number;
@@ -12,7 +12,7 @@ export interface LatencySettings extends Record<string, number> {
 }
 
 export interface LatencyCell {
-  variant: string;
+  contender: string;
   latency: LatencySummary;
   /** 201 quantiles of the timed calls, for the percentile curve. */
   curveMs: number[];
@@ -24,24 +24,24 @@ export interface LatencyCell {
 
 export interface LatencyResults {
   cells: LatencyCell[];
-  failures: Array<{ variant: string; round: number; error: string }>;
+  failures: Array<{ contender: string; round: number; error: string }>;
 }
 
 const USER_ID = 42;
 
 export async function measureLatency(
   servers: Servers,
-  variants: readonly LatencyVariant[],
+  contenders: readonly LatencyContender[],
   settings: LatencySettings,
   progress: (line: string, partial: LatencyResults) => void,
 ): Promise<LatencyResults> {
   const raw = new Map<string, { latencies: number[]; first: number[]; connects: number[] }>();
   const results: LatencyResults = { cells: [], failures: [] };
   for (let round = 0; round < settings.rounds; round++) {
-    for (const variant of rotate(variants, round)) {
+    for (const contender of rotate(contenders, round)) {
       try {
-        const caller = await LOOKUP_CALLERS[variant.id](servers, USER_ID);
-        const entry = raw.get(variant.id) ?? { latencies: [], first: [], connects: [] };
+        const caller = await LOOKUP_CALLERS[contender.id](servers, USER_ID);
+        const entry = raw.get(contender.id) ?? { latencies: [], first: [], connects: [] };
         try {
           const t0 = performance.now();
           await caller.call();
@@ -53,13 +53,13 @@ export async function measureLatency(
         } finally {
           await caller.close();
         }
-        raw.set(variant.id, entry);
+        raw.set(contender.id, entry);
         results.cells = summarize(raw);
-        const cell = results.cells.find((c) => c.variant === variant.id)!;
-        progress(`round ${round + 1}/${settings.rounds} ${variant.id}: p50 ${cell.latency.p50Ms.toFixed(3)} ms so far`, results);
+        const cell = results.cells.find((c) => c.contender === contender.id)!;
+        progress(`round ${round + 1}/${settings.rounds} ${contender.id}: p50 ${cell.latency.p50Ms.toFixed(3)} ms so far`, results);
       } catch (error) {
-        results.failures.push({ variant: variant.id, round, error: error instanceof Error ? error.message : String(error) });
-        progress(`round ${round + 1}/${settings.rounds} ${variant.id} FAILED: ${results.failures.at(-1)!.error}`, results);
+        results.failures.push({ contender: contender.id, round, error: error instanceof Error ? error.message : String(error) });
+        progress(`round ${round + 1}/${settings.rounds} ${contender.id} FAILED: ${results.failures.at(-1)!.error}`, results);
       }
     }
   }
@@ -67,10 +67,10 @@ export async function measureLatency(
 }
 
 function summarize(raw: Map<string, { latencies: number[]; first: number[]; connects: number[] }>): LatencyCell[] {
-  return [...raw].map(([variant, { latencies, first, connects }]) => {
+  return [...raw].map(([contender, { latencies, first, connects }]) => {
     const latency = summarizeLatencies(latencies);
     const connect = connects.length > 0 ? { calls: connects.length, meanMs: mean(connects), shareOfMean: mean(connects) / latency.meanMs } : null;
-    return { variant, latency, curveMs: quantileCurve(latencies), firstCallMs: first, connect };
+    return { contender, latency, curveMs: quantileCurve(latencies), firstCallMs: first, connect };
   });
 }
 

@@ -9,7 +9,7 @@ export interface PingPongSettings extends Record<string, number> {
 }
 
 export interface PingPongCell {
-  variant: string;
+  contender: string;
   payload: string;
   bytes: number;
   elapsedMs: number;
@@ -22,17 +22,17 @@ export interface PingPongCell {
 
 export interface PingPongResults {
   cells: PingPongCell[];
-  failures: Array<{ variant: string; payload: string; error: string }>;
+  failures: Array<{ contender: string; payload: string; error: string }>;
 }
 
 /**
- * For each payload, each variant in turn (rotating), on a connection of its own: warm up, then send,
+ * For each payload, each contender in turn (rotating), on a connection of its own: warm up, then send,
  * wait for the reply, send again — the same message — until the duration is over. Every latency goes
  * into an HDR histogram.
  */
 export async function measurePingPong(
   servers: Servers,
-  variants: readonly { id: EchoTransport }[],
+  contenders: readonly { id: EchoTransport }[],
   payloads: readonly { id: string; bytes: number }[],
   settings: PingPongSettings,
   progress: (line: string, partial: PingPongResults) => void,
@@ -40,9 +40,9 @@ export async function measurePingPong(
   const results: PingPongResults = { cells: [], failures: [] };
   for (const [k, payload] of payloads.entries()) {
     const content = buildEchoContent(payload.bytes);
-    for (const variant of rotate(variants, k)) {
+    for (const contender of rotate(contenders, k)) {
       try {
-        const caller = await ECHO_CALLERS[variant.id](servers, content);
+        const caller = await ECHO_CALLERS[contender.id](servers, content);
         const histogram = latencyHistogram();
         let calls = 0;
         let elapsedMs = 0;
@@ -65,7 +65,7 @@ export async function measurePingPong(
         }
         const callsPerS = (1000 * calls) / elapsedMs;
         results.cells.push({
-          variant: variant.id,
+          contender: contender.id,
           payload: payload.id,
           bytes: payload.bytes,
           elapsedMs,
@@ -74,13 +74,13 @@ export async function measurePingPong(
           payloadBytesPerS: 2 * payload.bytes * callsPerS,
           latency: summarizeHistogram(histogram),
         });
-        // Table order: payloads as planned, variants as planned (they ran rotated).
-        const rank = (c: PingPongCell) => payloads.findIndex((p) => p.id === c.payload) * 100 + variants.findIndex((v) => v.id === c.variant);
+        // Table order: payloads as planned, contenders as planned (they ran rotated).
+        const rank = (c: PingPongCell) => payloads.findIndex((p) => p.id === c.payload) * 100 + contenders.findIndex((v) => v.id === c.contender);
         results.cells.sort((a, b) => rank(a) - rank(b));
-        progress(`${payload.id} ${variant.id}: ${calls} calls, ${Math.round(callsPerS)}/s`, results);
+        progress(`${payload.id} ${contender.id}: ${calls} calls, ${Math.round(callsPerS)}/s`, results);
       } catch (error) {
-        results.failures.push({ variant: variant.id, payload: payload.id, error: error instanceof Error ? error.message : String(error) });
-        progress(`${payload.id} ${variant.id} FAILED: ${results.failures.at(-1)!.error}`, results);
+        results.failures.push({ contender: contender.id, payload: payload.id, error: error instanceof Error ? error.message : String(error) });
+        progress(`${payload.id} ${contender.id} FAILED: ${results.failures.at(-1)!.error}`, results);
       }
     }
   }
