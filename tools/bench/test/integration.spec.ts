@@ -156,7 +156,7 @@ describe('bench:all (built apps, quick profile)', () => {
 
   it('splits each case over visits dealt to forks kept up between them, and pools each cell', async () => {
     const env = await portsEnv();
-    const result = await runBench(['--cases', '1-1,1-2', '--runs', '5', '--forks', '2', '--visits', '3', '--warmup-ms', '0', '--out', out], env);
+    const result = await runBench(['--cases', '1-1,1-2', '--runs', '5', '--forks', '2', '--visits', '3', '--warmup', '1', '--warmup-ms', '0', '--out', out], env);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('[6/6] blog ①-2 visit 3/3 fork 1/2');
     const doc = JSON.parse(fs.readFileSync(path.join(onlyRunDir(out), 'results.json'), 'utf8'));
@@ -268,7 +268,7 @@ describe('bench:all (built apps, quick profile)', () => {
       const doc = JSON.parse(fs.readFileSync(path.join(onlyRunDir(out), 'results.json'), 'utf8'));
       expect(doc.results.every((r: { ok: boolean }) => r.ok)).toBe(true);
       const [set] = doc.settings.startedApps.blog;
-      expect(set.portsFromOs).toEqual(['client', 'serverA', 'serverB']);
+      expect(set.portsFromOs).toEqual(['client', 'serverA', 'serverB', 'serverAH2']);
       for (const port of Object.values(set.ports) as number[]) expect([3000, 3001, 3002]).not.toContain(port);
     } finally {
       for (const blocker of blockers) blocker.close();
