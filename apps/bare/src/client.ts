@@ -60,7 +60,7 @@ async function main(): Promise<void> {
         const status = (error as { status?: number }).status ?? 400;
         return sendJson(res, status, { statusCode: status, field: 'body', rule: 'type', message: (error as Error).message });
       }
-      const request = parseCaseRequest(body, settings);
+      const request = parseCaseRequest(body, settings, [], runner.transportNames);
       if (!request.ok) return sendJson(res, 400, { statusCode: 400, error: 'Bad Request', ...request.error });
       return sendJson(res, 200, await runner.run(request.value));
     }

@@ -1,7 +1,7 @@
 import { HttpModule, HttpService } from '@nestjs/axios';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ClientsModule, type ClientGrpc } from '@nestjs/microservices';
-import { SETTINGS, type Settings } from '@bench/config';
+import { http2WindowFor, SETTINGS, type Settings } from '@bench/config';
 import { clientGrpcOptions } from './transports/grpc-client-options';
 import { BenchController } from './bench.controller';
 import { CASE_RUNNER_PROVIDER } from './case-runner.provider';
@@ -11,7 +11,9 @@ import { HealthController } from './health.controller';
 import { PAYLOAD_ENDPOINTS_PROVIDER } from './payload-endpoints.provider';
 import { GrpcTransport } from './transports/grpc.transport';
 import { JsonTransport } from './transports/json.transport';
-import { GRPC_TRANSPORT, JSON_TRANSPORT, SAMPLE_GRPC_CLIENT } from './transports/tokens';
+import { GRPC_TRANSPORT, JSON_H2_TRANSPORT, JSON_TRANSPORT, PROTO_H1_TRANSPORT, SAMPLE_GRPC_CLIENT } from './transports/tokens';
+import { Http2JsonTransport } from './transports/http2-json';
+import { ProtoH1Transport } from './transports/proto-h1.transport';
 import { APP_FILTER } from '@nestjs/core';
 
 @Module({})
@@ -29,6 +31,8 @@ export class AppModule {
         // Factories, not classes: the transports also take a route, which payload endpoints set (payload-endpoints.provider.ts).
         { provide: JSON_TRANSPORT, useFactory: (http: HttpService, s: Settings) => new JsonTransport(http, s), inject: [HttpService, SETTINGS] },
         { provide: GRPC_TRANSPORT, useFactory: (client: ClientGrpc, s: Settings) => new GrpcTransport(client, s), inject: [SAMPLE_GRPC_CLIENT, SETTINGS] },
+        { provide: JSON_H2_TRANSPORT, useFactory: (s: Settings) => new Http2JsonTransport(s.serverAH2Url, http2WindowFor(s.variant)), inject: [SETTINGS] },
+        { provide: PROTO_H1_TRANSPORT, useClass: ProtoH1Transport },
         PAYLOAD_ENDPOINTS_PROVIDER,
         { provide: APP_FILTER, useClass: ErrorsFilter },
         CASE_RUNNER_PROVIDER,

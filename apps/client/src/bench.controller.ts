@@ -44,6 +44,6 @@ export class BenchController {
   @Post('run')
   @HttpCode(200)
   run(@Body() body: unknown): Promise<CaseRun> {
-    return this.runner.run(orBadRequest(parseCaseRequest(body, this.settings, this.runner.payloadNames)));
+    return this.runner.run(orBadRequest(parseCaseRequest(body, this.settings, this.runner.payloadNames, this.runner.transportNames)));
   }
 }

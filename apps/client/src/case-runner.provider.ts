@@ -1,10 +1,11 @@
 import type { Provider } from '@nestjs/common';
 import { CaseRunner, type PayloadEndpoint, type RowTransport } from '@bench/harness';
-import { GRPC_TRANSPORT, JSON_TRANSPORT, PAYLOAD_ENDPOINTS } from './transports/tokens';
+import { GRPC_TRANSPORT, JSON_H2_TRANSPORT, JSON_TRANSPORT, PAYLOAD_ENDPOINTS, PROTO_H1_TRANSPORT } from './transports/tokens';
 
 /** The shared case runner (libs/harness), fed with this client's Nest transports and payload endpoints. */
 export const CASE_RUNNER_PROVIDER: Provider = {
   provide: CaseRunner,
-  useFactory: (json: RowTransport, grpc: RowTransport, payloads: Record<string, PayloadEndpoint>) => new CaseRunner({ json, grpc }, payloads),
-  inject: [JSON_TRANSPORT, GRPC_TRANSPORT, PAYLOAD_ENDPOINTS],
+  useFactory: (payloads: Record<string, PayloadEndpoint>, json: RowTransport, grpc: RowTransport, jsonH2: RowTransport, protoH1: RowTransport) =>
+    new CaseRunner({ json, grpc, 'json-h2': jsonH2, 'proto-h1': protoH1 }, payloads),
+  inject: [PAYLOAD_ENDPOINTS, JSON_TRANSPORT, GRPC_TRANSPORT, JSON_H2_TRANSPORT, PROTO_H1_TRANSPORT],
 };

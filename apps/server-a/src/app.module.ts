@@ -9,17 +9,24 @@ import { timedJson } from './timed-json.middleware';
 import { OrdersController } from './orders.controller';
 import { PathController } from './path.controller';
 
+export type HttpPlatform = 'express' | 'fastify';
+const HTTP_PLATFORM = Symbol('HTTP_PLATFORM');
+
 @Module({})
 export class AppModule implements NestModule {
-  static register(settings: Settings): DynamicModule {
+  /** `platform`: the HTTP adapter the app runs on (http-platform.ts); Express unless the variant tunes it to Fastify. */
+  static register(settings: Settings, platform: HttpPlatform = isTuned(settings.variant, 'fastify-adapter') ? 'fastify' : 'express'): DynamicModule {
     return {
       module: AppModule,
       controllers: [SamplesController, EchoController, LookupController, HealthController, MetricsController, OrdersController, PathController],
-      providers: [{ provide: SETTINGS, useValue: settings }],
+      providers: [
+        { provide: SETTINGS, useValue: settings },
+        { provide: HTTP_PLATFORM, useValue: platform },
+      ],
     };
   }
 
-  constructor(@Inject(SETTINGS) private readonly settings: Settings) {}
+  constructor(@Inject(HTTP_PLATFORM) private readonly platform: HttpPlatform) {}
 
   /**
    * Express times its JSON replies in a middleware; Fastify times them in its reply serializer
@@ -27,6 +34,6 @@ export class AppModule implements NestModule {
    * through @fastify/middie and its path matching, for a res.json Fastify never calls.
    */
   configure(consumer: MiddlewareConsumer): void {
-    if (!isTuned(this.settings.variant, 'fastify-adapter')) consumer.apply(timedJson).forRoutes('*');
+    if (this.platform === 'express') consumer.apply(timedJson).forRoutes('*');
   }
 }

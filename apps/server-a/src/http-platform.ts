@@ -17,20 +17,11 @@ const KEEP_ALIVE_MS = 65_000;
  * JSON and protobuf (application/x-protobuf) bodies up to BODY_LIMIT_BYTES for the echo routes.
  */
 export async function createServerA(settings: Settings): Promise<INestApplication> {
-  const logger: ('error' | 'warn')[] = ['error', 'warn'];
   if (isTuned(settings.variant, 'fastify-adapter')) {
     const keepAlive = isTuned(settings.variant, 'long-keep-alive') ? { keepAliveTimeout: KEEP_ALIVE_MS } : {};
-    const adapter = new FastifyAdapter({ ...keepAlive, bodyLimit: BODY_LIMIT_BYTES });
-    adapter.getInstance().addContentTypeParser(PROTOBUF_MEDIA_TYPE, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    adapter.getInstance().setReplySerializer((payload: unknown) => {
-      const started = performance.now();
-      const text = JSON.stringify(payload);
-      processSampler().addPhase('encode', performance.now() - started);
-      return text;
-    });
-    return NestFactory.create<NestFastifyApplication>(AppModule.register(settings), adapter, { logger });
+    return NestFactory.create<NestFastifyApplication>(AppModule.register(settings, 'fastify'), fastify(new FastifyAdapter({ ...keepAlive, bodyLimit: BODY_LIMIT_BYTES })), { logger: LOGGER });
   }
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(settings), { logger });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(settings, 'express'), { logger: LOGGER });
   app.useBodyParser('json', { limit: BODY_LIMIT_BYTES });
   app.useBodyParser('raw', { type: PROTOBUF_MEDIA_TYPE, limit: BODY_LIMIT_BYTES });
   if (isTuned(settings.variant, 'long-keep-alive')) {
@@ -39,4 +30,33 @@ export async function createServerA(settings: Settings): Promise<INestApplicatio
     server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   }
   return app;
+}
+
+/**
+ * server-a's second listener (transport json-h2): the same Nest module and controllers on Nest's
+ * Fastify adapter with `http2: true`, which serves HTTP/2 cleartext with prior knowledge (h2c) only.
+ * It is a second Nest application in the same process, on its own port (SERVER_A_H2_PORT): a cleartext
+ * port cannot offer HTTP/1.1 and h2c at once in Fastify (no TLS, so no ALPN to choose by), and Express
+ * does not run on node:http2 at all, so this listener is Fastify in every variant. The same process
+ * means the same row builder, the same /metrics and phase readings as the HTTP/1.1 listener.
+ * node:http2's server defaults apply (a reply's pace is set by the client's receive window, which the
+ * client chooses: tuning http2-window).
+ */
+export async function createServerAH2(settings: Settings): Promise<INestApplication> {
+  const adapter = new FastifyAdapter({ http2: true, bodyLimit: BODY_LIMIT_BYTES });
+  return NestFactory.create<NestFastifyApplication>(AppModule.register(settings, 'fastify'), fastify(adapter), { logger: LOGGER });
+}
+
+const LOGGER: ('error' | 'warn')[] = ['error', 'warn'];
+
+/** Reads protobuf bodies and times JSON reply serialization on a Fastify adapter (HTTP/1.1 or HTTP/2). */
+function fastify(adapter: FastifyAdapter): FastifyAdapter {
+  adapter.getInstance().addContentTypeParser(PROTOBUF_MEDIA_TYPE, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  adapter.getInstance().setReplySerializer((payload: unknown) => {
+    const started = performance.now();
+    const text = JSON.stringify(payload);
+    processSampler().addPhase('encode', performance.now() - started);
+    return text;
+  });
+  return adapter;
 }

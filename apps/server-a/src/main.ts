@@ -1,19 +1,29 @@
 // server-a: the blog's JSON API. Reads its settings, serves GET /server-a/:count, stops on SIGTERM.
 import 'reflect-metadata';
 import { explainListenError, loadSettings, processSampler, stopOnSignals } from '@bench/config';
-import { createServerA } from './http-platform';
+import { observeSampleCodec } from '@bench/proto';
+import { createServerA, createServerAH2 } from './http-platform';
 
 async function main(): Promise<void> {
   const settings = loadSettings();
   processSampler();
+  // proto-h1 replies are encoded by the metered gRPC codec (libs/proto getSamplesCodec): count its time as encoding.
+  observeSampleCodec({ encoded: (_bytes, ms) => processSampler().addPhase('encode', ms) });
   const app = await createServerA(settings);
-  stopOnSignals(app, 'server-a');
-  try {
-    await app.listen(settings.serverAPort, settings.host);
-  } catch (error) {
-    throw new Error(explainListenError(error, { variable: 'SERVER_A_PORT', port: settings.serverAPort, host: settings.host }));
-  }
-  console.log(`server-a (JSON over HTTP, ${settings.variant}) listening on http://${settings.host}:${settings.serverAPort}`);
+  const h2 = await createServerAH2(settings);
+  stopOnSignals({ close: async () => void (await Promise.all([app.close(), h2.close()])) }, 'server-a');
+  const listen = async (target: typeof app, port: number, variable: string) => {
+    try {
+      await target.listen(port, settings.host);
+    } catch (error) {
+      throw new Error(explainListenError(error, { variable, port, host: settings.host }));
+    }
+  };
+  await listen(app, settings.serverAPort, 'SERVER_A_PORT');
+  await listen(h2, settings.serverAH2Port, 'SERVER_A_H2_PORT');
+  console.log(
+    `server-a (JSON over HTTP, ${settings.variant}) listening on http://${settings.host}:${settings.serverAPort} (HTTP/1.1) and :${settings.serverAH2Port} (HTTP/2 cleartext)`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -4,5 +4,5 @@ export { SETTINGS } from './tokens';
 export { runtimeInfo, kubernetesInfo, KEY_PACKAGES, KUBERNETES_ENV, type RuntimeInfo, type KubernetesInfo } from './runtime-info';
 export { stopOnSignals, SHUTDOWN_GRACE_MS } from './lifecycle';
 export { ProcessSampler, processSampler, costBetween, RSS_SAMPLE_MS, type ProcessSample, type ProcessCost, type ServerPhase } from './process-sampler';
-export { TUNINGS, tuningsFor, isTuned, grpcCodecFor, grpcChannelOptionsFor, GRPC_FLOW_CONTROL_WINDOW_BYTES, type Tuning } from './tunings';
+export { TUNINGS, tuningsFor, isTuned, grpcCodecFor, grpcChannelOptionsFor, http2WindowFor, GRPC_FLOW_CONTROL_WINDOW_BYTES, type Tuning } from './tunings';
 export { BULK_MAX_BYTES, BULK_MAX_CHUNK_BYTES, BULK_DEFAULT_CHUNK_BYTES, parseBulkRequest, type BulkRequestFields } from './path-limits';

@@ -7,8 +7,12 @@ export interface Settings {
   clientPort: number;
   serverAPort: number;
   serverBPort: number;
+  /** server-a's second listener: the same Nest controllers over HTTP/2 cleartext (h2c, prior knowledge). */
+  serverAH2Port: number;
   /** Where the client finds server-a (JSON over HTTP). */
   serverAUrl: string;
+  /** Where the client finds server-a's HTTP/2 cleartext listener (transport json-h2). */
+  serverAH2Url: string;
   /** Where the client finds server-b (gRPC), as `host:port`. */
   serverBUrl: string;
   /** Largest `count` a server builds, and the client asks for, in one request. */
@@ -29,7 +33,9 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   clientPort: 3000,
   serverAPort: 3001,
   serverBPort: 3002,
+  serverAH2Port: 3003,
   serverAUrl: 'http://127.0.0.1:3001',
+  serverAH2Url: 'http://127.0.0.1:3003',
   serverBUrl: '127.0.0.1:3002',
   maxRows: 1_000_000,
   maxParallel: 10_000,
@@ -43,7 +49,9 @@ export const SETTING_ENV: Readonly<Record<keyof Settings, string>> = Object.free
   clientPort: 'CLIENT_PORT',
   serverAPort: 'SERVER_A_PORT',
   serverBPort: 'SERVER_B_PORT',
+  serverAH2Port: 'SERVER_A_H2_PORT',
   serverAUrl: 'SERVER_A_URL',
+  serverAH2Url: 'SERVER_A_H2_URL',
   serverBUrl: 'SERVER_B_URL',
   maxRows: 'MAX_ROWS',
   maxParallel: 'MAX_PARALLEL',
@@ -74,10 +82,13 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     if (!result.ok) throw new ConfigError(result.error.message);
     return result.value;
   };
-  const serverAUrl = read('serverAUrl') ?? DEFAULT_SETTINGS.serverAUrl;
-  if (!/^https?:\/\/[^/\s]+$/.test(serverAUrl.replace(/\/$/, ''))) {
-    throw new ConfigError(`SERVER_A_URL must look like http://host:port, got ${JSON.stringify(serverAUrl)}`);
-  }
+  const url = (key: 'serverAUrl' | 'serverAH2Url'): string => {
+    const value = read(key) ?? DEFAULT_SETTINGS[key];
+    if (!/^https?:\/\/[^/\s]+$/.test(value.replace(/\/$/, ''))) {
+      throw new ConfigError(`${SETTING_ENV[key]} must look like http://host:port, got ${JSON.stringify(value)}`);
+    }
+    return value.replace(/\/$/, '');
+  };
   const serverBUrl = read('serverBUrl') ?? DEFAULT_SETTINGS.serverBUrl;
   if (!/^[^/\s:]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/.test(serverBUrl)) {
     throw new ConfigError(`SERVER_B_URL must look like host:port (no scheme), got ${JSON.stringify(serverBUrl)}`);
@@ -91,7 +102,9 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     clientPort: int('clientPort', PORT),
     serverAPort: int('serverAPort', PORT),
     serverBPort: int('serverBPort', PORT),
-    serverAUrl: serverAUrl.replace(/\/$/, ''),
+    serverAH2Port: int('serverAH2Port', PORT),
+    serverAUrl: url('serverAUrl'),
+    serverAH2Url: url('serverAH2Url'),
     serverBUrl,
     maxRows: int('maxRows', COUNT),
     maxParallel: int('maxParallel', COUNT),

@@ -3,8 +3,9 @@ import type { NestVariant } from './settings';
 /** One change the tuned Nest variant makes to the blog's configuration, and why. */
 export interface Tuning {
   id: string;
-  app: 'client' | 'server-a' | 'server-b' | 'server-b + client';
-  transport: 'json' | 'grpc';
+  app: 'client' | 'server-a' | 'server-b' | 'server-b + client' | 'server-a + client' | 'server-a + server-b + client';
+  /** The transports it changes, comma-separated (libs/harness TRANSPORT_NAMES). */
+  transport: string;
   change: string;
   why: string;
 }
@@ -14,8 +15,8 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
   {
     id: 'undici-pool',
     app: 'client',
-    transport: 'json',
-    change: 'JSON calls go through one undici Pool (up to MAX_PARALLEL kept-alive connections) instead of @nestjs/axios',
+    transport: 'json, proto-h1',
+    change: 'HTTP/1.1 calls (JSON, and protobuf bodies for proto-h1) go through one undici Pool (up to MAX_PARALLEL kept-alive connections) instead of @nestjs/axios',
     why:
       "Node's default agent, which axios uses, keeps at most 256 idle sockets, so every burst wider than that closes the " +
       "rest and reopens them on the next burst; and axios adds per-request work (config merging, interceptors, redirects) " +
@@ -36,11 +37,11 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
   },
   {
     id: 'fast-protobuf-codec',
-    app: 'server-b + client',
-    transport: 'grpc',
+    app: 'server-a + server-b + client',
+    transport: 'grpc, proto-h1',
     change:
       'sample.Samples is encoded with protobufjs 8 straight from the plain rows and decoded with protobufjs 7 into message ' +
-      'instances, plugged into Nest as a custom packageDefinition (libs/proto fast-codec.ts)',
+      'instances, plugged into Nest as a custom packageDefinition (libs/proto fast-codec.ts); the same codec for proto-h1 bodies',
     why:
       "proto-loader copies every row into a message (fromObject) before protobufjs 7 encodes it, and copies every decoded row " +
       'back into a plain object (toObject): two extra allocations per row that make garbage collection the biggest cost',
@@ -48,7 +49,7 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
   {
     id: 'long-keep-alive',
     app: 'server-a',
-    transport: 'json',
+    transport: 'json, proto-h1',
     change: 'server keepAliveTimeout 65 s instead of Node\'s 5 s; the client pool drops idle sockets after 60 s',
     why:
       'with a pool that keeps sockets, a server that closes idle ones after 5 s races the client reusing them ' +
@@ -57,7 +58,7 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
   {
     id: 'fastify-adapter',
     app: 'server-a',
-    transport: 'json',
+    transport: 'json, proto-h1',
     change: "Nest's Fastify adapter (@nestjs/platform-fastify) instead of Express",
     why:
       "Express runs every request through its middleware chain and hashes every body for an ETag no service caller " +
@@ -66,16 +67,28 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
   {
     id: 'http2-window',
     app: 'client',
-    transport: 'grpc',
-    change: "the client's gRPC channels open HTTP/2 with a 16 MiB stream and connection flow-control window (grpc-js channel option grpc-node.flow_control_window) instead of 64 KiB",
+    transport: 'grpc, json-h2',
+    change:
+      "the client's HTTP/2 connections open with a 16 MiB stream and connection flow-control window instead of 64 KiB: gRPC " +
+      'channels by the grpc-js channel option grpc-node.flow_control_window, json-h2 sessions by SETTINGS_INITIAL_WINDOW_SIZE ' +
+      'plus setLocalWindowSize on the node:http2 session',
     why:
-      'grpc-js does no BDP probing: with the default 64 KiB window a reply moves at most ~64 KiB per round trip, so across ' +
-      'a network a large reply waits for window updates round trip after round trip (measure it with bench:all --network)',
+      'neither grpc-js nor node:http2 probes the bandwidth-delay product: with the default 64 KiB window a reply moves at most ' +
+      '~64 KiB per round trip, so across a network a large reply waits for window updates round trip after round trip ' +
+      '(measure it with bench:all --network)',
   },
 ]);
 
-/** HTTP/2 flow-control window the tuned client's gRPC channels open with (tuning http2-window). */
+/** HTTP/2 flow-control window the tuned client's gRPC channels and HTTP/2 sessions open with (tuning http2-window). */
 export const GRPC_FLOW_CONTROL_WINDOW_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The stream and connection receive window a variant's HTTP/2 client sessions open with: the raised
+ * window when tuned (http2-window), else null (node:http2's defaults: 65,535 bytes each).
+ */
+export function http2WindowFor(variant: NestVariant): number | null {
+  return isTuned(variant, 'http2-window') ? GRPC_FLOW_CONTROL_WINDOW_BYTES : null;
+}
 
 /** Channel options of a variant's gRPC client channels: the raised window when tuned, else grpc-js's defaults. */
 export function grpcChannelOptionsFor(variant: NestVariant): Record<string, number> {

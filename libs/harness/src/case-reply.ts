@@ -1,7 +1,7 @@
 import type { ProcessCost } from '@bench/config';
 import type { FieldResult } from '@bench/validation';
 import type { CaseRun, Phases } from './case-runner';
-import { TRANSPORT_NAMES, type TransportName } from './transport';
+import { TRANSPORT_NAMES, type Http2Windows, type TransportName } from './transport';
 
 /** A field of the reply that is not what CaseRun says it is. */
 class BadField extends Error {
@@ -50,7 +50,7 @@ function text(field: string, value: unknown): string {
 
 function transport(field: string, value: unknown): TransportName {
   const found = TRANSPORT_NAMES.find((name) => name === value);
-  if (found === undefined) throw new BadField(field, 'enum', TRANSPORT_NAMES.join(' or '), value);
+  if (found === undefined) throw new BadField(field, 'enum', `one of ${TRANSPORT_NAMES.join(', ')}`, value);
   return found;
 }
 
@@ -67,6 +67,11 @@ function phases(field: string, value: unknown): Phases {
     serverEncodeMs: ms(`${field}.serverEncodeMs`, input.serverEncodeMs),
     clientDecodeMs: ms(`${field}.clientDecodeMs`, input.clientDecodeMs),
   };
+}
+
+function windows(field: string, value: unknown): Http2Windows {
+  const input = object(field, value);
+  return { streamBytes: count(`${field}.streamBytes`, input.streamBytes), connectionBytes: count(`${field}.connectionBytes`, input.connectionBytes) };
 }
 
 /**
@@ -91,6 +96,7 @@ export function parseCaseRun(body: unknown): FieldResult<CaseRun> {
         client: orNull(cost)('client', input.client),
         server: orNull(cost)('server', input.server),
         serverMetricsError: orNull(text)('serverMetricsError', input.serverMetricsError),
+        ...(input.http2Windows === undefined ? {} : { http2Windows: orNull(windows)('http2Windows', input.http2Windows) }),
       },
     };
   } catch (error) {

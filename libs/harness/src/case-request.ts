@@ -1,7 +1,7 @@
 import type { Settings } from '@bench/config';
 import { parseEnumField, parseIntField, type FieldResult } from '@bench/validation';
 import type { CaseRequest } from './case-runner';
-import { TRANSPORT_NAMES } from './transport';
+import { TRANSPORT_NAMES, type TransportName } from './transport';
 
 /** Most untimed and timed calls one bench request may ask for. */
 export const MAX_CALLS = 10_000;
@@ -14,6 +14,7 @@ export function parseCaseRequest(
   body: unknown,
   limits: Pick<Settings, 'maxRows' | 'maxParallel' | 'callTimeoutMs'>,
   payloads: readonly string[] = [],
+  transports: readonly TransportName[] = TRANSPORT_NAMES,
 ): FieldResult<CaseRequest> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { ok: false, error: { field: 'body', rule: 'type', message: 'body must be a JSON object (Content-Type: application/json)' } };
@@ -21,7 +22,7 @@ export function parseCaseRequest(
   const input = body as Record<string, unknown>;
   const cold = input.cold ?? true;
   if (typeof cold !== 'boolean') return { ok: false, error: { field: 'cold', rule: 'type', message: 'cold must be true or false' } };
-  const transport = parseEnumField('transport', input.transport, TRANSPORT_NAMES);
+  const transport = parseEnumField('transport', input.transport, transports);
   if (!transport.ok) return transport;
   const rows = parseIntField('rows', input.rows, { min: 1, max: limits.maxRows });
   if (!rows.ok) return rows;

@@ -1,13 +1,16 @@
 import { costBetween, processSampler, type ProcessCost, type ProcessSample } from '@bench/config';
 import { verifyReply, type ReplyCheck } from '@bench/samples';
-import type { Connection, RowTransport, TransportName } from './transport';
+import type { Connection, Http2Windows, RowTransport, TransportName } from './transport';
 
 /** Checks one decoded reply of `rows` rows (or items). */
 export type ReplyVerifier = (body: unknown, rows: number) => ReplyCheck;
 
-/** A payload endpoint beside the blog's: its two transports and how its replies are checked. */
+/** The transports one endpoint serves, by name: every client serves the blog's two, some serve more. */
+export type Transports = Readonly<Partial<Record<TransportName, RowTransport>>>;
+
+/** A payload endpoint beside the blog's: its transports and how its replies are checked. */
 export interface PayloadEndpoint {
-  transports: Readonly<Record<TransportName, RowTransport>>;
+  transports: Transports;
   verify: ReplyVerifier;
 }
 
@@ -58,6 +61,11 @@ export interface CaseRun {
   server: ProcessCost | null;
   /** Why `server` is null, when it is. */
   serverMetricsError: string | null;
+  /**
+   * HTTP/2 transports whose client can read its session: the receive windows the shared connection
+   * had during the timed calls (absent or null: not HTTP/2, or not readable, e.g. inside grpc-js).
+   */
+  http2Windows?: Http2Windows | null;
 }
 
 export interface TimedCall {
@@ -152,7 +160,7 @@ export class CaseRunner {
 
   private readonly endpoints: ReadonlyMap<string | undefined, PayloadEndpoint>;
 
-  constructor(transports: Readonly<Record<TransportName, RowTransport>>, payloads: Readonly<Record<string, PayloadEndpoint>> = {}) {
+  constructor(transports: Transports, payloads: Readonly<Record<string, PayloadEndpoint>> = {}) {
     this.endpoints = new Map<string | undefined, PayloadEndpoint>([[undefined, { transports, verify: verifyReply }], ...Object.entries(payloads)]);
   }
 
@@ -161,17 +169,23 @@ export class CaseRunner {
     return [...this.endpoints.keys()].filter((name): name is string => name !== undefined);
   }
 
+  /** The transports the blog's rows are served over by this client (POST /bench/run's `transport`). */
+  get transportNames(): TransportName[] {
+    return Object.keys(this.endpoint(undefined).transports) as TransportName[];
+  }
+
   /** One timed call on the shared connection (the blog's four routes, and the same for a payload). */
   timeOnce(transport: TransportName, rows: number, requests: number, deadlineMs: number, payload?: string): Promise<TimedCall> {
     const { transports, verify } = this.endpoint(payload);
-    return this.exclusive(() => stage('timed', () => timeCall(transports[transport].shared(), rows, requests, deadlineMs, verify)));
+    const served = servedTransport(transports, transport, payload);
+    return this.exclusive(() => stage('timed', () => timeCall(served.shared(), rows, requests, deadlineMs, verify)));
   }
 
   /** Cold call, warm-up, then timed calls, returning every raw sample (the bench route). */
   run(request: CaseRequest): Promise<CaseRun> {
     const { transports, verify } = this.endpoint(request.payload);
+    const transport = servedTransport(transports, request.transport, request.payload);
     return this.exclusive(async () => {
-      const transport = transports[request.transport];
       const { rows, requests, runs, deadlineMs } = request;
       let coldMs: number | null = null;
       if (request.cold) {
@@ -221,6 +235,7 @@ export class CaseRunner {
         client: timed ? costBetween(clientBefore, clientAfter) : null,
         server: server ? costBetween(server[0], server[1]) : null,
         serverMetricsError: 'error' in serverBefore ? serverBefore.error : 'error' in serverAfter ? serverAfter.error : null,
+        ...(transport.http2Windows ? { http2Windows: transport.http2Windows() } : {}),
       };
     });
   }
@@ -241,6 +256,19 @@ export class CaseRunner {
       this.busy = false;
     }
   }
+}
+
+/** A transport this client does not serve, asked for anyway. */
+export class UnservedTransport extends Error {
+  override readonly name = 'UnservedTransport';
+  readonly status = 400;
+}
+
+function servedTransport(transports: Transports, name: TransportName, payload: string | undefined): RowTransport {
+  const transport = transports[name];
+  if (transport) return transport;
+  const what = payload === undefined ? "the blog's rows" : `payload ${payload}`;
+  throw new UnservedTransport(`transport ${name} is not served by this client for ${what}; it serves ${Object.keys(transports).join(', ')}`);
 }
 
 /** Server metrics are extra information: a server that cannot report them does not fail the case. */

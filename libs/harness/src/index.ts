@@ -1,8 +1,10 @@
-export { TRANSPORT_NAMES, type TransportName, type Connection, type RowTransport, type ReplyTally } from './transport';
+export { TRANSPORT_NAMES, BLOG_TRANSPORT_NAMES, type TransportName, type Http2Windows, type Connection, type RowTransport, type ReplyTally } from './transport';
 export { ReplyMeter } from './reply-meter';
 export {
   CaseRunner,
   CaseFailure,
+  UnservedTransport,
+  type Transports,
   BusyError,
   timeCall,
   withinDeadline,

@@ -1,7 +1,24 @@
 import type { ProcessSample } from '@bench/config';
 
-export const TRANSPORT_NAMES = ['json', 'grpc'] as const;
+/**
+ * Every transport a client may serve, as data: `json` (HTTP/1.1 + JSON) and `grpc` (HTTP/2 + protobuf)
+ * are the blog's; `json-h2` (the same JSON over HTTP/2 cleartext) and `proto-h1` (the same rows as
+ * application/x-protobuf over HTTP/1.1) complete the protocol × codec matrix (docs/decomposition.md).
+ * A client serves a subset (the bare and Go clients serve the blog's two).
+ */
+export const TRANSPORT_NAMES = ['json', 'grpc', 'json-h2', 'proto-h1'] as const;
 export type TransportName = (typeof TRANSPORT_NAMES)[number];
+
+/** The blog's two transports: what every client serves, and what the bench runs unless told otherwise. */
+export const BLOG_TRANSPORT_NAMES: readonly TransportName[] = ['json', 'grpc'];
+
+/** The flow-control windows an HTTP/2 connection actually opened with, read back from its session. */
+export interface Http2Windows {
+  /** The stream window this side advertised (SETTINGS_INITIAL_WINDOW_SIZE), in bytes. */
+  streamBytes: number;
+  /** The connection window this side can receive into, in bytes. */
+  connectionBytes: number;
+}
 
 /** One way to reach a server: a client's long-lived one, or a fresh one opened for a cold call. */
 export interface Connection {
@@ -29,6 +46,8 @@ export interface RowTransport {
   takeReplies(): ReplyTally;
   /** The serving process's own CPU, memory and phase reading (outside any timed call). */
   readServerMetrics(resetPeak: boolean): Promise<ProcessSample>;
+  /** HTTP/2 transports: the shared connection's receive windows, read back from its session (null before it connects). */
+  http2Windows?(): Http2Windows | null;
 }
 
 export interface ReplyTally {

@@ -1,8 +1,9 @@
 import * as grpc from '@grpc/grpc-js';
 import * as http from 'node:http';
+import * as http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { processSampler } from '@bench/config';
-import { samplePackageDefinition } from '@bench/proto';
+import { getSamplesCodec, PROTOBUF_MEDIA_TYPE, samplePackageDefinition } from '@bench/proto';
 import { buildRows, type SampleRow } from '@bench/samples';
 
 /** Rows a fake server sends for a request of `count`; tests swap it to simulate a wrong server. */
@@ -17,13 +18,20 @@ export interface FakeServer {
 }
 
 /**
- * A protocol-level stand-in for server-a (GET /server-a/:count, /health, /metrics) on a free loopback port,
- * so client tests need no app of ours beyond the one under test.
+ * A protocol-level stand-in for server-a (GET /server-a/:count, its protobuf twin /server-a/protobuf/:count,
+ * /health, /metrics) on a free loopback port, so client tests need no app of ours beyond the one under
+ * test; with `protocol` 'h2c', the same over HTTP/2 cleartext (server-a's second listener).
  */
-export async function startFakeJsonServer(): Promise<FakeServer> {
+export async function startFakeJsonServer(protocol: 'http/1.1' | 'h2c' = 'http/1.1'): Promise<FakeServer> {
   const fake: FakeServer = { url: '', rows: buildRows, delayMs: 0, close: async () => undefined };
-  const server = http.createServer((req, res) => {
+  const handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
     const url = req.url ?? '';
+    const protobuf = /^\/server-a\/protobuf\/(\d+)$/.exec(url);
+    if (protobuf) {
+      const bytes = getSamplesCodec().responseSerialize({ samples: fake.rows(Number(protobuf[1])) });
+      const send = () => res.writeHead(200, { 'content-type': PROTOBUF_MEDIA_TYPE, 'content-length': bytes.length }).end(bytes);
+      return void (fake.delayMs > 0 ? setTimeout(send, fake.delayMs) : send());
+    }
     const bulk = /^\/path\/bulk\?bytes=(\d+)$/.exec(url);
     if (bulk) {
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': Number(bulk[1]) });
@@ -45,10 +53,18 @@ export async function startFakeJsonServer(): Promise<FakeServer> {
     };
     if (match && fake.delayMs > 0) setTimeout(send, fake.delayMs);
     else send();
-  });
+  };
+  const server = protocol === 'h2c' ? http2.createServer(handler) : http.createServer(handler);
+  const sessions = new Set<http2.ServerHttp2Session>();
+  if (protocol === 'h2c') (server as http2.Http2Server).on('session', (session) => sessions.add(session).size);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake.close = () => new Promise((resolve) => server.close(() => resolve()));
+  fake.close = () =>
+    new Promise((resolve) => {
+      // An HTTP/2 server closes only once its sessions have: a client's open session would hold it.
+      sessions.forEach((session) => session.close());
+      server.close(() => resolve());
+    });
   return fake;
 }
 

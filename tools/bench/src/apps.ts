@@ -63,7 +63,7 @@ export interface StartedApps {
   clientUrl: string;
   pids: Record<AppName, number>;
   ports: AppPorts;
-  /** Which ports the operating system picked (the others came from CLIENT_PORT, SERVER_A_PORT, SERVER_B_PORT). */
+  /** Which ports the operating system picked (the others came from CLIENT_PORT, SERVER_A_PORT, SERVER_B_PORT, SERVER_A_H2_PORT). */
   portsFromOs: (keyof AppPorts)[];
   /** Starts it took: more than 1 when a picked port was taken before the app could listen on it. */
   portAttempts: number;
@@ -77,9 +77,11 @@ export interface AppPorts {
   client: number;
   serverA: number;
   serverB: number;
+  /** server-a's HTTP/2 cleartext listener (transport json-h2); the Nest server-a listens on it, bare and Go do not. */
+  serverAH2: number;
 }
 
-const PORT_SETTING = { client: 'clientPort', serverA: 'serverAPort', serverB: 'serverBPort' } as const;
+const PORT_SETTING = { client: 'clientPort', serverA: 'serverAPort', serverB: 'serverBPort', serverAH2: 'serverAH2Port' } as const;
 
 /** Ports nothing listens on now, from the operating system (listen on port 0), all distinct. */
 export async function freePorts(count: number, host = '127.0.0.1'): Promise<number[]> {
@@ -171,7 +173,9 @@ async function startOnce(
     CLIENT_PORT: String(ports.client),
     SERVER_A_PORT: String(ports.serverA),
     SERVER_B_PORT: String(ports.serverB),
+    SERVER_A_H2_PORT: String(ports.serverAH2),
     SERVER_A_URL: `http://${hosts.server}:${ports.serverA}`,
+    SERVER_A_H2_URL: `http://${hosts.server}:${ports.serverAH2}`,
     SERVER_B_URL: `${hosts.server}:${ports.serverB}`,
   });
   for (const main of missingMains(variant, (file) => fs.existsSync(path.join(workspaceRoot, file)))) {

@@ -1,57 +1,29 @@
-import { Agent } from 'node:http';
+import type { Agent } from 'node:http';
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AxiosRequestConfig, AxiosResponseHeaders, RawAxiosResponseHeaders } from 'axios';
-import { firstValueFrom, forkJoin, lastValueFrom, map, type Observable } from 'rxjs';
-import { isTuned, SETTINGS, type ProcessSample, type Settings } from '@bench/config';
-import { ReplyMeter, type Connection, type ReplyTally, type RowTransport } from '@bench/harness';
-import { undiciConnection } from './undici-json';
+import { forkJoin, lastValueFrom, map, type Observable } from 'rxjs';
+import { SETTINGS, type Settings } from '@bench/config';
+import type { Connection, RowTransport } from '@bench/harness';
+import { Http1Transport } from './http1-transport';
+import { JSON_BODY } from './undici-json';
 
 /**
  * server-a over HTTP/1.1 with `@nestjs/axios` HttpService and Node's default agent, as the blog did;
  * the tuned variant (tuning `undici-pool`) uses an undici pool that keeps its sockets instead.
  */
 @Injectable()
-export class JsonTransport implements RowTransport {
+export class JsonTransport extends Http1Transport implements RowTransport {
   readonly name = 'json' as const;
-  private readonly meter = new ReplyMeter();
-  private readonly sharedConnection: Connection;
+  protected readonly decoder = JSON_BODY;
 
   constructor(
-    private readonly http: HttpService,
-    @Inject(SETTINGS) private readonly settings: Settings,
+    http: HttpService,
+    @Inject(SETTINGS) settings: Settings,
     /** Where server-a serves these replies: the blog's `/server-a/`, or a payload's `/server-a/orders/`; the row count follows. */
-    private readonly routePrefix = '/server-a/',
+    routePrefix = '/server-a/',
   ) {
-    this.sharedConnection = this.undici() ? this.undiciConnection() : this.connect(undefined, async () => undefined);
-  }
-
-  private undiciConnection(): Connection {
-    return undiciConnection(this.settings.serverAUrl, this.routePrefix, this.settings.maxParallel, this.settings.callTimeoutMs, this.meter);
-  }
-
-  private undici(): boolean {
-    return isTuned(this.settings.variant, 'undici-pool');
-  }
-
-  shared(): Connection {
-    return this.sharedConnection;
-  }
-
-  openFresh(): Connection {
-    if (this.undici()) return this.undiciConnection();
-    // Same settings as Node 20's global agent, but its own socket pool, so the first call connects.
-    const agent = new Agent({ keepAlive: true, scheduling: 'lifo', timeout: 5000 });
-    return this.connect(agent, async () => agent.destroy());
-  }
-
-  takeReplies(): ReplyTally {
-    return this.meter.take();
-  }
-
-  async readServerMetrics(resetPeak: boolean): Promise<ProcessSample> {
-    const url = `${this.settings.serverAUrl}/metrics?resetPeak=${resetPeak}`;
-    return (await firstValueFrom(this.http.get<ProcessSample>(url))).data;
+    super(http, settings, routePrefix);
   }
 
   /**
@@ -66,7 +38,7 @@ export class JsonTransport implements RowTransport {
     return value;
   };
 
-  private connect(agent: Agent | undefined, close: () => Promise<void>): Connection {
+  protected connect(agent: Agent | undefined, close: () => Promise<void>): Connection {
     const base = `${this.settings.serverAUrl}${this.routePrefix}`;
     const config: AxiosRequestConfig = {
       transformResponse: this.timedParse,

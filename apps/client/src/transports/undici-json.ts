@@ -1,20 +1,34 @@
 import { Pool } from 'undici';
 import type { Connection, ReplyMeter } from '@bench/harness';
 
+/** How a reply body becomes rows: JSON.parse of its text, or a protobuf decoder of its bytes. Only this step is timed. */
+export type BodyDecoder = { kind: 'json' } | { kind: 'bytes'; decode: (bytes: Buffer) => unknown };
+
+export const JSON_BODY: BodyDecoder = { kind: 'json' };
+
 /**
- * The tuned client's JSON calls (tuning `undici-pool`): one undici Pool to server-a that opens at most
- * `connections` sockets and keeps them, so bursts reuse connections instead of churning them, with none
- * of axios's per-request machinery. The body is parsed with JSON.parse and timed, as everywhere else.
+ * The tuned client's HTTP/1.1 calls (tuning `undici-pool`): one undici Pool to server-a that opens at
+ * most `connections` sockets and keeps them, so bursts reuse connections instead of churning them, with
+ * none of axios's per-request machinery. The body is decoded (JSON.parse, or protobuf for proto-h1) and
+ * timed, as everywhere else.
  */
-export function undiciConnection(origin: string, routePrefix: string, connections: number, timeoutMs: number, meter: ReplyMeter): Connection {
+export function undiciConnection(
+  origin: string,
+  routePrefix: string,
+  connections: number,
+  timeoutMs: number,
+  meter: ReplyMeter,
+  decoder: BodyDecoder = JSON_BODY,
+): Connection {
   const pool = new Pool(origin, { connections, keepAliveTimeout: 60_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   const one = async (rows: number, deadlineMs: number): Promise<unknown> => {
     const limits = { headersTimeout: deadlineMs, bodyTimeout: deadlineMs };
     const { statusCode, headers, body } = await pool.request({ path: `${routePrefix}${rows}`, method: 'GET', ...limits });
-    const text = await body.text();
-    if (statusCode !== 200) throw new Error(`HTTP ${statusCode}: ${text.slice(0, 200)}`);
+    const text = decoder.kind === 'json' ? await body.text() : null;
+    const bytes = text === null ? Buffer.from(await body.arrayBuffer()) : null;
+    if (statusCode !== 200) throw new Error(`HTTP ${statusCode}: ${(text ?? bytes?.toString('utf8') ?? '').slice(0, 200)}`);
     const started = performance.now();
-    const value: unknown = JSON.parse(text);
+    const value: unknown = decoder.kind === 'json' ? JSON.parse(text as string) : decoder.decode(bytes as Buffer);
     meter.record(Number(headers['content-length'] ?? Number.NaN), performance.now() - started);
     return value;
   };

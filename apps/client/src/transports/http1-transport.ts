@@ -1,0 +1,58 @@
+import { Agent } from 'node:http';
+import type { HttpService } from '@nestjs/axios';
+import { firstValueFrom } from 'rxjs';
+import { isTuned, type ProcessSample, type Settings } from '@bench/config';
+import { ReplyMeter, type Connection, type ReplyTally } from '@bench/harness';
+import { undiciConnection, type BodyDecoder } from './undici-json';
+
+/**
+ * What server-a's HTTP/1.1 transports share (json, proto-h1): `@nestjs/axios` on Node's default agent
+ * as the blog had it, or one undici pool when tuned (`undici-pool`); a meter of decoded replies; server
+ * metrics from server-a's /metrics. Subclasses say how a call goes through axios and how a body decodes.
+ */
+export abstract class Http1Transport {
+  protected readonly meter = new ReplyMeter();
+  private sharedConnection: Connection | undefined;
+
+  constructor(
+    protected readonly http: HttpService,
+    protected readonly settings: Settings,
+    /** Where server-a serves these replies; the row count follows. */
+    protected readonly routePrefix: string,
+  ) {}
+
+  /** The body decoder the undici pool uses. */
+  protected abstract readonly decoder: BodyDecoder;
+
+  /** A connection through axios, on `agent` (undefined: Node's global agent, as the blog). */
+  protected abstract connect(agent: Agent | undefined, close: () => Promise<void>): Connection;
+
+  private undici(): boolean {
+    return isTuned(this.settings.variant, 'undici-pool');
+  }
+
+  private undiciConnection(): Connection {
+    return undiciConnection(this.settings.serverAUrl, this.routePrefix, this.settings.maxParallel, this.settings.callTimeoutMs, this.meter, this.decoder);
+  }
+
+  shared(): Connection {
+    this.sharedConnection ??= this.undici() ? this.undiciConnection() : this.connect(undefined, async () => undefined);
+    return this.sharedConnection;
+  }
+
+  openFresh(): Connection {
+    if (this.undici()) return this.undiciConnection();
+    // Same settings as Node 20's global agent, but its own socket pool, so the first call connects.
+    const agent = new Agent({ keepAlive: true, scheduling: 'lifo', timeout: 5000 });
+    return this.connect(agent, async () => agent.destroy());
+  }
+
+  takeReplies(): ReplyTally {
+    return this.meter.take();
+  }
+
+  async readServerMetrics(resetPeak: boolean): Promise<ProcessSample> {
+    const url = `${this.settings.serverAUrl}/metrics?resetPeak=${resetPeak}`;
+    return (await firstValueFrom(this.http.get<ProcessSample>(url))).data;
+  }
+}

@@ -1,0 +1,135 @@
+import * as http2 from 'node:http2';
+import type { ProcessSample } from '@bench/config';
+import { ReplyMeter, type Connection, type Http2Windows, type ReplyTally, type RowTransport } from '@bench/harness';
+
+/**
+ * One HTTP/2 cleartext session (prior knowledge) to server-a's h2c listener, on node:http2: undici 6
+ * speaks HTTP/2 only over TLS (ALPN; its connector carries a "TODO: add support for h2c"), so node:http2
+ * is the client that speaks h2c. Every request of a call is a stream of the one session, as gRPC's are.
+ *
+ * `windowBytes` (tuning http2-window) raises both receive windows this side advertises: the stream
+ * window by SETTINGS_INITIAL_WINDOW_SIZE, the connection window by setLocalWindowSize (the SETTINGS
+ * frame cannot raise it). null keeps node:http2's defaults, 65,535 bytes each, as grpc-js's.
+ */
+export class Http2Session {
+  private session: http2.ClientHttp2Session | undefined;
+
+  constructor(
+    private readonly origin: string,
+    private readonly windowBytes: number | null,
+  ) {}
+
+  /** The session, opened on first use and again after the server or the network closed it. */
+  private current(): http2.ClientHttp2Session {
+    if (this.session && !this.session.closed && !this.session.destroyed) return this.session;
+    const settings = this.windowBytes === null ? {} : { initialWindowSize: this.windowBytes };
+    const session = http2.connect(this.origin, { settings });
+    const windowBytes = this.windowBytes;
+    if (windowBytes !== null) session.once('connect', () => session.setLocalWindowSize(windowBytes));
+    // A session error fails its open streams (each rejects on its own); it must not crash the client.
+    session.on('error', () => undefined);
+    session.on('close', () => {
+      if (this.session === session) this.session = undefined;
+    });
+    this.session = session;
+    return session;
+  }
+
+  /** GET `path`; resolves with the status, the body's bytes, and when the last byte arrived. */
+  get(path: string, deadlineMs: number): Promise<{ status: number; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      const stream = this.current().request({ ':method': 'GET', ':path': path });
+      const chunks: Buffer[] = [];
+      let status = 0;
+      stream.setTimeout(deadlineMs, () => {
+        stream.close(http2.constants.NGHTTP2_CANCEL);
+        reject(new Error(`DEADLINE_EXCEEDED: no complete reply within ${deadlineMs} ms`));
+      });
+      stream.on('response', (headers) => (status = Number(headers[':status'])));
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => resolve({ status, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) }));
+      stream.on('error', reject);
+      stream.end();
+    });
+  }
+
+  /** The receive windows of the open session as node:http2 reports them (null before it connected). */
+  windows(): Http2Windows | null {
+    const session = this.session;
+    if (!session || session.connecting || session.destroyed) return null;
+    const stream = session.localSettings.initialWindowSize;
+    const connection = session.state.effectiveLocalWindowSize;
+    return stream === undefined || connection === undefined ? null : { streamBytes: stream, connectionBytes: connection };
+  }
+
+  close(): Promise<void> {
+    const session = this.session;
+    this.session = undefined;
+    if (!session || session.destroyed) return Promise.resolve();
+    return new Promise((resolve) => session.close(() => resolve()));
+  }
+}
+
+/**
+ * Transport json-h2: server-a's JSON rows over HTTP/2 cleartext, parsed with JSON.parse and timed, as
+ * every JSON transport does. The blog's route, the blog's rows; only the protocol differs from `json`.
+ */
+export class Http2JsonTransport implements RowTransport {
+  readonly name = 'json-h2' as const;
+  private readonly meter = new ReplyMeter();
+  private readonly session: Http2Session;
+  private readonly sharedConnection: Connection;
+
+  constructor(
+    private readonly origin: string,
+    private readonly windowBytes: number | null,
+    private readonly routePrefix = '/server-a/',
+  ) {
+    this.session = new Http2Session(origin, windowBytes);
+    this.sharedConnection = this.connect(this.session, async () => undefined);
+  }
+
+  shared(): Connection {
+    return this.sharedConnection;
+  }
+
+  openFresh(): Connection {
+    const session = new Http2Session(this.origin, this.windowBytes);
+    return this.connect(session, () => session.close());
+  }
+
+  takeReplies(): ReplyTally {
+    return this.meter.take();
+  }
+
+  http2Windows(): Http2Windows | null {
+    return this.session.windows();
+  }
+
+  /** Nest calls this on shutdown: an open session would keep the process alive. */
+  onModuleDestroy(): Promise<void> {
+    return this.session.close();
+  }
+
+  async readServerMetrics(resetPeak: boolean): Promise<ProcessSample> {
+    const { status, body } = await this.session.get(`/metrics?resetPeak=${resetPeak}`, 5_000);
+    if (status !== 200) throw new Error(`HTTP ${status}: ${body.toString('utf8').slice(0, 200)}`);
+    return JSON.parse(body.toString('utf8')) as ProcessSample;
+  }
+
+  private connect(session: Http2Session, close: () => Promise<void>): Connection {
+    const one = async (rows: number, deadlineMs: number): Promise<unknown> => {
+      const { status, body } = await session.get(`${this.routePrefix}${rows}`, deadlineMs);
+      if (status !== 200) throw new Error(`HTTP ${status}: ${body.toString('utf8').slice(0, 200)}`);
+      const text = body.toString('utf8');
+      const started = performance.now();
+      const value: unknown = JSON.parse(text);
+      this.meter.record(body.length, performance.now() - started);
+      return value;
+    };
+    return {
+      fetchAll: (rows, requests, deadlineMs) => Promise.all(Array.from({ length: requests }, () => one(rows, deadlineMs))),
+      close,
+    };
+  }
+}

@@ -1,0 +1,54 @@
+import type { Agent } from 'node:http';
+import { HttpService } from '@nestjs/axios';
+import { Inject, Injectable } from '@nestjs/common';
+import type { AxiosResponseHeaders, RawAxiosResponseHeaders } from 'axios';
+import { forkJoin, lastValueFrom, map, type Observable } from 'rxjs';
+import { grpcCodecFor, SETTINGS, type Settings } from '@bench/config';
+import type { Connection, RowTransport } from '@bench/harness';
+import { getSamplesCodec, PROTOBUF_MEDIA_TYPE } from '@bench/proto';
+import { Http1Transport } from './http1-transport';
+import type { BodyDecoder } from './undici-json';
+
+/** server-a's protobuf twin of the blog's route (apps/server-a samples.controller.ts). */
+const ROUTE = '/server-a/protobuf/';
+
+/**
+ * Transport proto-h1: server-a's rows as one sample.Samples message in an application/x-protobuf body
+ * over HTTP/1.1 (GET /server-a/protobuf/:count), decoded by the same GetSamples deserializer the gRPC
+ * client uses (libs/proto getSamplesCodec; the fast codec when tuned). Against `json` only the codec
+ * differs; against `grpc` only the protocol and library. The HTTP client is the JSON transport's.
+ */
+@Injectable()
+export class ProtoH1Transport extends Http1Transport implements RowTransport {
+  readonly name = 'proto-h1' as const;
+  protected readonly decoder: BodyDecoder;
+
+  constructor(http: HttpService, @Inject(SETTINGS) settings: Settings) {
+    super(http, settings, ROUTE);
+    // The deserializer also tells libs/proto's codec observer (the gRPC transport's meter, which every gRPC case resets first).
+    const codec = getSamplesCodec(grpcCodecFor(settings.variant));
+    this.decoder = { kind: 'bytes', decode: (bytes) => codec.responseDeserialize(bytes) };
+  }
+
+  private timedDecode = (data: unknown, headers: AxiosResponseHeaders | RawAxiosResponseHeaders): unknown => {
+    if (!Buffer.isBuffer(data)) return data;
+    // An error reply (JSON) is left as text; axios rejects it on its status.
+    if (!String(headers['content-type'] ?? '').startsWith(PROTOBUF_MEDIA_TYPE) || this.decoder.kind !== 'bytes') return data.toString('utf8');
+    const started = performance.now();
+    const value = this.decoder.decode(data);
+    this.meter.record(data.length, performance.now() - started);
+    return value;
+  };
+
+  protected connect(agent: Agent | undefined, close: () => Promise<void>): Connection {
+    const base = `${this.settings.serverAUrl}${ROUTE}`;
+    const one = (rows: number, timeout: number): Observable<unknown> =>
+      this.http
+        .get(base + rows, { responseType: 'arraybuffer', transformResponse: this.timedDecode, timeout, ...(agent ? { httpAgent: agent } : {}) })
+        .pipe(map((response) => response.data as unknown));
+    return {
+      fetchAll: (rows, requests, deadlineMs) => lastValueFrom(forkJoin(Array.from({ length: requests }, () => one(rows, deadlineMs)))),
+      close,
+    };
+  }
+}

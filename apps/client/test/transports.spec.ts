@@ -1,0 +1,97 @@
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import { DEFAULT_SETTINGS, GRPC_FLOW_CONTROL_WINDOW_BYTES, type NestVariant, type Settings } from '@bench/config';
+import { parseCaseRun } from '@bench/harness';
+import { buildRows } from '@bench/samples';
+import { startFakeGrpcServer, startFakeJsonServer, type FakeServer } from '@bench/testing';
+import { AppModule } from '../src/app.module';
+
+// The transports that complete the protocol × codec matrix (json-h2, proto-h1), through POST /bench/run,
+// against protocol-level stand-ins for server-a's two listeners.
+describe.each<NestVariant>(['blog', 'tuned'])('client: json-h2 and proto-h1 (%s)', (variant) => {
+  let serverA: FakeServer;
+  let serverAH2: FakeServer;
+  let serverB: FakeServer;
+  let client: INestApplication;
+
+  beforeAll(async () => {
+    [serverA, serverAH2, serverB] = await Promise.all([startFakeJsonServer(), startFakeJsonServer('h2c'), startFakeGrpcServer()]);
+    const settings: Settings = {
+      ...DEFAULT_SETTINGS,
+      serverAUrl: serverA.url,
+      serverAH2Url: serverAH2.url,
+      serverBUrl: serverB.url,
+      maxRows: 20_000,
+      maxParallel: 200,
+      callTimeoutMs: 1_000,
+      variant,
+    };
+    const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(settings)] }).compile();
+    client = moduleRef.createNestApplication({ logger: false });
+    await client.init();
+  });
+  afterAll(async () => {
+    await client.close();
+    await Promise.all([serverA.close(), serverAH2.close(), serverB.close()]);
+  });
+
+  const http = () => request(client.getHttpServer());
+
+  it.each(['json-h2', 'proto-h1'])('POST /bench/run measures %s like every transport', async (transport) => {
+    const run = (await http().post('/bench/run').send({ transport, rows: 100, requests: 3, warmup: 2, runs: 4 }).expect(200)).body;
+    expect(parseCaseRun(run)).toEqual({ ok: true, value: run });
+    expect(run).toMatchObject({ transport, rows: 100, requests: 3, rowsPerCall: 300, serverMetricsError: null });
+    expect(run.samplesMs).toHaveLength(4);
+    expect(run.coldMs).toBeGreaterThan(0);
+    expect(run.bytesPerResponse).toBeGreaterThan(100 * 50);
+    expect(run.phases.clientDecodeMs).toBeGreaterThan(0);
+    expect(run.server).toEqual({ cpuUserMs: expect.any(Number), cpuSystemMs: expect.any(Number), peakRssBytes: expect.any(Number) });
+  });
+
+  it('reads the HTTP/2 session windows back: 64 KiB by default, 16 MiB with http2-window', async () => {
+    const run = (await http().post('/bench/run').send({ transport: 'json-h2', rows: 10, requests: 1, warmup: 0, runs: 1 }).expect(200)).body;
+    const window = variant === 'tuned' ? GRPC_FLOW_CONTROL_WINDOW_BYTES : 65_535;
+    expect(run.http2Windows).toEqual({ streamBytes: window, connectionBytes: window });
+  });
+
+  it('a protobuf body is smaller than the JSON body of the same rows, and the same size as gRPC', async () => {
+    const run = async (transport: string) =>
+      (await http().post('/bench/run').send({ transport, rows: 1000, requests: 1, warmup: 0, runs: 1, cold: false }).expect(200)).body.bytesPerResponse as number;
+    const [json, jsonH2, protoH1, grpc] = [await run('json'), await run('json-h2'), await run('proto-h1'), await run('grpc')];
+    expect(jsonH2).toBe(json);
+    expect(protoH1).toBe(grpc);
+    expect(protoH1).toBeLessThan(json);
+  });
+
+  it.each(['json-h2', 'proto-h1'] as const)('fails a case loudly (502) when %s sends the wrong rows', async (transport) => {
+    const server = transport === 'json-h2' ? serverAH2 : serverA;
+    server.rows = (count) => buildRows(count).map((row, i) => (i === count - 1 ? { ...row, columnJ: 'tampered' } : row));
+    try {
+      const response = await http().post('/bench/run').send({ transport, rows: 5, requests: 1, warmup: 0, runs: 1 }).expect(502);
+      expect(response.body.message).toContain('wrong reply: row 4 differs');
+    } finally {
+      server.rows = buildRows;
+    }
+  });
+
+  it.each(['json-h2', 'proto-h1'] as const)('holds %s calls to the case deadline (502)', async (transport) => {
+    const server = transport === 'json-h2' ? serverAH2 : serverA;
+    server.delayMs = 3_000;
+    try {
+      const started = Date.now();
+      const response = await http().post('/bench/run').send({ transport, rows: 1, requests: 1, warmup: 0, runs: 1, cold: false, deadlineMs: 300 }).expect(502);
+      expect(Date.now() - started).toBeLessThan(900);
+      expect(response.body.message).toMatch(/DEADLINE_EXCEEDED|timeout of 300ms exceeded/);
+    } finally {
+      server.delayMs = 0;
+    }
+    // The connection is still usable afterwards.
+    await http().post('/bench/run').send({ transport, rows: 3, requests: 2, warmup: 0, runs: 1, cold: false }).expect(200);
+  });
+
+  it('refuses a transport no client serves with 400', async () => {
+    const response = await http().post('/bench/run').send({ transport: 'json-h3', rows: 1, requests: 1, runs: 1 }).expect(400);
+    expect(response.body).toMatchObject({ statusCode: 400, field: 'transport', rule: 'enum' });
+  });
+});
