@@ -149,6 +149,21 @@ describeInChromium('the HTML report in Chromium', () => {
     expect(await page.title()).toContain('2026-11-21T10:43:20.997Z');
   });
 
+  it('opens with the verdict: the first table on screen, a row per case, then its chart, then the details', async () => {
+    const first = page.locator('table').first();
+    expect(await first.getAttribute('data-table')).toBe('verdict');
+    expect(await first.locator('tbody tr').count()).toBe(new Set(doc.results.map((r) => r.case)).size);
+    expect(await page.locator('svg[data-chart]').first().getAttribute('data-chart')).toBe('verdict');
+    const top = async (selector: string) => (await page.locator(selector).first().boundingBox())!.y;
+    const [table, chart, results] = [await top('table[data-table="verdict"]'), await top('svg[data-chart="verdict"]'), await top('#results')];
+    expect(table).toBeLessThan(chart);
+    expect(chart).toBeLessThan(results);
+    // The verdict is on the first screen (900 px high), not below the details.
+    expect(table).toBeLessThan(900);
+    // The failed cell (②-3 gRPC) has no winner and says why.
+    expect(await page.locator('table[data-table="verdict"] tr[data-case="②-3"] td').last().textContent()).toMatch(/^gRPC failed: /);
+  });
+
   it('has one body row per result in the table', async () => {
     expect(await page.locator('table[data-table="results"] > tbody > tr').count()).toBe(doc.results.length);
   });

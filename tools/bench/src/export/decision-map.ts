@@ -40,12 +40,15 @@ export function decisionMap(results: readonly CaseResult[]): DecisionMap | null 
     variants: unique(results.map((r) => r.variant)),
     networks,
     cases,
-    cell(variant, caseId, network) {
-      const ratio = grpcOverJson(results, caseId, variant, network);
-      const winner = ratio === null ? null : ratio > TIE_WITHIN ? 'json' : ratio < 1 / TIE_WITHIN ? 'grpc' : 'tie';
-      return { ratio, winner, json: median(results, variant, caseId, network, 'json'), grpc: median(results, variant, caseId, network, 'grpc') };
-    },
+    cell: (variant, caseId, network) => mapCell(results, variant, caseId, network),
   };
+}
+
+/** Who wins one case in one variant across one network, from the two medians (a tie within TIE_WITHIN). */
+export function mapCell(results: readonly CaseResult[], variant: string, caseId: string, network: string): MapCell {
+  const ratio = grpcOverJson(results, caseId, variant, network);
+  const winner = ratio === null ? null : ratio > TIE_WITHIN ? 'json' : ratio < 1 / TIE_WITHIN ? 'grpc' : 'tie';
+  return { ratio, winner, json: median(results, variant, caseId, network, 'json'), grpc: median(results, variant, caseId, network, 'grpc') };
 }
 
 /** "JSON 3.1×", "gRPC 2.0×", "tie", "—": who wins and by how much (the loser's median ÷ the winner's). */

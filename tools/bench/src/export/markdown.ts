@@ -2,6 +2,7 @@ import type { CaseResult, RunDocument } from '../model';
 import { anyOffLoopback, blogRatio, grpcOverJson, networkOf } from '../results';
 import { renderBreakdown, renderVariantRatios } from './breakdown';
 import { decisionMap, renderDecisionMap } from './decision-map';
+import { renderVerdictMarkdown, verdict, VERDICT_NOTE } from './verdict';
 import { bytes, count, describeMemoryReclaim, describeNetworks, describePaths, describeVisits, ms, ratio } from './format';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
@@ -133,6 +134,14 @@ export function renderMarkdown(doc: RunDocument): string {
   const map = decisionMap(doc.results);
   return [
     `# gRPC vs JSON: ${String(settings.startedAt ?? '')}`,
+    '',
+    '## Verdict: who wins, by how much, and why',
+    '',
+    renderVerdictMarkdown(verdict(doc.results)),
+    '',
+    VERDICT_NOTE,
+    '',
+    '## How the run was made',
     '',
     `- commit \`${commit}\`${doc.provenance.gitDirty ? ' (with uncommitted changes)' : ''}; profile \`${String(settings.profile)}\`; ` +
       `warm-up ${String(settings.warmup)} call(s) and ${String(settings.warmupMs ?? 0)} ms per case and transport; timed runs per case as in the table's n`,

@@ -8,7 +8,7 @@ import { TRANSPORT_STYLE } from './palette';
 import { el } from './svg';
 
 /** Colour strength grows with log(factor) and is full at 10×. */
-function shade(cell: MapCell): string | null {
+export function shade(cell: MapCell): string | null {
   if (cell.ratio === null || cell.winner === null || cell.winner === 'tie') return null;
   const factor = cell.winner === 'json' ? cell.ratio : 1 / cell.ratio;
   const strength = Math.min(1, Math.log(factor / TIE_WITHIN) / Math.log(10 / TIE_WITHIN));

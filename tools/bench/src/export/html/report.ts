@@ -12,6 +12,7 @@ import { renderProvenance } from './provenance';
 import { el } from './svg';
 import { renderResultsTable } from './table';
 import { renderVariantsTable } from './variants-table';
+import { renderVerdictSection } from './verdict';
 
 
 interface ChartSection {
@@ -135,7 +136,7 @@ export function renderReport(doc: RunDocument): string {
   const pageTitle = `gRPC vs JSON: run of ${startedAt}`;
   const variants = renderVariantsTable(doc.results);
   const map = renderDecisionMapHtml(doc.results);
-  const tables = [...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : [])];
+  const tables = [['verdict', 'Verdict'], ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : [])];
   const nav = el(
     'nav',
     {},
@@ -165,9 +166,11 @@ export function renderReport(doc: RunDocument): string {
       // The path first: a figure read without its round-trip time cannot be read at all.
       ...describeNetworks(doc.provenance.networks).map((line) => el('p', { class: 'network', 'data-network-line': '' }, `Network ${escapeHtml(line)}`)),
       ...describePaths(doc.provenance.path).map((line) => el('p', { class: 'network', 'data-path-line': '' }, `Path ${escapeHtml(line.replace(/\*\*/g, ''))}`)),
-      HOW_TO_READ,
-      nav,
     ),
+    // The verdict first (the table, then its one chart), the details below.
+    renderVerdictSection(doc.results),
+    HOW_TO_READ,
+    nav,
     map ? el('section', { id: 'decision-map', 'data-section': 'decision-map' }, el('h2', {}, 'Decision map'), map) : '',
     el('section', { id: 'results', 'data-section': 'results' }, el('h2', {}, 'Results'), renderResultsTable(doc.results)),
     variants
