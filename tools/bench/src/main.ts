@@ -14,19 +14,20 @@ import { renderCsv } from './export/csv';
 import { renderReport } from './export/html';
 import { renderIndex } from './export/index-page';
 import { renderMarkdown, renderTable } from './export/markdown';
-import type { PlannedCase, RawResult, RunDocument } from './model';
+import type { PlannedCase, RunDocument } from './model';
 import { errorText, failureSummary } from './failures';
-import { appSetKey, BENCH_ALL_COMMAND, parseOptions, planCases, type BenchOptions } from './options';
+import { BENCH_ALL_COMMAND, parseOptions, type BenchOptions } from './options';
+import { appSetKey, planCases } from './plan';
+import { CellPool } from './cell-pool';
 import { hasTaskset, planPinning } from './pinning';
 import { duration, expectedCostMs, Progress } from './progress';
 import { runTool } from './cli';
 import { collectProvenance } from './provenance';
-import { cellKey, toCaseResult } from './results';
+import { toCaseResult } from './results';
 import type { RunnerHooks } from './runner';
 import { writeIndex } from './runs';
 import { missingMains, type VariantRecord } from './variants';
 import { createRunFolder, pointLatestAt, writeFileAtomic } from './store';
-import { inPlanOrder, mergeVisits } from './visits';
 
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
 
@@ -165,7 +166,12 @@ async function main(argv: readonly string[]): Promise<number> {
 
   const progress = new Progress(plan);
   let done = 0;
-  const cells = new Map<string, { raw: RawResult; visits: number }>();
+  const pool = new CellPool({
+    networks: options.networks.map((n) => n.name),
+    variants: options.variants.map((v) => v.id),
+    cases: options.cases.map((c) => c.id),
+    transports: options.transports,
+  });
   const skipped: Record<string, string> = {};
   doc.settings.skippedVariants = skipped;
   const hooks: RunnerHooks = {
@@ -173,15 +179,8 @@ async function main(argv: readonly string[]): Promise<number> {
     onRepetition: (planned, repetition) => progress.repetition(planned, repetition),
     onCaseDone: (raws, _index, _total, planned) => {
       progress.caseDone(planned, raws, done++, plan.length);
-      for (const raw of raws) {
-        const key = cellKey(raw);
-        const sofar = cells.get(key);
-        cells.set(key, sofar ? { raw: mergeVisits(sofar.raw, raw, sofar.visits), visits: sofar.visits + 1 } : { raw, visits: 1 });
-      }
-      // A cell's row appears with its first visit and grows with each later one.
-      const pooled = [...cells.values()].map((cell) => cell.raw);
-      const order = { networks: options.networks.map((n) => n.name), variants: options.variants.map((v) => v.id), cases: options.cases.map((c) => c.id) };
-      doc.results = inPlanOrder(pooled, order.networks, order.variants, order.cases, options.transports).map(toCaseResult);
+      pool.add(raws);
+      doc.results = pool.results().map(toCaseResult);
       save();
     },
   };

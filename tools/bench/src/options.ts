@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import { helpText, parseCommandLine, UsageError, type Command } from './cli';
 import { CASES, selectCases } from './cases';
-import { callDeadlineMs, DEADLINE_RULE } from './deadlines';
-import { TRANSPORTS, type CaseRecord, type PlannedCase, type Transport } from './model';
+import { DEADLINE_RULE } from './deadlines';
+import { TRANSPORTS, type CaseRecord, type Transport } from './model';
 import { PROFILES, type Profile } from './profiles';
 import { findProfile, loadProfiles, ProfileError, type NetworkProfile } from './network';
 import { selectVariants, VARIANTS, type VariantRecord } from './variants';
@@ -246,73 +246,4 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     pin: values.pin,
     help,
   };
-}
-
-/** `runs` split over `visits` as evenly as possible, larger shares first (60 over 3: 20, 20, 20; 5 over 3: 2, 2, 1). */
-export function splitRuns(runs: number, visits: number): number[] {
-  return Array.from({ length: visits }, (_, i) => Math.floor(runs / visits) + (i < runs % visits ? 1 : 0));
-}
-
-/**
- * Per variant, the visits of its cases spread evenly over the run: visit v of a case with V visits sits
- * at (v − ½)/V of the way through, so cases with equal visits go round-robin (every case's visit 1 in
- * the blog's order, then every case's visit 2, …) and a case with one visit lands mid-run. Each visit
- * has its share of the runs and goes to fork ((v − 1) mod forks) + 1; a fork's first visit is cold.
- */
-export function planCases(options: BenchOptions): PlannedCase[] {
-  return options.networks.flatMap((network) => planVariants(options, network));
-}
-
-function planVariants(options: BenchOptions, network: NetworkProfile): PlannedCase[] {
-  const { profile } = options;
-  return options.variants.flatMap((variant) => {
-    const visits = options.cases.flatMap((record, caseIndex) => {
-      const runs = options.runs ?? (profile.caseDefaults ? record.defaultRuns : undefined) ?? profile.runs;
-      const own = <T>(value: T | undefined) => (profile.caseDefaults ? value : undefined);
-      // Never more visits than runs (a visit without a timed run would only cost time), nor more forks than visits.
-      const visitCount = Math.min(runs, options.visits ?? own(record.defaultVisits) ?? profile.visits);
-      const forks = Math.min(visitCount, options.forks ?? own(record.defaultForks) ?? profile.forks);
-      const shares = splitRuns(runs, visitCount);
-      return shares.map((share, i) => {
-        const fork = forks === 0 ? 0 : (i % forks) + 1;
-        const cold = i < Math.max(1, forks);
-        const planned: PlannedCase = {
-          network: network.name,
-          variant: variant.id,
-          record,
-          transports: [...options.transports],
-          warmup: options.warmup,
-          cold,
-          warmupMs: cold ? options.warmupMs : options.rewarmMs,
-          settleMs: options.settleMs,
-          runs: share,
-          forks,
-          fork,
-          visits: visitCount,
-          visit: i + 1,
-          firstPosition: shares.slice(0, i).reduce((a, b) => a + b, 0) * options.transports.length,
-          deadlineMs: callDeadlineMs(record, options.deadlineMs, 2 * network.oneWayDelayMs),
-          // --runs asks for exactly that many runs: no budget then.
-          budgetMs: options.runs === null && profile.budgetMs !== null ? profile.budgetMs / visitCount : null,
-          minRuns: Math.min(share, profile.minRunsPerVisit),
-        };
-        return { planned, at: (i + 0.5) / visitCount, caseIndex };
-      });
-    });
-    visits.sort((a, b) => a.at - b.at || a.caseIndex - b.caseIndex);
-    return visits.map((v) => v.planned);
-  });
-}
-
-/** Which set of apps serves a visit: the case's fork, or with no forks the variant's one set (per network). */
-export function appSetKey(planned: PlannedCase): string {
-  const where = planned.network === 'loopback' ? '' : `${planned.network}:`;
-  return where + (planned.forks === 0 ? planned.variant : `${planned.variant}/${planned.record.id}#${planned.fork}`);
-}
-
-/** For each set of apps, the plan index of the last visit it serves: after that visit it can stop. */
-export function lastVisitOfAppSet(plan: readonly PlannedCase[]): Map<string, number> {
-  const last = new Map<string, number>();
-  plan.forEach((planned, index) => last.set(appSetKey(planned), index));
-  return last;
 }
