@@ -8,7 +8,6 @@ import { COMPARE_COMMAND } from '../src/compare-main';
 import { NETWORK_COMMAND } from '../src/network/main';
 import { BENCH_ALL_COMMAND } from '../src/options';
 import { PROFILES } from '../src/profiles';
-import { SOAK_COMMAND } from '../src/soak-main';
 import { suiteCommand } from '../src/suites/common/args';
 import { ECHO_SPEC } from '../src/suites/echo/main';
 import { LATENCY_SPEC } from '../src/suites/latency/main';
@@ -16,6 +15,7 @@ import { LOAD_SPEC } from '../src/suites/load/main';
 import { SUITES_COMMAND } from '../src/suites/main';
 import { PINGPONG_SPEC } from '../src/suites/pingpong/main';
 import { SERIALIZATION_SPEC } from '../src/suites/serialization/main';
+import { SOAK_SPEC } from '../src/suites/soak/main';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -36,10 +36,9 @@ const DEMO = {
 const COMMANDS: Record<string, Command> = {
   all: BENCH_ALL_COMMAND,
   compare: COMPARE_COMMAND,
-  soak: SOAK_COMMAND,
   network: NETWORK_COMMAND,
   suites: SUITES_COMMAND,
-  ...Object.fromEntries([ECHO_SPEC, LATENCY_SPEC, LOAD_SPEC, PINGPONG_SPEC, SERIALIZATION_SPEC].map((spec) => [spec.suite, suiteCommand(spec)])),
+  ...Object.fromEntries([ECHO_SPEC, LATENCY_SPEC, LOAD_SPEC, PINGPONG_SPEC, SERIALIZATION_SPEC, SOAK_SPEC].map((spec) => [spec.suite, suiteCommand(spec)])),
 };
 
 describe('parseCommandLine', () => {

@@ -275,10 +275,10 @@ describe('bench:all (built apps, quick profile)', () => {
     }
   });
 
-  it('bench:soak (test-sized): load on both servers at once, zero errors, RSS figures, apps stopped', async () => {
+  it('bench:soak (test-sized), a suite like the others: load on both servers at once, zero errors, RSS figures, its report, apps stopped', async () => {
     const env = await portsEnv();
     const result = await new Promise<Finished>((resolve) => {
-      const child = spawn(process.execPath, [path.join(ROOT, 'tools/bench/dist/soak-main.js'), '--duration-s', '2', '--warmup-s', '1', '--http-concurrency', '20', '--grpc-concurrency', '10', '--out', out], {
+      const child = spawn(process.execPath, [path.join(ROOT, 'tools/bench/dist/suites/soak/main.js'), '--profile', 'quick', '--duration-s', '2', '--warmup-s', '1', '--http-concurrency', '20', '--grpc-concurrency', '10', '--out', out], {
         cwd: ROOT,
         env: { ...process.env, ...env },
       });
@@ -288,12 +288,16 @@ describe('bench:all (built apps, quick profile)', () => {
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
       child.on('exit', (code) => resolve({ code, stdout, stderr }));
     });
-    const [dir] = fs.readdirSync(out).filter((name) => /^\d{4}-/.test(name));
-    const doc = JSON.parse(fs.readFileSync(path.join(out, dir, 'soak.json'), 'utf8'));
-    expect(doc.loads.map((l: { errors: number }) => l.errors)).toEqual([0, 0]);
-    expect(doc.loads.every((l: { calls: number }) => l.calls > 100)).toBe(true);
-    expect(doc.rssWarm['server-a']).toBeGreaterThan(0);
-    expect(result.code).toBe(doc.verdict.rssOk ? 0 : 1);
+    const [dir] = fs.readdirSync(out).filter((name) => /^soak-\d{4}-/.test(name));
+    const doc = JSON.parse(fs.readFileSync(path.join(out, dir, 'results.json'), 'utf8'));
+    expect(doc).toMatchObject({ suite: 'soak', incomplete: false, settings: { durationS: 2, profile: 'quick' }, provenance: { gitCommit: expect.any(String) } });
+    expect(doc.results.loads.map((l: { errors: number }) => l.errors)).toEqual([0, 0]);
+    expect(doc.results.loads.every((l: { calls: number }) => l.calls > 100)).toBe(true);
+    expect(doc.results.rssWarm['server-a']).toBeGreaterThan(0);
+    // 2 s of load: memory growth is not judged, so no errors means exit 0.
+    expect(doc.results.verdict).toMatchObject({ errorsOk: true, rssJudged: false });
+    expect(result.code).toBe(0);
+    for (const file of ['results.md', 'report.html']) expect(fs.existsSync(path.join(out, dir, file))).toBe(true);
     expect(result.stdout).toContain('| server-b (gRPC) | 10 |');
     for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
   });

@@ -133,15 +133,16 @@ describeRoot('network stage (root)', () => {
     }
   });
 
-  it('bench:latency --network zone measures across the stage: every call pays the round trip, the network is recorded', () => {
+  it('bench:latency --network veth,zone measures across each stage in turn, a run folder each: every call pays the round trip, the network is recorded', () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-net-suite-'));
     try {
-      const args = [path.resolve(__dirname, '../dist/suites/latency/main.js'), '--profile', 'quick', '--calls', '5', '--network', 'zone', '--out', out];
+      const args = [path.resolve(__dirname, '../dist/suites/latency/main.js'), '--profile', 'quick', '--calls', '5', '--network', 'veth,zone', '--out', out];
       const result = spawnSync(process.execPath, args, { cwd: path.resolve(__dirname, '../../..'), encoding: 'utf8', timeout: 100_000 });
       expect(result.status).toBe(0);
-      const [run] = fs.readdirSync(out).filter((name) => name.startsWith('latency-'));
-      const doc = JSON.parse(fs.readFileSync(path.join(out, run, 'results.json'), 'utf8'));
-      expect(doc.settings.network).toBe('zone');
+      const runs = fs.readdirSync(out).filter((name) => name.startsWith('latency-')).sort();
+      const docs = runs.map((run) => JSON.parse(fs.readFileSync(path.join(out, run, 'results.json'), 'utf8')));
+      expect(docs.map((d) => d.settings.network)).toEqual(['veth', 'zone']);
+      const [run, doc] = [runs[1], docs[1]];
       expect(doc.provenance.networks.zone.calibration.verdict).toBe('ok');
       const ping = doc.provenance.networks.zone.calibration.achieved.pingRttMs.median;
       expect(JSON.stringify(doc.settings.cores)).toContain('zone network stage');

@@ -1,5 +1,7 @@
-import { runLoad } from '../src/soak/load';
-import { judgeSoak, renderSoakMarkdown, summarizeLoad } from '../src/soak/report';
+import { runLoad } from '../src/suites/common/closed-loop';
+import { judgeSoak, summarizeLoad } from '../src/suites/soak/judge';
+import { soakFailure, type SoakResults } from '../src/suites/soak/measure';
+import { renderSoakHtml, renderSoakMarkdown, type SoakDocument } from '../src/suites/soak/render';
 
 describe('soak: load loop', () => {
   it('keeps `concurrency` calls in flight until the duration passes, counting errors by kind', async () => {
@@ -30,11 +32,29 @@ describe('soak: judgement', () => {
   });
 
   it('passes with no errors and RSS within +20%, and says which rule failed otherwise', () => {
-    expect(judgeSoak([load(0)], { a: 100 }, { a: 120 })).toEqual({ errorsOk: true, rssOk: true, rssGrowth: { a: 1.2 } });
+    expect(judgeSoak([load(0)], { a: 100 }, { a: 120 })).toEqual({ errorsOk: true, rssJudged: true, rssOk: true, rssGrowth: { a: 1.2 } });
     expect(judgeSoak([load(0)], { a: 100 }, { a: 121 }).rssOk).toBe(false);
+    // A few seconds of load cannot tell a leak from heaps growing to their working size.
+    expect(judgeSoak([load(0)], { a: 100 }, { a: 150 }, 2)).toMatchObject({ rssJudged: false, rssOk: true });
     expect(judgeSoak([load(1)], { a: 100 }, { a: 100 }).errorsOk).toBe(false);
-    const md = renderSoakMarkdown([load(0)], { a: 100 * 1048576 }, { a: 110 * 1048576 }, judgeSoak([load(0)], { a: 100 }, { a: 110 }), { durationS: 60, warmupS: 10, rows: 1, startedAt: 'x' });
+  });
+
+  it('renders results.md and report.html from the document alone, and fails the run on errors or growth', () => {
+    const results: SoakResults = { loads: [load(0)], rssWarm: { a: 100 * 1048576 }, rssEnd: { a: 110 * 1048576 }, verdict: judgeSoak([load(0)], { a: 100 }, { a: 110 }) };
+    const doc: SoakDocument = {
+      schemaVersion: 1,
+      suite: 'soak',
+      incomplete: false,
+      provenance: { gitCommit: 'abc' },
+      settings: { durationS: 60, warmupS: 10, httpConcurrency: 100, grpcConcurrency: 50, rows: 1, startedAt: 'x', profile: 'default', cpuCount: 2, cores: '2 CPUs' },
+      plan: {},
+      results,
+    };
+    const md = renderSoakMarkdown(doc);
     expect(md).toContain('| a | 100.0 MiB | 110.0 MiB | 10.0% |');
     expect(md).toContain('Verdict: no errors; RSS within +20%.');
+    expect(renderSoakHtml(doc)).toContain('data-section="memory"');
+    expect(soakFailure(results)).toBeNull();
+    expect(soakFailure({ ...results, loads: [load(3)], verdict: judgeSoak([load(3)], { a: 100 }, { a: 130 }) })).toBe('3 call(s) failed; RSS grew past the limit');
   });
 });

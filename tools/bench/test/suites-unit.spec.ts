@@ -29,10 +29,12 @@ describe('suite options', () => {
   it('start from the profile and take overrides in both flag forms', () => {
     expect(parseSuiteArgs(SPEC, []).settings).toEqual({ calls: 50, rounds: 3 });
     expect(parseSuiteArgs(SPEC, ['--profile', 'quick']).settings).toEqual({ calls: 5, rounds: 1 });
-    expect(parseSuiteArgs(SPEC, []).network).toBe('loopback');
-    expect(parseSuiteArgs(SPEC, ['--network', 'region']).network).toBe('region');
+    expect(parseSuiteArgs(SPEC, []).networks).toEqual(['loopback']);
+    expect(parseSuiteArgs(SPEC, ['--network', 'region']).networks).toEqual(['region']);
+    expect(parseSuiteArgs(SPEC, ['--network', 'veth,region,veth']).networks).toEqual(['veth', 'region']);
+    expect(() => parseSuiteArgs(SPEC, ['--network', 'region,mars'])).toThrow('--network takes loopback, veth, zone, region or wan, got "mars"');
     const args = parseSuiteArgs(SPEC, ['--profile=quick', '--calls', '7', '--rounds=2', '--out', '/tmp/x']);
-    expect(args).toEqual({ profile: 'quick', out: '/tmp/x', network: 'loopback', settings: { calls: 7, rounds: 2 } });
+    expect(args).toEqual({ profile: 'quick', out: '/tmp/x', networks: ['loopback'], settings: { calls: 7, rounds: 2 } });
   });
 
   it.each([

@@ -32,6 +32,8 @@ export interface TextOption extends OptionBase {
 export interface ListOption extends OptionBase {
   kind: 'list';
   value: string;
+  /** The only words each item may be (checked). */
+  choices?: readonly string[];
   default?: readonly string[];
 }
 
@@ -138,11 +140,15 @@ function valueOf(name: string, option: OptionSpec, raw: string): unknown {
       if (!parsed.ok) throw new UsageError(parsed.error.message);
       return parsed.value;
     }
-    case 'list':
-      return raw
+    case 'list': {
+      const items = raw
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean);
+      const bad = option.choices ? items.find((item) => !option.choices!.includes(item)) : undefined;
+      if (bad !== undefined) throw new UsageError(`--${name} takes ${orList(option.choices!)}, got ${JSON.stringify(bad)}`);
+      return items;
+    }
     case 'text':
       if (option.choices && !option.choices.includes(raw)) throw new UsageError(`--${name} must be ${orList(option.choices)}, got ${JSON.stringify(raw)}`);
       return raw;

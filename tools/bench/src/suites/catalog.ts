@@ -8,4 +8,5 @@ export const SUITES: readonly { id: string; experiment: string; main: string }[]
   { id: 'latency', experiment: '§2 latency distribution and keep-alive', main: 'latency/main.js' },
   { id: 'pingpong', experiment: '§3b fixed-duration ping-pong, HDR histogram', main: 'pingpong/main.js' },
   { id: 'load', experiment: 'sustained load and a concurrency sweep', main: 'load/main.js' },
+  { id: 'soak', experiment: 'both servers under minutes of load: errors and memory growth', main: 'soak/main.js' },
 ]);

@@ -14,7 +14,7 @@ import { SUITE_RUN_OPTIONS } from './common/args';
 export const SUITES_COMMAND: Command<typeof SUITE_RUN_OPTIONS> = {
   name: 'bench:suites',
   synopsis: 'npx nx run bench:suites [--profile NAME] [--out DIR]',
-  about: `Runs every suite in turn (${SUITES.map((s) => s.id).join(', ')}), each as its own process with its own servers\nand results folder, then writes a summary.md linking their reports.`,
+  about: `Runs every suite in turn (${SUITES.map((s) => s.id).join(', ')}),\neach as its own process with its own servers and results folder, then writes a summary.md linking their reports.`,
   options: SUITE_RUN_OPTIONS,
 };
 

@@ -2,7 +2,7 @@
 // defaults, --out the results folder, --network where the servers run, and each suite's numeric
 // settings can be overridden one by one (--calls 2000).
 import * as path from 'node:path';
-import { parseCommandLine, helpText, type Command, type IntOption, type OptionTable } from '../../cli';
+import { parseCommandLine, helpText, UsageError, type Command, type IntOption, type OptionTable } from '../../cli';
 import { loadProfiles } from '../../network/profile';
 
 export const SUITE_PROFILES = ['default', 'quick'] as const;
@@ -26,8 +26,8 @@ export interface SuiteOptionsSpec<S extends Record<string, number>> {
 export interface SuiteArgs<S> {
   profile: SuiteProfile;
   out: string;
-  /** --network: the network profile to measure across (network/profiles.ts); loopback by default. */
-  network: string;
+  /** --network: the network profiles to measure across, one after the other, each in a run folder of its own (network/profiles.ts); loopback by default. */
+  networks: string[];
   settings: S;
 }
 
@@ -38,11 +38,12 @@ export const SUITE_RUN_OPTIONS = {
 } as const;
 
 const NETWORK_OPTION = {
-  kind: 'text',
-  value: 'PROFILE',
+  kind: 'list',
+  value: 'LIST',
   choices: loadProfiles().map((p) => p.name),
-  default: 'loopback',
-  description: "the network profile to measure across (network/profiles.ts): other than loopback, the servers run in the stage's server namespace",
+  default: ['loopback'],
+  description:
+    "the network profiles to measure across, one after the other, each a run folder of its own (network/profiles.ts): other than loopback, the servers run in the stage's server namespace",
 } as const;
 
 function flagOf(key: string): string {
@@ -72,5 +73,7 @@ export function parseSuiteArgs<S extends Record<string, number>>(spec: SuiteOpti
     const given = values[flagOf(key)];
     if (typeof given === 'number') settings[key] = given;
   }
-  return { profile, out: path.resolve(values.out as string), network: values.network as string, settings: settings as S };
+  const networks = values.network as string[];
+  if (networks.length === 0) throw new UsageError('--network selected no profile');
+  return { profile, out: path.resolve(values.out as string), networks: [...new Set(networks)], settings: settings as S };
 }

@@ -8,8 +8,8 @@ type Client = grpc.Client & Record<string, Unary>;
 
 const TIMEOUT_MS = 10_000;
 
-/** Load targets: server-a over keep-alive HTTP/1.1 and server-b over one gRPC channel, plus their metrics. */
-export class SoakTargets {
+/** Load targets of bench:load and bench:soak: server-a over keep-alive HTTP/1.1 and server-b over one gRPC channel, plus their metrics. */
+export class LoadTargets {
   private readonly agent: http.Agent;
   private readonly samples: Client;
   private readonly metrics: Client;

@@ -8,11 +8,11 @@ import { renderIndex } from '../../export/index-page';
 import { writeIndex } from '../../runs';
 import { createRunFolder, writeFileAtomic } from '../../store';
 import { runTool, UsageError } from '../../cli';
-import { parseSuiteArgs, suiteCommand, type SuiteOptionsSpec, type SuiteProfile } from './args';
+import { parseSuiteArgs, suiteCommand, type SuiteArgs, type SuiteOptionsSpec, type SuiteProfile } from './args';
 import { coresNote, type SuiteDocument } from './document';
 import { startSuiteServers, type SuiteServers } from './servers';
 import { describeCalibration } from '../../export/format';
-import { checkPrerequisites, findProfile, startStage, usesStage, type Stage } from '../../network';
+import { checkPrerequisites, findProfile, startStage, usesStage, type NetworkProfile, type Stage } from '../../network';
 
 export const WORKSPACE_ROOT = path.resolve(__dirname, '../../../../..');
 
@@ -36,6 +36,8 @@ export interface SuiteDefinition<S extends Record<string, number>, R> {
   /** The data records this run uses, recorded in results.json as `plan`. */
   plan(settings: S): Record<string, unknown>;
   run(context: SuiteContext<S>): Promise<R>;
+  /** Why the measured results fail the suite's own check (exit 1 once everything is written), or null. */
+  failure?(results: R): string | null;
   markdown(doc: SuiteDocument<S, R>): string;
   html(doc: SuiteDocument<S, R>): string;
 }
@@ -44,12 +46,27 @@ function write<S, R>(runDir: string, doc: SuiteDocument<S, R>): void {
   writeFileAtomic(path.join(runDir, 'results.json'), JSON.stringify(doc, null, 2) + '\n');
 }
 
+/**
+ * Runs the suite once per --network profile, one after the other, each in a run folder of its own;
+ * the exit code is the worst of them (a failed network does not stop the next).
+ */
 export async function runSuite<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, argv: readonly string[]): Promise<number> {
   const suite = definition.spec.suite;
-  const log = (line: string) => process.stderr.write(`${suite}: ${line}\n`);
   const args = parseSuiteArgs(definition.spec, argv);
-  const network = findProfile(args.network);
-  if (usesStage(network) && !definition.needsServers) throw new UsageError(`--network: bench:${suite} calls no server, so it runs the same on any network`);
+  const networks = args.networks.map((name) => findProfile(name));
+  if (networks.some(usesStage) && !definition.needsServers) throw new UsageError(`--network: bench:${suite} calls no server, so it runs the same on any network`);
+  let worst = 0;
+  for (const network of networks) {
+    const code = await runOnNetwork(definition, args, network, argv);
+    worst = Math.max(worst, code);
+    if (code === 130) break;
+  }
+  return worst;
+}
+
+async function runOnNetwork<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>, network: NetworkProfile, argv: readonly string[]): Promise<number> {
+  const suite = definition.spec.suite;
+  const log = (line: string) => process.stderr.write(`${suite}${args.networks.length > 1 ? ` (${network.name})` : ''}: ${line}\n`);
   const missing = checkPrerequisites(network);
   if (missing) {
     process.stderr.write(`${suite}: --network ${network.name}: ${missing}\n`);
@@ -120,7 +137,9 @@ export async function runSuite<S extends Record<string, number>, R>(definition: 
     writeIndex(args.out, renderIndex, writeFileAtomic);
     process.stdout.write(md);
     log(`results in ${path.relative(process.cwd(), runDir)}/ (results.json, results.md, report.html)`);
-    return 0;
+    const failure = definition.failure?.(results) ?? null;
+    if (failure) log(`failed its check: ${failure}`);
+    return failure ? 1 : 0;
   } catch (error) {
     log(`failed: ${error instanceof Error ? error.message : String(error)}`);
     log(`what was measured is in ${path.relative(process.cwd(), runDir)}/results.json (marked incomplete)`);

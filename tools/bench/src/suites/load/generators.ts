@@ -3,8 +3,8 @@
 import autocannon from 'autocannon';
 import type { Histogram } from 'hdr-histogram-js';
 import { recordMs } from '../common/hdr';
-import { runLoad } from '../../soak/load';
-import type { SoakTargets } from '../../soak/targets';
+import { runLoad } from '../common/closed-loop';
+import type { LoadTargets } from '../common/load-targets';
 
 export interface GeneratorRun {
   calls: number;
@@ -36,7 +36,7 @@ export async function autocannonLoad(url: string, concurrency: number, durationM
 }
 
 /** Our closed loop on one grpc-js channel (soak/load.ts), every latency recorded. */
-export async function grpcLoad(targets: SoakTargets, rows: number, concurrency: number, durationMs: number, histogram: Histogram): Promise<GeneratorRun> {
+export async function grpcLoad(targets: LoadTargets, rows: number, concurrency: number, durationMs: number, histogram: Histogram): Promise<GeneratorRun> {
   const run = await runLoad(concurrency, durationMs, () => targets.grpcCall(rows));
   for (const latency of run.latenciesMs) recordMs(histogram, latency);
   const timeouts = Object.entries(run.errorKinds)

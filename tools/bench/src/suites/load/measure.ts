@@ -1,5 +1,5 @@
 import type { ProcessSample } from '@bench/config';
-import { SoakTargets } from '../../soak/targets';
+import { LoadTargets } from '../common/load-targets';
 import type { Servers } from '../callers/echo-callers';
 import { latencyHistogram, summarizeHistogram, type HdrSummary } from '../common/hdr';
 import { rotate } from '../common/sequential';
@@ -47,7 +47,7 @@ const cpuMs = (s: ProcessSample) => s.cpuUserMs + s.cpuSystemMs;
 
 export async function measureLoad(servers: Servers, plan: LoadPlan, settings: LoadSettings, progress: (line: string, partial: LoadResults) => void): Promise<LoadResults> {
   const results: LoadResults = { cells: [], failures: [] };
-  const targets = new SoakTargets(servers.serverAUrl, servers.serverBAddress, 1);
+  const targets = new LoadTargets(servers.serverAUrl, servers.serverBAddress, 1);
   const drive = (target: LoadTarget, rows: number, concurrency: number, durationMs: number, histogram = latencyHistogram()): Promise<GeneratorRun> =>
     target === 'http-json'
       ? autocannonLoad(`${servers.serverAUrl}/server-a/${rows}`, concurrency, durationMs, histogram, settings.timeoutS)

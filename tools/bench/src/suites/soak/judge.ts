@@ -1,5 +1,6 @@
-import { percentile } from '../stats';
-import type { LoadResult } from './load';
+// bench:soak's pure parts: one load's summary, and the verdict (no errors, no memory growth).
+import { percentile } from '../../stats';
+import type { LoadResult } from '../common/closed-loop';
 
 export interface LoadSummary {
   target: 'server-a (HTTP/1.1 + JSON)' | 'server-b (gRPC)';
@@ -14,6 +15,8 @@ export interface LoadSummary {
 
 export interface SoakVerdict {
   errorsOk: boolean;
+  /** Whether the load lasted long enough to judge memory growth (MIN_RSS_JUDGE_S); when not, rssOk is true. */
+  rssJudged: boolean;
   rssOk: boolean;
   /** RSS at the end ÷ RSS after warm-up, per server. */
   rssGrowth: Record<string, number>;
@@ -21,6 +24,13 @@ export interface SoakVerdict {
 
 /** Maximum RSS growth over the soak that still counts as no leak. */
 export const MAX_RSS_GROWTH = 1.2;
+
+/**
+ * Shortest measured load whose RSS growth is judged: in a few seconds after a short warm-up the heaps
+ * are still growing to their working size (a 2-s quick soak grew > 20 % with no leak), so growth there
+ * says nothing about a leak.
+ */
+export const MIN_RSS_JUDGE_S = 30;
 
 export function summarizeLoad(target: LoadSummary['target'], concurrency: number, load: LoadResult): LoadSummary {
   const sorted = [...load.latenciesMs].sort((a, b) => a - b);
@@ -36,32 +46,14 @@ export function summarizeLoad(target: LoadSummary['target'], concurrency: number
   };
 }
 
-/** Pure judgement of a soak: zero errors, and each server's RSS within +20% of its post-warm-up RSS. */
-export function judgeSoak(loads: readonly LoadSummary[], rssWarm: Record<string, number>, rssEnd: Record<string, number>): SoakVerdict {
+/** Pure judgement of a soak: zero errors, and (when it lasted MIN_RSS_JUDGE_S) each server's RSS within +20% of its post-warm-up RSS. */
+export function judgeSoak(loads: readonly LoadSummary[], rssWarm: Record<string, number>, rssEnd: Record<string, number>, durationS = MIN_RSS_JUDGE_S): SoakVerdict {
   const rssGrowth = Object.fromEntries(Object.keys(rssWarm).map((k) => [k, rssEnd[k] / rssWarm[k]]));
+  const rssJudged = durationS >= MIN_RSS_JUDGE_S;
   return {
     errorsOk: loads.every((l) => l.errors === 0),
-    rssOk: Object.values(rssGrowth).every((g) => g <= MAX_RSS_GROWTH),
+    rssJudged,
+    rssOk: !rssJudged || Object.values(rssGrowth).every((g) => g <= MAX_RSS_GROWTH),
     rssGrowth,
   };
-}
-
-export function renderSoakMarkdown(loads: readonly LoadSummary[], rssWarm: Record<string, number>, rssEnd: Record<string, number>, verdict: SoakVerdict, settings: Record<string, unknown>): string {
-  const mib = (b: number) => `${(b / 1048576).toFixed(1)} MiB`;
-  return [
-    `# Soak: ${String(settings.startedAt)}`,
-    '',
-    `- ${String(settings.durationS)} s of closed-loop load after ${String(settings.warmupS)} s of warm-up, ${String(settings.rows)} row(s) per call; load generator, client-less, and both servers on this machine`,
-    '',
-    '| target | concurrency | calls | calls/s | p50 ms | p99 ms | errors |',
-    '|---|---:|---:|---:|---:|---:|---:|',
-    ...loads.map((l) => `| ${l.target} | ${l.concurrency} | ${l.calls} | ${l.callsPerSecond.toFixed(0)} | ${l.p50Ms?.toFixed(2) ?? '—'} | ${l.p99Ms?.toFixed(2) ?? '—'} | ${l.errors} |`),
-    '',
-    '| server | RSS after warm-up | RSS at the end | growth |',
-    '|---|---:|---:|---:|',
-    ...Object.keys(rssWarm).map((k) => `| ${k} | ${mib(rssWarm[k])} | ${mib(rssEnd[k])} | ${((verdict.rssGrowth[k] - 1) * 100).toFixed(1)}% |`),
-    '',
-    `Verdict: ${verdict.errorsOk ? 'no errors' : 'ERRORS'}; ${verdict.rssOk ? `RSS within +${((MAX_RSS_GROWTH - 1) * 100).toFixed(0)}%` : 'RSS GREW too much'}.`,
-    '',
-  ].join('\n');
 }
