@@ -34,7 +34,8 @@ describe('verdict rows', () => {
     const grpc = cell('grpc', 90, { phases_: BIG_GRPC });
     const v = verdict([json, grpc]);
     expect(v.byNetwork).toBe(false);
-    expect(v.byVariant).toBe(false);
+    // The variant is a column even with one: every row says which apps it measured.
+    expect(v.byVariant).toBe(true);
     expect(v.rows).toHaveLength(1);
     const [row] = v.rows;
     expect(row.cell.winner).toBe('json');
@@ -45,7 +46,7 @@ describe('verdict rows', () => {
     expect(row.range!.high).toBeCloseTo(g.high / j.low, 10);
     // Encode differs most (44.8 vs 6.8 ms); the remainder differs by 90−62.1 − (30−19.5) = 17.4 ms.
     expect(row.why).toBe(`server encode: gRPC 44.8 vs JSON 6.800 ms per call, 50 % of gRPC's call; 2.43 MiB vs 1.29 MiB per call`);
-    expect(verdictCells(v, row)).toEqual(['①-2', 'JSON', `3.00× (${row.range!.low.toFixed(2)}–${row.range!.high.toFixed(2)})`, '30.0 vs 90.0', row.why]);
+    expect(verdictCells(v, row)).toEqual(['blog', '①-2', 'JSON', `3.00× (${row.range!.low.toFixed(2)}–${row.range!.high.toFixed(2)})`, '30.0 vs 90.0', row.why]);
   });
 
   it('names the remainder when framework and transport make the gap, and gRPC when it is faster', () => {

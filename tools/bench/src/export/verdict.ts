@@ -33,7 +33,7 @@ export interface VerdictRow {
 
 export interface Verdict {
   rows: VerdictRow[];
-  /** Whether the run has several variants / networks: then the tables show those columns. */
+  /** Whether the tables show a variant column (always) and a network column (when the run has several networks). */
   byVariant: boolean;
   byNetwork: boolean;
 }
@@ -116,7 +116,9 @@ export function verdict(results: readonly CaseResult[]): Verdict {
       }
     }
   }
-  return { rows, byVariant: variants.length > 1, byNetwork: networks.length > 1 };
+  // The variant is always a column: every row of every export says which apps it measured (a run against a
+  // tuned client must never read as the blog's).
+  return { rows, byVariant: true, byNetwork: networks.length > 1 };
 }
 
 /** "JSON", "gRPC", "tie" or "—". */
