@@ -11,7 +11,8 @@ import { HealthController } from './health.controller';
 import { PAYLOAD_ENDPOINTS_PROVIDER } from './payload-endpoints.provider';
 import { GrpcTransport } from './transports/grpc.transport';
 import { JsonTransport } from './transports/json.transport';
-import { GRPC_TRANSPORT, JSON_H2_TRANSPORT, JSON_TRANSPORT, PROTO_H1_TRANSPORT, SAMPLE_GRPC_CLIENT } from './transports/tokens';
+import { CONNECT_TRANSPORTS, GRPC_TRANSPORT, JSON_H2_TRANSPORT, JSON_TRANSPORT, PROTO_H1_TRANSPORT, SAMPLE_GRPC_CLIENT } from './transports/tokens';
+import { ConnectTransports } from './transports/connect.transport';
 import { Http2JsonTransport } from './transports/http2-json';
 import { ProtoH1Transport } from './transports/proto-h1.transport';
 import { APP_FILTER } from '@nestjs/core';
@@ -33,6 +34,8 @@ export class AppModule {
         { provide: GRPC_TRANSPORT, useFactory: (client: ClientGrpc, s: Settings) => new GrpcTransport(client, s), inject: [SAMPLE_GRPC_CLIENT, SETTINGS] },
         { provide: JSON_H2_TRANSPORT, useFactory: (s: Settings) => new Http2JsonTransport(s.serverAH2Url, http2WindowFor(s.variant)), inject: [SETTINGS] },
         { provide: PROTO_H1_TRANSPORT, useClass: ProtoH1Transport },
+        // server-a serves Connect on its HTTP/2 listener and its metrics on /metrics, as for json.
+        { provide: CONNECT_TRANSPORTS, useFactory: (s: Settings, json: JsonTransport) => new ConnectTransports(s, (reset) => json.readServerMetrics(reset)), inject: [SETTINGS, JSON_TRANSPORT] },
         PAYLOAD_ENDPOINTS_PROVIDER,
         { provide: APP_FILTER, useClass: ErrorsFilter },
         CASE_RUNNER_PROVIDER,

@@ -3,9 +3,11 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { isTuned, processSampler, type Settings } from '@bench/config';
-import { PROTOBUF_MEDIA_TYPE } from '@bench/proto';
+import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
+import { MAX_MESSAGE_BYTES, PROTOBUF_MEDIA_TYPE } from '@bench/proto';
 import { AppModule } from './app.module';
 import { BODY_LIMIT_BYTES } from './body-formats';
+import { connectRoutes } from './connect-samples';
 
 /** Server keep-alive for the tuned variant: longer than the tuned client's 60 s idle timeout. */
 const KEEP_ALIVE_MS = 65_000;
@@ -44,7 +46,11 @@ export async function createServerA(settings: Settings): Promise<INestApplicatio
  */
 export async function createServerAH2(settings: Settings): Promise<INestApplication> {
   const adapter = new FastifyAdapter({ http2: true, bodyLimit: BODY_LIMIT_BYTES });
-  return NestFactory.create<NestFastifyApplication>(AppModule.register(settings, 'fastify'), fastify(adapter), { logger: LOGGER });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(settings, 'fastify'), fastify(adapter), { logger: LOGGER });
+  // Connect's handler for sample.SampleService (transports connect-json, connect-proto, connect-grpc), in
+  // its own Fastify scope (its no-op body parsers do not reach the Nest routes).
+  await app.register(fastifyConnectPlugin, { routes: connectRoutes(settings), readMaxBytes: MAX_MESSAGE_BYTES, writeMaxBytes: MAX_MESSAGE_BYTES });
+  return app;
 }
 
 const LOGGER: ('error' | 'warn')[] = ['error', 'warn'];

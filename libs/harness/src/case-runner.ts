@@ -214,6 +214,7 @@ export class CaseRunner {
       const serverAfter = await readQuietly(transport, false);
 
       const timed = runs > 0;
+      const unseen = new Set(transport.unmeasured ?? []);
       const server = timed && !('error' in serverBefore) && !('error' in serverAfter) ? [serverBefore, serverAfter] : null;
       return {
         transport: request.transport,
@@ -228,8 +229,8 @@ export class CaseRunner {
         phases: timed
           ? {
               serverBuildMs: server ? (server[1].buildMs - server[0].buildMs) / runs : null,
-              serverEncodeMs: server ? (server[1].encodeMs - server[0].encodeMs) / runs : null,
-              clientDecodeMs: replies.messages > 0 && Number.isFinite(replies.decodeMs) ? replies.decodeMs / runs : null,
+              serverEncodeMs: server && !unseen.has('serverEncodeMs') ? (server[1].encodeMs - server[0].encodeMs) / runs : null,
+              clientDecodeMs: replies.messages > 0 && Number.isFinite(replies.decodeMs) && !unseen.has('clientDecodeMs') ? replies.decodeMs / runs : null,
             }
           : null,
         client: timed ? costBetween(clientBefore, clientAfter) : null,

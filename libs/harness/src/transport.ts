@@ -3,10 +3,12 @@ import type { ProcessSample } from '@bench/config';
 /**
  * Every transport a client may serve, as data: `json` (HTTP/1.1 + JSON) and `grpc` (HTTP/2 + protobuf)
  * are the blog's; `json-h2` (the same JSON over HTTP/2 cleartext) and `proto-h1` (the same rows as
- * application/x-protobuf over HTTP/1.1) complete the protocol × codec matrix (docs/decomposition.md).
- * A client serves a subset (the bare and Go clients serve the blog's two).
+ * application/x-protobuf over HTTP/1.1) complete the protocol × codec matrix; `connect-json`,
+ * `connect-proto` and `connect-grpc` are connect-es's Connect protocol (JSON, binary) and gRPC protocol,
+ * a second library on the same wire (docs/decomposition.md). A client serves a subset (the bare and Go
+ * clients serve the blog's two).
  */
-export const TRANSPORT_NAMES = ['json', 'grpc', 'json-h2', 'proto-h1'] as const;
+export const TRANSPORT_NAMES = ['json', 'grpc', 'json-h2', 'proto-h1', 'connect-json', 'connect-proto', 'connect-grpc'] as const;
 export type TransportName = (typeof TRANSPORT_NAMES)[number];
 
 /** The blog's two transports: what every client serves, and what the bench runs unless told otherwise. */
@@ -48,6 +50,11 @@ export interface RowTransport {
   readServerMetrics(resetPeak: boolean): Promise<ProcessSample>;
   /** HTTP/2 transports: the shared connection's receive windows, read back from its session (null before it connects). */
   http2Windows?(): Http2Windows | null;
+  /**
+   * Phases this transport cannot see (a library that encodes and decodes inside its own calls, e.g.
+   * connect-es): reported as null, never as 0. Bytes are then unknown too when clientDecodeMs is listed.
+   */
+  readonly unmeasured?: readonly ('serverEncodeMs' | 'clientDecodeMs')[];
 }
 
 export interface ReplyTally {

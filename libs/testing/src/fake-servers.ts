@@ -3,7 +3,12 @@ import * as http from 'node:http';
 import * as http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { processSampler } from '@bench/config';
-import { getSamplesCodec, PROTOBUF_MEDIA_TYPE, samplePackageDefinition } from '@bench/proto';
+import type { ConnectRouter } from '@connectrpc/connect';
+import { connectNodeAdapter } from '@connectrpc/connect-node';
+
+/** connect-node's handler type (not exported by name): what it takes as a fallback. */
+type NodeHandler = ReturnType<typeof connectNodeAdapter>;
+import { connectSample, getSamplesCodec, PROTOBUF_MEDIA_TYPE, samplePackageDefinition } from '@bench/proto';
 import { buildRows, type SampleRow } from '@bench/samples';
 
 /** Rows a fake server sends for a request of `count`; tests swap it to simulate a wrong server. */
@@ -54,7 +59,8 @@ export async function startFakeJsonServer(protocol: 'http/1.1' | 'h2c' = 'http/1
     if (match && fake.delayMs > 0) setTimeout(send, fake.delayMs);
     else send();
   };
-  const server = protocol === 'h2c' ? http2.createServer(handler) : http.createServer(handler);
+  // Over h2c it also answers sample.SampleService as connect-es does (server-a mounts Connect on that listener).
+  const server = protocol === 'h2c' ? http2.createServer(connectNodeAdapter({ routes: fakeConnectRoutes(fake), fallback: handler as unknown as NodeHandler })) : http.createServer(handler);
   const sessions = new Set<http2.ServerHttp2Session>();
   if (protocol === 'h2c') (server as http2.Http2Server).on('session', (session) => sessions.add(session).size);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -66,6 +72,17 @@ export async function startFakeJsonServer(protocol: 'http/1.1' | 'h2c' = 'http/1
       server.close(() => resolve());
     });
   return fake;
+}
+
+/** sample.SampleService/GetSamples with connect-es, from the fake's rows and delay. */
+function fakeConnectRoutes(fake: FakeServer): (router: ConnectRouter) => void {
+  return (router) =>
+    router.service(connectSample.SampleService, {
+      getSamples: async (request) => {
+        if (fake.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
+        return { samples: fake.rows(request.count) };
+      },
+    });
 }
 
 /** The same for server-b: sample.SampleService, grpc.health.v1.Health, bench.metrics.ProcessMetrics and bench.path.PathProbe with plain grpc-js. */

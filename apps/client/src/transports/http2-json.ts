@@ -2,6 +2,14 @@ import * as http2 from 'node:http2';
 import type { ProcessSample } from '@bench/config';
 import { ReplyMeter, type Connection, type Http2Windows, type ReplyTally, type RowTransport } from '@bench/harness';
 
+/** The receive windows of an open client session as node:http2 reports them (null before it connected, or after it closed). */
+export function sessionWindows(session: http2.ClientHttp2Session | undefined): Http2Windows | null {
+  if (!session || session.connecting || session.destroyed) return null;
+  const stream = session.localSettings.initialWindowSize;
+  const connection = session.state.effectiveLocalWindowSize;
+  return stream === undefined || connection === undefined ? null : { streamBytes: stream, connectionBytes: connection };
+}
+
 /**
  * One HTTP/2 cleartext session (prior knowledge) to server-a's h2c listener, on node:http2: undici 6
  * speaks HTTP/2 only over TLS (ALPN; its connector carries a "TODO: add support for h2c"), so node:http2
@@ -55,11 +63,7 @@ export class Http2Session {
 
   /** The receive windows of the open session as node:http2 reports them (null before it connected). */
   windows(): Http2Windows | null {
-    const session = this.session;
-    if (!session || session.connecting || session.destroyed) return null;
-    const stream = session.localSettings.initialWindowSize;
-    const connection = session.state.effectiveLocalWindowSize;
-    return stream === undefined || connection === undefined ? null : { streamBytes: stream, connectionBytes: connection };
+    return sessionWindows(this.session);
   }
 
   close(): Promise<void> {

@@ -1,0 +1,140 @@
+import type * as http2 from 'node:http2';
+import { createClient, type Client, type Transport } from '@connectrpc/connect';
+import { createConnectTransport, createGrpcTransport, Http2SessionManager } from '@connectrpc/connect-node';
+import { http2WindowFor, type ProcessSample, type Settings } from '@bench/config';
+import type { Connection, Http2Windows, ReplyTally, RowTransport } from '@bench/harness';
+import { connectSample, MAX_MESSAGE_BYTES } from '@bench/proto';
+import { sessionWindows } from './http2-json';
+
+export const CONNECT_TRANSPORT_NAMES = ['connect-json', 'connect-proto', 'connect-grpc'] as const;
+export type ConnectTransportName = (typeof CONNECT_TRANSPORT_NAMES)[number];
+
+/** The three Connect transports of a client, closed together when Nest shuts the app down. */
+export class ConnectTransports {
+  readonly byName: Readonly<Record<ConnectTransportName, ConnectTransport>>;
+
+  constructor(settings: Settings, readMetrics: (resetPeak: boolean) => Promise<ProcessSample>) {
+    this.byName = {
+      'connect-json': new ConnectTransport('connect-json', settings, readMetrics),
+      'connect-proto': new ConnectTransport('connect-proto', settings, readMetrics),
+      'connect-grpc': new ConnectTransport('connect-grpc', settings, readMetrics),
+    };
+  }
+
+  onModuleDestroy(): void {
+    for (const transport of Object.values(this.byName)) transport.close();
+  }
+}
+
+type SampleClient = Client<typeof connectSample.SampleService>;
+
+/**
+ * Transports connect-json, connect-proto and connect-grpc: connect-es's client (createConnectTransport
+ * with JSON or binary bodies, createGrpcTransport for the gRPC protocol) calling the connect-es handler
+ * on server-a's HTTP/2 cleartext listener, all over HTTP/2 so that against `grpc` only the library (and,
+ * for the Connect protocol, its framing and codec) differs. Each transport keeps one session manager
+ * (one HTTP/2 connection); tuning http2-window raises its windows as for grpc-js and json-h2.
+ *
+ * connect-es encodes and decodes inside its own calls, so the server's encoding and the client's
+ * decoding are not observed here: those phases and the reply bytes are reported as unknown (null).
+ */
+export class ConnectTransport implements RowTransport {
+  readonly unmeasured = ['serverEncodeMs', 'clientDecodeMs'] as const;
+  private readonly manager: WindowedSessionManager;
+  private readonly sharedConnection: Connection;
+
+  constructor(
+    readonly name: ConnectTransportName,
+    private readonly settings: Settings,
+    private readonly readMetrics: (resetPeak: boolean) => Promise<ProcessSample>,
+  ) {
+    this.manager = this.sessionManager();
+    this.sharedConnection = this.connect(this.manager, async () => undefined);
+  }
+
+  private sessionManager(): WindowedSessionManager {
+    return new WindowedSessionManager(this.settings.serverAH2Url, http2WindowFor(this.settings.variant));
+  }
+
+  private transport(manager: WindowedSessionManager): Transport {
+    const common = { baseUrl: this.settings.serverAH2Url, httpVersion: '2' as const, sessionManager: manager, readMaxBytes: MAX_MESSAGE_BYTES, writeMaxBytes: MAX_MESSAGE_BYTES };
+    if (this.name === 'connect-grpc') return createGrpcTransport(common);
+    return createConnectTransport({ ...common, useBinaryFormat: this.name === 'connect-proto' });
+  }
+
+  shared(): Connection {
+    return this.sharedConnection;
+  }
+
+  openFresh(): Connection {
+    const manager = this.sessionManager();
+    return this.connect(manager, async () => manager.abort());
+  }
+
+  takeReplies(): ReplyTally {
+    return { messages: 0, bytes: 0, decodeMs: 0 };
+  }
+
+  readServerMetrics(resetPeak: boolean): Promise<ProcessSample> {
+    return this.readMetrics(resetPeak);
+  }
+
+  http2Windows(): Http2Windows | null {
+    return this.manager.windows();
+  }
+
+  close(): void {
+    this.manager.abort();
+  }
+
+  private connect(manager: WindowedSessionManager, close: () => Promise<void>): Connection {
+    const client: SampleClient = createClient(connectSample.SampleService, this.transport(manager));
+    return {
+      fetchAll: (rows, requests, deadlineMs) => Promise.all(Array.from({ length: requests }, () => client.getSamples({ count: rows }, { timeoutMs: deadlineMs }))),
+      close,
+    };
+  }
+}
+
+/**
+ * connect-node's Http2SessionManager (one HTTP/2 connection, kept alive), wrapped to apply tuning
+ * http2-window as json-h2 does: the stream window by SETTINGS at connect, the connection window by
+ * setLocalWindowSize on the session once it is up (connect-node has no option for it); and to read both
+ * back from the session the calls actually used.
+ */
+/** Shaped as connect-node's session manager interface (NodeHttp2ClientSessionManager, not exported by name). */
+class WindowedSessionManager {
+  readonly authority: string;
+  private readonly inner: Http2SessionManager;
+  private session: http2.ClientHttp2Session | undefined;
+
+  constructor(
+    url: string,
+    private readonly windowBytes: number | null,
+  ) {
+    this.inner = new Http2SessionManager(url, {}, windowBytes === null ? {} : { settings: { initialWindowSize: windowBytes } });
+    this.authority = this.inner.authority;
+  }
+
+  async request(method: string, path: string, headers: http2.OutgoingHttpHeaders, options: Omit<http2.ClientSessionRequestOptions, 'signal'>): Promise<http2.ClientHttp2Stream> {
+    const stream = await this.inner.request(method, path, headers, options);
+    const session = stream.session as http2.ClientHttp2Session | undefined;
+    if (session && session !== this.session) {
+      this.session = session;
+      if (this.windowBytes !== null) session.setLocalWindowSize(this.windowBytes);
+    }
+    return stream;
+  }
+
+  notifyResponseByteRead(stream: http2.ClientHttp2Stream): void {
+    this.inner.notifyResponseByteRead(stream);
+  }
+
+  windows(): Http2Windows | null {
+    return sessionWindows(this.session);
+  }
+
+  abort(): void {
+    this.inner.abort();
+  }
+}

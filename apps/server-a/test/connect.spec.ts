@@ -1,0 +1,81 @@
+import * as http2 from 'node:http2';
+import type { INestApplication } from '@nestjs/common';
+import { Code, ConnectError, createClient, type Transport } from '@connectrpc/connect';
+import { createConnectTransport, createGrpcTransport } from '@connectrpc/connect-node';
+import { DEFAULT_SETTINGS } from '@bench/config';
+import { connectSample } from '@bench/proto';
+import { buildRows } from '@bench/samples';
+import { freePort } from '@bench/testing';
+import { createServerAH2 } from '../src/http-platform';
+
+// connect-es's SampleService on server-a's HTTP/2 listener, called by connect-es over each protocol the
+// bench measures (connect-json, connect-proto, connect-grpc), beside the Nest routes of the same listener.
+const BIG = 200_000;
+
+describe('server-a Connect service (HTTP/2 listener)', () => {
+  let app: INestApplication;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    app = await createServerAH2({ ...DEFAULT_SETTINGS, maxRows: BIG });
+    await app.listen(port, '127.0.0.1');
+    baseUrl = `http://127.0.0.1:${port}`;
+  });
+  afterAll(() => app.close());
+
+  const transports: [string, () => Transport][] = [
+    ['connect-json', () => createConnectTransport({ baseUrl, httpVersion: '2' })],
+    ['connect-proto', () => createConnectTransport({ baseUrl, httpVersion: '2', useBinaryFormat: true })],
+    ['connect-grpc', () => createGrpcTransport({ baseUrl })],
+  ];
+
+  it.each(transports)('%s: GetSamples answers the blog rows', async (_name, transport) => {
+    const reply = await createClient(connectSample.SampleService, transport()).getSamples({ count: 3 });
+    expect(reply.samples.map((row) => ({ ...row, $typeName: undefined }))).toEqual(buildRows(3).map((row) => ({ ...row, $typeName: undefined })));
+  });
+
+  it.each(transports)('%s: a bad count is invalid_argument (gRPC INVALID_ARGUMENT) naming the field and rule', async (_name, transport) => {
+    const client = createClient(connectSample.SampleService, transport());
+    for (const [count, rule] of [[0, 'min'], [-1, 'min'], [BIG + 1, 'max']] as const) {
+      const error = await client.getSamples({ count }).then(
+        () => null,
+        (e: unknown) => ConnectError.from(e),
+      );
+      expect(error?.code).toBe(Code.InvalidArgument);
+      expect(error?.rawMessage).toContain(`[count: ${rule}]`);
+    }
+  });
+
+  it('undecodable request bytes are refused as connect-es refuses them (gRPC INTERNAL, a parse error), and the server keeps serving', async () => {
+    // Unlike server-b (INVALID_ARGUMENT), connect-es parses the request before any handler or interceptor
+    // sees it and answers a parse failure with INTERNAL, as grpc-go does; docs/decomposition.md says so.
+    const session = http2.connect(baseUrl);
+    try {
+      const trailers = await new Promise<http2.IncomingHttpHeaders>((resolve, reject) => {
+        const stream = session.request({ ':method': 'POST', ':path': '/sample.SampleService/GetSamples', 'content-type': 'application/grpc', te: 'trailers' });
+        stream.on('trailers', resolve);
+        stream.on('response', (headers) => headers['grpc-status'] !== undefined && resolve(headers));
+        stream.on('error', reject);
+        stream.resume();
+        // A 5-byte gRPC frame header announcing 2 bytes, then a field tag with a truncated varint.
+        stream.end(Buffer.from([0, 0, 0, 0, 2, 0x08, 0xff]));
+      });
+      expect(trailers['grpc-status']).toBe(String(Code.Internal));
+      expect(decodeURIComponent(String(trailers['grpc-message']))).toMatch(/parse|premature|invalid/i);
+    } finally {
+      session.close();
+    }
+    expect((await createClient(connectSample.SampleService, createGrpcTransport({ baseUrl })).getSamples({ count: 1 })).samples).toHaveLength(1);
+  });
+
+  it.each(transports)('%s: a client that aborts mid-reply leaves the server serving', async (_name, transport) => {
+    const client = createClient(connectSample.SampleService, transport());
+    const abort = new AbortController();
+    const pending = client.getSamples({ count: BIG }, { signal: abort.signal });
+    setTimeout(() => abort.abort(), 30);
+    await expect(pending).rejects.toThrow();
+    const reply = await client.getSamples({ count: BIG });
+    expect(reply.samples).toHaveLength(BIG);
+  });
+});
