@@ -1,12 +1,20 @@
 // The one result type that joins measuring, statistics and exporting (as in hyperfine).
 import type { ProcessCost } from '@bench/config';
-import type { CaseRun, Phases } from '@bench/harness';
+import type { CaseRun, Http2Windows, Phases } from '@bench/harness';
 
 /** CPU time and peak RSS of a process (libs/config), and where a call's time went (libs/harness): as the client reports them. */
 export type { Phases, ProcessCost };
 
-export const TRANSPORTS = ['json', 'grpc'] as const;
+/**
+ * Every transport the bench can measure, in report order (libs/harness TRANSPORT_NAMES, as data): the
+ * blog's two, the protocol × codec matrix's json-h2 and proto-h1, and connect-es's three (docs/decomposition.md).
+ */
+export const TRANSPORTS = ['json', 'grpc', 'json-h2', 'proto-h1', 'connect-json', 'connect-proto', 'connect-grpc'] as const;
 export type Transport = (typeof TRANSPORTS)[number];
+
+/** The blog's two transports: what every variant serves, and what bench:all runs unless --transports says otherwise. */
+export type BlogTransport = Extract<Transport, 'json' | 'grpc'>;
+export const BLOG_TRANSPORTS: readonly BlogTransport[] = Object.freeze(['json', 'grpc'] as const);
 
 /** A benchmark case is data: adding one is adding a record to cases.ts. */
 export interface CaseRecord {
@@ -19,7 +27,7 @@ export interface CaseRecord {
   /** Requests fired at once and awaited together (forkJoin). */
   requests: number;
   /** The blog's average for each transport, in ms (reference, not a target); none for payload cases. */
-  blogMs?: Readonly<Record<Transport, number>>;
+  blogMs?: Readonly<Partial<Record<Transport, number>>>;
   /** The payload endpoint it calls (libs/payloads, see payload-cases.ts); absent: the blog's rows. */
   payload?: string;
   /** Timed repetitions for this case when the profile does not say otherwise (slow cases run fewer). */
@@ -213,6 +221,8 @@ export interface CaseResult extends CaseIdentity {
   server: ProcessCost | null;
   /** Where the time of a timed call went, on average. */
   phases: PhaseBreakdown | null;
+  /** HTTP/2 transports whose client reads its session: the receive windows it had (absent: not HTTP/2, or not readable). */
+  http2Windows?: Http2Windows | null;
   startedAt: string;
   wallMs: number;
   /** The machine probe before and after the case (ms, lower is faster); null in older runs. */

@@ -2,10 +2,10 @@ import * as path from 'node:path';
 import { helpText, parseCommandLine, UsageError, type Command } from './cli';
 import { CASES, selectCases } from './cases';
 import { DEADLINE_RULE } from './deadlines';
-import { TRANSPORTS, type CaseRecord, type Transport } from './model';
+import { BLOG_TRANSPORTS, TRANSPORTS, type CaseRecord, type Transport } from './model';
 import { PROFILES, type Profile } from './profiles';
 import { findProfile, loadProfiles, ProfileError, type NetworkProfile } from './network';
-import { selectVariants, VARIANTS, type VariantRecord } from './variants';
+import { selectVariants, servedTransports, VARIANTS, type VariantRecord } from './variants';
 
 /** Everything a run needs to know, validated once here at the edge. */
 export interface BenchOptions {
@@ -79,7 +79,7 @@ const BENCH_ALL_OPTIONS = {
     description: `comma-separated case ids or aliases: ${CASES.map((c) => (c.aliases.length ? `${c.id} (${c.aliases[0]})` : c.id)).join(', ')}`,
     defaultText: perProfile((p) => p.cases.join(',')),
   },
-  transports: { kind: 'list', value: 'LIST', default: TRANSPORTS, description: `which transports to run: ${TRANSPORTS.join(', ')}` },
+  transports: { kind: 'list', value: 'LIST', default: BLOG_TRANSPORTS, description: `which transports to run, of ${TRANSPORTS.join(', ')} (docs/decomposition.md); the Nest variants serve all, bare and go the first two` },
   network: {
     kind: 'list',
     value: 'LIST',
@@ -183,7 +183,7 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
   const transports = values.transports;
   const badTransport = transports.find((t) => !TRANSPORTS.includes(t as Transport));
   if (badTransport !== undefined || transports.length === 0) {
-    throw new UsageError(`--transports must list json and/or grpc, got ${JSON.stringify(transports.join(','))}`);
+    throw new UsageError(`--transports must list some of ${TRANSPORTS.join(', ')}, got ${JSON.stringify(transports.join(','))}`);
   }
 
   let variants: VariantRecord[];
@@ -195,6 +195,10 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
   if (variants.length === 0) throw new UsageError('--variants selected no variant');
   const payloadCase = cases.find((c) => c.payload !== undefined);
   const plainVariant = variants.find((v) => !v.servesPayloads);
+  const unserved = variants.flatMap((v) => transports.filter((t) => !servedTransports(v).includes(t as Transport)).map((t) => `${t} (${v.id})`));
+  if (unserved.length > 0) {
+    throw new UsageError(`--transports: ${unserved.join(', ')} not served; the bare and go clients serve only ${BLOG_TRANSPORTS.join(' and ')}`);
+  }
   if (payloadCase && plainVariant) {
     // The bare and Go clients would not know the endpoint (Go would even run the blog rows instead).
     throw new UsageError(`case ${payloadCase.id} calls a payload endpoint, which only the Nest apps serve (variants blog, tuned), not ${plainVariant.id}`);

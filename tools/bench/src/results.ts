@@ -53,6 +53,7 @@ export function toCaseResult(raw: RawResult): CaseResult {
     client: m?.client ?? null,
     server: m?.server ?? null,
     phases: m ? phaseBreakdown(m.samplesMs, m.phases) : null,
+    ...(m?.http2Windows === undefined ? {} : { http2Windows: m.http2Windows }),
     startedAt: raw.startedAt,
     wallMs: raw.wallMs,
     machineProbeMs: raw.machineProbeMs,

@@ -122,3 +122,54 @@ export function summarize(samples: readonly number[]): Summary | null {
     noise,
   };
 }
+
+/** A confidence interval of a ratio of two medians, from a percentile bootstrap. */
+export interface RatioCi {
+  level: number;
+  low: number;
+  high: number;
+  /** Bootstrap resamples drawn. */
+  resamples: number;
+}
+
+/** Fewest samples on each side for a bootstrap CI of a ratio of medians (below it the resampled medians take a handful of values). */
+export const RATIO_CI_MIN_SAMPLES = 5;
+
+/** A small seeded generator (mulberry32), so the same results always give the same interval. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Percentile-bootstrap CI of median(a) ÷ median(b): each sample set resampled with replacement on its
+ * own (the two cells are independent sets of calls), `resamples` times, and the ratio's (1−level)/2
+ * and (1+level)/2 quantiles taken. Seeded, so a report rendered twice says the same. Null with fewer
+ * than RATIO_CI_MIN_SAMPLES samples on either side, or a median of 0 in the denominator.
+ */
+export function ratioOfMediansCi(a: readonly number[], b: readonly number[], level = 0.95, resamples = 2000, seed = 23): RatioCi | null {
+  if (a.length < RATIO_CI_MIN_SAMPLES || b.length < RATIO_CI_MIN_SAMPLES) return null;
+  const random = seeded(seed);
+  const resampledMedian = (values: readonly number[], scratch: number[]): number => {
+    for (let i = 0; i < values.length; i++) scratch[i] = values[Math.floor(random() * values.length)];
+    scratch.sort((x, y) => x - y);
+    return percentile(scratch, 50);
+  };
+  const scratchA = new Array<number>(a.length);
+  const scratchB = new Array<number>(b.length);
+  const ratios: number[] = [];
+  for (let i = 0; i < resamples; i++) {
+    const denominator = resampledMedian(b, scratchB);
+    const numerator = resampledMedian(a, scratchA);
+    if (denominator > 0) ratios.push(numerator / denominator);
+  }
+  if (ratios.length < resamples / 2) return null;
+  ratios.sort((x, y) => x - y);
+  return { level, low: percentile(ratios, ((1 - level) / 2) * 100), high: percentile(ratios, ((1 + level) / 2) * 100), resamples };
+}

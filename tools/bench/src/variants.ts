@@ -1,4 +1,5 @@
 import type { AppName } from './app-names';
+import { BLOG_TRANSPORTS, TRANSPORTS, type Transport } from './model';
 
 /** A variant is a set of three processes the bench starts and drives through the same client API. */
 export interface VariantRecord {
@@ -16,6 +17,13 @@ export interface VariantRecord {
   optional?: boolean;
   /** Its apps serve the payload endpoints of libs/payloads (only the Nest apps do). */
   servesPayloads?: boolean;
+  /** The transports its client serves (absent: the blog's two). */
+  transports?: readonly Transport[];
+}
+
+/** The transports a variant's client serves. */
+export function servedTransports(variant: VariantRecord): readonly Transport[] {
+  return variant.transports ?? BLOG_TRANSPORTS;
 }
 
 const NEST_MAINS = {
@@ -33,6 +41,7 @@ export const VARIANTS: readonly VariantRecord[] = Object.freeze([
     runtime: 'node',
     env: { VARIANT: 'blog' },
     servesPayloads: true,
+    transports: TRANSPORTS,
   },
   {
     id: 'tuned',
@@ -41,6 +50,7 @@ export const VARIANTS: readonly VariantRecord[] = Object.freeze([
     runtime: 'node',
     env: { VARIANT: 'tuned' },
     servesPayloads: true,
+    transports: TRANSPORTS,
   },
   {
     id: 'blog-window',
@@ -49,6 +59,7 @@ export const VARIANTS: readonly VariantRecord[] = Object.freeze([
     runtime: 'node',
     env: { VARIANT: 'blog-window' },
     servesPayloads: true,
+    transports: TRANSPORTS,
   },
   {
     id: 'bare',

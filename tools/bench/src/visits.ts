@@ -44,6 +44,8 @@ export function combineMeasurements(a: Measurement, b: Measurement): Measurement
     server: addCost(a.server, b.server),
     serverMetricsError: b.serverMetricsError ?? a.serverMetricsError ?? null,
     phases: weightedPhases(a.phases, a.samplesMs.length, b.phases, b.samplesMs.length),
+    // HTTP/2 transports: the windows the latest visit's session had (they do not change between visits).
+    ...(a.http2Windows === undefined && b.http2Windows === undefined ? {} : { http2Windows: b.http2Windows ?? a.http2Windows ?? null }),
   };
 }
 

@@ -137,7 +137,8 @@ describe('parseOptions', () => {
   it.each([
     [['--profile', 'slow'], /unknown profile "slow"/],
     [['--cases', '9-9'], /unknown case "9-9"/],
-    [['--transports', 'json,xml'], /--transports must list json and\/or grpc/],
+    [['--transports', 'json,xml'], /--transports must list some of json, grpc, json-h2/],
+    [['--variants', 'bare', '--transports', 'json,json-h2'], /json-h2 \(bare\) not served/],
     [['--runs', '0'], /--runs must be at least 1/],
     [['--runs', 'ten'], /--runs must be a whole number/],
     [['--warmup', '-1'], /--warmup must be a whole number/],

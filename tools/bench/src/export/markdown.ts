@@ -3,6 +3,8 @@ import { anyOffLoopback, blogRatio, grpcOverJson, networkOf } from '../results';
 import { renderBreakdown, renderVariantRatios } from './breakdown';
 import { decisionMap, renderDecisionMap } from './decision-map';
 import { renderVerdictMarkdown, verdict, VERDICT_NOTE } from './verdict';
+import { attribution } from '../attribution';
+import { renderAttributionSection } from './attribution';
 import { bytes, count, describeMemoryReclaim, describeNetworks, describePaths, describeVisits, ms, ratio } from './format';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
@@ -141,6 +143,7 @@ export function renderMarkdown(doc: RunDocument): string {
     '',
     VERDICT_NOTE,
     '',
+    ...renderAttributionSection(attribution(doc.results), doc.results),
     '## How the run was made',
     '',
     `- commit \`${commit}\`${doc.provenance.gitDirty ? ' (with uncommitted changes)' : ''}; profile \`${String(settings.profile)}\`; ` +

@@ -2,13 +2,21 @@
 // in one line. Computed once from the results (the reporter never measures); results.md and
 // report.html print these rows. The "why" is read from what the run recorded (phases, bytes), never
 // written per case, so it holds for whatever a user's run measured.
-import type { CaseResult, MedianCi, Transport } from '../model';
+import type { BlogTransport, CaseResult, MedianCi, Transport } from '../model';
 import { networkOf } from '../results';
 import { PHASE_KEYS, PHASE_LABELS, phaseParts, type PhaseKey, type PhasePart } from './breakdown';
 import { mapCell, TIE_WITHIN, type MapCell } from './decision-map';
 import { bytes, ms } from './format';
 
-const NAME: Readonly<Record<Transport, string>> = { json: 'JSON', grpc: 'gRPC' };
+const NAME: Readonly<Record<Transport, string>> = {
+  json: 'JSON',
+  grpc: 'gRPC',
+  'json-h2': 'JSON over HTTP/2',
+  'proto-h1': 'protobuf over HTTP/1.1',
+  'connect-json': 'Connect JSON',
+  'connect-proto': 'Connect binary',
+  'connect-grpc': 'connect-es gRPC',
+};
 
 export interface VerdictRow {
   variant: string;
@@ -19,7 +27,7 @@ export interface VerdictRow {
   /** Medians, gRPC/JSON and the winner, as the decision map has them. */
   cell: MapCell;
   /** Each median's 95 % CI, null where the cell failed or had too few calls. */
-  ci: Record<Transport, MedianCi | null>;
+  ci: Record<BlogTransport, MedianCi | null>;
   /** The slower median ÷ the faster (≥ 1), null when either is missing. */
   factor: number | null;
   /**

@@ -1,5 +1,5 @@
 // The colour key, drawn with the same marks as the charts.
-import { TRANSPORTS } from '../../model';
+import { BLOG_TRANSPORTS } from '../../model';
 import { PHASE_KEYS, PHASE_LABELS } from '../breakdown';
 import { INK, PHASE_COLOUR, styleOf } from './palette';
 import { el, line, rect } from './svg';
@@ -14,13 +14,13 @@ function item(mark: string, label: string): string {
  * Transport colours, plus the extra marks a section's charts use; with 'phases', the colours of a
  * call's phases instead (those charts name the transport under each bar).
  */
-export function renderLegend(marks: ReadonlyArray<'bars' | 'lines' | 'ci' | 'blog' | 'phases'>): string {
+export function renderLegend(marks: ReadonlyArray<'bars' | 'lines' | 'ci' | 'blog' | 'phases'>, transports: readonly string[] = BLOG_TRANSPORTS): string {
   const items: string[] = [];
   if (marks.includes('phases')) {
     for (const phase of PHASE_KEYS) items.push(item(swatch(rect(1, 1, 14, 12, { fill: PHASE_COLOUR[phase], rx: 2 })), PHASE_LABELS[phase]));
     items.push(item(swatch(line(1, 7, 23, 7, { stroke: INK, 'stroke-width': 2, 'stroke-dasharray': '5 3' }), 24), 'mean call time, where the phases drawn do not add up to it'));
   }
-  for (const transport of marks.includes('phases') ? [] : TRANSPORTS) {
+  for (const transport of marks.includes('phases') ? [] : transports) {
     const style = styleOf(transport);
     if (marks.includes('lines')) {
       items.push(item(swatch(line(1, 7, 23, 7, { stroke: style.colour, 'stroke-width': 2.5, 'stroke-dasharray': style.dash }), 24), transport));

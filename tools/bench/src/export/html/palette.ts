@@ -14,6 +14,13 @@ export interface TransportStyle {
 export const TRANSPORT_STYLE: Readonly<Record<Transport, TransportStyle>> = {
   json: { colour: '#0072B2', dash: null, marker: 'circle' },
   grpc: { colour: '#E69F00', dash: '6 3', marker: 'square' },
+  // The decomposition's transports (docs/decomposition.md): JSON kinds in blues and purple, protobuf/gRPC kinds
+  // in greens and the orange family, told apart by dash and marker too.
+  'json-h2': { colour: '#56B4E9', dash: '4 2', marker: 'circle' },
+  'proto-h1': { colour: '#009E73', dash: '1 3', marker: 'square' },
+  'connect-json': { colour: '#CC79A7', dash: '6 2 1 2', marker: 'circle' },
+  'connect-proto': { colour: '#D55E00', dash: '3 3', marker: 'square' },
+  'connect-grpc': { colour: '#8C6D00', dash: '2 2', marker: 'square' },
 };
 
 /**

@@ -1,5 +1,5 @@
 // The self-contained HTML report of one run: inline CSS and SVG, no script, nothing fetched.
-import type { RunDocument } from '../../model';
+import { TRANSPORTS, type RunDocument } from '../../model';
 import { OUTLIER_Z } from '../../stats';
 import { bytesChart, coldChart, cpuChart, distributionChart, mediansChart, phasesChart, rssChart } from './case-charts';
 import { groupByCase, type CaseView } from './cases';
@@ -13,6 +13,7 @@ import { el } from './svg';
 import { renderResultsTable } from './table';
 import { renderVariantsTable } from './variants-table';
 import { renderVerdictSection } from './verdict';
+import { renderAttributionSection } from './attribution';
 
 
 interface ChartSection {
@@ -117,13 +118,13 @@ const HOW_TO_READ = el(
   ),
 );
 
-function chartSection(section: ChartSection, views: readonly CaseView[]): string {
+function chartSection(section: ChartSection, views: readonly CaseView[], transports: readonly string[]): string {
   return el(
     'section',
     { id: section.id, 'data-section': section.id },
     el('h2', {}, escapeHtml(section.heading)),
     el('p', {}, escapeHtml(section.intro)),
-    renderLegend(section.legend),
+    renderLegend(section.legend, transports),
     el('div', { class: 'grid' }, ...views.map((view) => el('figure', { class: 'chart' }, section.chart(view)))),
   );
 }
@@ -136,7 +137,9 @@ export function renderReport(doc: RunDocument): string {
   const pageTitle = `gRPC vs JSON: run of ${startedAt}`;
   const variants = renderVariantsTable(doc.results);
   const map = renderDecisionMapHtml(doc.results);
-  const tables = [['verdict', 'Verdict'], ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : [])];
+  const attribution = renderAttributionSection(doc.results);
+  const transports = TRANSPORTS.filter((t) => doc.results.some((r) => r.transport === t));
+  const tables = [['verdict', 'Verdict'], ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : [])];
   const nav = el(
     'nav',
     {},
@@ -171,6 +174,7 @@ export function renderReport(doc: RunDocument): string {
     renderVerdictSection(doc.results),
     HOW_TO_READ,
     nav,
+    attribution,
     map ? el('section', { id: 'decision-map', 'data-section': 'decision-map' }, el('h2', {}, 'Decision map'), map) : '',
     el('section', { id: 'results', 'data-section': 'results' }, el('h2', {}, 'Results'), renderResultsTable(doc.results)),
     variants
@@ -182,7 +186,7 @@ export function renderReport(doc: RunDocument): string {
           variants,
         )
       : '',
-    ...CHART_SECTIONS.map((s) => chartSection(s, views)),
+    ...CHART_SECTIONS.map((s) => chartSection(s, views, transports)),
     el('section', { id: 'provenance', 'data-section': 'provenance' }, el('h2', {}, 'How the run was made'), renderProvenance(doc)),
     el('footer', {}, `Generated from results.json (schema version ${escapeHtml(str(doc.schemaVersion))}). A single file: no scripts, nothing fetched.`),
   );
