@@ -20,7 +20,7 @@ import { BENCH_ALL_COMMAND, parseOptions, type BenchOptions } from './options';
 import { appSetKey, planCases } from './plan';
 import { CellPool } from './cell-pool';
 import { hasTaskset, planPinning } from './pinning';
-import { duration, expectedCostMs, Progress } from './progress';
+import { duration, expectedCostMs, Progress, SET_START_MS, STAGE_BUILD_MS } from './progress';
 import { runTool } from './cli';
 import { collectProvenance } from './provenance';
 import { toCaseResult } from './results';
@@ -84,7 +84,9 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
 function describeDuration(options: BenchOptions, plan: readonly PlannedCase[]): { expectedMs: number; boundMs: number } {
   const sets = options.clientUrl ? 0 : new Set(plan.map(appSetKey)).size;
   const stages = options.networks.filter(usesStage).length;
-  return { expectedMs: plan.reduce((sum, p) => sum + expectedCostMs(p), 0), boundMs: runBoundMs(plan, (p) => p.deadlineMs, sets, stages) };
+  const rtt = new Map(options.networks.map((n) => [n.name, 2 * n.oneWayDelayMs]));
+  const visitsMs = plan.reduce((sum, p) => sum + expectedCostMs(p, rtt.get(p.network) ?? 0), 0);
+  return { expectedMs: visitsMs + sets * SET_START_MS + stages * STAGE_BUILD_MS, boundMs: runBoundMs(plan, (p) => p.deadlineMs, sets, stages) };
 }
 
 /**
@@ -135,7 +137,7 @@ async function main(argv: readonly string[]): Promise<number> {
   process.stderr.write(
     `bench: ${plan.length} visit(s) × ${options.transports.join(' + ')}, repetitions interleaved; ` +
       `writing ${path.relative(process.cwd(), runDir)}\n` +
-      `bench: expected ≈ ${duration(expectedMs)} (from the blog's figures); at most ${duration(boundMs)} ` +
+      `bench: expected ≈ ${duration(expectedMs)} (from the blog's figures${options.networks.some(usesStage) ? ', one round trip per call across a network; a big reply on HTTP/2\'s default window takes far longer' : ''}); at most ${duration(boundMs)} ` +
       `(every call at its deadline, every set of apps restarted once)\n`,
   );
 

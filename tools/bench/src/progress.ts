@@ -2,11 +2,21 @@ import type { PlannedCase, RawResult } from './model';
 import { summarize } from './stats';
 import { ms } from './export/format';
 
-/** Expected cost of a case in ms, from the blog's own figures: a rough but case-aware weight for the ETA. */
-export function expectedCostMs(planned: PlannedCase): number {
+/** Starting a set of apps, waiting until it is ready, and its path measurement (≈ 2.6 s each in the default runs here). */
+export const SET_START_MS = 2_500;
+/** Building and calibrating a network stage (≈ 15 s at region here). */
+export const STAGE_BUILD_MS = 15_000;
+
+/**
+ * Expected cost of a visit in ms, from the blog's own figures: a rough but case-aware weight for the
+ * ETA. Across a network every call also takes at least one round trip (`rttMs`); HTTP/2's default
+ * flow-control window can make a big reply take far longer (docs/network.md), which the progress
+ * lines then estimate from the pace measured.
+ */
+export function expectedCostMs(planned: PlannedCase, rttMs = 0): number {
   const { blogMs, rows, requests } = planned.record;
   // Payload cases have no blog figure: weigh them like blog rows (~5 µs each, as ①-2 took) plus a call's overhead.
-  const callMs = (t: string) => blogMs?.[t as keyof typeof blogMs] ?? 3 + 0.005 * rows * requests;
+  const callMs = (t: string) => (blogMs?.[t as keyof typeof blogMs] ?? 3 + 0.005 * rows * requests) + rttMs;
   const repetitionMs = planned.transports.reduce((sum, t) => sum + callMs(t), 0);
   // A budget ends the timed calls early, never before the visit's minimum runs.
   const runs = planned.budgetMs === null ? planned.runs : Math.min(planned.runs, Math.max(planned.minRuns, Math.ceil(planned.budgetMs / repetitionMs)));
@@ -17,7 +27,7 @@ export function expectedCostMs(planned: PlannedCase): number {
 
 /** Remaining time, scaling the expected cost of what is left by how the finished part compared. */
 export function estimateLeftMs(plan: readonly PlannedCase[], doneCases: number, doneFraction: number, elapsedMs: number): number | null {
-  const costs = plan.map(expectedCostMs);
+  const costs = plan.map((p) => expectedCostMs(p));
   const finished = costs.slice(0, doneCases).reduce((a, b) => a + b, 0) + (costs[doneCases] ?? 0) * doneFraction;
   const total = costs.reduce((a, b) => a + b, 0);
   if (finished <= 0 || elapsedMs <= 0) return null;
