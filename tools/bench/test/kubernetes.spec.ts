@@ -29,16 +29,23 @@ const INSTALL_VALIDATOR = `pip install ${VALIDATOR}==${VALIDATOR_VERSION}`;
 const onPath = (program: string) => spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
 /** kubectl's built-in kustomize, or a standalone kustomize. */
 const RENDERER: string[] | null = onPath('kubectl') ? ['kubectl', 'kustomize'] : onPath('kustomize') ? ['kustomize', 'build'] : null;
+/** Why the validator did not answer, when it did not (kept for the message: a clean-clone CI run once found it "not installed" where it was). */
+let validatorProblem = '';
 const validatorVersion = (): string | null => {
-  const result = spawnSync(VALIDATE[0], [...VALIDATE.slice(1), '--version'], { encoding: 'utf8' });
-  return result.status === 0 ? result.stdout.trim() : null;
+  // A busy machine (every project's tests at once) can make a first Python start slow: one retry.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const result = spawnSync(VALIDATE[0], [...VALIDATE.slice(1), '--version'], { encoding: 'utf8', timeout: 60_000 });
+    if (result.status === 0) return result.stdout.trim();
+    validatorProblem = `${VALIDATE.join(' ')} --version: ${result.error?.message ?? `exit ${result.status ?? result.signal}`}${result.stderr ? `: ${result.stderr.trim().slice(-300)}` : ''}`;
+  }
+  return null;
 };
 
 /** As the browser tests do: missing tools fail in CI (which installs them) and skip with a message elsewhere. */
 function describeWithTools(name: string, tools: { validator: boolean }, body: () => void): void {
   const missing = [
     RENDERER ? null : 'kubectl or kustomize (kubectl has kustomize built in)',
-    !tools.validator || validatorVersion() ? null : `${VALIDATOR} (${INSTALL_VALIDATOR})`,
+    !tools.validator || validatorVersion() ? null : `${VALIDATOR} (${INSTALL_VALIDATOR}; ${validatorProblem})`,
   ].filter((m): m is string => m !== null);
   if (missing.length === 0) return describe(name, body);
   if (process.env.CI === 'true') {
