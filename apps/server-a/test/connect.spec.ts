@@ -1,7 +1,7 @@
 import * as http2 from 'node:http2';
 import type { INestApplication } from '@nestjs/common';
 import { Code, ConnectError, createClient, type Transport } from '@connectrpc/connect';
-import { createConnectTransport, createGrpcTransport } from '@connectrpc/connect-node';
+import { createConnectTransport, createGrpcTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { DEFAULT_SETTINGS } from '@bench/config';
 import { connectSample } from '@bench/proto';
 import { buildRows } from '@bench/samples';
@@ -22,12 +22,22 @@ describe('server-a Connect service (HTTP/2 listener)', () => {
     await app.listen(port, '127.0.0.1');
     baseUrl = `http://127.0.0.1:${port}`;
   });
-  afterAll(() => app.close());
+  // Every client connection this test opens, closed before the server: an HTTP/2 server closes once its sessions have.
+  const managers: Http2SessionManager[] = [];
+  const manager = () => {
+    const m = new Http2SessionManager(baseUrl);
+    managers.push(m);
+    return m;
+  };
+  afterAll(async () => {
+    managers.forEach((m) => m.abort());
+    await app.close();
+  }, 15_000);
 
   const transports: [string, () => Transport][] = [
-    ['connect-json', () => createConnectTransport({ baseUrl, httpVersion: '2' })],
-    ['connect-proto', () => createConnectTransport({ baseUrl, httpVersion: '2', useBinaryFormat: true })],
-    ['connect-grpc', () => createGrpcTransport({ baseUrl })],
+    ['connect-json', () => createConnectTransport({ baseUrl, httpVersion: '2', sessionManager: manager() })],
+    ['connect-proto', () => createConnectTransport({ baseUrl, httpVersion: '2', useBinaryFormat: true, sessionManager: manager() })],
+    ['connect-grpc', () => createGrpcTransport({ baseUrl, sessionManager: manager() })],
   ];
 
   it.each(transports)('%s: GetSamples answers the blog rows', async (_name, transport) => {
@@ -66,7 +76,7 @@ describe('server-a Connect service (HTTP/2 listener)', () => {
     } finally {
       session.close();
     }
-    expect((await createClient(connectSample.SampleService, createGrpcTransport({ baseUrl })).getSamples({ count: 1 })).samples).toHaveLength(1);
+    expect((await createClient(connectSample.SampleService, createGrpcTransport({ baseUrl, sessionManager: manager() })).getSamples({ count: 1 })).samples).toHaveLength(1);
   });
 
   it.each(transports)('%s: a client that aborts mid-reply leaves the server serving', async (_name, transport) => {

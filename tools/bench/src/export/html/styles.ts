@@ -27,9 +27,9 @@ table.variants { font-size: 13px; width: auto; }
 table.results th, table.results td, table.variants th, table.variants td { padding: 4px 6px; border-bottom: 1px solid #ececec; white-space: nowrap; text-align: left; }
 table.results thead th, table.variants thead th { background: #f0f0ee; font-weight: 600; vertical-align: bottom; white-space: normal; min-width: 4.5em; }
 table.results .num, table.variants .num { text-align: right; }
-table.verdict { font-size: 13px; font-variant-numeric: tabular-nums; width: 100%; }
-table.verdict th, table.verdict td { padding: 4px 8px; border-bottom: 1px solid #ececec; text-align: left; white-space: nowrap; }
-table.verdict thead th { background: #f0f0ee; font-weight: 600; vertical-align: bottom; white-space: normal; }
+table.verdict, table.attribution { font-size: 13px; font-variant-numeric: tabular-nums; width: 100%; }
+table.verdict th, table.verdict td, table.attribution th, table.attribution td { padding: 4px 8px; border-bottom: 1px solid #ececec; text-align: left; white-space: nowrap; }
+table.verdict thead th, table.attribution thead th { background: #f0f0ee; font-weight: 600; vertical-align: bottom; white-space: normal; }
 table.verdict td.winner { font-weight: 700; text-align: center; }
 table.verdict td.why { white-space: normal; min-width: 40ch; }
 figure.chart.wide { margin-top: 14px; max-width: 900px; }
