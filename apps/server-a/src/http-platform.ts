@@ -1,3 +1,4 @@
+import type { Http2Session } from 'node:http2';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -46,6 +47,7 @@ export async function createServerA(settings: Settings): Promise<INestApplicatio
  */
 export async function createServerAH2(settings: Settings): Promise<INestApplication> {
   const adapter = new FastifyAdapter({ http2: true, bodyLimit: BODY_LIMIT_BYTES });
+  closeSessionsOnClose(adapter);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(settings, 'fastify'), fastify(adapter), { logger: LOGGER });
   // Connect's handler for sample.SampleService (transports connect-json, connect-proto, connect-grpc), in
   // its own Fastify scope (its no-op body parsers do not reach the Nest routes).
@@ -54,6 +56,25 @@ export async function createServerAH2(settings: Settings): Promise<INestApplicat
 }
 
 const LOGGER: ('error' | 'warn')[] = ['error', 'warn'];
+
+/**
+ * An HTTP/2 server closes only once every session has, and a client keeps an idle session open for
+ * minutes (connect-node for 15): so on close each session gets a GOAWAY (http2 session.close(): streams
+ * in flight finish, no new ones start). Without it a SIGTERM waited out the 10-s grace with one idle
+ * client session open and exited 1.
+ */
+function closeSessionsOnClose(adapter: FastifyAdapter): void {
+  const instance = adapter.getInstance();
+  const sessions = new Set<Http2Session>();
+  instance.server.on('session', (session: Http2Session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+  });
+  instance.addHook('preClose', (done) => {
+    for (const session of sessions) session.close();
+    done();
+  });
+}
 
 /** Reads protobuf bodies and times JSON reply serialization on a Fastify adapter (HTTP/1.1 or HTTP/2). */
 function fastify(adapter: FastifyAdapter): FastifyAdapter {

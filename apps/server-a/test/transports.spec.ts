@@ -123,3 +123,18 @@ describe.each<NestVariant>(['blog', 'tuned'])('server-a proto-h1 route (%s)', (v
     expect((await h1Get(port, '/health')).status).toBe(200);
   });
 });
+
+describe('server-a json-h2 listener shutdown', () => {
+  it('closes at once while a client keeps an idle HTTP/2 session open (GOAWAY to every session)', async () => {
+    const { app, port } = await started(createServerAH2, 'blog');
+    const session = http2.connect(`http://127.0.0.1:${port}`);
+    try {
+      expect((await h2Get(session, '/server-a/1')).status).toBe(200);
+      const begun = Date.now();
+      await app.close();
+      expect(Date.now() - begun).toBeLessThan(2_000);
+    } finally {
+      session.destroy();
+    }
+  });
+});
