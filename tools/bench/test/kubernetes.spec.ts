@@ -22,22 +22,31 @@ const K8S = path.join(ROOT, 'deploy/k8s');
 const KUBERNETES_VERSION = '1.32.0';
 const VALIDATOR = 'kubernetes-validate';
 const VALIDATOR_VERSION = '1.37.0';
-/** Run as a module of the python3 that pip installed it for (no console-script shim needed). */
-const VALIDATE = ['python3', '-m', 'kubernetes_validate'];
+/**
+ * How to run the validator: as a module of the first python3 on PATH, or its console script. Under
+ * `npm test` npm puts node's own directory (/usr/bin here) first on PATH, so `python3` can be the
+ * system's while pip installed the validator for another (pyenv's): the console script still finds it.
+ */
+const VALIDATOR_COMMANDS: readonly string[][] = [['python3', '-m', 'kubernetes_validate'], ['kubernetes-validate']];
+let VALIDATE: string[] = [...VALIDATOR_COMMANDS[0]];
 const INSTALL_VALIDATOR = `pip install ${VALIDATOR}==${VALIDATOR_VERSION}`;
 
 const onPath = (program: string) => spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
 /** kubectl's built-in kustomize, or a standalone kustomize. */
 const RENDERER: string[] | null = onPath('kubectl') ? ['kubectl', 'kustomize'] : onPath('kustomize') ? ['kustomize', 'build'] : null;
-/** Why the validator did not answer, when it did not (kept for the message: a clean-clone CI run once found it "not installed" where it was). */
+/** Why the validator did not answer, when it did not. */
 let validatorProblem = '';
 const validatorVersion = (): string | null => {
-  // A busy machine (every project's tests at once) can make a first Python start slow: one retry.
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const result = spawnSync(VALIDATE[0], [...VALIDATE.slice(1), '--version'], { encoding: 'utf8', timeout: 60_000 });
-    if (result.status === 0) return result.stdout.trim();
-    validatorProblem = `${VALIDATE.join(' ')} --version: ${result.error?.message ?? `exit ${result.status ?? result.signal}`}${result.stderr ? `: ${result.stderr.trim().slice(-300)}` : ''}`;
+  const problems: string[] = [];
+  for (const command of VALIDATOR_COMMANDS) {
+    const result = spawnSync(command[0], [...command.slice(1), '--version'], { encoding: 'utf8', timeout: 60_000 });
+    if (result.status === 0) {
+      VALIDATE = [...command];
+      return result.stdout.trim();
+    }
+    problems.push(`${command.join(' ')} --version: ${result.error?.message ?? `exit ${result.status ?? result.signal}`}${result.stderr ? `: ${result.stderr.trim().slice(-200)}` : ''}`);
   }
+  validatorProblem = problems.join('; ');
   return null;
 };
 
