@@ -84,17 +84,22 @@ describe.each<NestVariant>(['blog', 'tuned'])('client: json-h2 and proto-h1 (%s)
 
   it.each(['json-h2', 'proto-h1', 'connect-grpc'])('holds %s calls to the case deadline (502)', async (transport) => {
     const server = serverOf(transport);
-    server.delayMs = 3_000;
+    const heldMs = 3_000;
+    server.delayMs = heldMs;
+    const started = Date.now();
     try {
-      const started = Date.now();
       const response = await http().post('/bench/run').send({ transport, rows: 1, requests: 1, warmup: 0, runs: 1, cold: false, deadlineMs: 300 }).expect(502);
-      expect(Date.now() - started).toBeLessThan(900);
+      // Cut by the deadline, well before the server would have answered (a behaviour bound, generous for a loaded machine).
+      expect(Date.now() - started).toBeLessThan(heldMs - 500);
       expect(response.body.message).toMatch(/DEADLINE_EXCEEDED|timeout of 300ms exceeded|deadline_exceeded/);
     } finally {
       server.delayMs = 0;
     }
     // The connection is still usable afterwards.
     await http().post('/bench/run').send({ transport, rows: 3, requests: 2, warmup: 0, runs: 1, cold: false }).expect(200);
+    // connect-node logs "handler for rpc … failed" when the held reply meets the stream the client gave
+    // up on, heldMs after the call: let that happen inside this test, not after the file (Jest exits 1 then).
+    if (transport.startsWith('connect')) await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + heldMs + 500 - Date.now())));
   });
 
   it('refuses a transport no client serves with 400', async () => {
