@@ -133,16 +133,18 @@ describeRoot('network stage (root)', () => {
     }
   });
 
-  it('bench:latency --network veth,zone measures across each stage in turn, a run folder each: every call pays the round trip, the network is recorded', () => {
+  it('bench:latency --network zone,region measures across each stage in turn, a run folder each: every call pays the round trip, the network is recorded', () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-net-suite-'));
     try {
-      const args = [path.resolve(__dirname, '../dist/suites/latency/main.js'), '--profile', 'quick', '--calls', '5', '--network', 'veth,zone', '--out', out];
+      const args = [path.resolve(__dirname, '../dist/suites/latency/main.js'), '--profile', 'quick', '--calls', '5', '--network', 'zone,region', '--out', out];
       const result = spawnSync(process.execPath, args, { cwd: path.resolve(__dirname, '../../..'), encoding: 'utf8', timeout: 100_000 });
-      expect(result.status).toBe(0);
+      if (result.status !== 0) throw new Error(`bench:latency exited ${result.status}:\n${result.stderr.slice(-3000)}`);
       const runs = fs.readdirSync(out).filter((name) => name.startsWith('latency-')).sort();
       const docs = runs.map((run) => JSON.parse(fs.readFileSync(path.join(out, run, 'results.json'), 'utf8')));
-      expect(docs.map((d) => d.settings.network)).toEqual(['veth', 'zone']);
-      const [run, doc] = [runs[1], docs[1]];
+      // (zone and region, not veth: a loaded CI machine can push veth's ≈ 0 ms RTT past its 0.3-ms tolerance, and the stage then refuses.)
+      expect(docs.map((d) => d.settings.network)).toEqual(['zone', 'region']);
+      expect(docs[1].provenance.networks.region.calibration.verdict).toBe('ok');
+      const [run, doc] = [runs[0], docs[0]];
       expect(doc.provenance.networks.zone.calibration.verdict).toBe('ok');
       const ping = doc.provenance.networks.zone.calibration.achieved.pingRttMs.median;
       expect(JSON.stringify(doc.settings.cores)).toContain('zone network stage');
