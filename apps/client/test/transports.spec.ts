@@ -54,6 +54,12 @@ describe.each<NestVariant>(['blog', 'tuned'])('client: json-h2 and proto-h1 (%s)
     }
   });
 
+  it.each(['connect-json', 'connect-proto', 'connect-grpc'])('%s offers no compression, so its replies cross the wire as grpc-js sends them', async (transport) => {
+    await http().post('/bench/run').send({ transport, rows: 2_000, requests: 1, warmup: 0, runs: 1 }).expect(200);
+    const offered = [...serverAH2.lastConnectHeaders!.entries()].filter(([name]) => name.endsWith('accept-encoding'));
+    expect(offered.map(([, value]) => value).join(',')).not.toMatch(/gzip|br/);
+  });
+
   it.each(['json-h2', 'connect-json', 'connect-grpc'])('%s reads its HTTP/2 session windows back: 64 KiB by default, 16 MiB with http2-window', async (transport) => {
     const run = (await http().post('/bench/run').send({ transport, rows: 10, requests: 1, warmup: 0, runs: 1 }).expect(200)).body;
     const window = variant === 'tuned' ? GRPC_FLOW_CONTROL_WINDOW_BYTES : 65_535;

@@ -19,6 +19,8 @@ export interface FakeServer {
   rows: RowSource;
   /** Delay before each sample reply, to simulate a slow or stuck server. */
   delayMs: number;
+  /** The request headers of the last Connect call (h2c only): what the client offered, e.g. compression. */
+  lastConnectHeaders?: Headers;
   close(): Promise<void>;
 }
 
@@ -78,7 +80,8 @@ export async function startFakeJsonServer(protocol: 'http/1.1' | 'h2c' = 'http/1
 function fakeConnectRoutes(fake: FakeServer): (router: ConnectRouter) => void {
   return (router) =>
     router.service(connectSample.SampleService, {
-      getSamples: async (request) => {
+      getSamples: async (request, context) => {
+        fake.lastConnectHeaders = context.requestHeader;
         if (fake.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
         return { samples: fake.rows(request.count) };
       },

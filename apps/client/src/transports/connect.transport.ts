@@ -57,7 +57,17 @@ export class ConnectTransport implements RowTransport {
   }
 
   private transport(manager: WindowedSessionManager): Transport {
-    const common = { baseUrl: this.settings.serverAH2Url, httpVersion: '2' as const, sessionManager: manager, readMaxBytes: MAX_MESSAGE_BYTES, writeMaxBytes: MAX_MESSAGE_BYTES };
+    // acceptCompression []: connect-es offers gzip and br by default and its handler then compresses every
+    // reply over 1 KiB, while grpc-js and the JSON transports send bodies as they are. Without it,
+    // connect-grpc would not be the same wire as grpc, and the library factor would measure gzip.
+    const common = {
+      baseUrl: this.settings.serverAH2Url,
+      httpVersion: '2' as const,
+      sessionManager: manager,
+      readMaxBytes: MAX_MESSAGE_BYTES,
+      writeMaxBytes: MAX_MESSAGE_BYTES,
+      acceptCompression: [],
+    };
     if (this.name === 'connect-grpc') return createGrpcTransport(common);
     return createConnectTransport({ ...common, useBinaryFormat: this.name === 'connect-proto' });
   }
