@@ -1,5 +1,5 @@
-import type { CaseResult } from '../src/model';
-import { summarize } from '../src/stats';
+import type { CaseResult } from '../src/results/model';
+import { summarize } from '../src/results/stats';
 
 /** One hand-made ①-2 JSON result (samples 40, 50, 60 ms) for exporter tests; override what a test varies. */
 export function caseResult(overrides: Partial<CaseResult> = {}): CaseResult {

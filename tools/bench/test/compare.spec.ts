@@ -1,5 +1,5 @@
-import { compareKit, type CellComparison, type ComparableSummary } from '../src/compare';
-import { summarize } from '../src/stats';
+import { compareKit, type CellComparison, type ComparableSummary } from '../src/compare/compare';
+import { summarize } from '../src/results/stats';
 
 const kit = compareKit();
 

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import { stopProcess } from '@bench/testing';
-import { listRuns } from '../src/runs';
+import { listRuns } from '../src/results/runs';
 
 // No Docker engine runs here, so this starts every docker-compose service's own command as a plain
 // process with the environment compose would give it (variables interpolated as compose does,

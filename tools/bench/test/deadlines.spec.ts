@@ -1,9 +1,9 @@
-import { blame, failedVisit } from '../src/app-sets';
-import { BLOG_CASES } from '../src/cases';
-import { callDeadlineMs, callsOf, requestBoundMs, runBoundMs, visitBoundMs, withinBound, REQUEST_OVERHEAD_MS } from '../src/deadlines';
-import { callFailure, describeFailure, failureSummary } from '../src/failures';
-import type { Failure, PlannedCase, RawResult } from '../src/model';
-import { toCaseResult } from '../src/results';
+import { blame, failedVisit } from '../src/app-sets/app-sets';
+import { BLOG_CASES } from '../src/planning/cases';
+import { callDeadlineMs, callsOf, requestBoundMs, runBoundMs, visitBoundMs, withinBound, REQUEST_OVERHEAD_MS } from '../src/planning/deadlines';
+import { callFailure, describeFailure, failureSummary } from '../src/measuring/failures';
+import type { Failure, PlannedCase, RawResult } from '../src/results/model';
+import { toCaseResult } from '../src/results/results';
 
 const byId = (id: string) => BLOG_CASES.find((c) => c.id === id)!;
 const visit = (id: string, more: Partial<PlannedCase> = {}): PlannedCase => ({

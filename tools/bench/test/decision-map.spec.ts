@@ -1,6 +1,6 @@
 import { decisionMap, describeCell, renderDecisionMap } from '../src/export/decision-map';
 import { renderDecisionMapHtml } from '../src/export/html/decision-map';
-import type { CaseResult } from '../src/model';
+import type { CaseResult } from '../src/results/model';
 import { caseResult } from './case-result';
 
 const cell = (network: string, transport: 'json' | 'grpc', median: number, ok = true): CaseResult => {

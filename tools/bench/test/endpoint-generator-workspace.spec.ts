@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { freePort } from '@bench/testing';
-import { listRuns } from '../src/runs';
+import { listRuns } from '../src/results/runs';
 
 // What the README's "Benchmark your own payload" promises, end to end, in a throw-away copy of this
 // workspace: one generator call, then bench:all builds everything (the .proto included) and measures
@@ -11,7 +11,9 @@ import { listRuns } from '../src/runs';
 const ROOT = path.resolve(__dirname, '../../..');
 const NX = path.join(ROOT, 'node_modules/nx/dist/bin/nx.js');
 /** Build outputs, caches and history: the copy makes its own or needs none. */
-const NOT_COPIED = new Set(['node_modules', 'dist', '.nx', 'results', '.git', 'coverage']);
+const NOT_COPIED = new Set(['node_modules', 'dist', '.nx', '.git', 'coverage']);
+/** Run folders live at the top (`results/`); tools/bench/src/results is source. */
+const NOT_COPIED_AT_TOP = new Set(['results']);
 const STEP_TIMEOUT_MS = 8 * 60_000;
 
 /**
@@ -44,7 +46,7 @@ describe('the endpoint generator in a fresh copy of the workspace', () => {
 
   beforeAll(() => {
     copy = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-endpoint-'));
-    fs.cpSync(ROOT, copy, { recursive: true, filter: (source) => !NOT_COPIED.has(path.basename(source)) });
+    fs.cpSync(ROOT, copy, { recursive: true, filter: (source) => !NOT_COPIED.has(path.basename(source)) && !(path.dirname(source) === ROOT && NOT_COPIED_AT_TOP.has(path.basename(source))) });
     // Generated contracts are a build's output: the copy starts without them, as a fresh clone does.
     fs.rmSync(path.join(copy, 'proto/payloads'), { recursive: true, force: true });
     linkNodeModules(copy);

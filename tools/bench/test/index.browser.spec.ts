@@ -6,12 +6,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { compareKit } from '../src/compare';
+import { compareKit } from '../src/compare/compare';
 import { renderReport } from '../src/export/html';
 import { renderIndex } from '../src/export/index-page';
-import type { RunDocument } from '../src/model';
-import { readRun, writeIndex } from '../src/runs';
-import { writeFileAtomic } from '../src/store';
+import type { RunDocument } from '../src/results/model';
+import { readRun, writeIndex } from '../src/results/runs';
+import { writeFileAtomic } from '../src/results/store';
 import { describeInChromium, launchChromium, openWatched, type WatchedPage } from './browser';
 import { buildRunDocument } from './fixtures';
 

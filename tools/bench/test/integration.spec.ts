@@ -4,10 +4,10 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { freePort } from '@bench/testing';
-import { startApps } from '../src/apps';
-import { planPinning } from '../src/pinning';
-import { listRuns } from '../src/runs';
-import { VARIANTS } from '../src/variants';
+import { startApps } from '../src/app-sets/apps';
+import { planPinning } from '../src/app-sets/pinning';
+import { listRuns } from '../src/results/runs';
+import { VARIANTS } from '../src/planning/variants';
 
 // Runs the built bench (tools/bench/dist) as a user would, against the built apps it starts itself.
 const ROOT = path.resolve(__dirname, '../../..');

@@ -6,7 +6,7 @@ import * as grpc from '@grpc/grpc-js';
 import { parseAllDocuments } from 'yaml';
 import { samplePackageDefinition } from '@bench/proto';
 import { freePort, stopProcess } from '@bench/testing';
-import { readRun } from '../src/runs';
+import { readRun } from '../src/results/runs';
 
 // deploy/k8s/ without a cluster (docs/kubernetes.md, "What was validated"): every overlay renders with
 // kustomize and passes kubernetes-validate --strict for a named Kubernetes version, offline; a fixture

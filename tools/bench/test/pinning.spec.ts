@@ -1,4 +1,4 @@
-import { planPinning } from '../src/pinning';
+import { planPinning } from '../src/app-sets/pinning';
 
 describe('planPinning', () => {
   it('pins client and servers to separate cores with ≥ 4 cores and taskset', () => {

@@ -7,8 +7,8 @@ import { percentilePoints } from '../src/export/html/percentile-chart';
 import { niceStep, tickLabel, zeroTicks } from '../src/export/html/scale';
 import { renderTable } from '../src/export/markdown';
 import { ms, ratio } from '../src/export/format';
-import type { CaseResult, RunDocument } from '../src/model';
-import { grpcOverJson } from '../src/results';
+import type { CaseResult, RunDocument } from '../src/results/model';
+import { grpcOverJson } from '../src/results/results';
 import { buildMultiVariantDocument, buildRunDocument, FAILED_CELL, FIXTURE_CASES, FIXTURE_ERROR, MULTI_FAILED_CELL, OVERLAP_CELL } from './fixtures';
 
 /** Every chart of a kind: its case id and its markup (charts never nest svg elements). */
@@ -371,6 +371,20 @@ describe('renderReport with several variants', () => {
     // The Markdown table shows the same cells.
     const md = renderVariantRatios(doc.results).split('\n').slice(2).map((line) => line.split('|').slice(1, -1).map((c) => c.trim()));
     expect(md).toEqual(variantsTable(html).rows);
+  });
+
+  it('keeps the networks of a run across several apart, a row each, with a network column', () => {
+    const across = doc.results.map((r) => ({ ...r, network: 'region', summary: r.summary && { ...r.summary, median: r.summary.median * 10 } }));
+    const table = variantRatios([...doc.results, ...across])!;
+    expect(table.networks).toEqual(['loopback', 'region']);
+    expect(table.rows).toHaveLength(8);
+    const regionFirst = table.rows.find((r) => r.network === 'region')!;
+    expect([regionFirst.case, regionFirst.transport]).toEqual(['①-2', 'json']);
+    expect(regionFirst.medians).toEqual([263, 229, 222]);
+    expect(table.rows[0].medians).toEqual([26.3, 22.9, 22.2]);
+    const md = renderVariantRatios([...doc.results, ...across]).split('\n');
+    expect(md[0]).toMatch(/^\| network \| case \| transport \|/);
+    expect(md[2]).toMatch(/^\| loopback \| ①-2 \| json \|/);
   });
 
   it('draws a phases chart per case and variant, n/a for the failed cell, the overlap note where phases overlap', () => {

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createRunFolder, pointLatestAt, runFolderName, writeFileAtomic } from '../src/store';
+import { createRunFolder, pointLatestAt, runFolderName, writeFileAtomic } from '../src/results/store';
 
 describe('results store', () => {
   let parent: string;

@@ -3,9 +3,9 @@
 import { renderReport } from '../src/export/html';
 import { renderMarkdown } from '../src/export/markdown';
 import { renderVerdictMarkdown, verdict, verdictCells, verdictHeader, whyLine } from '../src/export/verdict';
-import type { CaseResult, Phases, RunDocument, Transport } from '../src/model';
-import { phaseBreakdown } from '../src/results';
-import { summarize } from '../src/stats';
+import type { CaseResult, Phases, RunDocument, Transport } from '../src/results/model';
+import { phaseBreakdown } from '../src/results/results';
+import { summarize } from '../src/results/stats';
 import { caseResult } from './case-result';
 
 /** Ten samples around `median` (a CI of the median needs ≥ 6), with the phases given. */

@@ -2,18 +2,18 @@
 // other sets serve theirs, and stops after its last. main.ts decides what to run; this decides on what.
 import * as path from 'node:path';
 import { AppStartError, KEEP_WARM_NODE_FLAGS, startApps, type Placement, type StartedApps } from './apps';
-import { RESTARTS_PER_SET } from './deadlines';
-import { HttpClientDriver } from './drivers/http-driver';
-import { probeMachine } from './machine-probe';
-import type { Failure, PlannedCase, RawResult, RunDocument } from './model';
-import type { BenchOptions } from './options';
-import { appSetKey, lastVisitOfAppSet } from './plan';
+import { RESTARTS_PER_SET } from '../planning/deadlines';
+import { HttpClientDriver } from '../measuring/drivers/http-driver';
+import { probeMachine } from '../measuring/machine-probe';
+import type { Failure, PlannedCase, RawResult, RunDocument } from '../results/model';
+import type { BenchOptions } from '../planning/options';
+import { appSetKey, lastVisitOfAppSet } from '../planning/plan';
 import type { Pinning } from './pinning';
 import { QUIET_RULE, waitUntilQuiet, type QuietRule } from './quiesce';
-import { describeFailure, errorText } from './failures';
-import { describePath, pathChanges, type PathRecord } from './path-record';
-import { runCases, type RunnerHooks } from './runner';
-import type { VariantRecord } from './variants';
+import { describeFailure, errorText } from '../measuring/failures';
+import { describePath, pathChanges, type PathRecord } from '../results/path-record';
+import { runCases, type RunnerHooks } from '../measuring/runner';
+import type { VariantRecord } from '../planning/variants';
 
 /** What the quiet waits before visits came to, in settings (quiesce.ts). */
 export interface QuietWaits {

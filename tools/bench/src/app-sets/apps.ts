@@ -5,10 +5,10 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { SETTING_ENV } from '@bench/config';
 import { APP_NAMES, type AppName } from './app-names';
-import { START_BOUND_MS, STOP_BOUND_MS } from './deadlines';
-import type { Failure } from './model';
+import { START_BOUND_MS, STOP_BOUND_MS } from '../planning/deadlines';
+import type { Failure } from '../results/model';
 import type { Pinning } from './pinning';
-import { missingMains, type VariantRecord } from './variants';
+import { missingMains, type VariantRecord } from '../planning/variants';
 
 /** Where explicit ports are given (CLIENT_PORT, …), sets up at once take them this far apart: + slot × 10. */
 const PORT_STRIDE = 10;

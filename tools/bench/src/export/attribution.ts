@@ -1,8 +1,8 @@
 // The attribution table (issue #23) as results.md and report.html print it: rows from attribution(),
 // never recomputed here.
-import { FACTORS, type Attribution, type Factor } from '../attribution';
-import type { CaseResult } from '../model';
-import { networkOf } from '../results';
+import { FACTORS, type Attribution, type Factor } from '../results/attribution';
+import type { CaseResult } from '../results/model';
+import { networkOf } from '../results/results';
 import { bytes } from './format';
 
 /** One factor as a table cell: the ratio and its 95 % bootstrap CI, or why there is none. */

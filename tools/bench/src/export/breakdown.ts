@@ -1,5 +1,6 @@
-import type { CaseResult, PhaseBreakdown, Transport } from '../model';
+import type { CaseResult, PhaseBreakdown, Transport } from '../results/model';
 import { ms, ratio } from './format';
+import { cellKey, networkOf } from '../results/results';
 
 /** The parts of a call, in stacking order (bottom first). */
 export const PHASE_KEYS = ['build', 'encode', 'decode', 'remainder'] as const;
@@ -71,6 +72,8 @@ const RATIO_PAIRS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 export interface VariantRatioRow {
+  /** The network profile the cells ran across (a run across several has a row per network). */
+  network: string;
   case: string;
   transport: Transport;
   /** Median ms per variant, in `VariantRatios.variants` order; null where the cell failed or is missing. */
@@ -83,12 +86,15 @@ export interface VariantRatios {
   /** Variants in the order they first appear in the results. */
   variants: string[];
   pairs: Array<readonly [string, string]>;
-  /** One row per case × transport, in the order they first appear. */
+  /** Networks in the order they first appear: a column of the tables only when there are several. */
+  networks: string[];
+  /** One row per network × case × transport, in the order they first appear. */
   rows: VariantRatioRow[];
 }
 
-function median(results: readonly CaseResult[], variant: string, caseId: string, transport: string): number | null {
-  return results.find((r) => r.variant === variant && r.case === caseId && r.transport === transport && r.ok)?.summary?.median ?? null;
+function median(results: readonly CaseResult[], cell: CaseResult, variant: string): number | null {
+  const key = cellKey({ ...cell, variant });
+  return results.find((r) => r.ok && cellKey(r) === key)?.summary?.median ?? null;
 }
 
 function over(a: number | null, b: number | null): number | null {
@@ -103,15 +109,17 @@ function over(a: number | null, b: number | null): number | null {
 export function variantRatios(results: readonly CaseResult[]): VariantRatios | null {
   const variants = [...new Set(results.map((r) => r.variant))];
   if (variants.length < 2) return null;
-  const cells = [...new Map(results.map((r) => [`${r.case}\u0000${r.transport}`, r])).values()];
+  // One row per cell of every variant at once: the cell's key without its variant.
+  const cells = [...new Map(results.map((r) => [cellKey({ ...r, variant: '' }), r])).values()];
   const pairs = RATIO_PAIRS.filter(([a, b]) => variants.includes(a) && variants.includes(b));
   return {
     variants,
     pairs,
+    networks: [...new Set(results.map(networkOf))],
     rows: cells.map((c) => {
-      const medians = variants.map((v) => median(results, v, c.case, c.transport));
+      const medians = variants.map((v) => median(results, c, v));
       const of = (v: string) => medians[variants.indexOf(v)];
-      return { case: c.case, transport: c.transport, medians, ratios: pairs.map(([a, b]) => over(of(a), of(b))) };
+      return { network: networkOf(c), case: c.case, transport: c.transport, medians, ratios: pairs.map(([a, b]) => over(of(a), of(b))) };
     }),
   };
 }
@@ -122,9 +130,12 @@ export function renderVariantRatios(results: readonly CaseResult[]): string {
   if (!table) return '';
   const { variants, pairs } = table;
   const cells = (values: string[]) => values.map((v) => ` ${v} |`).join('');
+  const byNetwork = table.networks.length > 1;
   return [
-    `| case | transport |${cells(variants.map((v) => `${v} median ms`))}${cells(pairs.map(([a, b]) => `${a} ÷ ${b}`))}`,
-    `|---|---|${[...variants, ...pairs].map(() => '---:|').join('')}`,
-    ...table.rows.map((row) => `| ${row.case} | ${row.transport} |${cells(row.medians.map((m) => ms(m)))}${cells(row.ratios.map(ratio))}`),
+    `|${byNetwork ? ' network |' : ''} case | transport |${cells(variants.map((v) => `${v} median ms`))}${cells(pairs.map(([a, b]) => `${a} ÷ ${b}`))}`,
+    `|${byNetwork ? '---|' : ''}---|---|${[...variants, ...pairs].map(() => '---:|').join('')}`,
+    ...table.rows.map(
+      (row) => `|${byNetwork ? ` ${row.network} |` : ''} ${row.case} | ${row.transport} |${cells(row.medians.map((m) => ms(m)))}${cells(row.ratios.map(ratio))}`,
+    ),
   ].join('\n');
 }

@@ -1,5 +1,5 @@
-import { compareKit, type CellComparison } from '../compare';
-import type { StoredRun } from '../runs';
+import { compareKit, type CellComparison } from '../compare/compare';
+import type { StoredRun } from '../results/runs';
 import { ms } from './format';
 
 /** The compare table as Markdown: one row per cell present and ok in both runs. */

@@ -1,5 +1,5 @@
-import type { CaseResult } from '../model';
-import { networkOf } from '../results';
+import type { CaseResult } from '../results/model';
+import { networkOf } from '../results/results';
 
 const COLUMNS = [
   'row_type',

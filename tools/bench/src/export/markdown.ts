@@ -1,9 +1,9 @@
-import type { CaseResult, RunDocument } from '../model';
-import { anyOffLoopback, blogRatio, grpcOverJson, networkOf } from '../results';
+import type { CaseResult, RunDocument } from '../results/model';
+import { anyOffLoopback, blogRatio, grpcOverJson, networkOf } from '../results/results';
 import { renderBreakdown, renderVariantRatios } from './breakdown';
 import { decisionMap, renderDecisionMap } from './decision-map';
 import { renderVerdictMarkdown, verdict, VERDICT_NOTE } from './verdict';
-import { attribution } from '../attribution';
+import { attribution } from '../results/attribution';
 import { renderAttributionSection } from './attribution';
 import { bytes, count, describeMemoryReclaim, describeNetworks, describePaths, describeVisits, ms, ratio } from './format';
 

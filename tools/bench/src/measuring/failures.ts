@@ -1,5 +1,5 @@
 // Failures as data: every way a cell can fail ends as a Failure (model.ts) with a one-line `error`.
-import type { CaseResult, Failure } from './model';
+import type { CaseResult, Failure } from '../results/model';
 
 /** The message of whatever was thrown. */
 export function errorText(cause: unknown): string {

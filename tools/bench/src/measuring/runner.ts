@@ -1,9 +1,9 @@
-import { MAX_TIMED_WARMUP_CALLS, visitBoundMs } from './deadlines';
+import { MAX_TIMED_WARMUP_CALLS, visitBoundMs } from '../planning/deadlines';
 import type { ClientDriver } from './drivers/driver';
 import { callFailure, describeFailure } from './failures';
 import type { MachineProbe } from './machine-probe';
-import type { Failure, Measurement, PlannedCase, RawResult, Transport } from './model';
-import { combineMeasurements } from './visits';
+import type { Failure, Measurement, PlannedCase, RawResult, Transport } from '../results/model';
+import { combineMeasurements } from '../planning/visits';
 
 export { MAX_TIMED_WARMUP_CALLS };
 

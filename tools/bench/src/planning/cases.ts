@@ -1,4 +1,4 @@
-import type { CaseRecord } from './model';
+import type { CaseRecord } from '../results/model';
 import { PAYLOAD_CASES } from './payload-cases';
 
 /**

@@ -1,10 +1,10 @@
 import * as path from 'node:path';
-import { helpText, parseCommandLine, UsageError, type Command } from './cli';
+import { helpText, parseCommandLine, UsageError, type Command } from '../cli';
 import { CASES, selectCases } from './cases';
 import { DEADLINE_RULE } from './deadlines';
-import { BLOG_TRANSPORTS, TRANSPORTS, type CaseRecord, type Transport } from './model';
+import { BLOG_TRANSPORTS, TRANSPORTS, type CaseRecord, type Transport } from '../results/model';
 import { PROFILES, type Profile } from './profiles';
-import { findProfile, loadProfiles, ProfileError, type NetworkProfile } from './network';
+import { findProfile, loadProfiles, ProfileError, type NetworkProfile } from '../network';
 import { selectVariants, servedTransports, VARIANTS, type VariantRecord } from './variants';
 
 /** Everything a run needs to know, validated once here at the edge. */

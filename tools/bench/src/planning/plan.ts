@@ -1,8 +1,8 @@
 // The plan of a run: which visits of which cases, on which set of apps, in which order, with how many
 // runs and what budget. Options say what the user asked for; this turns them into visits.
 import { callDeadlineMs } from './deadlines';
-import type { PlannedCase } from './model';
-import type { NetworkProfile } from './network';
+import type { PlannedCase } from '../results/model';
+import type { NetworkProfile } from '../network';
 import type { BenchOptions } from './options';
 
 /** `runs` split over `visits` as evenly as possible, larger shares first (60 over 3: 20, 20, 20; 5 over 3: 2, 2, 1). */

@@ -1,5 +1,5 @@
 // A case run in several visits comes back as one raw result per visit and transport; a cell is their sum.
-import type { MachineProbeReading, Measurement, Phases, ProcessCost, RawResult } from './model';
+import type { MachineProbeReading, Measurement, Phases, ProcessCost, RawResult } from '../results/model';
 
 /** CPU times add up; the peak is the highest of the peaks. */
 export function addCost(total: ProcessCost | null, more: ProcessCost | null): ProcessCost | null {

@@ -1,5 +1,5 @@
 // The report's charts for one case, each built from that case's results (pure: view in, svg out).
-import type { CaseResult, ProcessCost } from '../../model';
+import type { CaseResult, ProcessCost } from '../../results/model';
 import { PHASE_LABELS, phaseParts } from '../breakdown';
 import { bytes, count, ms } from '../format';
 import { renderBarChart, type Bar, type BarGroup } from './bar-chart';

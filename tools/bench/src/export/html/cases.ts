@@ -1,6 +1,6 @@
 // The document's results grouped the way the charts read them: one view per case, transports in order.
-import { TRANSPORTS, type CaseResult } from '../../model';
-import { networkOf } from '../../results';
+import { TRANSPORTS, type CaseResult } from '../../results/model';
+import { networkOf } from '../../results/results';
 
 export interface CaseView {
   id: string;

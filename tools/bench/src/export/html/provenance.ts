@@ -1,6 +1,6 @@
 // How the run was made: a few highlights read from known keys, then everything in provenance and
 // settings rendered generically (nested definition lists), so new fields show up without code changes.
-import type { RunDocument } from '../../model';
+import type { RunDocument } from '../../results/model';
 import { bytes, describeMemoryReclaim, describeNetworks, describeVisits } from '../format';
 import { escapeHtml } from './escape';
 import { el } from './svg';

@@ -1,6 +1,6 @@
 // The self-contained HTML report of one run: inline CSS and SVG, no script, nothing fetched.
-import { TRANSPORTS, type RunDocument } from '../../model';
-import { OUTLIER_Z } from '../../stats';
+import { TRANSPORTS, type RunDocument } from '../../results/model';
+import { OUTLIER_Z } from '../../results/stats';
 import { bytesChart, coldChart, cpuChart, distributionChart, mediansChart, phasesChart, rssChart } from './case-charts';
 import { groupByCase, type CaseView } from './cases';
 import { renderDecisionMapHtml } from './decision-map';

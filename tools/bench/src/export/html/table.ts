@@ -1,7 +1,7 @@
 // The blog-style table (the columns of markdown's renderTable) as HTML, with noise marks and footnotes.
-import type { CaseResult } from '../../model';
-import { anyOffLoopback, blogRatio, grpcOverJson, networkOf } from '../../results';
-import { NOISY_BELOW_MS, NOISY_CV } from '../../stats';
+import type { CaseResult } from '../../results/model';
+import { anyOffLoopback, blogRatio, grpcOverJson, networkOf } from '../../results/results';
+import { NOISY_BELOW_MS, NOISY_CV } from '../../results/stats';
 import { bytes, count, ms, ratio } from '../format';
 import { NOISY_MARK, TABLE_HEADER } from '../markdown';
 import { escapeHtml } from './escape';

@@ -1,6 +1,6 @@
 // The variants side by side as an HTML table: the rows of breakdown.ts's variantRatios, which the
 // Markdown report's table shows too.
-import type { CaseResult } from '../../model';
+import type { CaseResult } from '../../results/model';
 import { variantRatios } from '../breakdown';
 import { ms, ratio } from '../format';
 import { escapeHtml } from './escape';
@@ -13,21 +13,25 @@ export function renderVariantsTable(results: readonly CaseResult[]): string {
   const table = variantRatios(results);
   if (!table) return '';
   const { variants, pairs } = table;
+  const byNetwork = table.networks.length > 1;
+  const labels = byNetwork ? 3 : 2;
   const header = [
+    ...(byNetwork ? ['network'] : []),
     'case',
     'transport',
     ...variants.map((v) => `${v} median ms`),
     ...pairs.map(([a, b]) => `${a} ÷ ${b}`),
   ];
-  const head = el('thead', {}, el('tr', {}, ...header.map((h, i) => el('th', { scope: 'col', class: i < 2 ? null : 'num' }, escapeHtml(h)))));
+  const head = el('thead', {}, el('tr', {}, ...header.map((h, i) => el('th', { scope: 'col', class: i < labels ? null : 'num' }, escapeHtml(h)))));
   let previous: string | null = null;
   const rows = table.rows.map((row) => {
-    const first = row.case !== previous;
-    previous = row.case;
+    const first = `${row.network} ${row.case}` !== previous;
+    previous = `${row.network} ${row.case}`;
     const of = (v: string) => row.medians[variants.indexOf(v)];
     return el(
       'tr',
-      { 'data-case': row.case, 'data-transport': row.transport, class: first ? 'case-start' : null },
+      { 'data-network': row.network, 'data-case': row.case, 'data-transport': row.transport, class: first ? 'case-start' : null },
+      ...(byNetwork ? [el('td', {}, escapeHtml(row.network))] : []),
       el('th', { scope: 'row' }, escapeHtml(row.case)),
       el('td', { class: `transport t-${row.transport}` }, escapeHtml(row.transport)),
       ...row.medians.map((m, i) =>

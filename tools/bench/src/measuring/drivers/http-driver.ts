@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import { parseCaseRun } from '@bench/harness';
-import { callsOf, requestBoundMs } from '../deadlines';
-import type { Measurement } from '../model';
+import { callsOf, requestBoundMs } from '../../planning/deadlines';
+import type { Measurement } from '../../results/model';
 import type { CaseCall, ClientDriver } from './driver';
 
 /** How long the client may take to describe itself or say it is ready. */

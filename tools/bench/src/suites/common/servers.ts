@@ -1,9 +1,9 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startApps } from '../../apps';
+import { startApps } from '../../app-sets/apps';
 import type { Stage } from '../../network';
-import { planPinning } from '../../pinning';
-import { VARIANTS } from '../../variants';
+import { planPinning } from '../../app-sets/pinning';
+import { VARIANTS } from '../../planning/variants';
 
 export interface SuiteServers {
   /** server-a's base URL, e.g. http://127.0.0.1:3001 */

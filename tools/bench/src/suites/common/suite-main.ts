@@ -3,10 +3,10 @@
 // results.md + report.html at the end, stop the servers whatever happens.
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { collectProvenance } from '../../provenance';
+import { collectProvenance } from '../../results/provenance';
 import { renderIndex } from '../../export/index-page';
-import { writeIndex } from '../../runs';
-import { createRunFolder, writeFileAtomic } from '../../store';
+import { writeIndex } from '../../results/runs';
+import { createRunFolder, writeFileAtomic } from '../../results/store';
 import { runTool, UsageError } from '../../cli';
 import { parseSuiteArgs, suiteCommand, type SuiteArgs, type SuiteOptionsSpec, type SuiteProfile } from './args';
 import { coresNote, type SuiteDocument } from './document';
