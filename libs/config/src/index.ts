@@ -1,8 +1,24 @@
-export { loadSettings, DEFAULT_SETTINGS, SETTING_ENV, ConfigError, NEST_VARIANTS, type Settings, type NestVariant } from './settings';
+export { loadSettings, DEFAULT_SETTINGS, SETTING_ENV, ConfigError, type Settings } from './settings';
 export { explainListenError } from './listen-error';
 export { SETTINGS } from './tokens';
 export { runtimeInfo, kubernetesInfo, KEY_PACKAGES, KUBERNETES_ENV, type RuntimeInfo, type KubernetesInfo } from './runtime-info';
 export { stopOnSignals, SHUTDOWN_GRACE_MS } from './lifecycle';
 export { ProcessSampler, processSampler, costBetween, RSS_SAMPLE_MS, type ProcessSample, type ProcessCost, type ServerPhase } from './process-sampler';
-export { TUNINGS, tuningsFor, isTuned, grpcCodecFor, grpcChannelOptionsFor, http2WindowFor, GRPC_FLOW_CONTROL_WINDOW_BYTES, type Tuning } from './tunings';
+export {
+  TUNINGS,
+  NEST_VARIANTS,
+  tuningsFor,
+  isTuned,
+  ablationOf,
+  ablationVariant,
+  parseNestVariant,
+  tuningTransports,
+  grpcCodecFor,
+  grpcChannelOptionsFor,
+  http2WindowFor,
+  GRPC_FLOW_CONTROL_WINDOW_BYTES,
+  type Tuning,
+  type NestVariant,
+  type Ablation,
+} from './tunings';
 export { BULK_MAX_BYTES, BULK_MAX_CHUNK_BYTES, BULK_DEFAULT_CHUNK_BYTES, parseBulkRequest, type BulkRequestFields } from './path-limits';

@@ -52,6 +52,8 @@ describe('loadSettings', () => {
     [{ SERVER_A_H2_URL: 'server-a:3003' }, 'SERVER_A_H2_URL'],
     [{ SERVER_B_URL: 'http://server-b:3002' }, 'SERVER_B_URL'],
     [{ VARIANT: 'fast' }, 'VARIANT'],
+    [{ VARIANT: 'tuned-without-no-such-tuning' }, 'VARIANT'],
+    [{ VARIANT: 'blog-with-' }, 'VARIANT'],
     [{ CALL_TIMEOUT_MS: '0' }, 'CALL_TIMEOUT_MS'],
   ])('refuses %p naming %s', (env, name) => {
     expect(() => loadSettings(env)).toThrow(ConfigError);

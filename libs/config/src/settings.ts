@@ -1,4 +1,5 @@
 import { parseIntField } from '@bench/validation';
+import { NEST_VARIANTS, parseNestVariant, TUNINGS, type NestVariant } from './tunings';
 
 /** Every setting the apps read from the environment, with its default: the one place defaults live. */
 export interface Settings {
@@ -25,8 +26,6 @@ export interface Settings {
   callTimeoutMs: number;
 }
 
-export const NEST_VARIANTS = ['blog', 'tuned', 'blog-window'] as const;
-export type NestVariant = (typeof NEST_VARIANTS)[number];
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   host: '127.0.0.1',
@@ -93,9 +92,13 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   if (!/^[^/\s:]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$/.test(serverBUrl)) {
     throw new ConfigError(`SERVER_B_URL must look like host:port (no scheme), got ${JSON.stringify(serverBUrl)}`);
   }
-  const variant = read('variant') ?? DEFAULT_SETTINGS.variant;
-  if (!NEST_VARIANTS.includes(variant as NestVariant)) {
-    throw new ConfigError(`VARIANT must be one of ${NEST_VARIANTS.join(', ')}, got ${JSON.stringify(variant)}`);
+  const variantText = read('variant') ?? DEFAULT_SETTINGS.variant;
+  const variant = parseNestVariant(variantText);
+  if (variant === null) {
+    throw new ConfigError(
+      `VARIANT must be one of ${NEST_VARIANTS.join(', ')}, or tuned-without-<tuning> / blog-with-<tuning> for a tuning of ` +
+        `${TUNINGS.map((t) => t.id).join(', ')}; got ${JSON.stringify(variantText)}`,
+    );
   }
   return {
     host: read('host') ?? DEFAULT_SETTINGS.host,
@@ -108,7 +111,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     serverBUrl,
     maxRows: int('maxRows', COUNT),
     maxParallel: int('maxParallel', COUNT),
-    variant: variant as NestVariant,
+    variant,
     callTimeoutMs: int('callTimeoutMs', { min: 1, max: 3_600_000 }),
   };
 }

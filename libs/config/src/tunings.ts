@@ -1,5 +1,3 @@
-import type { NestVariant } from './settings';
-
 /** One change the tuned Nest variant makes to the blog's configuration, and why. */
 export interface Tuning {
   id: string;
@@ -100,15 +98,58 @@ export function grpcCodecFor(variant: NestVariant): 'fast' | 'proto-loader' {
   return isTuned(variant, 'fast-protobuf-codec') ? 'fast' : 'proto-loader';
 }
 
+/** The Nest configurations by name (README, "Variants"). */
+export const NEST_VARIANTS = ['blog', 'tuned', 'blog-window'] as const;
+
 /**
- * Which tunings each Nest variant applies: none for the blog's configuration, all for tuned, and one
- * for blog-window, so the HTTP/2 window's effect across a network is measured alone.
+ * A Nest configuration: one of NEST_VARIANTS, or for the ablation one tuning flipped alone: the tuned
+ * variant with it switched off (`tuned-without-<id>`), or the blog's with it switched on (`blog-with-<id>`).
  */
-const VARIANT_TUNINGS: Readonly<Record<NestVariant, readonly string[] | 'all'>> = { blog: [], tuned: 'all', 'blog-window': ['http2-window'] };
+export type NestVariant = (typeof NEST_VARIANTS)[number] | `tuned-without-${string}` | `blog-with-${string}`;
+
+/** The ablation variants' grammar: base, then the tuning it flips. */
+const ABLATION = /^(tuned-without|blog-with)-(.+)$/;
+
+export interface Ablation {
+  /** What the variant starts from: tuned (all tunings on) or blog (none). */
+  base: 'tuned' | 'blog';
+  /** The tuning it flips. */
+  tuning: Tuning;
+}
+
+/** The tuning an ablation variant flips, and its base; null for the named variants. */
+export function ablationOf(variant: string): Ablation | null {
+  const match = ABLATION.exec(variant);
+  const tuning = match && TUNINGS.find((t) => t.id === match[2]);
+  return match && tuning ? { base: match[1] === 'tuned-without' ? 'tuned' : 'blog', tuning } : null;
+}
+
+/** The variant named `text`, or null when there is none (an ablation variant must name a tuning of TUNINGS). */
+export function parseNestVariant(text: string): NestVariant | null {
+  return (NEST_VARIANTS as readonly string[]).includes(text) || ablationOf(text) ? (text as NestVariant) : null;
+}
+
+/** The ablation variant that flips `tuningId` from `base`: tuned without it, or blog with it. */
+export function ablationVariant(base: 'tuned' | 'blog', tuningId: string): NestVariant {
+  return base === 'tuned' ? `tuned-without-${tuningId}` : `blog-with-${tuningId}`;
+}
+
+/** The transports a tuning changes, from its record (libs/harness TRANSPORT_NAMES). */
+export function tuningTransports(tuning: Tuning): string[] {
+  return tuning.transport.split(',').map((t) => t.trim());
+}
+
+/**
+ * Which tunings each named Nest variant applies: none for the blog's configuration, all for tuned, and
+ * one for blog-window, so the HTTP/2 window's effect across a network is measured alone.
+ */
+const VARIANT_TUNINGS: Readonly<Record<(typeof NEST_VARIANTS)[number], readonly string[] | 'all'>> = { blog: [], tuned: 'all', 'blog-window': ['http2-window'] };
 
 /** The tunings a variant applies (none for the blog's configuration). */
 export function tuningsFor(variant: NestVariant): readonly Tuning[] {
-  const ids = VARIANT_TUNINGS[variant];
+  const ablation = ablationOf(variant);
+  if (ablation) return TUNINGS.filter((t) => (ablation.base === 'tuned') !== (t.id === ablation.tuning.id));
+  const ids = VARIANT_TUNINGS[variant as (typeof NEST_VARIANTS)[number]];
   return ids === 'all' ? TUNINGS : TUNINGS.filter((t) => ids.includes(t.id));
 }
 

@@ -5,6 +5,8 @@ import { decisionMap, renderDecisionMap } from './decision-map';
 import { renderVerdictMarkdown, verdict, VERDICT_NOTE } from './verdict';
 import { attribution } from '../results/attribution';
 import { renderAttributionSection } from './attribution';
+import { renderAblationSection } from './ablation';
+import { withoutAblations } from '../results/ablation';
 import { bytes, count, describeMemoryReclaim, describeNetworks, describePaths, describeVisits, ms, ratio } from './format';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
@@ -133,17 +135,20 @@ export function renderMarkdown(doc: RunDocument): string {
   const commit = String(doc.provenance.gitCommit ?? 'unknown').slice(0, 12);
   const failed = doc.results.filter((r) => !r.ok).length;
   const reclaim = describeMemoryReclaim(doc.provenance.memoryReclaim);
-  const map = decisionMap(doc.results);
+  // Ablation variants (one tuning flipped) have their own table; every other section shows the named variants.
+  const named = withoutAblations(doc.results);
+  const map = decisionMap(named);
   return [
     `# gRPC vs JSON: ${String(settings.startedAt ?? '')}`,
     '',
     '## Verdict: who wins, by how much, and why',
     '',
-    renderVerdictMarkdown(verdict(doc.results)),
+    renderVerdictMarkdown(verdict(named)),
     '',
     VERDICT_NOTE,
     '',
-    ...renderAttributionSection(attribution(doc.results), doc.results),
+    ...renderAttributionSection(attribution(named), named),
+    ...renderAblationSection(doc.results),
     '## How the run was made',
     '',
     `- commit \`${commit}\`${doc.provenance.gitDirty ? ' (with uncommitted changes)' : ''}; profile \`${String(settings.profile)}\`; ` +
@@ -163,9 +168,9 @@ export function renderMarkdown(doc: RunDocument): string {
     '',
     renderNotes(doc.results),
     '',
-    doc.results.some((r) => r.phases) ? '## Where the time goes (per call, mean)\n\n' + renderBreakdown(doc.results) : '',
+    named.some((r) => r.phases) ? '## Where the time goes (per call, mean)\n\n' + renderBreakdown(named) : '',
     '',
-    new Set(doc.results.map((r) => r.variant)).size > 1 ? '## Variants\n\n' + renderVariantRatios(doc.results) : '',
+    new Set(named.map((r) => r.variant)).size > 1 ? '## Variants\n\n' + renderVariantRatios(named) : '',
     '',
     'How to read: times are per call (all `requests` fired at once and awaited together), measured in the client ' +
       'around the server-to-server call including decoding the reply, after the warm-up above (untimed calls on the ' +

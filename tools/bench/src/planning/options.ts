@@ -5,7 +5,8 @@ import { DEADLINE_RULE } from './deadlines';
 import { BLOG_TRANSPORTS, TRANSPORTS, type CaseRecord, type Transport } from '../results/model';
 import { PROFILES, type Profile } from './profiles';
 import { findProfile, loadProfiles, ProfileError, type NetworkProfile } from '../network';
-import { selectVariants, servedTransports, VARIANTS, type VariantRecord } from './variants';
+import { TUNINGS } from '@bench/config';
+import { ablationIds, selectVariants, servedTransports, VARIANTS, type VariantRecord } from './variants';
 
 /** Everything a run needs to know, validated once here at the edge. */
 export interface BenchOptions {
@@ -94,6 +95,15 @@ const BENCH_ALL_OPTIONS = {
     value: 'LIST',
     defaultText: 'blog',
     description: `configurations to run, one after the other, each with its own apps: ${VARIANTS.map((v) => `${v.id}: ${v.description}`).join('; ')}`,
+  },
+  ablate: {
+    kind: 'list',
+    value: 'IDS',
+    defaultText: 'none',
+    description:
+      `also run tuned with each of these tunings switched off in turn (tuned-without-<id>) and blog with each switched on ` +
+      `(blog-with-<id>), for the bases in --variants, on the transports each tuning changes; all: every tuning of ` +
+      `${TUNINGS.map((t) => t.id).join(', ')} (docs/variants.md, "Ablation")`,
   },
   runs: {
     kind: 'int',
@@ -188,7 +198,10 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
 
   let variants: VariantRecord[];
   try {
-    variants = selectVariants(values.variants ?? ['blog']);
+    const asked = values.variants ?? ['blog'];
+    const ablate = values.ablate ?? [];
+    const tunings = ablate.includes('all') ? TUNINGS.map((t) => t.id) : ablate;
+    variants = selectVariants([...asked, ...(tunings.length > 0 ? ablationIds(asked, tunings) : [])]);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

@@ -4,6 +4,7 @@ import { callDeadlineMs } from './deadlines';
 import type { PlannedCase } from '../results/model';
 import type { NetworkProfile } from '../network';
 import type { BenchOptions } from './options';
+import { plannedTransports } from './variants';
 
 /** `runs` split over `visits` as evenly as possible, larger shares first (60 over 3: 20, 20, 20; 5 over 3: 2, 2, 1). */
 export function splitRuns(runs: number, visits: number): number[] {
@@ -23,6 +24,8 @@ export function planCases(options: BenchOptions): PlannedCase[] {
 function planVariants(options: BenchOptions, network: NetworkProfile): PlannedCase[] {
   const { profile } = options;
   return options.variants.flatMap((variant) => {
+    const transports = plannedTransports(variant, options.transports);
+    if (transports.length === 0) return [];
     const visits = options.cases.flatMap((record, caseIndex) => {
       const runs = options.runs ?? (profile.caseDefaults ? record.defaultRuns : undefined) ?? profile.runs;
       const own = <T>(value: T | undefined) => (profile.caseDefaults ? value : undefined);
@@ -37,7 +40,7 @@ function planVariants(options: BenchOptions, network: NetworkProfile): PlannedCa
           network: network.name,
           variant: variant.id,
           record,
-          transports: [...options.transports],
+          transports,
           warmup: options.warmup,
           cold,
           warmupMs: cold ? options.warmupMs : options.rewarmMs,
@@ -47,7 +50,7 @@ function planVariants(options: BenchOptions, network: NetworkProfile): PlannedCa
           fork,
           visits: visitCount,
           visit: i + 1,
-          firstPosition: shares.slice(0, i).reduce((a, b) => a + b, 0) * options.transports.length,
+          firstPosition: shares.slice(0, i).reduce((a, b) => a + b, 0) * transports.length,
           deadlineMs: callDeadlineMs(record, options.deadlineMs, 2 * network.oneWayDelayMs),
           // --runs asks for exactly that many runs: no budget then.
           budgetMs: options.runs === null && profile.budgetMs !== null ? profile.budgetMs / visitCount : null,

@@ -1,3 +1,4 @@
+import { ablationOf, ablationVariant, TUNINGS, tuningTransports } from '@bench/config';
 import type { AppName } from '../app-sets/app-names';
 import { BLOG_TRANSPORTS, TRANSPORTS, type Transport } from '../results/model';
 
@@ -19,6 +20,8 @@ export interface VariantRecord {
   servesPayloads?: boolean;
   /** The transports its client serves (absent: the blog's two). */
   transports?: readonly Transport[];
+  /** For an ablation variant: the variant it flips one tuning of, the tuning, and the transports that tuning changes. */
+  ablation?: { base: 'tuned' | 'blog'; tuning: string; transports: readonly Transport[] };
 }
 
 /** The transports a variant's client serves. */
@@ -92,11 +95,51 @@ export function missingMains(variant: VariantRecord, exists: (relativePath: stri
   return Object.values(variant.mains).filter((main) => !exists(main));
 }
 
-/** Finds variants by id, in catalog order; unknown ids are an error listing what exists. */
+/**
+ * The record of an ablation variant (`tuned-without-<tuning>`, `blog-with-<tuning>`): the Nest apps with
+ * one tuning flipped, measured on the transports that tuning changes. Derived, so a new tuning needs no
+ * new record here. Undefined for any other id.
+ */
+export function ablationRecord(id: string): VariantRecord | undefined {
+  const ablation = ablationOf(id);
+  if (!ablation) return undefined;
+  const base = VARIANTS.find((v) => v.id === ablation.base)!;
+  const { tuning } = ablation;
+  return {
+    ...base,
+    id,
+    description: ablation.base === 'tuned' ? `tuned with ${tuning.id} switched off` : `the blog's configuration with ${tuning.id} alone switched on`,
+    env: { VARIANT: id },
+    ablation: { base: ablation.base, tuning: tuning.id, transports: TRANSPORTS.filter((t) => tuningTransports(tuning).includes(t)) },
+  };
+}
+
+/** The ablation variants for `--ablate`: for each base among `variantIds` (tuned, blog), one per tuning in `tuningIds`. */
+export function ablationIds(variantIds: readonly string[], tuningIds: readonly string[]): string[] {
+  const unknown = tuningIds.filter((id) => !TUNINGS.some((t) => t.id === id));
+  if (unknown.length > 0) throw new Error(`unknown tuning ${unknown.map((u) => JSON.stringify(u)).join(', ')}; tunings: ${TUNINGS.map((t) => t.id).join(', ')}`);
+  const bases = (['tuned', 'blog'] as const).filter((base) => variantIds.includes(base));
+  if (bases.length === 0) throw new Error('--ablate flips tunings of tuned (off, one at a time) or blog (on, one at a time): add tuned or blog to --variants');
+  return bases.flatMap((base) => tuningIds.map((id) => ablationVariant(base, id)));
+}
+
+/**
+ * Finds variants by id: the catalog's in catalog order, then ablation variants in the order given;
+ * unknown ids are an error listing what exists.
+ */
 export function selectVariants(ids: readonly string[]): VariantRecord[] {
-  const unknown = ids.filter((id) => !VARIANTS.some((v) => v.id === id));
+  const unknown = ids.filter((id) => !VARIANTS.some((v) => v.id === id) && !ablationRecord(id));
   if (unknown.length > 0) {
-    throw new Error(`unknown variant ${unknown.map((u) => JSON.stringify(u)).join(', ')}; known variants: ${VARIANTS.map((v) => v.id).join(', ')}`);
+    throw new Error(
+      `unknown variant ${unknown.map((u) => JSON.stringify(u)).join(', ')}; known variants: ${VARIANTS.map((v) => v.id).join(', ')}, ` +
+        'and tuned-without-<tuning> / blog-with-<tuning> (see --ablate)',
+    );
   }
-  return VARIANTS.filter((v) => ids.includes(v.id));
+  const ablations = [...new Set(ids)].flatMap((id) => ablationRecord(id) ?? []);
+  return [...VARIANTS.filter((v) => ids.includes(v.id)), ...ablations];
+}
+
+/** The transports a planned variant runs: those asked for, and of an ablation variant only those its tuning changes. */
+export function plannedTransports(variant: VariantRecord, asked: readonly Transport[]): Transport[] {
+  return asked.filter((t) => !variant.ablation || variant.ablation.transports.includes(t));
 }

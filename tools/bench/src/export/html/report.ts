@@ -14,6 +14,8 @@ import { renderResultsTable } from './table';
 import { renderVariantsTable } from './variants-table';
 import { renderVerdictSection } from './verdict';
 import { renderAttributionSection } from './attribution';
+import { renderAblationSection } from './ablation';
+import { withoutAblations } from '../../results/ablation';
 
 
 interface ChartSection {
@@ -131,15 +133,18 @@ function chartSection(section: ChartSection, views: readonly CaseView[], transpo
 
 /** The whole report as one HTML document (pure: the same document always gives the same string). */
 export function renderReport(doc: RunDocument): string {
-  const views = groupByCase(doc.results);
+  // Ablation variants (one tuning flipped) have their own table; every other section shows the named variants.
+  const named = withoutAblations(doc.results);
+  const views = groupByCase(named);
   const startedAt = str(doc.settings.startedAt, 'unknown start');
   const commit = str(doc.provenance.gitCommit, 'unknown').slice(0, 12);
   const pageTitle = `gRPC vs JSON: run of ${startedAt}`;
-  const variants = renderVariantsTable(doc.results);
-  const map = renderDecisionMapHtml(doc.results);
-  const attribution = renderAttributionSection(doc.results);
-  const transports = TRANSPORTS.filter((t) => doc.results.some((r) => r.transport === t));
-  const tables = [['verdict', 'Verdict'], ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : [])];
+  const variants = renderVariantsTable(named);
+  const map = renderDecisionMapHtml(named);
+  const attribution = renderAttributionSection(named);
+  const ablation = renderAblationSection(doc.results);
+  const transports = TRANSPORTS.filter((t) => named.some((r) => r.transport === t));
+  const tables = [['verdict', 'Verdict'], ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(ablation ? [['ablation', 'Ablation']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : [])];
   const nav = el(
     'nav',
     {},
@@ -171,10 +176,11 @@ export function renderReport(doc: RunDocument): string {
       ...describePaths(doc.provenance.path).map((line) => el('p', { class: 'network', 'data-path-line': '' }, `Path ${escapeHtml(line.replace(/\*\*/g, ''))}`)),
     ),
     // The verdict first (the table, then its one chart), the details below.
-    renderVerdictSection(doc.results),
+    renderVerdictSection(named),
     HOW_TO_READ,
     nav,
     attribution,
+    ablation,
     map ? el('section', { id: 'decision-map', 'data-section': 'decision-map' }, el('h2', {}, 'Decision map'), map) : '',
     el('section', { id: 'results', 'data-section': 'results' }, el('h2', {}, 'Results'), renderResultsTable(doc.results)),
     variants

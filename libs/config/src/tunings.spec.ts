@@ -1,0 +1,40 @@
+import { loadSettings } from './settings';
+import { ablationOf, ablationVariant, isTuned, parseNestVariant, TUNINGS, tuningsFor, tuningTransports } from './tunings';
+
+describe('tunings and the variants that apply them', () => {
+  const ids = TUNINGS.map((t) => t.id);
+
+  it('applies none for blog, all for tuned, the window alone for blog-window', () => {
+    expect(tuningsFor('blog')).toEqual([]);
+    expect(tuningsFor('tuned').map((t) => t.id)).toEqual(ids);
+    expect(tuningsFor('blog-window').map((t) => t.id)).toEqual(['http2-window']);
+  });
+
+  it.each(ids)('flips %s alone: tuned without it has every other tuning, blog with it has only it', (id) => {
+    const without = ablationVariant('tuned', id);
+    const withIt = ablationVariant('blog', id);
+    expect([without, withIt]).toEqual([`tuned-without-${id}`, `blog-with-${id}`]);
+    expect(tuningsFor(without).map((t) => t.id)).toEqual(ids.filter((other) => other !== id));
+    expect(tuningsFor(withIt).map((t) => t.id)).toEqual([id]);
+    expect(isTuned(without, id)).toBe(false);
+    expect(isTuned(withIt, id)).toBe(true);
+    expect(ablationOf(without)).toEqual({ base: 'tuned', tuning: TUNINGS.find((t) => t.id === id) });
+    expect(loadSettings({ VARIANT: without }).variant).toBe(without);
+  });
+
+  it('knows a variant only when it names a tuning', () => {
+    expect(parseNestVariant('tuned')).toBe('tuned');
+    expect(parseNestVariant('tuned-without-http2-window')).toBe('tuned-without-http2-window');
+    expect(parseNestVariant('tuned-without-nothing')).toBeNull();
+    expect(parseNestVariant('bare')).toBeNull();
+    expect(ablationOf('tuned')).toBeNull();
+  });
+
+  it('names the transports each tuning changes, every one a transport the bench knows', () => {
+    const known = ['json', 'grpc', 'json-h2', 'proto-h1', 'connect-json', 'connect-proto', 'connect-grpc'];
+    for (const tuning of TUNINGS) {
+      expect(tuningTransports(tuning).length).toBeGreaterThan(0);
+      expect(known).toEqual(expect.arrayContaining(tuningTransports(tuning)));
+    }
+  });
+});

@@ -1,0 +1,34 @@
+// The ablation section (issue #18): the rows of ablation(), the same as results.md's table.
+import { ablation } from '../../results/ablation';
+import type { CaseResult } from '../../results/model';
+import { ABLATION_HEADING, ABLATION_NOTE, ablationCells, ablationHeader } from '../ablation';
+import { escapeHtml } from './escape';
+import { el } from './svg';
+
+/** The section, or '' when the run has no ablation variants. */
+export function renderAblationSection(results: readonly CaseResult[]): string {
+  const rows = ablation(results);
+  if (rows.length === 0) return '';
+  const header = ablationHeader(rows);
+  const firstNumber = header.indexOf('with ms');
+  const body = rows.map((row) =>
+    el(
+      'tr',
+      { 'data-tuning': row.tuning, 'data-base': row.base, 'data-case': row.case, 'data-transport': row.transport, 'data-effect': row.effect },
+      ...ablationCells(rows, row).map((cell, i) =>
+        i < firstNumber ? el(i === 0 ? 'th' : 'td', i === 0 ? { scope: 'row' } : {}, escapeHtml(cell)) : el('td', { class: 'num' }, escapeHtml(cell)),
+      ),
+    ),
+  );
+  return el(
+    'section',
+    { id: 'ablation', 'data-section': 'ablation' },
+    el('h2', {}, escapeHtml(ABLATION_HEADING)),
+    el(
+      'div',
+      { class: 'table-wrap' },
+      el('table', { class: 'ablation', 'data-table': 'ablation' }, el('thead', {}, el('tr', {}, ...header.map((h) => el('th', { scope: 'col' }, escapeHtml(h))))), el('tbody', {}, ...body)),
+    ),
+    el('p', { class: 'notes' }, escapeHtml(ABLATION_NOTE)),
+  );
+}
