@@ -57,6 +57,16 @@ describe('verdict rows', () => {
     expect(v.rows[0].why).toMatch(/^remainder \(framework \+ transport \+ waiting\): JSON 3\.1\d\d vs gRPC 1\.5\d\d ms per call, 98 % of JSON's call;/);
   });
 
+  it('never compares a negative remainder: when the faster side streams, its phases overlap and sum past its call', () => {
+    // Tuned ①-3 as measured: JSON 6,871 ms (build 1,000, encode 1,700, decode 2,400: remainder 1,771); gRPC
+    // 2,687 ms, its paced stream encoding while it sends (build 800, encode 2,000, decode 1,200: remainder −1,313).
+    const json = cell('json', 6_871, { case: '①-3', phases_: { serverBuildMs: 1_000, serverEncodeMs: 1_700, clientDecodeMs: 2_400 } });
+    const grpc = cell('grpc', 2_687, { case: '①-3', phases_: { serverBuildMs: 800, serverEncodeMs: 2_000, clientDecodeMs: 1_200 } });
+    const [row] = verdict([json, grpc]).rows;
+    expect(row.cell.winner).toBe('grpc');
+    expect(row.why).toBe('client decode: JSON 2,400 vs gRPC 1,200 ms per call, phases overlapping (a streamed reply); 2.43 MiB vs 1.29 MiB per call');
+  });
+
   it('calls a tie within 1.1×, and says what a failed or phase-less cell is', () => {
     const tie = verdict([cell('json', 100, { phases_: BIG_JSON }), cell('grpc', 105, { phases_: BIG_GRPC })]).rows[0];
     expect(tie.cell.winner).toBe('tie');

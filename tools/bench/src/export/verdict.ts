@@ -78,7 +78,9 @@ export function whyLine(json: CaseResult | undefined, grpc: CaseResult | undefin
   const fp = partsOf(fast);
   const sizes = bytesClause(json, grpc);
   if (!sp || !fp) return `phases not recorded${sizes}`;
-  const overlap = (slow.phases!.remainderMs ?? 0) < 0;
+  // Phases that overlap (a paced stream encodes while it sends) sum to more than the call: the remainder
+  // goes negative and is no part of the call to compare.
+  const overlap = [slow, fast].some((c) => (c.phases!.remainderMs ?? 0) < 0);
   const share = (key: PhaseKey, c: CaseResult, parts: Record<PhaseKey, PhasePart>) =>
     parts[key].share === null || overlap ? null : `${NAME[c.transport]} ${percent(parts[key].share!)}`;
   if (cell.winner === 'tie') {
@@ -88,11 +90,12 @@ export function whyLine(json: CaseResult | undefined, grpc: CaseResult | undefin
     const shares = [share(largest, json, json === slow ? sp : fp), share(largest, grpc, grpc === slow ? sp : fp)].filter(Boolean);
     return `within ${TIE_WITHIN}×; the largest part of the two calls is ${PHASE_LABELS[largest]}${shares.length === 2 ? ` (${shares.join(', ')})` : ''}${sizes}`;
   }
-  const gaps = PHASE_KEYS.filter((k) => sp[k].ms !== null && fp[k].ms !== null).map((k) => ({ k, gap: sp[k].ms! - fp[k].ms! }));
+  const gaps = PHASE_KEYS.filter((k) => sp[k].ms !== null && fp[k].ms !== null && sp[k].ms! >= 0 && fp[k].ms! >= 0).map((k) => ({ k, gap: sp[k].ms! - fp[k].ms! }));
   const widest = gaps.sort((a, b) => b.gap - a.gap)[0];
   if (!widest || widest.gap <= 0) return `no measured phase explains the gap${sizes}`;
   const k = widest.k;
-  const of = overlap ? `, summed over ${slow.requests} parallel requests` : sp[k].share === null ? '' : `, ${percent(sp[k].share!)} of ${NAME[slow.transport]}'s call`;
+  const overlapping = slow.requests > 1 ? `, summed over ${slow.requests} parallel requests` : ', phases overlapping (a streamed reply)';
+  const of = overlap ? overlapping : sp[k].share === null ? '' : `, ${percent(sp[k].share!)} of ${NAME[slow.transport]}'s call`;
   return `${PHASE_LABELS[k]}: ${NAME[slow.transport]} ${ms(sp[k].ms)} vs ${NAME[fast.transport]} ${ms(fp[k].ms)} ms per call${of}${sizes}`;
 }
 
