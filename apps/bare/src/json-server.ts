@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
+import { pipeline } from 'node:stream';
 import { parseBulkRequest, processSampler, type Settings } from '@bench/config';
-import { buildRows } from '@bench/samples';
+import { acceptsNdjson, buildRows, NDJSON_MEDIA_TYPE, ndjsonRowStream } from '@bench/samples';
 import { parseIntField } from '@bench/validation';
 import { sendJson } from './http-util';
 
@@ -23,6 +24,11 @@ export function createJsonServer(settings: Settings): Server {
     if (!match) return sendJson(res, 404, { statusCode: 404, error: 'Not Found', message: `no route ${url.pathname}` });
     const count = parseIntField('count', safeDecode(match[1]), { min: 1, max: settings.maxRows });
     if (!count.ok) return sendJson(res, 400, { statusCode: 400, error: 'Bad Request', ...count.error });
+    if (acceptsNdjson(req.headers.accept)) {
+      // Streamed as the tuned server-a streams it (stream-json-replies): paced by the socket, stopped when the client goes.
+      res.writeHead(200, { 'content-type': NDJSON_MEDIA_TYPE });
+      return void pipeline(ndjsonRowStream(count.value, (phase, ms) => sampler.addPhase(phase, ms)), res, () => undefined);
+    }
     const built = performance.now();
     const samples = buildRows(count.value);
     const encoded = performance.now();

@@ -1,32 +1,36 @@
 import * as http from 'node:http';
 import type { ProcessSample, Settings } from '@bench/config';
 import { ReplyMeter, type Connection, type ReplyTally, type RowTransport } from '@bench/harness';
+import { isNdjson, NDJSON_FROM_ROWS, NDJSON_MEDIA_TYPE, readNdjson } from '@bench/samples';
 
-/** GET a URL and return the body text with its Content-Length (node:http, given agent, deadline). */
-function get(url: string, agent: http.Agent, timeoutMs: number): Promise<{ text: string; length: number }> {
+/**
+ * GET a URL (node:http, given agent): the response once its headers arrive, its body still to read.
+ * The deadline covers the whole reply: when it passes, the request is destroyed and reading fails.
+ */
+function open(url: string, agent: http.Agent, timeoutMs: number, headers: Record<string, string> = {}): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
+    const request = http.get(url, { agent, headers }, resolve).on('error', reject);
     const timer = setTimeout(() => request.destroy(new Error(`timeout of ${timeoutMs}ms exceeded`)), timeoutMs);
-    const request = http
-      .get(url, { agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          clearTimeout(timer);
-          const text = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`));
-          resolve({ text, length: Number(res.headers['content-length'] ?? Number.NaN) });
-        });
-      })
-      .on('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
+    request.on('close', () => clearTimeout(timer));
   });
 }
 
+/** GET a URL and return the body text with its Content-Length; any status but 200 rejects. */
+async function get(url: string, agent: http.Agent, timeoutMs: number): Promise<{ text: string; length: number }> {
+  return textOf(await open(url, agent, timeoutMs));
+}
+
+async function textOf(res: http.IncomingMessage): Promise<{ text: string; length: number }> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
+  return { text, length: Number(res.headers['content-length'] ?? Number.NaN) };
+}
+
 /**
- * server-a over HTTP/1.1 with node:http and JSON.parse: the blog's JSON call without Nest or axios.
+ * server-a over HTTP/1.1 with node:http and JSON.parse: the blog's JSON call without Nest or axios;
+ * replies of NDJSON_FROM_ROWS rows or more are asked for as an NDJSON stream, as the tuned client does.
  * `agent` decides the connection policy (the bare variant keeps Node's default global agent, as
  * axios does; a tuned client passes a pool that keeps its sockets).
  */
@@ -64,7 +68,14 @@ export class BareJsonTransport implements RowTransport {
   private connect(agent: http.Agent, close: () => Promise<void>): Connection {
     const base = `${this.settings.serverAUrl}/server-a/`;
     const one = async (rows: number, deadlineMs: number): Promise<unknown> => {
-      const { text, length } = await get(base + rows, agent, deadlineMs);
+      // Large replies come as NDJSON, parsed as they arrive: the same as the tuned Nest client (stream-json-replies).
+      const res = await open(base + rows, agent, deadlineMs, rows >= NDJSON_FROM_ROWS ? { accept: NDJSON_MEDIA_TYPE } : {});
+      if (res.statusCode === 200 && isNdjson(res.headers['content-type'])) {
+        const read = await readNdjson(res);
+        this.meter.record(read.bytes, read.parseMs);
+        return { samples: read.values };
+      }
+      const { text, length } = await textOf(res);
       const started = performance.now();
       const value: unknown = JSON.parse(text);
       this.meter.record(length, performance.now() - started);

@@ -15,6 +15,7 @@ import { CONNECT_TRANSPORTS, GRPC_TRANSPORT, JSON_H2_TRANSPORT, JSON_TRANSPORT, 
 import { ConnectTransports } from './transports/connect.transport';
 import { Http2JsonTransport } from './transports/http2-json';
 import { ProtoH1Transport } from './transports/proto-h1.transport';
+import { rowStreamingFor, SAMPLES_ROUTE } from './transports/streamed-rows';
 import { APP_FILTER } from '@nestjs/core';
 
 @Module({})
@@ -32,7 +33,7 @@ export class AppModule {
         // Factories, not classes: the transports also take a route, which payload endpoints set (payload-endpoints.provider.ts).
         { provide: JSON_TRANSPORT, useFactory: (http: HttpService, s: Settings) => new JsonTransport(http, s), inject: [HttpService, SETTINGS] },
         { provide: GRPC_TRANSPORT, useFactory: (client: ClientGrpc, s: Settings) => new GrpcTransport(client, s), inject: [SAMPLE_GRPC_CLIENT, SETTINGS] },
-        { provide: JSON_H2_TRANSPORT, useFactory: (s: Settings) => new Http2JsonTransport(s.serverAH2Url, http2WindowFor(s.variant)), inject: [SETTINGS] },
+        { provide: JSON_H2_TRANSPORT, useFactory: (s: Settings) => new Http2JsonTransport(s.serverAH2Url, http2WindowFor(s.variant), SAMPLES_ROUTE, rowStreamingFor(s, SAMPLES_ROUTE)), inject: [SETTINGS] },
         { provide: PROTO_H1_TRANSPORT, useClass: ProtoH1Transport },
         // server-a serves Connect on its HTTP/2 listener and its metrics on /metrics, as for json.
         { provide: CONNECT_TRANSPORTS, useFactory: (s: Settings, json: JsonTransport) => new ConnectTransports(s, (reset) => json.readServerMetrics(reset)), inject: [SETTINGS, JSON_TRANSPORT] },

@@ -3,7 +3,7 @@ import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { DEFAULT_SETTINGS, GRPC_FLOW_CONTROL_WINDOW_BYTES, type NestVariant, type Settings } from '@bench/config';
 import { parseCaseRun } from '@bench/harness';
-import { buildRows } from '@bench/samples';
+import { buildRows, NDJSON_FROM_ROWS } from '@bench/samples';
 import { startFakeGrpcServer, startFakeJsonServer, type FakeServer } from '@bench/testing';
 import { AppModule } from '../src/app.module';
 
@@ -22,7 +22,7 @@ describe.each<NestVariant>(['blog', 'tuned'])('client: json-h2 and proto-h1 (%s)
       serverAUrl: serverA.url,
       serverAH2Url: serverAH2.url,
       serverBUrl: serverB.url,
-      maxRows: 20_000,
+      maxRows: Math.max(20_000, NDJSON_FROM_ROWS),
       maxParallel: 200,
       callTimeoutMs: 1_000,
       variant,
@@ -106,6 +106,42 @@ describe.each<NestVariant>(['blog', 'tuned'])('client: json-h2 and proto-h1 (%s)
     // connect-node logs "handler for rpc … failed" when the held reply meets the stream the client gave
     // up on, heldMs after the call: let that happen inside this test, not after the file (Jest exits 1 then).
     if (transport.startsWith('connect')) await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + heldMs + 500 - Date.now())));
+  });
+
+  // Tuning stream-json-replies: from NDJSON_FROM_ROWS rows on, the tuned client asks for json and json-h2
+  // replies as an NDJSON stream (the stand-ins send one when asked) and checks it as it checks every reply.
+  describe.each(['json', 'json-h2'])('%s replies of NDJSON_FROM_ROWS rows', (transport) => {
+    const server = () => (transport === 'json' ? serverA : serverAH2);
+    const big = { transport, rows: NDJSON_FROM_ROWS, requests: 2, warmup: 0, runs: 1, cold: false };
+
+    it('are read whole and measured', async () => {
+      const run = (await http().post('/bench/run').send(big).expect(200)).body;
+      expect(run.bytesPerResponse).toBeGreaterThan(NDJSON_FROM_ROWS * 200);
+      expect(run.phases.clientDecodeMs).toBeGreaterThan(0);
+    });
+
+    it('fail the case (502) when a row is missing', async () => {
+      server().rows = (count) => buildRows(count - 1);
+      try {
+        const response = await http().post('/bench/run').send(big).expect(502);
+        expect(response.body.message).toContain(`wrong reply: expected ${NDJSON_FROM_ROWS} rows, got ${NDJSON_FROM_ROWS - 1}`);
+      } finally {
+        server().rows = buildRows;
+      }
+    });
+
+    it.each([
+      ['cut inside a line', '{"rowNum":', /the body ended inside a line/],
+      ['garbled', 'not json\n', /malformed NDJSON reply/],
+    ])(variant === 'tuned' ? 'fail the case (502) when the stream is %s' : 'come as one JSON body, so a stream %s never reaches them', async (_what, tail, message) => {
+      server().ndjsonTail = tail;
+      try {
+        if (variant === 'tuned') expect((await http().post('/bench/run').send(big).expect(502)).body.message).toMatch(message);
+        else await http().post('/bench/run').send(big).expect(200);
+      } finally {
+        server().ndjsonTail = '';
+      }
+    });
   });
 
   it('refuses a transport no client serves with 400', async () => {

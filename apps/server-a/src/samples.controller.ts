@@ -1,18 +1,30 @@
-import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
-import { grpcCodecFor, processSampler, SETTINGS, type Settings } from '@bench/config';
+import { Controller, Get, Headers, Inject, Param, Res, StreamableFile } from '@nestjs/common';
+import { grpcCodecFor, isTuned, processSampler, SETTINGS, type Settings } from '@bench/config';
 import { getSamplesCodec } from '@bench/proto';
-import { buildRows, type SampleRow } from '@bench/samples';
+import { acceptsNdjson, buildRows, NDJSON_MEDIA_TYPE, ndjsonRowStream, type RowStreamPhases, type SampleRow } from '@bench/samples';
 import { orBadRequest, parseIntField } from '@bench/validation';
 import { sendProtobuf, type RawReply } from './body-formats';
+
+/** A streamed reply's build and encode time, counted as every reply's is. */
+const STREAM_PHASES: RowStreamPhases = (phase, ms) => processSampler().addPhase(phase, ms);
 
 @Controller('server-a')
 export class SamplesController {
   constructor(@Inject(SETTINGS) private readonly settings: Settings) {}
 
-  /** The blog's endpoint: `count` rows as `{ "samples": [...] }`, serialized by Nest/Express. */
+  /**
+   * The blog's endpoint: `count` rows as `{ "samples": [...] }`, serialized by Nest (Express, or Fastify
+   * when tuned). Tuned (stream-json-replies), a caller that asks for application/x-ndjson gets the rows
+   * as a paced NDJSON stream instead; everyone else still gets the one JSON body. The count is checked
+   * first, so a bad one is a 400 before any byte of a stream.
+   */
   @Get(':count')
-  getSamples(@Param('count') rawCount: string): { samples: SampleRow[] } {
-    return { samples: this.rows(rawCount) };
+  getSamples(@Param('count') rawCount: string, @Headers('accept') accept?: string): { samples: SampleRow[] } | StreamableFile {
+    const count = this.count(rawCount);
+    if (acceptsNdjson(accept) && isTuned(this.settings.variant, 'stream-json-replies')) {
+      return new StreamableFile(ndjsonRowStream(count, STREAM_PHASES), { type: NDJSON_MEDIA_TYPE });
+    }
+    return { samples: this.rows(count) };
   }
 
   /**
@@ -21,12 +33,15 @@ export class SamplesController {
    */
   @Get('protobuf/:count')
   getSamplesProtobuf(@Param('count') rawCount: string, @Res() reply: RawReply): void {
-    const samples = this.rows(rawCount);
+    const samples = this.rows(this.count(rawCount));
     sendProtobuf(reply, getSamplesCodec(grpcCodecFor(this.settings.variant)).responseSerialize({ samples }));
   }
 
-  private rows(rawCount: string): SampleRow[] {
-    const count = orBadRequest(parseIntField('count', rawCount, { min: 1, max: this.settings.maxRows }));
+  private count(rawCount: string): number {
+    return orBadRequest(parseIntField('count', rawCount, { min: 1, max: this.settings.maxRows }));
+  }
+
+  private rows(count: number): SampleRow[] {
     const started = performance.now();
     const samples = buildRows(count);
     processSampler().addPhase('build', performance.now() - started);

@@ -3,7 +3,7 @@ import * as http2 from 'node:http2';
 import type { INestApplication } from '@nestjs/common';
 import { DEFAULT_SETTINGS, type NestVariant, type Settings } from '@bench/config';
 import { getSamplesCodec, PROTOBUF_MEDIA_TYPE } from '@bench/proto';
-import { buildRows } from '@bench/samples';
+import { buildRows, NDJSON_MEDIA_TYPE } from '@bench/samples';
 import { freePort } from '@bench/testing';
 import { createServerA, createServerAH2 } from '../src/http-platform';
 
@@ -19,30 +19,39 @@ async function started(create: (s: Settings) => Promise<INestApplication>, varia
 }
 
 /** One GET over a session; `abortAfterBytes` cancels the stream once that many body bytes have arrived. */
-function h2Get(session: http2.ClientHttp2Session, path: string, abortAfterBytes?: number): Promise<{ status: number; body: Buffer; aborted: boolean }> {
+function h2Get(
+  session: http2.ClientHttp2Session,
+  path: string,
+  abortAfterBytes?: number,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; type: string; body: Buffer; aborted: boolean }> {
   return new Promise((resolve, reject) => {
-    const stream = session.request({ ':method': 'GET', ':path': path });
+    const stream = session.request({ ':method': 'GET', ':path': path, ...headers });
     const chunks: Buffer[] = [];
     let status = 0;
+    let type = '';
     let received = 0;
-    stream.on('response', (headers) => (status = Number(headers[':status'])));
+    stream.on('response', (reply) => {
+      status = Number(reply[':status']);
+      type = String(reply['content-type']);
+    });
     stream.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
       received += chunk.length;
       if (abortAfterBytes !== undefined && received >= abortAfterBytes) {
         stream.close(http2.constants.NGHTTP2_CANCEL);
-        resolve({ status, body: Buffer.concat(chunks), aborted: true });
+        resolve({ status, type, body: Buffer.concat(chunks), aborted: true });
       }
     });
-    stream.on('end', () => resolve({ status, body: Buffer.concat(chunks), aborted: false }));
+    stream.on('end', () => resolve({ status, type, body: Buffer.concat(chunks), aborted: false }));
     stream.on('error', reject);
     stream.end();
   });
 }
 
-function h1Get(port: number, path: string, abortAfterBytes?: number): Promise<{ status: number; type: string; body: Buffer }> {
+function h1Get(port: number, path: string, abortAfterBytes?: number, headers: Record<string, string> = {}): Promise<{ status: number; type: string; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+    const req = http.get({ host: '127.0.0.1', port, path, agent: false, headers }, (res) => {
       const chunks: Buffer[] = [];
       let received = 0;
       res.on('data', (chunk: Buffer) => {
@@ -121,6 +130,69 @@ describe.each<NestVariant>(['blog', 'tuned'])('server-a proto-h1 route (%s)', (v
     const again = await h1Get(port, `/server-a/protobuf/${BIG}`);
     expect(getSamplesCodec().responseDeserialize(again.body).samples).toHaveLength(BIG);
     expect((await h1Get(port, '/health')).status).toBe(200);
+  });
+});
+
+/** A streamed reply's rows (one JSON row per line). */
+function ndjsonRows(body: Buffer): unknown[] {
+  const lines = body.toString('utf8').split('\n');
+  expect(lines.pop()).toBe('');
+  return lines.map((line) => JSON.parse(line));
+}
+
+const NDJSON = { accept: NDJSON_MEDIA_TYPE };
+
+// Tuning stream-json-replies: large replies as NDJSON to a caller that asks, on both listeners.
+describe.each([
+  ['HTTP/1.1', createServerA],
+  ['HTTP/2', createServerAH2],
+] as const)('server-a streamed JSON replies over %s', (_protocol, create) => {
+  const apps: INestApplication[] = [];
+  const sessions: http2.ClientHttp2Session[] = [];
+  afterAll(async () => {
+    sessions.forEach((session) => session.close());
+    await Promise.all(apps.map((app) => app.close()));
+  });
+
+  /** A GET on a server of `variant`, over this listener's protocol. */
+  async function server(variant: NestVariant) {
+    const { app, port } = await started(create, variant);
+    apps.push(app);
+    if (create === createServerA) return (path: string, headers = {}, abortAfterBytes?: number) => h1Get(port, path, abortAfterBytes, headers);
+    const session = http2.connect(`http://127.0.0.1:${port}`);
+    sessions.push(session);
+    return (path: string, headers = {}, abortAfterBytes?: number) => h2Get(session, path, abortAfterBytes, headers);
+  }
+
+  let tuned: Awaited<ReturnType<typeof server>>;
+  beforeAll(async () => (tuned = await server('tuned')));
+
+  it('streams the rows one per line to a caller that asks for application/x-ndjson', async () => {
+    const reply = await tuned('/server-a/2500', NDJSON);
+    expect(reply).toMatchObject({ status: 200, type: NDJSON_MEDIA_TYPE });
+    expect(ndjsonRows(reply.body)).toEqual(buildRows(2_500));
+  });
+
+  it('still answers one JSON body to a caller that does not ask, and the blog variant to everyone', async () => {
+    const plain = await tuned('/server-a/3');
+    expect(plain.type).toMatch(/^application\/json/);
+    expect(JSON.parse(plain.body.toString('utf8'))).toEqual({ samples: buildRows(3) });
+    const blog = await (await server('blog'))('/server-a/3', NDJSON);
+    expect(blog.type).toMatch(/^application\/json/);
+    expect(JSON.parse(blog.body.toString('utf8'))).toEqual({ samples: buildRows(3) });
+  });
+
+  it.each([['-1', 'integer'], ['abc', 'integer'], [String(BIG + 1), 'max']])('answers a stream request for %s with 400 (%s) before any byte of stream', async (count, rule) => {
+    const reply = await tuned(`/server-a/${count}`, NDJSON);
+    expect(reply).toMatchObject({ status: 400, type: expect.stringMatching(/^application\/json/) });
+    expect(JSON.parse(reply.body.toString('utf8'))).toMatchObject({ statusCode: 400, field: 'count', rule });
+  });
+
+  it('stays healthy when a client goes away in the middle of a stream', async () => {
+    await tuned(`/server-a/${BIG}`, NDJSON, 64 * 1024);
+    const again = await tuned(`/server-a/${BIG}`, NDJSON);
+    expect(ndjsonRows(again.body)).toHaveLength(BIG);
+    expect((await tuned('/health')).status).toBe(200);
   });
 });
 

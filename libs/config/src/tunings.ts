@@ -34,6 +34,24 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
       'young generation: 1M rows took 4.3–5.0 s instead of 2.2–2.6 s',
   },
   {
+    id: 'stream-json-replies',
+    app: 'server-a + client',
+    transport: 'json, json-h2',
+    change:
+      'replies of 5,000 rows or more are asked for with Accept: application/x-ndjson (json: through the undici-pool client) ' +
+      'and come as newline-delimited JSON, ' +
+      'one row per line; server-a builds and encodes the next 1,000 rows only when the socket has taken the previous ones ' +
+      '(back-pressure), and the client parses each network chunk as it arrives; any caller that does not ask still gets ' +
+      'one JSON body',
+    why:
+      'one ~264 MB JSON.stringify is built whole before its first byte leaves and one JSON.parse waits for its last byte; ' +
+      'streamed, building, encoding, transfer and parsing overlap and the server holds one chunk, not the body. Alternating ' +
+      'pairs (--runs 5 --forks 0 --visits 1): 1M rows 7,040 / 6,462 → 2,479 / 2,788 ms over json, 6,896 / 6,928 → 2,537 / ' +
+      '2,870 over json-h2; 20k×4 250 / 253 → 189 / 186 ms. The threshold is the measured crossover (POST /bench/run, 200 ' +
+      'calls, stream vs one body, json): 1 row 0.51 vs 0.34 ms, 2,000 rows 8.7 vs 6.7–7.7, 5,000 rows 11.9–13.0 vs ' +
+      '12.7–13.8, 10,000 rows 16.1–16.8 vs 20.9–24.0. A line per row parses as fast as a line per 1,000-row array',
+  },
+  {
     id: 'fast-protobuf-codec',
     app: 'server-a + server-b + client',
     transport: 'grpc, proto-h1',
@@ -61,6 +79,17 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
     why:
       "Express runs every request through its middleware chain and hashes every body for an ETag no service caller " +
       'uses; Fastify routes with a radix tree and serializes with less per-request work, which dominates many small calls',
+  },
+  {
+    id: 'json-schema-serializer',
+    app: 'server-a',
+    transport: 'json, json-h2',
+    change:
+      "the blog's route serializes its 200 replies with Fastify's response-schema serializer (fast-json-stringify), the " +
+      'schema generated from sample.Samples in proto/sample.proto (libs/proto samplesReplyJsonSchema)',
+    why:
+      'MEASURED SLOWER, to be dropped: 10,000 rows took 41–44 ms to serialize instead of 6.0–6.4 ms with JSON.stringify ' +
+      '(①-2 78.6 ms instead of 24.3)',
   },
   {
     id: 'http2-window',

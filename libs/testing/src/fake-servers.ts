@@ -9,7 +9,7 @@ import { connectNodeAdapter } from '@connectrpc/connect-node';
 /** connect-node's handler type (not exported by name): what it takes as a fallback. */
 type NodeHandler = ReturnType<typeof connectNodeAdapter>;
 import { connectSample, getSamplesCodec, PROTOBUF_MEDIA_TYPE, samplePackageDefinition } from '@bench/proto';
-import { buildRows, type SampleRow } from '@bench/samples';
+import { acceptsNdjson, buildRows, encodeNdjson, NDJSON_MEDIA_TYPE, type SampleRow } from '@bench/samples';
 
 /** Rows a fake server sends for a request of `count`; tests swap it to simulate a wrong server. */
 export type RowSource = (count: number) => SampleRow[];
@@ -21,6 +21,8 @@ export interface FakeServer {
   delayMs: number;
   /** The request headers of the last Connect call (h2c only): what the client offered, e.g. compression. */
   lastConnectHeaders?: Headers;
+  /** Text appended to a streamed (NDJSON) sample reply, to simulate a garbled or truncated stream. */
+  ndjsonTail: string;
   close(): Promise<void>;
 }
 
@@ -30,7 +32,7 @@ export interface FakeServer {
  * test; with `protocol` 'h2c', the same over HTTP/2 cleartext (server-a's second listener).
  */
 export async function startFakeJsonServer(protocol: 'http/1.1' | 'h2c' = 'http/1.1'): Promise<FakeServer> {
-  const fake: FakeServer = { url: '', rows: buildRows, delayMs: 0, close: async () => undefined };
+  const fake: FakeServer = { url: '', rows: buildRows, delayMs: 0, ndjsonTail: '', close: async () => undefined };
   const handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
     const url = req.url ?? '';
     const protobuf = /^\/server-a\/protobuf\/(\d+)$/.exec(url);
@@ -45,6 +47,13 @@ export async function startFakeJsonServer(protocol: 'http/1.1' | 'h2c' = 'http/1
       return void res.end(Buffer.alloc(Number(bulk[1])));
     }
     const match = /^\/server-a\/(\d+)$/.exec(url);
+    if (match && acceptsNdjson(req.headers.accept)) {
+      // Asked for a stream (tuning stream-json-replies): the rows as NDJSON, in two writes.
+      const lines = encodeNdjson(fake.rows(Number(match[1]))) + fake.ndjsonTail;
+      res.writeHead(200, { 'content-type': NDJSON_MEDIA_TYPE });
+      res.write(lines.slice(0, lines.length >> 1));
+      return void res.end(lines.slice(lines.length >> 1));
+    }
     const body =
       url === '/health'
         ? { status: 'SERVING' }
@@ -90,7 +99,7 @@ function fakeConnectRoutes(fake: FakeServer): (router: ConnectRouter) => void {
 
 /** The same for server-b: sample.SampleService, grpc.health.v1.Health, bench.metrics.ProcessMetrics and bench.path.PathProbe with plain grpc-js. */
 export async function startFakeGrpcServer(): Promise<FakeServer> {
-  const fake: FakeServer = { url: '', rows: buildRows, delayMs: 0, close: async () => undefined };
+  const fake: FakeServer = { url: '', rows: buildRows, delayMs: 0, ndjsonTail: '', close: async () => undefined };
   const loaded = grpc.loadPackageDefinition(samplePackageDefinition()) as unknown as {
     sample: { SampleService: { service: grpc.ServiceDefinition } };
     grpc: { health: { v1: { Health: { service: grpc.ServiceDefinition } } } };

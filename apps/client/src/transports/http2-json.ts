@@ -1,6 +1,8 @@
 import * as http2 from 'node:http2';
 import type { ProcessSample } from '@bench/config';
 import { ReplyMeter, type Connection, type Http2Windows, type ReplyTally, type RowTransport } from '@bench/harness';
+import { isNdjson } from '@bench/samples';
+import { readStreamedRows, streamHeaders, type RowStreaming } from './streamed-rows';
 
 /** The receive windows of an open client session as node:http2 reports them (null before it connected, or after it closed). */
 export function sessionWindows(session: http2.ClientHttp2Session | undefined): Http2Windows | null {
@@ -8,6 +10,13 @@ export function sessionWindows(session: http2.ClientHttp2Session | undefined): H
   const stream = session.localSettings.initialWindowSize;
   const connection = session.state.effectiveLocalWindowSize;
   return stream === undefined || connection === undefined ? null : { streamBytes: stream, connectionBytes: connection };
+}
+
+/** A response body read to its end, as one buffer. */
+async function wholeBody(body: AsyncIterable<Buffer>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
 }
 
 /**
@@ -43,22 +52,29 @@ export class Http2Session {
     return session;
   }
 
-  /** GET `path`; resolves with the status, the body's bytes, and when the last byte arrived. */
-  get(path: string, deadlineMs: number): Promise<{ status: number; body: Buffer }> {
+  /**
+   * GET `path`; resolves once the response headers arrive, with the body still to read. The deadline
+   * covers the whole reply: when it passes, the stream is cancelled and reading its body fails.
+   */
+  open(path: string, deadlineMs: number, headers: Record<string, string> = {}): Promise<{ status: number; contentType: string | undefined; body: http2.ClientHttp2Stream }> {
     return new Promise((resolve, reject) => {
-      const stream = this.current().request({ ':method': 'GET', ':path': path });
-      const chunks: Buffer[] = [];
-      let status = 0;
+      const stream = this.current().request({ ':method': 'GET', ':path': path, ...headers });
       stream.setTimeout(deadlineMs, () => {
+        const error = new Error(`DEADLINE_EXCEEDED: no complete reply within ${deadlineMs} ms`);
         stream.close(http2.constants.NGHTTP2_CANCEL);
-        reject(new Error(`DEADLINE_EXCEEDED: no complete reply within ${deadlineMs} ms`));
+        stream.destroy(error);
+        reject(error);
       });
-      stream.on('response', (headers) => (status = Number(headers[':status'])));
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => resolve({ status, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) }));
-      stream.on('error', reject);
+      stream.once('response', (reply) => resolve({ status: Number(reply[':status']), contentType: reply['content-type'], body: stream }));
+      stream.once('error', reject);
       stream.end();
     });
+  }
+
+  /** GET `path`; resolves with the status and the body's bytes once the last byte arrived. */
+  async get(path: string, deadlineMs: number): Promise<{ status: number; body: Buffer }> {
+    const { status, body } = await this.open(path, deadlineMs);
+    return { status, body: await wholeBody(body) };
   }
 
   /** The receive windows of the open session as node:http2 reports them (null before it connected). */
@@ -77,6 +93,8 @@ export class Http2Session {
 /**
  * Transport json-h2: server-a's JSON rows over HTTP/2 cleartext, parsed with JSON.parse and timed, as
  * every JSON transport does. The blog's route, the blog's rows; only the protocol differs from `json`.
+ * With `streaming` (tuning stream-json-replies), large replies are asked for as NDJSON and parsed as
+ * they arrive, as `json` does.
  */
 export class Http2JsonTransport implements RowTransport {
   readonly name = 'json-h2' as const;
@@ -88,6 +106,7 @@ export class Http2JsonTransport implements RowTransport {
     private readonly origin: string,
     private readonly windowBytes: number | null,
     private readonly routePrefix = '/server-a/',
+    private readonly streaming: RowStreaming | null = null,
   ) {
     this.session = new Http2Session(origin, windowBytes);
     this.sharedConnection = this.connect(this.session, async () => undefined);
@@ -123,7 +142,9 @@ export class Http2JsonTransport implements RowTransport {
 
   private connect(session: Http2Session, close: () => Promise<void>): Connection {
     const one = async (rows: number, deadlineMs: number): Promise<unknown> => {
-      const { status, body } = await session.get(`${this.routePrefix}${rows}`, deadlineMs);
+      const { status, contentType, body: stream } = await session.open(`${this.routePrefix}${rows}`, deadlineMs, streamHeaders(this.streaming, rows));
+      if (status === 200 && this.streaming !== null && isNdjson(contentType)) return readStreamedRows(stream, this.streaming.field, this.meter);
+      const body = await wholeBody(stream);
       if (status !== 200) throw new Error(`HTTP ${status}: ${body.toString('utf8').slice(0, 200)}`);
       const text = body.toString('utf8');
       const started = performance.now();

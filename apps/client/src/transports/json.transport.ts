@@ -6,16 +6,18 @@ import { forkJoin, lastValueFrom, map, type Observable } from 'rxjs';
 import { SETTINGS, type Settings } from '@bench/config';
 import type { Connection, RowTransport } from '@bench/harness';
 import { Http1Transport } from './http1-transport';
-import { JSON_BODY } from './undici-json';
+import { rowStreamingFor } from './streamed-rows';
+import type { BodyDecoder } from './undici-json';
 
 /**
  * server-a over HTTP/1.1 with `@nestjs/axios` HttpService and Node's default agent, as the blog did;
- * the tuned variant (tuning `undici-pool`) uses an undici pool that keeps its sockets instead.
+ * the tuned variant (tuning `undici-pool`) uses an undici pool that keeps its sockets instead, and asks
+ * for large replies as a stream (tuning `stream-json-replies`).
  */
 @Injectable()
 export class JsonTransport extends Http1Transport implements RowTransport {
   readonly name = 'json' as const;
-  protected readonly decoder = JSON_BODY;
+  protected readonly decoder: BodyDecoder;
 
   constructor(
     http: HttpService,
@@ -24,6 +26,7 @@ export class JsonTransport extends Http1Transport implements RowTransport {
     routePrefix = '/server-a/',
   ) {
     super(http, settings, routePrefix);
+    this.decoder = { kind: 'json', streaming: rowStreamingFor(settings, routePrefix) };
   }
 
   /**

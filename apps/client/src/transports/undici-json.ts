@@ -1,16 +1,21 @@
 import { Pool } from 'undici';
 import type { Connection, ReplyMeter } from '@bench/harness';
+import { isNdjson } from '@bench/samples';
+import { readStreamedRows, streamHeaders, type RowStreaming } from './streamed-rows';
 
-/** How a reply body becomes rows: JSON.parse of its text, or a protobuf decoder of its bytes. Only this step is timed. */
-export type BodyDecoder = { kind: 'json' } | { kind: 'bytes'; decode: (bytes: Buffer) => unknown };
+/**
+ * How a reply body becomes rows: JSON.parse of its text (or, with `streaming`, an NDJSON stream for large
+ * replies), or a protobuf decoder of its bytes. Only this step is timed.
+ */
+export type BodyDecoder = { kind: 'json'; streaming: RowStreaming | null } | { kind: 'bytes'; decode: (bytes: Buffer) => unknown };
 
-export const JSON_BODY: BodyDecoder = { kind: 'json' };
+export const JSON_BODY: BodyDecoder = { kind: 'json', streaming: null };
 
 /**
  * The tuned client's HTTP/1.1 calls (tuning `undici-pool`): one undici Pool to server-a that opens at
  * most `connections` sockets and keeps them, so bursts reuse connections instead of churning them, with
  * none of axios's per-request machinery. The body is decoded (JSON.parse, or protobuf for proto-h1) and
- * timed, as everywhere else.
+ * timed, as everywhere else; a streamed reply (stream-json-replies) is parsed as it arrives.
  */
 export function undiciConnection(
   origin: string,
@@ -23,7 +28,9 @@ export function undiciConnection(
   const pool = new Pool(origin, { connections, keepAliveTimeout: 60_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   const one = async (rows: number, deadlineMs: number): Promise<unknown> => {
     const limits = { headersTimeout: deadlineMs, bodyTimeout: deadlineMs };
-    const { statusCode, headers, body } = await pool.request({ path: `${routePrefix}${rows}`, method: 'GET', ...limits });
+    const streaming = decoder.kind === 'json' ? decoder.streaming : null;
+    const { statusCode, headers, body } = await pool.request({ path: `${routePrefix}${rows}`, method: 'GET', headers: streamHeaders(streaming, rows), ...limits });
+    if (statusCode === 200 && streaming !== null && isNdjson(headers['content-type'])) return readStreamedRows(body, streaming.field, meter);
     const text = decoder.kind === 'json' ? await body.text() : null;
     const bytes = text === null ? Buffer.from(await body.arrayBuffer()) : null;
     if (statusCode !== 200) throw new Error(`HTTP ${statusCode}: ${(text ?? bytes?.toString('utf8') ?? '').slice(0, 200)}`);
