@@ -3,10 +3,9 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { isTuned, type Settings } from '@bench/config';
+import { isTuned, processSampler, type Settings } from '@bench/config';
 import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
 import { MAX_MESSAGE_BYTES, PROTOBUF_MEDIA_TYPE } from '@bench/proto';
-import { serializeSamplesBySchema, timedSerializer } from './schema-serializer';
 import { AppModule } from './app.module';
 import { BODY_LIMIT_BYTES } from './body-formats';
 import { connectRoutes } from './connect-samples';
@@ -23,9 +22,7 @@ const KEEP_ALIVE_MS = 65_000;
 export async function createServerA(settings: Settings): Promise<INestApplication> {
   if (isTuned(settings.variant, 'fastify-adapter')) {
     const keepAlive = isTuned(settings.variant, 'long-keep-alive') ? { keepAliveTimeout: KEEP_ALIVE_MS } : {};
-    return NestFactory.create<NestFastifyApplication>(AppModule.register(settings, 'fastify'), fastify(new FastifyAdapter({ ...keepAlive, bodyLimit: BODY_LIMIT_BYTES }), settings), {
-      logger: LOGGER,
-    });
+    return NestFactory.create<NestFastifyApplication>(AppModule.register(settings, 'fastify'), fastify(new FastifyAdapter({ ...keepAlive, bodyLimit: BODY_LIMIT_BYTES })), { logger: LOGGER });
   }
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(settings, 'express'), { logger: LOGGER });
   app.useBodyParser('json', { limit: BODY_LIMIT_BYTES });
@@ -51,7 +48,7 @@ export async function createServerA(settings: Settings): Promise<INestApplicatio
 export async function createServerAH2(settings: Settings): Promise<INestApplication> {
   const adapter = new FastifyAdapter({ http2: true, bodyLimit: BODY_LIMIT_BYTES });
   closeSessionsOnClose(adapter);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(settings, 'fastify'), fastify(adapter, settings), { logger: LOGGER });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(settings, 'fastify'), fastify(adapter), { logger: LOGGER });
   // Connect's handler for sample.SampleService (transports connect-json, connect-proto, connect-grpc), in
   // its own Fastify scope (its no-op body parsers do not reach the Nest routes).
   await app.register(fastifyConnectPlugin, { routes: connectRoutes(settings), readMaxBytes: MAX_MESSAGE_BYTES, writeMaxBytes: MAX_MESSAGE_BYTES });
@@ -80,13 +77,17 @@ function closeSessionsOnClose(adapter: FastifyAdapter): void {
 }
 
 /**
- * Reads protobuf bodies and times JSON reply serialization on a Fastify adapter (HTTP/1.1 or HTTP/2);
- * tuned (json-schema-serializer), the blog's route serializes with its response schema instead.
+ * Reads protobuf bodies and times JSON reply serialization on a Fastify adapter (HTTP/1.1 or HTTP/2).
+ * JSON.stringify, not a response schema: Fastify's schema serializer (fast-json-stringify) took 41–44 ms
+ * for 10,000 rows against 6.0–6.4 ms (docs/variants.md).
  */
-function fastify(adapter: FastifyAdapter, settings: Settings): FastifyAdapter {
-  const instance = adapter.getInstance();
-  instance.addContentTypeParser(PROTOBUF_MEDIA_TYPE, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-  instance.setReplySerializer(timedSerializer((payload) => JSON.stringify(payload)));
-  if (isTuned(settings.variant, 'json-schema-serializer')) serializeSamplesBySchema(adapter);
+function fastify(adapter: FastifyAdapter): FastifyAdapter {
+  adapter.getInstance().addContentTypeParser(PROTOBUF_MEDIA_TYPE, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  adapter.getInstance().setReplySerializer((payload: unknown) => {
+    const started = performance.now();
+    const text = JSON.stringify(payload);
+    processSampler().addPhase('encode', performance.now() - started);
+    return text;
+  });
   return adapter;
 }

@@ -81,17 +81,6 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
       'uses; Fastify routes with a radix tree and serializes with less per-request work, which dominates many small calls',
   },
   {
-    id: 'json-schema-serializer',
-    app: 'server-a',
-    transport: 'json, json-h2',
-    change:
-      "the blog's route serializes its 200 replies with Fastify's response-schema serializer (fast-json-stringify), the " +
-      'schema generated from sample.Samples in proto/sample.proto (libs/proto samplesReplyJsonSchema)',
-    why:
-      'MEASURED SLOWER, to be dropped: 10,000 rows took 41–44 ms to serialize instead of 6.0–6.4 ms with JSON.stringify ' +
-      '(①-2 78.6 ms instead of 24.3)',
-  },
-  {
     id: 'http2-window',
     app: 'client',
     transport: 'grpc, json-h2',
