@@ -43,10 +43,15 @@ export class Http2Session {
     return session;
   }
 
+  /** A request stream on the session (opened first if it is not): for protocols on top of HTTP/2, such as gRPC's (grpc-unary.ts). */
+  request(headers: http2.OutgoingHttpHeaders): http2.ClientHttp2Stream {
+    return this.current().request(headers);
+  }
+
   /** GET `path`; resolves with the status, the body's bytes, and when the last byte arrived. */
   get(path: string, deadlineMs: number): Promise<{ status: number; body: Buffer }> {
     return new Promise((resolve, reject) => {
-      const stream = this.current().request({ ':method': 'GET', ':path': path });
+      const stream = this.request({ ':method': 'GET', ':path': path });
       const chunks: Buffer[] = [];
       let status = 0;
       stream.setTimeout(deadlineMs, () => {
