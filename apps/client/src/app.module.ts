@@ -9,7 +9,7 @@ import { ClientController } from './client.controller';
 import { ErrorsFilter } from './errors.filter';
 import { HealthController } from './health.controller';
 import { PAYLOAD_ENDPOINTS_PROVIDER } from './payload-endpoints.provider';
-import { GrpcTransport } from './transports/grpc.transport';
+import { GrpcTransport, grpcUnaryClientFor, SAMPLES_GRPC_ROUTE } from './transports/grpc.transport';
 import { JsonTransport } from './transports/json.transport';
 import { CONNECT_TRANSPORTS, GRPC_TRANSPORT, JSON_H2_TRANSPORT, JSON_TRANSPORT, PROTO_H1_TRANSPORT, SAMPLE_GRPC_CLIENT } from './transports/tokens';
 import { ConnectTransports } from './transports/connect.transport';
@@ -32,7 +32,7 @@ export class AppModule {
         { provide: SETTINGS, useValue: settings },
         // Factories, not classes: the transports also take a route, which payload endpoints set (payload-endpoints.provider.ts).
         { provide: JSON_TRANSPORT, useFactory: (http: HttpService, s: Settings) => new JsonTransport(http, s), inject: [HttpService, SETTINGS] },
-        { provide: GRPC_TRANSPORT, useFactory: (client: ClientGrpc, s: Settings) => new GrpcTransport(client, s), inject: [SAMPLE_GRPC_CLIENT, SETTINGS] },
+        { provide: GRPC_TRANSPORT, useFactory: (client: ClientGrpc, s: Settings) => new GrpcTransport(client, s, SAMPLES_GRPC_ROUTE, grpcUnaryClientFor(s)), inject: [SAMPLE_GRPC_CLIENT, SETTINGS] },
         { provide: JSON_H2_TRANSPORT, useFactory: (s: Settings) => new Http2JsonTransport(s.serverAH2Url, http2WindowFor(s.variant), SAMPLES_ROUTE, rowStreamingFor(s, SAMPLES_ROUTE)), inject: [SETTINGS] },
         { provide: PROTO_H1_TRANSPORT, useClass: ProtoH1Transport },
         // server-a serves Connect on its HTTP/2 listener and its metrics on /metrics, as for json.

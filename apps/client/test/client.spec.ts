@@ -1,38 +1,25 @@
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
-import { DEFAULT_SETTINGS, type Settings } from '@bench/config';
+import { DEFAULT_SETTINGS } from '@bench/config';
 import { parseCaseRun } from '@bench/harness';
 import { buildRows } from '@bench/samples';
-import { startFakeGrpcServer, startFakeJsonServer, type FakeServer } from '@bench/testing';
+import type { FakeServer } from '@bench/testing';
 import { AppModule } from '../src/app.module';
+import { startClientAgainstFakes, type ClientAgainstFakes } from './client-against-fakes';
 
 // The client app against protocol-level stand-ins for server-a and server-b on free loopback ports.
 describe('client', () => {
   let serverA: FakeServer;
   let serverB: FakeServer;
   let client: INestApplication;
+  let fakes: ClientAgainstFakes;
 
   beforeAll(async () => {
-    serverA = await startFakeJsonServer();
-    serverB = await startFakeGrpcServer();
-    const settings: Settings = {
-      ...DEFAULT_SETTINGS,
-      serverAUrl: serverA.url,
-      serverBUrl: serverB.url,
-      maxRows: 20_000,
-      maxParallel: 200,
-      callTimeoutMs: 1_000,
-    };
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule.register(settings)] }).compile();
-    client = moduleRef.createNestApplication({ logger: false });
-    await client.init();
+    fakes = await startClientAgainstFakes({ maxRows: 20_000, maxParallel: 200, callTimeoutMs: 1_000 });
+    ({ serverA, serverB, client } = fakes);
   });
-  afterAll(async () => {
-    await client.close();
-    await serverA.close();
-    await serverB.close();
-  });
+  afterAll(() => fakes.close());
 
   const http = () => request(client.getHttpServer());
 

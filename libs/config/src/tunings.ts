@@ -93,6 +93,23 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
       '~64 KiB per round trip, so across a network a large reply waits for window updates round trip after round trip ' +
       '(measure it with bench:all --network)',
   },
+  {
+    id: 'lean-grpc-unary',
+    app: 'client',
+    transport: 'grpc',
+    change:
+      "unary GetSamples calls (replies under 20,000 rows, the rest stay streamed through Nest's ClientGrpc) go as node:http2 " +
+      'streams of one HTTP/2 session to server-b with gRPC framing, the grpc-timeout header and the status from the ' +
+      "trailers (apps/client/src/transports/grpc-unary.ts), encoded and decoded by the variant's codec, instead of " +
+      "through Nest's ClientGrpc Observables and grpc-js's per-call stack",
+    why:
+      'in a 1,000-call burst (②-3) the client is the bottleneck: CPU profiles show it busy for the whole burst (~150 µs of ' +
+      "CPU per call), in grpc-js's call layers, node:http2 and the garbage they leave, while Nest and rxjs are ~2 % and " +
+      'server-b ~55 % busy. More channels (grpc.use_local_subchannel_pool, 1–16, round-robin), grpc.enable_retries=0, ' +
+      'grpc.enable_channelz=0 and a larger young generation changed nothing measurable (plain grpc-js: 120–145 ms either ' +
+      "way); connect-node's gRPC client was worse (~330 ms). The same calls on node:http2 cost the client ~60 µs each: " +
+      'tuned gRPC ②-3 152 / 139 → 103 / 102 ms and ②-2 12.4 / 11.5 → 7.1 / 8.1 ms (alternating pairs before / after)',
+  },
 ]);
 
 /** HTTP/2 flow-control window the tuned client's gRPC channels and HTTP/2 sessions open with (tuning http2-window). */

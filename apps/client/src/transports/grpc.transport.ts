@@ -2,10 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Metadata } from '@grpc/grpc-js';
 import { ClientGrpcProxy, type ClientGrpc } from '@nestjs/microservices';
 import { firstValueFrom, forkJoin, lastValueFrom, reduce, type Observable } from 'rxjs';
-import { isTuned, SETTINGS, type ProcessSample, type Settings } from '@bench/config';
+import type { MethodDefinition } from '@grpc/proto-loader';
+import { grpcCodecFor, http2WindowFor, isTuned, SETTINGS, type ProcessSample, type Settings } from '@bench/config';
 import { ReplyMeter, type Connection, type ReplyTally, type RowTransport } from '@bench/harness';
-import { METRICS_SERVICE, observeSampleCodec, SAMPLE_SERVICE, type GetSamplesParam } from '@bench/proto';
+import { METRICS_SERVICE, observeSampleCodec, SAMPLE_SERVICE, samplePackageDefinition, type GetSamplesParam } from '@bench/proto';
 import { clientGrpcOptions } from './grpc-client-options';
+import { GrpcUnaryClient } from './grpc-unary';
 import { SAMPLE_GRPC_CLIENT } from './tokens';
 
 type Reply = Record<string, unknown[]>;
@@ -35,7 +37,28 @@ interface ProcessMetricsClient {
   read(request: { resetPeak: boolean }): Observable<ProcessSample>;
 }
 
-/** server-b over gRPC with Nest's ClientGrpc, as the blog did. */
+type UnaryMethod = Pick<MethodDefinition<GetSamplesParam, unknown>, 'path' | 'requestSerialize' | 'responseDeserialize'>;
+
+/** The route's unary method as the process's package definition has it (its path and the variant's codec). */
+function unaryMethod(settings: Settings, { service, method }: GrpcRoute): UnaryMethod {
+  for (const [name, entry] of Object.entries(samplePackageDefinition(grpcCodecFor(settings.variant)))) {
+    if (!name.endsWith(`.${service}`)) continue;
+    const methods = Object.entries(entry as unknown as Record<string, MethodDefinition<GetSamplesParam, unknown>>);
+    const found = methods.find(([key, definition]) => key === method || definition.originalName === method);
+    if (found) return found[1];
+  }
+  throw new Error(`no method ${service}/${method} in the gRPC package definition`);
+}
+
+/**
+ * The unary client of the variant's GrpcTransport for the blog's rows: with tuning lean-grpc-unary, calls
+ * on node:http2 (grpc-unary.ts), else none (every call through Nest's ClientGrpc and grpc-js).
+ */
+export function grpcUnaryClientFor(settings: Settings): GrpcUnaryClient | null {
+  return isTuned(settings.variant, 'lean-grpc-unary') ? new GrpcUnaryClient(settings.serverBUrl, http2WindowFor(settings.variant)) : null;
+}
+
+/** server-b over gRPC with Nest's ClientGrpc, as the blog did (tuned: small replies by a lean unary client). */
 @Injectable()
 export class GrpcTransport implements RowTransport {
   readonly name = 'grpc' as const;
@@ -45,20 +68,30 @@ export class GrpcTransport implements RowTransport {
     @Inject(SAMPLE_GRPC_CLIENT) private readonly client: ClientGrpc,
     @Inject(SETTINGS) private readonly settings: Settings,
     private readonly route: GrpcRoute = SAMPLES_GRPC_ROUTE,
+    private readonly unary: GrpcUnaryClient | null = null,
   ) {
     observeSampleCodec({ decoded: (bytes, ms) => grpcReplies.record(bytes, ms) });
   }
 
   /** Made on first use (after Nest has set up the gRPC client), then kept for the app's lifetime. */
   shared(): Connection {
-    this.sharedConnection ??= this.connect(this.client, async () => undefined);
+    this.sharedConnection ??= this.connect(this.client, this.unary, async () => undefined);
     return this.sharedConnection;
   }
 
   openFresh(): Connection {
     // A channel of its own: grpc-js would otherwise reuse the shared channel's connection (global subchannel pool).
     const proxy = new ClientGrpcProxy(clientGrpcOptions(this.settings, { 'grpc.use_local_subchannel_pool': 1 }).options);
-    return this.connect(proxy, async () => proxy.close());
+    const unary = this.unary?.fresh() ?? null;
+    return this.connect(proxy, unary, async () => {
+      proxy.close();
+      await unary?.close();
+    });
+  }
+
+  /** Nest calls this on shutdown: the unary client's open HTTP/2 session would keep the process alive. */
+  async onModuleDestroy(): Promise<void> {
+    await this.unary?.close();
   }
 
   takeReplies(): ReplyTally {
@@ -69,7 +102,7 @@ export class GrpcTransport implements RowTransport {
     return firstValueFrom(this.client.getService<ProcessMetricsClient>(METRICS_SERVICE).read({ resetPeak }));
   }
 
-  private connect(client: ClientGrpc, close: () => Promise<void>): Connection {
+  private connect(client: ClientGrpc, unary: GrpcUnaryClient | null, close: () => Promise<void>): Connection {
     const { service: serviceName, method, streamMethod, field } = this.route;
     const service = client.getService<ServiceClient>(serviceName);
     const streamed = isTuned(this.settings.variant, 'stream-large-replies') ? streamMethod : undefined;
@@ -84,9 +117,19 @@ export class GrpcTransport implements RowTransport {
             }, { [field]: [] }),
           )
         : service[method]({ count: rows }, new Metadata(), deadline(deadlineMs));
+    const lean = unary === null ? null : this.leanCall(unary);
     return {
-      fetchAll: (rows, requests, deadlineMs) => lastValueFrom(forkJoin(Array.from({ length: requests }, () => one(rows, deadlineMs)))),
+      fetchAll: (rows, requests, deadlineMs) =>
+        lean !== null && (streamed === undefined || rows < STREAM_FROM_ROWS)
+          ? Promise.all(Array.from({ length: requests }, () => lean(rows, deadlineMs)))
+          : lastValueFrom(forkJoin(Array.from({ length: requests }, () => one(rows, deadlineMs)))),
       close,
     };
+  }
+
+  /** One call of the route through the lean unary client, encoded and decoded by the codec Nest would use. */
+  private leanCall(unary: GrpcUnaryClient): (rows: number, deadlineMs: number) => Promise<Reply> {
+    const { path, requestSerialize, responseDeserialize } = unaryMethod(this.settings, this.route);
+    return async (rows, deadlineMs) => responseDeserialize(await unary.call(path, requestSerialize({ count: rows }), deadlineMs)) as Reply;
   }
 }

@@ -52,13 +52,18 @@ export class Http2Session {
     return session;
   }
 
+  /** A request stream on the session (opened first if it is not): for protocols on top of HTTP/2, such as gRPC's (grpc-unary.ts). */
+  request(headers: http2.OutgoingHttpHeaders): http2.ClientHttp2Stream {
+    return this.current().request(headers);
+  }
+
   /**
    * GET `path`; resolves once the response headers arrive, with the body still to read. The deadline
    * covers the whole reply: when it passes, the stream is cancelled and reading its body fails.
    */
   open(path: string, deadlineMs: number, headers: Record<string, string> = {}): Promise<{ status: number; contentType: string | undefined; body: http2.ClientHttp2Stream }> {
     return new Promise((resolve, reject) => {
-      const stream = this.current().request({ ':method': 'GET', ':path': path, ...headers });
+      const stream = this.request({ ':method': 'GET', ':path': path, ...headers });
       stream.setTimeout(deadlineMs, () => {
         const error = new Error(`DEADLINE_EXCEEDED: no complete reply within ${deadlineMs} ms`);
         stream.close(http2.constants.NGHTTP2_CANCEL);
