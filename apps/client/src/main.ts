@@ -1,11 +1,12 @@
 // client: the blog's caller. Serves the four /client routes, the bench route and health checks.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { explainListenError, loadSettings, processSampler, stopOnSignals } from '@bench/config';
+import { explainListenError, loadSettings, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
 import { AppModule } from './app.module';
 
 async function main(): Promise<void> {
   const settings = loadSettings();
+  warnOnMissingNodeOptions(settings.variant, 'client');
   processSampler();
   const app = await NestFactory.create(AppModule.register(settings), { logger: ['error', 'warn'] });
   stopOnSignals(app, 'client');

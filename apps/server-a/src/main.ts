@@ -1,11 +1,12 @@
 // server-a: the blog's JSON API. Reads its settings, serves GET /server-a/:count, stops on SIGTERM.
 import 'reflect-metadata';
-import { explainListenError, loadSettings, processSampler, stopOnSignals } from '@bench/config';
+import { explainListenError, loadSettings, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
 import { observeSampleCodec } from '@bench/proto';
 import { createServerA, createServerAH2 } from './http-platform';
 
 async function main(): Promise<void> {
   const settings = loadSettings();
+  warnOnMissingNodeOptions(settings.variant, 'server-a');
   processSampler();
   // proto-h1 replies are encoded by the metered gRPC codec (libs/proto getSamplesCodec): count its time as encoding.
   observeSampleCodec({ encoded: (_bytes, ms) => processSampler().addPhase('encode', ms) });

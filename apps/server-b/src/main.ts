@@ -1,12 +1,13 @@
 // server-b: the blog's gRPC API. Reads its settings, serves sample.SampleService, stops on SIGTERM.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { explainListenError, grpcCodecFor, loadSettings, processSampler, stopOnSignals } from '@bench/config';
+import { explainListenError, grpcCodecFor, loadSettings, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
 import { observeSampleCodec, sampleGrpcOptions } from '@bench/proto';
 import { AppModule } from './app.module';
 
 async function main(): Promise<void> {
   const settings = loadSettings();
+  warnOnMissingNodeOptions(settings.variant, 'server-b');
   // Time protobuf encoding of every reply inside the serializer Nest calls.
   observeSampleCodec({ encoded: (_bytes, ms) => processSampler().addPhase('encode', ms) });
   const url = `${settings.host}:${settings.serverBPort}`;

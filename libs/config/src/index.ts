@@ -16,9 +16,12 @@ export {
   grpcCodecFor,
   grpcChannelOptionsFor,
   http2WindowFor,
+  nodeOptionsFor,
+  nestVariantEnv,
   GRPC_FLOW_CONTROL_WINDOW_BYTES,
   type Tuning,
   type NestVariant,
   type Ablation,
 } from './tunings';
 export { BULK_MAX_BYTES, BULK_MAX_CHUNK_BYTES, BULK_DEFAULT_CHUNK_BYTES, parseBulkRequest, type BulkRequestFields } from './path-limits';
+export { missingNodeOptions, warnOnMissingNodeOptions } from './node-options';

@@ -26,6 +26,8 @@ export interface RuntimeInfo {
   cpuCount: number;
   totalMemoryBytes: number;
   packages: Record<string, string | null>;
+  /** The Node/V8 options it started with (command line, then NODE_OPTIONS): a tuning may need some (libs/config nodeOptionsFor). */
+  nodeOptions?: string;
   /** Where this process runs on Kubernetes (deploy/k8s/), from the pod's K8S_* environment; absent elsewhere. */
   kubernetes?: KubernetesInfo;
 }
@@ -96,6 +98,7 @@ export function runtimeInfo(): RuntimeInfo {
     cpuCount: cpus.length,
     totalMemoryBytes: os.totalmem(),
     packages: Object.fromEntries(KEY_PACKAGES.map((name) => [name, packageVersion(name)])),
+    nodeOptions: [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ').trim(),
     ...(kubernetes ? { kubernetes } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { loadSettings } from './settings';
-import { ablationOf, ablationVariant, isTuned, parseNestVariant, TUNINGS, tuningsFor, tuningTransports } from './tunings';
+import { missingNodeOptions } from './node-options';
+import { ablationOf, ablationVariant, isTuned, nestVariantEnv, nodeOptionsFor, parseNestVariant, TUNINGS, tuningsFor, tuningTransports } from './tunings';
 
 describe('tunings and the variants that apply them', () => {
   const ids = TUNINGS.map((t) => t.id);
@@ -36,5 +37,17 @@ describe('tunings and the variants that apply them', () => {
       expect(tuningTransports(tuning).length).toBeGreaterThan(0);
       expect(known).toEqual(expect.arrayContaining(tuningTransports(tuning)));
     }
+  });
+
+  it('gives the Node options a variant must start with, and says which a process lacks', () => {
+    expect(nodeOptionsFor('blog')).toBe('');
+    expect(nodeOptionsFor('tuned')).toBe('--max-semi-space-size=64');
+    expect(nestVariantEnv('blog-window')).toEqual({ VARIANT: 'blog-window' });
+    expect(nestVariantEnv('tuned')).toEqual({ VARIANT: 'tuned', NODE_OPTIONS: '--max-semi-space-size=64' });
+    expect(missingNodeOptions('tuned', [], undefined)).toEqual(['--max-semi-space-size=64']);
+    expect(missingNodeOptions('tuned', ['--max-semi-space-size=64'], undefined)).toEqual([]);
+    expect(missingNodeOptions('tuned', [], '--no-warnings  --max-semi-space-size=64')).toEqual([]);
+    expect(missingNodeOptions('tuned', [], '--max-semi-space-size=32')).toEqual(['--max-semi-space-size=64']);
+    expect(missingNodeOptions('blog', [], undefined)).toEqual([]);
   });
 });

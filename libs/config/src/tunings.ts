@@ -6,6 +6,12 @@ export interface Tuning {
   transport: string;
   change: string;
   why: string;
+  /**
+   * Node/V8 options the tuning needs at process start (NODE_OPTIONS): an app cannot set them for itself,
+   * so whoever starts the apps passes them (the bench through nestVariantEnv; docker-compose and
+   * Kubernetes through NODE_OPTIONS, docs/variants.md).
+   */
+  nodeOptions?: string;
 }
 
 /** Every tuning, named and justified in one place (the README's table is this list). */
@@ -110,6 +116,19 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
       "way); connect-node's gRPC client was worse (~330 ms). The same calls on node:http2 cost the client ~60 µs each: " +
       'tuned gRPC ②-3 152 / 139 → 103 / 102 ms and ②-2 12.4 / 11.5 → 7.1 / 8.1 ms (alternating pairs before / after)',
   },
+  {
+    id: 'larger-young-generation',
+    app: 'server-a + server-b + client',
+    transport: 'json, json-h2, proto-h1, grpc, connect-json, connect-proto, connect-grpc',
+    change: "every Nest process starts with V8's young generation raised from 16 MiB to 64 MiB per semi-space (NODE_OPTIONS=--max-semi-space-size=64)",
+    why:
+      'the big replies are garbage-collection bound: ①-3 builds, encodes, decodes and drops 1,000,000 rows in 10,000-row or ' +
+      '1,000-row chunks, and with 16 MiB semi-spaces each chunk outlives a scavenge and is copied to the old generation; ' +
+      'the phase breakdown puts 76–85 % of a tuned ①-3 call in client decode. Two alternating pairs (--variants tuned ' +
+      '--cases 1-3,20kx4 --runs 5, without / with): gRPC ①-3 2,248 / 2,121 → 1,769 / 1,991 ms, JSON ①-3 2,388 / 2,208 → ' +
+      '2,203 / 2,157 ms; 20k×4 gRPC 179 / 159 → 126 / 143 ms, JSON 206 / 159 → 143 / 151 ms',
+    nodeOptions: '--max-semi-space-size=64',
+  },
 ]);
 
 /** HTTP/2 flow-control window the tuned client's gRPC channels and HTTP/2 sessions open with (tuning http2-window). */
@@ -191,3 +210,17 @@ export function tuningsFor(variant: NestVariant): readonly Tuning[] {
 export function isTuned(variant: NestVariant, id: string): boolean {
   return tuningsFor(variant).some((t) => t.id === id);
 }
+
+/** The Node options a variant's processes must start with (its tunings' nodeOptions), space-separated; '' for none. */
+export function nodeOptionsFor(variant: NestVariant): string {
+  return tuningsFor(variant)
+    .flatMap((t) => (t.nodeOptions ? [t.nodeOptions] : []))
+    .join(' ');
+}
+
+/** The environment that starts a Nest app as `variant`: VARIANT, and NODE_OPTIONS when its tunings need any. */
+export function nestVariantEnv(variant: NestVariant): Record<string, string> {
+  const nodeOptions = nodeOptionsFor(variant);
+  return nodeOptions ? { VARIANT: variant, NODE_OPTIONS: nodeOptions } : { VARIANT: variant };
+}
+

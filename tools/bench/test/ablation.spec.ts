@@ -28,7 +28,18 @@ describe('--ablate: each tuning flipped alone', () => {
       ['tuned-without-undici-pool', ['json']],
     ]);
     // Each variant its own apps, started with its name.
-    expect(options.variants[1].env).toEqual({ VARIANT: 'tuned-without-http2-window' });
+    expect(options.variants[1].env).toEqual({ VARIANT: 'tuned-without-http2-window', NODE_OPTIONS: '--max-semi-space-size=64' });
+  });
+
+  it("starts a variant's apps with the Node options its tunings need, and without them when that tuning is off", () => {
+    const options = parseOptions(['--variants', 'blog,tuned', '--ablate', 'larger-young-generation', '--cases', '1-3', '--visits', '1']);
+    const env = Object.fromEntries(options.variants.map((v) => [v.id, v.env]));
+    expect(env).toEqual({
+      blog: { VARIANT: 'blog' },
+      tuned: { VARIANT: 'tuned', NODE_OPTIONS: '--max-semi-space-size=64' },
+      'tuned-without-larger-young-generation': { VARIANT: 'tuned-without-larger-young-generation' },
+      'blog-with-larger-young-generation': { VARIANT: 'blog-with-larger-young-generation', NODE_OPTIONS: '--max-semi-space-size=64' },
+    });
   });
 
   it('switches each tuning on alone from blog, and takes all', () => {

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { parseAllDocuments } from 'yaml';
+import { nodeOptionsFor } from '@bench/config';
 import { samplePackageDefinition } from '@bench/proto';
 import { freePort, stopProcess } from '@bench/testing';
 import { readRun } from '../src/results/runs';
@@ -189,7 +190,7 @@ describeWithTools('deploy/k8s manifests', { validator: true }, () => {
       expect(containerOf(workload).image).toBe('registry.example/bench:v1');
     }
     // One map sets VARIANT for the client and both servers, so they cannot disagree; the Job waits, suspended, for run.sh.
-    expect(pinned.find((m) => m.kind === 'ConfigMap')!.data).toMatchObject({ VARIANT: 'tuned', K8S_IMAGE: 'registry.example/bench:v1', K8S_PLACEMENT: 'packed' });
+    expect(pinned.find((m) => m.kind === 'ConfigMap')!.data).toMatchObject({ VARIANT: 'tuned', NODE_OPTIONS: nodeOptionsFor('tuned'), K8S_IMAGE: 'registry.example/bench:v1', K8S_PLACEMENT: 'packed' });
     const job = find(pinned, 'Job', 'bench');
     expect(job.spec).toMatchObject({ suspend: true, backoffLimit: 0 });
     expect(containerOf(job).args).toEqual(['--profile', 'quick', '--cases', '1-1']);

@@ -1,4 +1,4 @@
-import { ablationOf, ablationVariant, TUNINGS, tuningTransports } from '@bench/config';
+import { ablationOf, ablationVariant, nestVariantEnv, TUNINGS, tuningTransports } from '@bench/config';
 import type { AppName } from '../app-sets/app-names';
 import { BLOG_TRANSPORTS, TRANSPORTS, type Transport } from '../results/model';
 
@@ -42,7 +42,7 @@ export const VARIANTS: readonly VariantRecord[] = Object.freeze([
     description: "the blog's configuration: Nest 11 + Express, @nestjs/axios on Node's default agent, Nest gRPC with proto-loader",
     mains: NEST_MAINS,
     runtime: 'node',
-    env: { VARIANT: 'blog' },
+    env: nestVariantEnv('blog'),
     servesPayloads: true,
     transports: TRANSPORTS,
   },
@@ -51,7 +51,7 @@ export const VARIANTS: readonly VariantRecord[] = Object.freeze([
     description: 'the same Nest apps with the named tunings (libs/config TUNINGS) applied',
     mains: NEST_MAINS,
     runtime: 'node',
-    env: { VARIANT: 'tuned' },
+    env: nestVariantEnv('tuned'),
     servesPayloads: true,
     transports: TRANSPORTS,
   },
@@ -60,7 +60,7 @@ export const VARIANTS: readonly VariantRecord[] = Object.freeze([
     description: "the blog's configuration with one change: the gRPC client's HTTP/2 flow-control window raised to 16 MiB (tuning http2-window alone)",
     mains: NEST_MAINS,
     runtime: 'node',
-    env: { VARIANT: 'blog-window' },
+    env: nestVariantEnv('blog-window'),
     servesPayloads: true,
     transports: TRANSPORTS,
   },
@@ -109,7 +109,7 @@ export function ablationRecord(id: string): VariantRecord | undefined {
     ...base,
     id,
     description: ablation.base === 'tuned' ? `tuned with ${tuning.id} switched off` : `the blog's configuration with ${tuning.id} alone switched on`,
-    env: { VARIANT: id },
+    env: nestVariantEnv(ablationVariant(ablation.base, tuning.id)),
     ablation: { base: ablation.base, tuning: tuning.id, transports: TRANSPORTS.filter((t) => tuningTransports(tuning).includes(t)) },
   };
 }
