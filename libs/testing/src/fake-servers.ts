@@ -51,7 +51,8 @@ export async function startFakeJsonServer(protocol: 'http/1.1' | 'h2c' = 'http/1
       // Asked for a stream (tuning stream-json-replies): the rows as NDJSON, in two writes.
       const lines = encodeNdjson(fake.rows(Number(match[1]))) + fake.ndjsonTail;
       res.writeHead(200, { 'content-type': NDJSON_MEDIA_TYPE });
-      res.write(lines.slice(0, lines.length >> 1));
+      // Both response types take a string; their write() overloads differ, so TypeScript needs one picked.
+      (res as http.ServerResponse).write(lines.slice(0, lines.length >> 1));
       return void res.end(lines.slice(lines.length >> 1));
     }
     const body =
