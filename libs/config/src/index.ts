@@ -14,6 +14,8 @@ export {
   parseNestVariant,
   tuningTransports,
   grpcCodecFor,
+  TUNED_CODECS,
+  TUNED_CODEC_ENV,
   grpcChannelOptionsFor,
   http2WindowFor,
   nodeOptionsFor,
@@ -22,6 +24,7 @@ export {
   type Tuning,
   type NestVariant,
   type Ablation,
+  type TunedCodec,
 } from './tunings';
 export { BULK_MAX_BYTES, BULK_MAX_CHUNK_BYTES, BULK_DEFAULT_CHUNK_BYTES, parseBulkRequest, type BulkRequestFields } from './path-limits';
 export { missingNodeOptions, warnOnMissingNodeOptions } from './node-options';

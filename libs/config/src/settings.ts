@@ -1,5 +1,8 @@
 import { parseIntField } from '@bench/validation';
-import { NEST_VARIANTS, parseNestVariant, TUNINGS, type NestVariant } from './tunings';
+import { ConfigError } from './config-error';
+import { grpcCodecFor, NEST_VARIANTS, parseNestVariant, TUNINGS, type NestVariant } from './tunings';
+
+export { ConfigError };
 
 /** Every setting the apps read from the environment, with its default: the one place defaults live. */
 export interface Settings {
@@ -58,10 +61,6 @@ export const SETTING_ENV: Readonly<Record<keyof Settings, string>> = Object.free
   callTimeoutMs: 'CALL_TIMEOUT_MS',
 });
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
-
 const PORT = { min: 1, max: 65_535 };
 const COUNT = { min: 1, max: 100_000_000 };
 
@@ -100,6 +99,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
         `${TUNINGS.map((t) => t.id).join(', ')}; got ${JSON.stringify(variantText)}`,
     );
   }
+  // TUNED_CODEC is read where a codec is picked (grpcCodecFor), some of it per request: check it here, at start-up.
+  grpcCodecFor(variant, env);
   return {
     host: read('host') ?? DEFAULT_SETTINGS.host,
     clientPort: int('clientPort', PORT),

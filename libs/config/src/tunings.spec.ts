@@ -1,6 +1,7 @@
+import { ConfigError } from './config-error';
 import { loadSettings } from './settings';
 import { missingNodeOptions } from './node-options';
-import { ablationOf, ablationVariant, isTuned, nestVariantEnv, nodeOptionsFor, parseNestVariant, TUNINGS, tuningsFor, tuningTransports } from './tunings';
+import { ablationOf, ablationVariant, grpcCodecFor, isTuned, nestVariantEnv, nodeOptionsFor, parseNestVariant, TUNED_CODECS, TUNINGS, tuningsFor, tuningTransports } from './tunings';
 
 describe('tunings and the variants that apply them', () => {
   const ids = TUNINGS.map((t) => t.id);
@@ -49,5 +50,30 @@ describe('tunings and the variants that apply them', () => {
     expect(missingNodeOptions('tuned', [], '--no-warnings  --max-semi-space-size=64')).toEqual([]);
     expect(missingNodeOptions('tuned', [], '--max-semi-space-size=32')).toEqual(['--max-semi-space-size=64']);
     expect(missingNodeOptions('blog', [], undefined)).toEqual([]);
+  });
+});
+
+describe('grpcCodecFor', () => {
+  it("gives the blog's variants proto-loader's codec, whatever TUNED_CODEC says", () => {
+    expect(grpcCodecFor('blog', {})).toBe('proto-loader');
+    expect(grpcCodecFor('blog-window', { TUNED_CODEC: 'ts-proto' })).toBe('proto-loader');
+    expect(grpcCodecFor('tuned-without-fast-protobuf-codec', { TUNED_CODEC: 'ts-proto' })).toBe('proto-loader');
+  });
+
+  it('gives tuned the first of TUNED_CODECS, or the one TUNED_CODEC names', () => {
+    expect(grpcCodecFor('tuned', {})).toBe(TUNED_CODECS[0]);
+    expect(grpcCodecFor('tuned', { TUNED_CODEC: '' })).toBe(TUNED_CODECS[0]);
+    for (const codec of TUNED_CODECS) expect(grpcCodecFor('tuned', { TUNED_CODEC: ` ${codec} ` })).toBe(codec);
+  });
+
+  it('stops on a codec it does not know, naming the variable', () => {
+    expect(() => grpcCodecFor('tuned', { TUNED_CODEC: 'proto-loader' })).toThrow(ConfigError);
+    expect(() => grpcCodecFor('tuned', { TUNED_CODEC: 'protobufjs' })).toThrow(/TUNED_CODEC must be one of fast, ts-proto, protobuf-es/);
+  });
+
+  it('stops a tuned app at start-up (loadSettings) on an unknown TUNED_CODEC; a blog app ignores it', () => {
+    expect(() => loadSettings({ VARIANT: 'tuned', TUNED_CODEC: 'protobufjs' })).toThrow(/TUNED_CODEC must be one of/);
+    expect(loadSettings({ VARIANT: 'blog', TUNED_CODEC: 'protobufjs' }).variant).toBe('blog');
+    expect(loadSettings({ VARIANT: 'tuned', TUNED_CODEC: 'ts-proto' }).variant).toBe('tuned');
   });
 });

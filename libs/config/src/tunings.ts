@@ -1,3 +1,5 @@
+import { ConfigError } from './config-error';
+
 /** One change the tuned Nest variant makes to the blog's configuration, and why. */
 export interface Tuning {
   id: string;
@@ -147,9 +149,27 @@ export function grpcChannelOptionsFor(variant: NestVariant): Record<string, numb
   return isTuned(variant, 'http2-window') ? { 'grpc-node.flow_control_window': GRPC_FLOW_CONTROL_WINDOW_BYTES } : {};
 }
 
-/** The gRPC codec a variant's processes use for sample.* messages. */
-export function grpcCodecFor(variant: NestVariant): 'fast' | 'proto-loader' {
-  return isTuned(variant, 'fast-protobuf-codec') ? 'fast' : 'proto-loader';
+/**
+ * The codecs the fast-protobuf-codec tuning can put in place of proto-loader's (libs/proto SAMPLES_CODECS),
+ * the one it uses first: measured against each other in docs/codecs.md.
+ */
+export const TUNED_CODECS = ['fast', 'ts-proto', 'protobuf-es'] as const;
+export type TunedCodec = (typeof TUNED_CODECS)[number];
+
+/** Environment variable that swaps the tuned codec for another of TUNED_CODECS, to measure it in the real apps. */
+export const TUNED_CODEC_ENV = 'TUNED_CODEC';
+
+/**
+ * The gRPC codec a variant's processes use for sample.* messages (and proto-h1 for its bodies):
+ * proto-loader's unless the variant applies fast-protobuf-codec. Every app reads the same environment,
+ * so server and client agree; loadSettings calls it once so an unknown TUNED_CODEC stops the app at start-up.
+ */
+export function grpcCodecFor(variant: NestVariant, env: NodeJS.ProcessEnv = process.env): TunedCodec | 'proto-loader' {
+  if (!isTuned(variant, 'fast-protobuf-codec')) return 'proto-loader';
+  const asked = env[TUNED_CODEC_ENV]?.trim() || TUNED_CODECS[0];
+  const codec = TUNED_CODECS.find((c) => c === asked);
+  if (!codec) throw new ConfigError(`${TUNED_CODEC_ENV} must be one of ${TUNED_CODECS.join(', ')}, got ${JSON.stringify(asked)}`);
+  return codec;
 }
 
 /** The Nest configurations by name (README, "Variants"). */

@@ -1,5 +1,6 @@
 import type { MethodDefinition } from '@grpc/proto-loader';
-import { samplePackageDefinition, type CodecChoice } from './package-definition';
+import { samplePackageDefinition } from './package-definition';
+import type { CodecChoice } from './samples-codecs';
 import type { GetSamplesParam, GetSamplesParam__Output, Samples, Samples__Output } from './types';
 
 export type GetSamplesMethod = MethodDefinition<GetSamplesParam, Samples, GetSamplesParam__Output, Samples__Output>;

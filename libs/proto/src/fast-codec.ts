@@ -1,5 +1,6 @@
 import * as protobuf7 from 'protobufjs';
 import * as protobuf8 from 'protobufjs8';
+import { asBuffer } from './as-buffer';
 import { SAMPLE_PROTO } from './paths';
 import type { Samples, Samples__Output } from './types';
 
@@ -16,8 +17,7 @@ const encoderType = protobuf8.loadSync(SAMPLE_PROTO).lookupType('sample.Samples'
 const decoderType = protobuf7.loadSync(SAMPLE_PROTO).lookupType('sample.Samples');
 
 export function encodeSamplesFast(value: Samples): Buffer {
-  const bytes = encoderType.encode(value as protobuf8.Message).finish();
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return asBuffer(encoderType.encode(value as protobuf8.Message).finish());
 }
 
 export function decodeSamplesFast(buffer: Buffer): Samples__Output {

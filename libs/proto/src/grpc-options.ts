@@ -1,6 +1,7 @@
 import { Transport, type GrpcOptions } from '@nestjs/microservices';
 import { ECHO_PACKAGE, HEALTH_PACKAGE, LOOKUP_PACKAGE, METRICS_PACKAGE, PATH_PACKAGE, SAMPLE_PACKAGE } from './names';
-import { samplePackageDefinition, type CodecChoice } from './package-definition';
+import { samplePackageDefinition } from './package-definition';
+import type { CodecChoice } from './samples-codecs';
 import { PAYLOAD_PACKAGES } from './payload-protos';
 
 /**

@@ -15,7 +15,8 @@ export {
   LOOKUP_PACKAGE,
   LOOKUP_SERVICE,
 } from './names';
-export { samplePackageDefinition, type CodecChoice } from './package-definition';
+export { samplePackageDefinition } from './package-definition';
+export { SAMPLES_CODECS, type CodecChoice, type SamplesCodec } from './samples-codecs';
 export { PAYLOAD_PROTOS, PAYLOAD_PACKAGES } from './payload-protos';
 export { getSamplesCodec, type GetSamplesMethod } from './codec';
 export { observeSampleCodec, type CodecObserver } from './codec-observer';

@@ -1,7 +1,7 @@
 import { loadSync, type PackageDefinition } from '@grpc/proto-loader';
 import { PROTO_LOADER_OPTIONS } from './loader-options';
 import { PROTO_DIR, SERVED_PROTOS } from './paths';
-import { decodeSamplesFast, encodeSamplesFast } from './fast-codec';
+import { SAMPLES_CODECS, type CodecChoice } from './samples-codecs';
 import { CLIENT_FACING_PACKAGES, SAMPLE_PACKAGE } from './names';
 import { codecObserver } from './codec-observer';
 import { malformedRequest } from './malformed';
@@ -13,15 +13,14 @@ type Method = {
   responseSerialize?: (value: unknown) => Buffer;
 };
 
-export type CodecChoice = 'proto-loader' | 'fast';
-
 const loaded = new Map<CodecChoice, PackageDefinition>();
 
 /**
  * Our protos loaded exactly as Nest would load them from `protoPath` + `loader` (the same
  * proto-loader call and options). Requests of client-facing packages never fail to decode (handlers
  * answer INVALID_ARGUMENT instead), and each sample.* and payloads.* reply serializer and deserializer is
- * wrapped to time it and count its bytes. With codec 'fast' (the tuned variant) the sample.* replies use fast-codec.ts.
+ * wrapped to time it and count its bytes. With another codec than 'proto-loader' (the tuned variant's: libs/config
+ * grpcCodecFor) the sample.* replies use that one of SAMPLES_CODECS.
  * Loaded once per process and shared by every server and client in it.
  */
 export function samplePackageDefinition(codec: CodecChoice = 'proto-loader'): PackageDefinition {
@@ -36,7 +35,7 @@ export function samplePackageDefinition(codec: CodecChoice = 'proto-loader'): Pa
     for (const method of Object.values(entry as Record<string, Method>)) {
       guardRequestDecoding(method);
       // Only the payloads under test are metered (the blog's and the generated ones); echo, lookup,
-      // health and metrics are not. The fast codec knows only sample.Samples: payloads keep proto-loader's.
+      // health and metrics are not. SAMPLES_CODECS know only sample.Samples: payloads keep proto-loader's.
       if (packageName === SAMPLE_PACKAGE) meterReplies(method, codec);
       if (payload) meterReplies(method, 'proto-loader');
     }
@@ -58,8 +57,9 @@ function guardRequestDecoding(method: Method): void {
 }
 
 function meterReplies(method: Method, codec: CodecChoice): void {
-  const decode = codec === 'fast' ? (decodeSamplesFast as (b: Buffer) => unknown) : method.responseDeserialize;
-  const encode = codec === 'fast' ? (encodeSamplesFast as (v: unknown) => Buffer) : method.responseSerialize;
+  const own = codec === 'proto-loader' ? undefined : SAMPLES_CODECS[codec];
+  const decode = own ? (own.decode as (b: Buffer) => unknown) : method.responseDeserialize;
+  const encode = own ? (own.encode as (v: unknown) => Buffer) : method.responseSerialize;
   if (!decode || !encode) return;
   method.responseDeserialize = (buffer: Buffer) => {
     const started = performance.now();

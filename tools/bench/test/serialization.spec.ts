@@ -6,7 +6,7 @@ import { calibrateIterations, sampleNsPerOp } from '../src/suites/serialization/
 import { CODECS } from '../src/suites/serialization/codecs';
 import { lastSink, measureCell } from '../src/suites/serialization/measure';
 import { renderSerialization } from '../src/suites/serialization/render';
-import { SIZES } from '../src/suites/serialization/sizes';
+import { SIZES, sizesUpTo } from '../src/suites/serialization/sizes';
 import { SAMPLE_COLUMNS } from '@bench/samples';
 
 describe('serialization suite: calibration', () => {
@@ -24,15 +24,16 @@ describe('serialization suite: calibration', () => {
 });
 
 describe('serialization suite: codecs and the size ladder', () => {
-  it('climbs from a few bytes to over 100 KB', () => {
+  it('climbs from a few bytes to over 100 KB by 1,000 rows, and on to ①-2 and ①-3\'s replies', () => {
     const json = CODECS.find((c) => c.id === 'json')!;
-    const sizes = SIZES.map((s) => json.encode(s.kind, s.build()).length);
+    const sizes = sizesUpTo(1_000).map((s) => json.encode(s.kind, s.build()).length);
     expect(sizes[0]).toBeLessThan(20);
     expect(sizes[sizes.length - 1]).toBeGreaterThan(100_000);
+    expect(SIZES.slice(-2).map((s) => s.rows)).toEqual([10_000, 1_000_000]);
   });
 
   it('round-trips every message with every codec that handles it', () => {
-    for (const size of SIZES) {
+    for (const size of sizesUpTo(1_000)) {
       for (const codec of CODECS.filter((c) => c.handles.includes(size.kind))) {
         const value = size.build() as Record<string, unknown>;
         const back = codec.decode(size.kind, codec.encode(size.kind, value)) as Record<string, unknown>;
@@ -79,8 +80,10 @@ describe('bench:serialization (built, quick profile)', () => {
       expect(fs.readFileSync(path.join(out, 'index.html'), 'utf8')).toContain(`${dir}/report.html`);
       const doc = JSON.parse(fs.readFileSync(path.join(out, dir, 'results.json'), 'utf8'));
       expect(doc).toMatchObject({ suite: 'serialization', settings: { profile: 'quick' }, provenance: { gitCommit: expect.any(String) } });
-      expect(doc.results).toHaveLength(2 * (3 * 1 + 4 * 4));
-      expect(fs.readFileSync(path.join(out, dir, 'results.md'), 'utf8')).toContain('| 1,000 rows | protobuf-fast |');
+      // quick stops at 1,000 rows: the request with 3 codecs, then 4 replies with 6.
+      expect(doc.results).toHaveLength(2 * (3 * 1 + 4 * 6));
+      const md = fs.readFileSync(path.join(out, dir, 'results.md'), 'utf8');
+      for (const codec of ['protobuf-fast', 'protobuf-es', 'ts-proto']) expect(md).toContain(`| 1,000 rows | ${codec} |`);
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }

@@ -1,5 +1,5 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { decodeSamplesFast, encodeSamplesFast, getSamplesCodec } from '@bench/proto';
+import { getSamplesCodec, SAMPLES_CODECS, type SamplesCodec } from '@bench/proto';
 
 /** A way to put a message on the wire and back. Codecs are data: adding one is adding a record. */
 export interface CodecRecord {
@@ -12,6 +12,11 @@ export interface CodecRecord {
 }
 
 export type MessageKind = 'param' | 'samples';
+
+/** A contender for the replies only: one of libs/proto's SAMPLES_CODECS, exactly as a variant would use it. */
+function samplesCodec(id: string, codec: SamplesCodec): CodecRecord {
+  return { id, description: codec.description, handles: ['samples'], encode: (_kind, value) => codec.encode(value as never), decode: (_kind, bytes) => codec.decode(bytes) };
+}
 
 const json = {
   encode: (value: unknown) => Buffer.from(JSON.stringify(value)),
@@ -26,13 +31,10 @@ export const CODECS: readonly CodecRecord[] = Object.freeze([
     encode: (kind, value) => (kind === 'param' ? getSamplesCodec().requestSerialize(value as { count: number }) : getSamplesCodec().responseSerialize(value as never)),
     decode: (kind, bytes) => (kind === 'param' ? getSamplesCodec().requestDeserialize(bytes) : getSamplesCodec().responseDeserialize(bytes)),
   },
-  {
-    id: 'protobuf-fast',
-    description: 'the tuned codec: protobufjs 8 encode from plain objects, protobufjs 7 decode without toObject',
-    handles: ['samples'],
-    encode: (_kind, value) => encodeSamplesFast(value as never),
-    decode: (_kind, bytes) => decodeSamplesFast(bytes),
-  },
+  samplesCodec('protobuf-fast', SAMPLES_CODECS.fast),
+  // Generated TypeScript codecs (issue #18, docs/codecs.md), from the same proto/sample.proto by `nx run proto:generate`.
+  samplesCodec('protobuf-es', SAMPLES_CODECS['protobuf-es']),
+  samplesCodec('ts-proto', SAMPLES_CODECS['ts-proto']),
   {
     id: 'json',
     description: 'JSON.stringify / JSON.parse (UTF-8 bytes)',
