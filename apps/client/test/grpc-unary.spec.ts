@@ -24,7 +24,8 @@ describe('client, tuned: lean unary gRPC calls', () => {
   let fakes: ClientAgainstFakes;
 
   beforeAll(async () => {
-    fakes = await startClientAgainstFakes({ variant: 'tuned', maxParallel: 1_000, callTimeoutMs: 1_000 });
+    // A generous call deadline: 1,000 calls share two cores with the other test projects in CI.
+    fakes = await startClientAgainstFakes({ variant: 'tuned', maxParallel: 1_000, callTimeoutMs: 15_000 });
     ({ serverB, client } = fakes);
   });
   afterAll(() => fakes.close());

@@ -8,6 +8,7 @@ import { startApps } from '../src/app-sets/apps';
 import { planPinning } from '../src/app-sets/pinning';
 import { listRuns } from '../src/results/runs';
 import { VARIANTS } from '../src/planning/variants';
+import { tuningsFor } from '@bench/config';
 
 // Runs the built bench (tools/bench/dist) as a user would, against the built apps it starts itself.
 const ROOT = path.resolve(__dirname, '../../..');
@@ -139,7 +140,7 @@ describe('bench:all (built apps, quick profile)', () => {
     expect(Object.keys(doc.provenance.clients)).toEqual(['blog', 'tuned', 'bare']);
     for (const variant of ['blog', 'tuned', 'bare']) expect(doc.settings.startedApps[variant]).toMatchObject([{ nodeFlags: [] }]);
     expect(doc.provenance.clients.bare.framework).toBe('none');
-    expect(doc.provenance.clients.tuned.tunings.map((t: { id: string }) => t.id)).toEqual(['undici-pool', 'stream-large-replies', 'stream-json-replies', 'fast-protobuf-codec', 'long-keep-alive', 'fastify-adapter', 'http2-window']);
+    expect(doc.provenance.clients.tuned.tunings.map((t: { id: string }) => t.id)).toEqual(tuningsFor('tuned').map((t) => t.id));
     for (const r of doc.results) {
       expect(r.ok).toBe(true);
       expect(r.phases).toMatchObject({ serverBuildMs: expect.any(Number), serverEncodeMs: expect.any(Number), clientDecodeMs: expect.any(Number) });

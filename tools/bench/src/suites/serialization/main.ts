@@ -14,8 +14,9 @@ export const SERIALIZATION_SPEC: SuiteOptionsSpec<SerializationSettings> = {
   suite: 'serialization',
   about:
     'In process, no network (experiment §3a): encodes and decodes the blog\'s messages from a few bytes to\n' +
-    '10,000 rows (1,000,000 with --max-rows 1000000) with each codec (protobuf as the servers use it, the tuned codec, the generated\n' +
-    'protobuf-es and ts-proto codecs, JSON, gzipped JSON), with calibrated iterations; writes\n' +
+    '10,000 rows (1,000,000 with --max-rows 1000000) with each codec (protobuf as the servers use it,\n' +
+    'the tuned codec, the generated protobuf-es and ts-proto codecs, JSON, gzipped JSON), with calibrated\n' +
+    'iterations; writes\n' +
     'results/serialization-<UTC timestamp>/.',
   options: {
     minSampleMs: { description: 'double the iterations until one sample takes at least this, ms', min: 1, max: 60_000 },
