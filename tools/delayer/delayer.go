@@ -9,19 +9,26 @@ import (
 	"sync"
 	"time"
 
-	nfqueue "github.com/florianl/go-nfqueue/v2"
-	"github.com/mdlayher/netlink"
 	"golang.org/x/sys/unix"
 
 	"delayer/internal/schedule"
 )
 
-// delayer joins the queue (kernel → hook → FIFO) to the release loop (FIFO → batch verdict).
+// releaseSlack is how late the kernel may wake the delayer past a packet's release time (the thread's
+// timer slack): the wake-ups of packets due within it are merged into one, with one read of what
+// arrived meanwhile and one batch verdict. 50 µs is 0.5 % of the region profile's one-way delay; the
+// stage measures the RTT it achieves and tunes the delay to it, so the mean of this lateness cancels.
+const releaseSlack = 50 * time.Microsecond
+
+// delayer runs one loop on one OS thread: sleep until the head of the FIFO is due (or, with nothing
+// held, until a packet arrives), read every packet announced meanwhile, accept every due packet with
+// one batch verdict. A packet's arrival is the kernel's receive timestamp, not the moment we read it,
+// so packets arriving while others are held need no wake-up of their own.
 type delayer struct {
-	o     options
-	nf    *nfqueue.Nfqueue
-	start time.Time
-	wake  chan struct{}
+	o         options
+	q         *nfq
+	stampFd   int
+	startMono int64
 
 	mu    sync.Mutex
 	sched *schedule.Schedule
@@ -34,7 +41,13 @@ func newDelayer(o options) (*delayer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &delayer{o: o, sched: sched, start: time.Now(), wake: make(chan struct{}, 1)}, nil
+	return &delayer{o: o, sched: sched, startMono: clock(unix.CLOCK_MONOTONIC), stampFd: -1}, nil
+}
+
+func clock(id int32) int64 {
+	var ts unix.Timespec
+	_ = unix.ClockGettime(id, &ts)
+	return ts.Nano()
 }
 
 // setDelay changes the delay of packets arriving from now on.
@@ -49,114 +62,140 @@ func (d *delayer) setDelay(delay, jitter time.Duration) error {
 }
 
 // now is monotonic time since start: the one clock for arrivals and releases.
-func (d *delayer) now() time.Duration { return time.Since(d.start) }
+func (d *delayer) now() time.Duration {
+	return time.Duration(clock(unix.CLOCK_MONOTONIC) - d.startMono)
+}
 
-// bind opens the queue: metadata-only copies (the payload never leaves the kernel), GSO packets kept
-// whole (no software segmentation just to queue them), no fail-open (a full queue drops, and the
-// kernel counts it: a silent pass-through would hide that the delay was not applied).
-func (d *delayer) bind(ctx context.Context, fatal chan<- error) error {
-	nf, err := nfqueue.Open(&nfqueue.Config{
-		NfQueue:      uint16(d.o.queue),
-		MaxQueueLen:  uint32(d.o.maxQueueLen),
-		MaxPacketLen: 0,
-		Copymode:     nfqueue.NfQnlCopyMeta,
-		Flags:        nfqueue.NfQaCfgFlagGSO,
-		AfFamily:     unix.AF_INET,
-		WriteTimeout: time.Second,
-	})
+// bind opens the queue and switches receive timestamps on.
+func (d *delayer) bind() error {
+	q, err := openQueue(uint16(d.o.queue), uint32(d.o.maxQueueLen), d.o.readBuffer)
 	if err != nil {
-		return fmt.Errorf("open netfilter queue: %w (root, in the router namespace?)", err)
+		return fmt.Errorf("open netfilter queue %d: %w", d.o.queue, err)
 	}
-	if err := nf.Con.SetReadBuffer(d.o.readBuffer); err != nil {
-		return fmt.Errorf("netlink read buffer: %w", err)
+	d.q = q
+	if d.stampFd, err = enableRxTimestamps(); err != nil {
+		// Not fatal: packets without a stamp are timed from when they are read (counted as unstamped).
+		fmt.Fprintf(os.Stderr, "delayer: receive timestamps unavailable (%v): timing packets as they are read\n", err)
 	}
-	d.nf = nf
-	onError := func(err error) int {
-		if ctx.Err() != nil {
-			return 1
+	return nil
+}
+
+// arrival maps a packet's kernel stamp to our clock. A stamp is CLOCK_REALTIME when the router's
+// receive path set it, or the sender's CLOCK_MONOTONIC departure time when TCP paced the packet
+// (the kernel keeps such a delivery time across namespaces); either is within moments of now. One
+// that is neither, or none, counts as arriving now.
+func (d *delayer) arrival(stampNs, realNow, monoNow int64) (time.Duration, bool) {
+	const past, ahead = int64(2 * time.Second), int64(50 * time.Millisecond)
+	mono := int64(0)
+	switch {
+	case stampNs == 0:
+		return time.Duration(monoNow - d.startMono), false
+	case stampNs > realNow-past && stampNs < realNow+ahead:
+		mono = monoNow - (realNow - stampNs)
+	case stampNs > monoNow-past && stampNs < monoNow+ahead:
+		mono = stampNs
+	default:
+		return time.Duration(monoNow - d.startMono), false
+	}
+	return time.Duration(min(mono, monoNow) - d.startMono), true
+}
+
+// serve runs the loop until ctx ends; a queue that cannot be read any more is reported on fatal.
+//
+// Its system calls are raw (the Go scheduler is not told): the thread is locked and holds its P while
+// it sleeps, so no other thread has to take over, and the runtime's monitor, which polls every 20 µs
+// while some thread is inside a system call it was told of, stays asleep. Profiled under ②-3 at
+// region, that monitor and its hand-offs took a fifth of the delayer's CPU. The other goroutines
+// (signals, stdin) run on the second P.
+func (d *delayer) serve(ctx context.Context, fatal chan<- error) {
+	runtime.LockOSThread()
+	_ = unix.Prctl(unix.PR_SET_TIMERSLACK, uintptr(releaseSlack.Nanoseconds()), 0, 0, 0) // best effort
+	buf := make([]byte, 64<<10)
+	batch := make([]queued, 0, 1024)
+	for ctx.Err() == nil {
+		d.mu.Lock()
+		at, held := d.fifo.Next()
+		d.mu.Unlock()
+		if !held {
+			// Nothing held: wait for the next packet (waking now and then to notice the end).
+			d.q.waitReadable(unix.NsecToTimespec(int64(200 * time.Millisecond)))
+		} else if wait := at - d.now(); wait > 0 {
+			sleep(unix.NsecToTimespec(int64(wait)))
 		}
-		var opErr *netlink.OpError
-		if errors.As(err, &opErr) && errors.Is(opErr.Err, unix.ENOBUFS) {
+		if err := d.drain(buf, batch); err != nil {
+			if ctx.Err() == nil {
+				select {
+				case fatal <- fmt.Errorf("reading the queue: %w", err):
+				default:
+				}
+			}
+			return
+		}
+		d.release()
+	}
+}
+
+// drain reads every packet announced so far and gives each its release time.
+func (d *delayer) drain(buf []byte, batch []queued) error {
+	for {
+		var err error
+		batch, err = d.q.read(buf, batch[:0])
+		switch {
+		case errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.EINTR):
+			return nil
+		case errors.Is(err, unix.ENOBUFS):
 			// The socket overflowed: those packets stay queued in the kernel until a later batch
 			// verdict (ids up to it) accepts them. Counted, not fatal.
 			d.mu.Lock()
 			d.c.overruns++
 			d.mu.Unlock()
-			return 0
+			continue
+		case err != nil:
+			return err
 		}
-		if errors.As(err, &opErr) && (opErr.Timeout() || opErr.Temporary()) {
-			return 0
-		}
-		select {
-		case fatal <- fmt.Errorf("reading the queue: %w", err):
-		default:
-		}
-		return 1
-	}
-	if err := nf.RegisterWithErrorFunc(ctx, d.onPacket, onError); err != nil {
-		return fmt.Errorf("bind netfilter queue %d: %w", d.o.queue, err)
-	}
-	return nil
-}
-
-func (d *delayer) onPacket(a nfqueue.Attribute) int {
-	if a.PacketID == nil {
-		return 0
-	}
-	arrival := d.now()
-	d.mu.Lock()
-	d.fifo.Push(schedule.Held{ID: *a.PacketID, At: d.sched.ReleaseAt(arrival)})
-	d.c.received++
-	d.c.maxHeld = max(d.c.maxHeld, d.fifo.Len())
-	wasEmpty := d.fifo.Len() == 1
-	d.mu.Unlock()
-	if wasEmpty {
-		select {
-		case d.wake <- struct{}{}:
-		default:
-		}
-	}
-	return 0
-}
-
-// releaseLoop sleeps until the head is due, then accepts every due packet with one batch verdict.
-// It sleeps with nanosleep on a thread of its own: Go's timers wait in epoll with millisecond
-// granularity, which would add up to 1 ms to each sub-millisecond wait; the kernel's high-resolution
-// timers wake within tens of microseconds (the thread's timer slack is set to 1 ns: the default 50 µs
-// lets the kernel defer the wake-up to batch it with others). Packets arriving meanwhile are due
-// later (FIFO), so no wake-up is needed for them.
-func (d *delayer) releaseLoop(ctx context.Context) {
-	runtime.LockOSThread()
-	_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0) // best effort: only precision depends on it
-	for ctx.Err() == nil {
+		realNow, monoNow := clock(unix.CLOCK_REALTIME), clock(unix.CLOCK_MONOTONIC)
 		d.mu.Lock()
-		at, ok := d.fifo.Next()
-		if !ok {
-			d.mu.Unlock()
-			select {
-			case <-d.wake:
-			case <-ctx.Done():
+		for _, p := range batch {
+			arrived, stamped := d.arrival(p.stampNs, realNow, monoNow)
+			if !stamped {
+				d.c.unstamped++
 			}
-			continue
+			d.fifo.Push(schedule.Held{ID: p.id, At: d.sched.ReleaseAt(arrived)})
+			d.c.received++
 		}
-		now := d.now()
-		if wait := at - now; wait > 0 {
-			d.mu.Unlock()
-			ts := unix.NsecToTimespec(int64(wait))
-			_ = unix.Nanosleep(&ts, nil) // EINTR: the loop recomputes the wait
-			continue
-		}
-		due := d.fifo.PopDue(now)
-		d.c.add(due)
+		d.c.reads++
+		d.c.maxHeld = max(d.c.maxHeld, d.fifo.Len())
 		d.mu.Unlock()
-		if err := d.nf.SetVerdictBatch(due.LastID, nfqueue.NfAccept); err != nil {
-			d.mu.Lock()
-			d.c.verdictErrors++
-			first := d.c.verdictErrors == 1
-			d.mu.Unlock()
-			if first {
-				fmt.Fprintf(os.Stderr, "delayer: verdict for packets up to id %d: %v\n", due.LastID, err)
-			}
+	}
+}
+
+// release accepts every due packet with one batch verdict.
+func (d *delayer) release() {
+	d.mu.Lock()
+	due := d.fifo.PopDue(d.now())
+	if due.Count > 0 {
+		d.c.add(due)
+	}
+	d.mu.Unlock()
+	if due.Count == 0 {
+		return
+	}
+	if err := d.q.acceptUpTo(due.LastID); err != nil {
+		d.mu.Lock()
+		d.c.verdictErrors++
+		first := d.c.verdictErrors == 1
+		d.mu.Unlock()
+		if first {
+			fmt.Fprintf(os.Stderr, "delayer: verdict for packets up to id %d: %v\n", due.LastID, err)
 		}
+	}
+}
+
+func (d *delayer) close() {
+	if d.q != nil {
+		d.q.close()
+	}
+	if d.stampFd >= 0 {
+		unix.Close(d.stampFd)
 	}
 }

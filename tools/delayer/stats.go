@@ -16,8 +16,11 @@ import (
 type counters struct {
 	received, released, verdicts int64
 	overruns, verdictErrors      int64
-	maxHeld                      int
-	lateSum, lateMax             time.Duration
+	// reads of the queue's socket, and packets that came without a usable kernel timestamp (timed
+	// from when they were read instead)
+	reads, unstamped int64
+	maxHeld          int
+	lateSum, lateMax time.Duration
 }
 
 func (c *counters) add(d schedule.Due) {
@@ -41,6 +44,8 @@ type Snapshot struct {
 	Verdicts      int64   `json:"verdicts"`
 	Overruns      int64   `json:"overruns"`
 	VerdictErrors int64   `json:"verdictErrors"`
+	Reads         int64   `json:"reads"`
+	Unstamped     int64   `json:"unstamped"`
 	LateMeanUs    float64 `json:"lateMeanUs"`
 	LateMaxUs     float64 `json:"lateMaxUs"`
 	CPUUserUs     float64 `json:"cpuUserUs"`
@@ -58,11 +63,11 @@ func (d *delayer) snapshot() Snapshot {
 		PID: os.Getpid(), Queue: d.o.queue,
 		DelayUs: us(d.o.delay), JitterUs: us(d.o.jitter),
 		Received: c.received, Released: c.released, Held: d.fifo.Len(), MaxHeld: c.maxHeld,
-		Verdicts: c.verdicts, Overruns: c.overruns, VerdictErrors: c.verdictErrors,
+		Verdicts: c.verdicts, Overruns: c.overruns, VerdictErrors: c.verdictErrors, Reads: c.reads, Unstamped: c.unstamped,
 		LateMaxUs:   us(c.lateMax),
 		CPUUserUs:   float64(ru.Utime.Nano()) / 1e3,
 		CPUSystemUs: float64(ru.Stime.Nano()) / 1e3,
-		UptimeS:     time.Since(d.start).Seconds(),
+		UptimeS:     d.now().Seconds(),
 	}
 	if c.released > 0 {
 		s.LateMeanUs = us(c.lateSum) / float64(c.released)

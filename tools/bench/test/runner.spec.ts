@@ -49,6 +49,31 @@ describe('runCases with a scripted driver', () => {
     expect(toCaseResult(results[2])).toMatchObject({ rowsPerCall: 80_000, bytesPerCall: 236 * 4, blogMs: 220.704, sampleOrder: [0, 1] });
   });
 
+  it("gives each transport the path meter's counts over its own timed calls only (the network stage's delayer)", async () => {
+    // A scripted delayer: every reading, the running totals grow by what the calls since moved.
+    const totals = { cpuMs: 0, packets: 0 };
+    const driver = new FakeDriver((call) => {
+      // json calls cost the path 2 ms and 10 packets each, grpc 1 ms and 4 (cold and warm-up calls too: not counted).
+      const each = call.transport === 'json' ? { cpuMs: 2, packets: 10 } : { cpuMs: 1, packets: 4 };
+      const calls = call.runs + call.warmup + (call.cold ? 1 : 0);
+      totals.cpuMs += each.cpuMs * calls;
+      totals.packets += each.packets * calls;
+      return { latenciesMs: [5, 5, 5, 5] };
+    });
+    const results = await runCases([plan[0]], driver, { onCaseDone: () => undefined }, { pathMeter: async () => ({ ...totals }) });
+    expect(results.map((r) => [r.transport, r.delayer])).toEqual([
+      ['json', { cpuMs: 6, packets: 30 }],
+      ['grpc', { cpuMs: 3, packets: 12 }],
+    ]);
+    expect(toCaseResult(results[0]).delayer).toEqual({ cpuMs: 6, packets: 30 });
+    // No meter (loopback): no field at all, so loopback documents stay as they were.
+    const [loopback] = await runCases([plan[0]], driver, { onCaseDone: () => undefined });
+    expect('delayer' in loopback).toBe(false);
+    // A meter that fails leaves the cost unknown, and the cell succeeds.
+    const [unknown] = await runCases([plan[0]], driver, { onCaseDone: () => undefined }, { pathMeter: () => Promise.reject(new Error('gone')) });
+    expect(unknown).toMatchObject({ error: null, delayer: null });
+  });
+
   it('warms up with single untimed calls until the warm-up calls add up to warmupMs', async () => {
     const driver = new FakeDriver(() => ({ latenciesMs: [30], coldMs: 20 }));
     const timedWarmup: PlannedCase = { ...plan[0], transports: ['json'], warmup: 1, warmupMs: 100 };

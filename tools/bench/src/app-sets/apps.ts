@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { SETTING_ENV } from '@bench/config';
 import { APP_NAMES, type AppName } from './app-names';
 import { START_BOUND_MS, STOP_BOUND_MS } from '../planning/deadlines';
-import type { Failure } from '../results/model';
+import type { Failure, PathCost } from '../results/model';
 import type { Pinning } from './pinning';
 import { missingMains, type VariantRecord } from '../planning/variants';
 
@@ -36,6 +36,8 @@ export interface Placement {
   wrap(host: 'client' | 'server', argv: readonly string[]): string[];
   /** A URL on this host that reaches the client's address and port. */
   exposeOnHost(clientAddress: string, port: number): Promise<string>;
+  /** The path's own cost so far (the delayer's CPU and packets), when it has one to report. */
+  pathCost?(): Promise<PathCost | null>;
 }
 
 /** How a set of apps is started, beyond the variant: all optional. */

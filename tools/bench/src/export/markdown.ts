@@ -7,6 +7,7 @@ import { attribution } from '../results/attribution';
 import { renderAttributionSection } from './attribution';
 import { renderAblationSection } from './ablation';
 import { withoutAblations } from '../results/ablation';
+import { renderPathCostSection } from './path-cost';
 import { bytes, count, describeMemoryReclaim, describeNetworks, describePaths, describeVisits, ms, ratio } from './format';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
@@ -149,6 +150,7 @@ export function renderMarkdown(doc: RunDocument): string {
     '',
     ...renderAttributionSection(attribution(named), named),
     ...renderAblationSection(doc.results),
+    ...renderPathCostSection(doc.results),
     '## How the run was made',
     '',
     `- commit \`${commit}\`${doc.provenance.gitDirty ? ' (with uncommitted changes)' : ''}; profile \`${String(settings.profile)}\`; ` +

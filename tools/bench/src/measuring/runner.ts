@@ -2,7 +2,7 @@ import { MAX_TIMED_WARMUP_CALLS, visitBoundMs } from '../planning/deadlines';
 import type { ClientDriver } from './drivers/driver';
 import { callFailure, describeFailure } from './failures';
 import type { MachineProbe } from './machine-probe';
-import type { Failure, Measurement, PlannedCase, RawResult, Transport } from '../results/model';
+import type { Failure, Measurement, PathCost, PlannedCase, RawResult, Transport } from '../results/model';
 import { combineMeasurements } from '../planning/visits';
 
 export { MAX_TIMED_WARMUP_CALLS };
@@ -14,6 +14,8 @@ export interface RunOptions {
   probe?: MachineProbe;
   /** A visit's bound (default: deadlines.ts's visitBoundMs); past it its calls are ended and fail as `bound`. */
   boundMs?: (planned: PlannedCase) => number;
+  /** Reads the network stage's delayer counters (running totals), so each timed call's share is known. */
+  pathMeter?: () => Promise<PathCost | null>;
 }
 
 export interface RunnerHooks {
@@ -37,6 +39,15 @@ interface Accumulator {
   measurement: Measurement | null;
   sampleOrder: number[];
   failure: Failure | null;
+  delayer: PathCost | null;
+}
+
+/** What the path meter counted between two readings, added to `total`. */
+function addPathCost(total: PathCost | null, before: PathCost | null, after: PathCost | null): PathCost | null {
+  if (!before || !after) return total;
+  const round = (v: number) => Math.round(v * 1000) / 1000;
+  const cpuMs = round((total?.cpuMs ?? 0) + after.cpuMs - before.cpuMs);
+  return { cpuMs, packets: (total?.packets ?? 0) + after.packets - before.packets };
 }
 
 function sum(values: readonly number[]): number {
@@ -50,7 +61,9 @@ function sum(values: readonly number[]): number {
  * and never summarizes; a failing transport is recorded with its failure and the others go on.
  */
 export async function runCases(plan: readonly PlannedCase[], driver: ClientDriver, hooks: RunnerHooks, options: RunOptions = {}): Promise<RawResult[]> {
-  const { signal, probe, boundMs: boundOf = (planned: PlannedCase) => visitBoundMs(planned, planned.deadlineMs) } = options;
+  const { signal, probe, pathMeter, boundMs: boundOf = (planned: PlannedCase) => visitBoundMs(planned, planned.deadlineMs) } = options;
+  // A meter that cannot be read leaves the cell's path cost unknown, never fails the cell.
+  const readPath = async () => (pathMeter ? await pathMeter().catch(() => null) : null);
   const all: RawResult[] = [];
   for (let index = 0; index < plan.length && !signal?.aborted; index++) {
     const planned = plan[index];
@@ -73,6 +86,7 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
       measurement: null,
       sampleOrder: [],
       failure: null,
+      delayer: null,
     }));
 
     for (const acc of accs) {
@@ -107,7 +121,9 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
         if (planned.settleMs > 0) await new Promise((resolve) => setTimeout(resolve, planned.settleMs));
         try {
           if (bound.aborted) throw new Error('bound');
+          const pathBefore = await readPath();
           const one = await driver.runCase({ ...call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, visitSignal);
+          acc.delayer = addPathCost(acc.delayer, pathBefore, await readPath());
           acc.measurement = combineMeasurements(acc.measurement, one);
           acc.sampleOrder.push(order);
           timedMs += sum(one.samplesMs);
@@ -140,6 +156,7 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
         sampleOrder: acc.failure === null ? acc.sampleOrder : [],
         error: acc.failure === null ? null : describeFailure(acc.failure),
         failure: acc.failure,
+        ...(pathMeter ? { delayer: acc.failure === null ? acc.delayer : null } : {}),
       }),
     );
     all.push(...results);

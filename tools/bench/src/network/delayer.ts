@@ -22,6 +22,10 @@ export interface DelayerSnapshot {
   verdicts: number;
   overruns: number;
   verdictErrors: number;
+  /** Reads of the queue's socket (several packets per read when they came while others were held). */
+  reads?: number;
+  /** Packets without a usable kernel receive timestamp, timed from when they were read. */
+  unstamped?: number;
   lateMeanUs: number;
   lateMaxUs: number;
   cpuUserUs: number;

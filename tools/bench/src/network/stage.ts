@@ -68,6 +68,8 @@ export interface DelayerCpu {
   lateMeanUs: number;
   lateMaxUs: number;
   overruns: number;
+  /** Packets it timed from when it read them, for want of a kernel receive timestamp (absent: an older delayer). */
+  unstamped?: number;
 }
 
 export interface CalibrateOptions {
@@ -89,6 +91,8 @@ export interface Stage {
   calibrate(options?: CalibrateOptions): Promise<Calibration>;
   /** The delayer's counters now; null when the profile has no delay (no delayer). */
   delayerCpu(): Promise<DelayerCpu | null>;
+  /** The same, as the runner reads it around each timed call (Placement.pathCost). */
+  pathCost(): Promise<DelayerCpu | null>;
   record(): StageRecord;
   /** Takes everything down (processes, namespaces, lock). Safe to call twice. */
   stop(): Promise<DelayerCpu | null>;
@@ -169,6 +173,7 @@ export async function startStage(profile: NetworkProfile, options: StageOptions)
       },
       calibrate: (calibrateOptions = {}) => calibrate(profile, t, wrap, record(), delayerCpu, calibrateOptions),
       delayerCpu,
+      pathCost: delayerCpu,
       record,
       stop: async () => {
         if (stopped) return null;
@@ -287,6 +292,7 @@ export function cpuOf(s: DelayerSnapshot): DelayerCpu {
     lateMeanUs: round(s.lateMeanUs, 1),
     lateMaxUs: round(s.lateMaxUs, 1),
     overruns: s.overruns,
+    ...(s.unstamped === undefined ? {} : { unstamped: s.unstamped }),
   };
 }
 
@@ -294,7 +300,7 @@ export function cpuOf(s: DelayerSnapshot): DelayerCpu {
 export function delayerCpuBetween(before: DelayerCpu, after: DelayerCpu): DelayerCpu {
   const cpuMs = round(after.cpuMs - before.cpuMs);
   const packets = after.packets - before.packets;
-  return { ...after, cpuMs, packets, cpuPerPacketUs: packets ? round((cpuMs * 1000) / packets, 2) : null, overruns: after.overruns - before.overruns };
+  return { ...after, cpuMs, packets, cpuPerPacketUs: packets ? round((cpuMs * 1000) / packets, 2) : null, overruns: after.overruns - before.overruns, ...(after.unstamped === undefined ? {} : { unstamped: after.unstamped - (before.unstamped ?? 0) }) };
 }
 
 /** A host sysctl, read only (space-separated list), from /proc/sys. */

@@ -1,5 +1,10 @@
 // A case run in several visits comes back as one raw result per visit and transport; a cell is their sum.
-import type { MachineProbeReading, Measurement, Phases, ProcessCost, RawResult } from '../results/model';
+import type { MachineProbeReading, Measurement, PathCost, Phases, ProcessCost, RawResult } from '../results/model';
+
+/** The delayer's CPU and packets of two stretches add up (unknown if either is). */
+function addPathCosts(a: PathCost | null, b: PathCost | null): PathCost | null {
+  return a && b ? { cpuMs: Math.round((a.cpuMs + b.cpuMs) * 1000) / 1000, packets: a.packets + b.packets } : null;
+}
 
 /** CPU times add up; the peak is the highest of the peaks. */
 export function addCost(total: ProcessCost | null, more: ProcessCost | null): ProcessCost | null {
@@ -75,6 +80,7 @@ export function mergeVisits(sofar: RawResult, more: RawResult, visitsSoFar: numb
     error,
     failure,
     machineProbeMs: mergeProbe(sofar.machineProbeMs, visitsSoFar, more.machineProbeMs),
+    ...(sofar.delayer === undefined && more.delayer === undefined ? {} : { delayer: addPathCosts(sofar.delayer ?? null, more.delayer ?? null) }),
   };
 }
 

@@ -156,6 +156,18 @@ export interface RawResult extends CaseIdentity {
   failure: Failure | null;
   /** The machine probe (machine-probe.ts) just before and just after the case, in ms; null when not run. */
   machineProbeMs: MachineProbeReading | null;
+  /** Across a network stage: what its delayer spent over this cell's timed calls (absent on loopback). */
+  delayer?: PathCost | null;
+}
+
+/**
+ * The network stage's delayer over some calls: its CPU (user + system, including the kernel's forwarding
+ * of each packet it releases) and the packets it held. Set beside the client's and server's CPU of the
+ * same calls, it says how much of the machine the emulated path took from the apps.
+ */
+export interface PathCost {
+  cpuMs: number;
+  packets: number;
 }
 
 export interface MachineProbeReading {
@@ -227,6 +239,8 @@ export interface CaseResult extends CaseIdentity {
   wallMs: number;
   /** The machine probe before and after the case (ms, lower is faster); null in older runs. */
   machineProbeMs: MachineProbeReading | null;
+  /** Across a network stage: the delayer's CPU and packets over the timed calls (absent on loopback and in older runs). */
+  delayer?: PathCost | null;
 }
 
 export interface RunDocument {

@@ -57,6 +57,7 @@ export function toCaseResult(raw: RawResult): CaseResult {
     startedAt: raw.startedAt,
     wallMs: raw.wallMs,
     machineProbeMs: raw.machineProbeMs,
+    ...(raw.delayer === undefined ? {} : { delayer: raw.delayer }),
   };
 }
 

@@ -4,6 +4,7 @@ import type { CaseResult } from '../../results/model';
 import { ABLATION_HEADING, ABLATION_NOTE, ablationCells, ablationHeader } from '../ablation';
 import { escapeHtml } from './escape';
 import { el } from './svg';
+import { renderTableSection } from './table-section';
 
 /** The section, or '' when the run has no ablation variants. */
 export function renderAblationSection(results: readonly CaseResult[]): string {
@@ -20,15 +21,5 @@ export function renderAblationSection(results: readonly CaseResult[]): string {
       ),
     ),
   );
-  return el(
-    'section',
-    { id: 'ablation', 'data-section': 'ablation' },
-    el('h2', {}, escapeHtml(ABLATION_HEADING)),
-    el(
-      'div',
-      { class: 'table-wrap' },
-      el('table', { class: 'ablation', 'data-table': 'ablation' }, el('thead', {}, el('tr', {}, ...header.map((h) => el('th', { scope: 'col' }, escapeHtml(h))))), el('tbody', {}, ...body)),
-    ),
-    el('p', { class: 'notes' }, escapeHtml(ABLATION_NOTE)),
-  );
+  return renderTableSection({ id: 'ablation', heading: ABLATION_HEADING, header, body, note: ABLATION_NOTE, tableClass: 'ablation' });
 }

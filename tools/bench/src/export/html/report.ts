@@ -15,6 +15,7 @@ import { renderVariantsTable } from './variants-table';
 import { renderVerdictSection } from './verdict';
 import { renderAttributionSection } from './attribution';
 import { renderAblationSection } from './ablation';
+import { renderPathCostSection } from './path-cost';
 import { withoutAblations } from '../../results/ablation';
 
 
@@ -143,8 +144,9 @@ export function renderReport(doc: RunDocument): string {
   const map = renderDecisionMapHtml(named);
   const attribution = renderAttributionSection(named);
   const ablation = renderAblationSection(doc.results);
+  const pathCost = renderPathCostSection(doc.results);
   const transports = TRANSPORTS.filter((t) => named.some((r) => r.transport === t));
-  const tables = [['verdict', 'Verdict'], ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(ablation ? [['ablation', 'Ablation']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : [])];
+  const tables = [['verdict', 'Verdict'], ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(ablation ? [['ablation', 'Ablation']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : []), ...(pathCost ? [['path-cost', "The stage's CPU"]] : [])];
   const nav = el(
     'nav',
     {},
@@ -192,6 +194,7 @@ export function renderReport(doc: RunDocument): string {
           variants,
         )
       : '',
+    pathCost,
     ...CHART_SECTIONS.map((s) => chartSection(s, views, transports)),
     el('section', { id: 'provenance', 'data-section': 'provenance' }, el('h2', {}, 'How the run was made'), renderProvenance(doc)),
     el('footer', {}, `Generated from results.json (schema version ${escapeHtml(str(doc.schemaVersion))}). A single file: no scripts, nothing fetched.`),

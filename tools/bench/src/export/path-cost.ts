@@ -1,0 +1,89 @@
+// The network stage's own cost per cell: how much CPU its delayer took beside the apps' own over the
+// same timed calls. Two cores are shared by client, servers and delayer, so a run says what the
+// emulated path took from the apps, cell by cell.
+import { networkOf } from '../results/results';
+import type { CaseResult } from '../results/model';
+import { count, ms } from './format';
+
+export interface PathCostRow {
+  network: string;
+  variant: string;
+  case: string;
+  transport: string;
+  delayerCpuMs: number;
+  packets: number;
+  /** Delayer CPU per packet it held, µs (null: no packets). */
+  perPacketUs: number | null;
+  /** Client + server CPU over the same calls, ms (null: not reported). */
+  appsCpuMs: number | null;
+  /** delayer ÷ (delayer + apps), 0–1 (null: the apps' CPU is unknown). */
+  share: number | null;
+}
+
+const cpu = (cost: CaseResult['client']) => (cost ? cost.cpuUserMs + cost.cpuSystemMs : null);
+
+/** One row per succeeded cell that crossed a stage with a delayer. */
+export function pathCostRows(results: readonly CaseResult[]): PathCostRow[] {
+  return results.flatMap((r) => {
+    if (!r.ok || !r.delayer) return [];
+    const client = cpu(r.client);
+    const server = cpu(r.server);
+    const appsCpuMs = client === null || server === null ? null : client + server;
+    const { cpuMs, packets } = r.delayer;
+    return [
+      {
+        network: networkOf(r),
+        variant: r.variant,
+        case: r.case,
+        transport: r.transport,
+        delayerCpuMs: cpuMs,
+        packets,
+        perPacketUs: packets > 0 ? (cpuMs * 1000) / packets : null,
+        appsCpuMs,
+        share: appsCpuMs === null || cpuMs + appsCpuMs <= 0 ? null : cpuMs / (cpuMs + appsCpuMs),
+      },
+    ];
+  });
+}
+
+const percent = (share: number | null) => (share === null ? '–' : `${(share * 100).toFixed(1)} %`);
+
+export const PATH_COST_HEADING = "The network stage's own CPU (the delayer, per cell, timed calls only)";
+export const PATH_COST_NOTE =
+  "The delayer's CPU includes the kernel's forwarding of every packet it releases (on a real network, a router's and " +
+  "the receiver's work). Share = delayer ÷ (delayer + client + server) over the same calls.";
+export const PATH_COST_HEADER = ['network', 'variant', 'case', 'transport', 'delayer CPU ms', 'packets', 'µs per packet', 'client + server CPU ms', 'delayer share'];
+/** Columns from here on are numbers. */
+export const PATH_COST_FIRST_NUMBER = 4;
+
+/** One row's cells, in PATH_COST_HEADER's order (results.md and report.html alike). */
+export function pathCostCells(r: PathCostRow): string[] {
+  return [
+    r.network,
+    r.variant,
+    r.case,
+    r.transport,
+    ms(r.delayerCpuMs),
+    count(r.packets),
+    r.perPacketUs === null ? '–' : r.perPacketUs.toFixed(1),
+    r.appsCpuMs === null ? '–' : ms(r.appsCpuMs),
+    percent(r.share),
+  ];
+}
+
+/** results.md's section, empty when no cell crossed a delayer. */
+export function renderPathCostSection(results: readonly CaseResult[]): string[] {
+  const rows = pathCostRows(results);
+  if (rows.length === 0) return [];
+  const align = PATH_COST_HEADER.map((_, i) => (i < PATH_COST_FIRST_NUMBER ? '---' : '---:'));
+  return [
+    `## ${PATH_COST_HEADING}`,
+    '',
+    PATH_COST_NOTE,
+    '',
+    `| ${PATH_COST_HEADER.join(' | ')} |`,
+    `|${align.join('|')}|`,
+    ...rows.map((r) => `| ${pathCostCells(r).join(' | ')} |`),
+    '',
+  ];
+}
