@@ -133,11 +133,11 @@ describe.each<NestVariant>(['blog', 'tuned'])('server-a proto-h1 route (%s)', (v
   });
 });
 
-/** A streamed reply's rows (one JSON row per line). */
+/** A streamed reply's rows (one JSON array of rows per line). */
 function ndjsonRows(body: Buffer): unknown[] {
   const lines = body.toString('utf8').split('\n');
   expect(lines.pop()).toBe('');
-  return lines.map((line) => JSON.parse(line));
+  return lines.flatMap((line) => JSON.parse(line));
 }
 
 const NDJSON = { accept: NDJSON_MEDIA_TYPE };

@@ -8,9 +8,9 @@ export interface NdjsonRead {
 }
 
 /**
- * Parses an NDJSON body chunk by chunk as it arrives: every complete line of a chunk is parsed at once
- * (one JSON.parse per line: measured as fast as one per block of lines joined into an array, which
- * copies the text once more), and a line cut by the chunk's end waits for the next. Lines are cut at
+ * Parses an NDJSON body as it arrives, in encodeNdjson's form (every line a JSON array of values, whose
+ * values are appended in order): every complete line of a network chunk is parsed at once, and a line
+ * cut by the chunk's end waits for the next. Lines are cut at
  * newline bytes, which never occur inside a UTF-8 sequence, so no character is cut. A malformed or
  * empty line, or a body that ends inside a line (a truncated stream), throws.
  */
@@ -18,6 +18,7 @@ export class NdjsonReader {
   private pending: Buffer[] = [];
   private readonly values: unknown[] = [];
   private bytes = 0;
+  private lines = 0;
   private parseMs = 0;
 
   push(bytes: Uint8Array): void {
@@ -50,10 +51,13 @@ export class NdjsonReader {
   }
 
   private parseLine(buffer: Buffer, start: number, end: number): void {
+    const line = this.lines++;
     try {
-      this.values.push(JSON.parse(buffer.toString('utf8', start, end)));
+      const chunk: unknown = JSON.parse(buffer.toString('utf8', start, end));
+      if (!Array.isArray(chunk)) throw new Error('expected a JSON array (one chunk of values per line)');
+      for (const value of chunk) this.values.push(value);
     } catch (error) {
-      throw new Error(`malformed NDJSON reply: line ${this.values.length + 1}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(`malformed NDJSON reply: line ${line + 1}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 }

@@ -10,15 +10,24 @@ export const NDJSON_CHUNK_ROWS = 1_000;
 /** Where a streamed reply reports the time it spends building rows and encoding them (the server's phases). */
 export type RowStreamPhases = (phase: 'build' | 'encode', ms: number) => void;
 
-/** Values as NDJSON: one JSON value per line, each line ending in a newline. */
-export function encodeNdjson(values: readonly unknown[]): string {
+/**
+ * Values as the stream sends them: NDJSON whose every line is a JSON array of up to `chunkRows`
+ * consecutive values (one chunk), each line ending in a newline. One array per chunk rather than one
+ * value per line: measured faster both ways (see NDJSON_CHUNK_ROWS's tuning, stream-json-replies).
+ */
+export function encodeNdjson(values: readonly unknown[], chunkRows = NDJSON_CHUNK_ROWS): string {
   let text = '';
-  for (const value of values) text += JSON.stringify(value) + '\n';
+  for (let start = 0; start < values.length; start += chunkRows) text += encodeChunk(values.slice(start, start + chunkRows));
   return text;
 }
 
+/** One line of the stream: a chunk of values as one JSON array. */
+function encodeChunk(values: readonly unknown[]): string {
+  return JSON.stringify(values) + '\n';
+}
+
 /**
- * Rows 0 … count-1 as an NDJSON byte stream that builds the next `chunkRows` rows only when its reader
+ * Rows 0 … count-1 as an NDJSON byte stream (one line per chunk: encodeNdjson) that builds the next `chunkRows` rows only when its reader
  * asks for more: piped into a response, that is when the socket has taken the previous chunk (pipe
  * pauses on a full write buffer and resumes on 'drain'), so at most one chunk waits in memory, never
  * the whole body. A reader that goes away destroys the stream, and no further rows are built.
@@ -34,7 +43,7 @@ export function ndjsonRowStream(count: number, phases?: RowStreamPhases, chunkRo
       const built = performance.now();
       const rows = buildRowRange(next, end);
       const encoded = performance.now();
-      const text = encodeNdjson(rows);
+      const text = encodeChunk(rows);
       phases?.('build', encoded - built);
       phases?.('encode', performance.now() - encoded);
       next = end;

@@ -24,7 +24,8 @@ describe('NDJSON negotiation', () => {
 });
 
 describe('NdjsonReader', () => {
-  const body = Buffer.from(encodeNdjson(buildRows(5)));
+  // Three lines: chunks of 2, 2 and 1 rows.
+  const body = Buffer.from(encodeNdjson(buildRows(5), 2));
 
   it('reads rows cut anywhere across chunks, counting bytes and parse time', () => {
     for (const size of [1, 7, 64, body.length]) {
@@ -38,7 +39,7 @@ describe('NdjsonReader', () => {
   });
 
   it('keeps multi-byte characters cut between chunks', () => {
-    const text = Buffer.from(encodeNdjson([{ word: 'çà€😀' }, { word: 'ok' }]));
+    const text = Buffer.from(encodeNdjson([{ word: 'çà€😀' }, { word: 'ok' }], 1));
     const reader = new NdjsonReader();
     for (let at = 0; at < text.length; at++) reader.push(text.subarray(at, at + 1));
     expect(reader.end().values).toEqual([{ word: 'çà€😀' }, { word: 'ok' }]);
@@ -51,8 +52,10 @@ describe('NdjsonReader', () => {
   });
 
   it('fails a malformed line', () => {
-    expect(() => new NdjsonReader().push(Buffer.from('{"rowNum":0}\nnot json\n'))).toThrow(/malformed NDJSON reply/);
-    expect(() => new NdjsonReader().push(Buffer.from('{"rowNum":0}\n\n'))).toThrow(/malformed NDJSON reply/);
+    expect(() => new NdjsonReader().push(Buffer.from('[{"rowNum":0}]\nnot json\n'))).toThrow(/malformed NDJSON reply: line 2/);
+    expect(() => new NdjsonReader().push(Buffer.from('[{"rowNum":0}]\n\n'))).toThrow(/malformed NDJSON reply: line 2/);
+    // Every line is one chunk of values: a line that is not an array is not this stream.
+    expect(() => new NdjsonReader().push(Buffer.from('{"rowNum":0}\n'))).toThrow(/line 1: expected a JSON array/);
   });
 
   it('reads an async body to its end', async () => {
@@ -61,13 +64,14 @@ describe('NdjsonReader', () => {
 });
 
 describe('ndjsonRowStream', () => {
-  it('sends rows 0 … count-1 one per line, in chunks of chunkRows, reporting build and encode time', async () => {
+  it('sends rows 0 … count-1 as one JSON array per chunk of chunkRows, one chunk a line, reporting build and encode time', async () => {
     const phases: string[] = [];
     const chunks: Buffer[] = [];
     for await (const chunk of ndjsonRowStream(25, (phase) => phases.push(phase), 10)) chunks.push(chunk as Buffer);
     const lines = Buffer.concat(chunks).toString('utf8').split('\n');
     expect(lines.pop()).toBe('');
-    expect(lines.map((line) => JSON.parse(line))).toEqual(buildRows(25));
+    expect(lines.map((line) => JSON.parse(line).length)).toEqual([10, 10, 5]);
+    expect(lines.flatMap((line) => JSON.parse(line))).toEqual(buildRows(25));
     expect(phases).toEqual(['build', 'encode', 'build', 'encode', 'build', 'encode']);
   });
 
