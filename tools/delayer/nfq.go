@@ -41,7 +41,9 @@ type nfq struct {
 	fd    int
 	queue uint16
 	seq   uint32
-	out   []byte
+	// Reused on every verdict and wait, so the loop allocates nothing per packet or per batch.
+	out, attrs []byte
+	poll       [1]unix.PollFd
 }
 
 // openQueue binds queue `queue` with metadata-only copies (the payload never leaves the kernel), GSO
@@ -52,7 +54,7 @@ func openQueue(queue uint16, maxQueueLen uint32, readBuffer int) (*nfq, error) {
 	if err != nil {
 		return nil, fmt.Errorf("netlink socket: %w", err)
 	}
-	q := &nfq{fd: fd, queue: queue}
+	q := &nfq{fd: fd, queue: queue, poll: [1]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}}
 	fail := func(what string, err error) (*nfq, error) {
 		unix.Close(fd)
 		return nil, fmt.Errorf("%s: %w (root, in the router namespace?)", what, err)
@@ -134,9 +136,11 @@ func (q *nfq) request(msgType uint16, attrs []byte) error {
 
 // acceptUpTo accepts every queued packet with an id up to `id` (the kernel compares ids modulo 2^32).
 func (q *nfq) acceptUpTo(id uint32) error {
-	verdict := binary.BigEndian.AppendUint32(nil, nfAccept)
-	verdict = binary.BigEndian.AppendUint32(verdict, id)
-	msg := q.message(nfqnlMsgVerdictBt, 0, attr(nil, nfqaVerdictHdr, verdict))
+	var verdict [8]byte
+	binary.BigEndian.PutUint32(verdict[0:4], nfAccept)
+	binary.BigEndian.PutUint32(verdict[4:8], id)
+	q.attrs = attr(q.attrs[:0], nfqaVerdictHdr, verdict[:])
+	msg := q.message(nfqnlMsgVerdictBt, 0, q.attrs)
 	to := unix.RawSockaddrNetlink{Family: unix.AF_NETLINK}
 	_, _, errno := unix.RawSyscall6(unix.SYS_SENDTO, uintptr(q.fd), uintptr(unsafe.Pointer(&msg[0])), uintptr(len(msg)), 0,
 		uintptr(unsafe.Pointer(&to)), unix.SizeofSockaddrNetlink)
@@ -165,8 +169,7 @@ func (q *nfq) read(buf []byte, into []queued) ([]queued, error) {
 
 // waitReadable blocks until the socket has something to read, or `timeout` passes.
 func (q *nfq) waitReadable(timeout unix.Timespec) {
-	fds := []unix.PollFd{{Fd: int32(q.fd), Events: unix.POLLIN}}
-	_, _, _ = unix.RawSyscall6(unix.SYS_PPOLL, uintptr(unsafe.Pointer(&fds[0])), 1, uintptr(unsafe.Pointer(&timeout)), 0, 0, 0)
+	_, _, _ = unix.RawSyscall6(unix.SYS_PPOLL, uintptr(unsafe.Pointer(&q.poll[0])), 1, uintptr(unsafe.Pointer(&timeout)), 0, 0, 0)
 }
 
 // sleep blocks the thread for d (EINTR: sooner; the caller recomputes).

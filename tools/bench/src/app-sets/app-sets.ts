@@ -243,7 +243,7 @@ export async function runVariant(visits: readonly PlannedCase[], variant: Varian
         broken = await inspect(live, results);
         await ctx.hooks.onCaseDone(broken ? blame(results, broken) : results, i, total, visited);
       };
-      await runCases([planned], live.driver, { ...ctx.hooks, beforeVisit, onCaseDone }, { signal: ctx.signal, probe: probeMachine, pathMeter: ctx.placement?.pathCost });
+      await runCases([planned], live.driver, { ...ctx.hooks, beforeVisit, onCaseDone }, { signal: ctx.signal, probe: probeMachine, pathMeter: ctx.placement?.delayerCpu });
       if (!broken && index === visits.length - 1) await measurePath(live, 'after');
       if (broken) await retire(state, key, broken, (last.get(key) ?? -1) > index);
       else if (last.get(key) === index) {

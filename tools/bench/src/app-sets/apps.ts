@@ -36,8 +36,8 @@ export interface Placement {
   wrap(host: 'client' | 'server', argv: readonly string[]): string[];
   /** A URL on this host that reaches the client's address and port. */
   exposeOnHost(clientAddress: string, port: number): Promise<string>;
-  /** The path's own cost so far (the delayer's CPU and packets), when it has one to report. */
-  pathCost?(): Promise<PathCost | null>;
+  /** The path's own cost so far (the network stage's delayer: its CPU and packets), when it has one. */
+  delayerCpu?(): Promise<PathCost | null>;
 }
 
 /** How a set of apps is started, beyond the variant: all optional. */

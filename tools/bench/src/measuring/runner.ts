@@ -3,7 +3,7 @@ import type { ClientDriver } from './drivers/driver';
 import { callFailure, describeFailure } from './failures';
 import type { MachineProbe } from './machine-probe';
 import type { Failure, Measurement, PathCost, PlannedCase, RawResult, Transport } from '../results/model';
-import { combineMeasurements } from '../planning/visits';
+import { addPathCost, combineMeasurements, pathCostBetween } from '../planning/visits';
 
 export { MAX_TIMED_WARMUP_CALLS };
 
@@ -42,14 +42,6 @@ interface Accumulator {
   delayer: PathCost | null;
 }
 
-/** What the path meter counted between two readings, added to `total`. */
-function addPathCost(total: PathCost | null, before: PathCost | null, after: PathCost | null): PathCost | null {
-  if (!before || !after) return total;
-  const round = (v: number) => Math.round(v * 1000) / 1000;
-  const cpuMs = round((total?.cpuMs ?? 0) + after.cpuMs - before.cpuMs);
-  return { cpuMs, packets: (total?.packets ?? 0) + after.packets - before.packets };
-}
-
 function sum(values: readonly number[]): number {
   return values.reduce((a, b) => a + b, 0);
 }
@@ -86,7 +78,8 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
       measurement: null,
       sampleOrder: [],
       failure: null,
-      delayer: null,
+      // Known (from zero) while every reading of the meter succeeds; unknown (null) once one fails.
+      delayer: pathMeter ? { cpuMs: 0, packets: 0 } : null,
     }));
 
     for (const acc of accs) {
@@ -112,6 +105,9 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
     let timedMs = 0;
     const spent = (repetition: number) => planned.budgetMs !== null && repetition > planned.minRuns && timedMs >= planned.budgetMs;
     let made = 0;
+    // One reading before the first timed call, then one after each: each call's share is the
+    // difference from the reading before it (nothing else crosses the stage between calls).
+    let pathReading = await readPath();
     for (let repetition = 1; repetition <= runs && !signal?.aborted && !spent(repetition); repetition++) {
       made = repetition;
       for (const acc of accs) {
@@ -121,9 +117,10 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
         if (planned.settleMs > 0) await new Promise((resolve) => setTimeout(resolve, planned.settleMs));
         try {
           if (bound.aborted) throw new Error('bound');
-          const pathBefore = await readPath();
           const one = await driver.runCase({ ...call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, visitSignal);
-          acc.delayer = addPathCost(acc.delayer, pathBefore, await readPath());
+          const reading = await readPath();
+          acc.delayer = addPathCost(acc.delayer, pathCostBetween(pathReading, reading));
+          pathReading = reading;
           acc.measurement = combineMeasurements(acc.measurement, one);
           acc.sampleOrder.push(order);
           timedMs += sum(one.samplesMs);

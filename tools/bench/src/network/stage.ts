@@ -91,8 +91,6 @@ export interface Stage {
   calibrate(options?: CalibrateOptions): Promise<Calibration>;
   /** The delayer's counters now; null when the profile has no delay (no delayer). */
   delayerCpu(): Promise<DelayerCpu | null>;
-  /** The same, as the runner reads it around each timed call (Placement.pathCost). */
-  pathCost(): Promise<DelayerCpu | null>;
   record(): StageRecord;
   /** Takes everything down (processes, namespaces, lock). Safe to call twice. */
   stop(): Promise<DelayerCpu | null>;
@@ -173,7 +171,6 @@ export async function startStage(profile: NetworkProfile, options: StageOptions)
       },
       calibrate: (calibrateOptions = {}) => calibrate(profile, t, wrap, record(), delayerCpu, calibrateOptions),
       delayerCpu,
-      pathCost: delayerCpu,
       record,
       stop: async () => {
         if (stopped) return null;

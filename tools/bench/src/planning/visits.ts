@@ -1,9 +1,16 @@
 // A case run in several visits comes back as one raw result per visit and transport; a cell is their sum.
 import type { MachineProbeReading, Measurement, PathCost, Phases, ProcessCost, RawResult } from '../results/model';
 
+const roundUs = (ms: number) => Math.round(ms * 1000) / 1000;
+
 /** The delayer's CPU and packets of two stretches add up (unknown if either is). */
-function addPathCosts(a: PathCost | null, b: PathCost | null): PathCost | null {
-  return a && b ? { cpuMs: Math.round((a.cpuMs + b.cpuMs) * 1000) / 1000, packets: a.packets + b.packets } : null;
+export function addPathCost(a: PathCost | null, b: PathCost | null): PathCost | null {
+  return a && b ? { cpuMs: roundUs(a.cpuMs + b.cpuMs), packets: a.packets + b.packets } : null;
+}
+
+/** What the path meter counted between two of its running-total readings (unknown if either is). */
+export function pathCostBetween(before: PathCost | null, after: PathCost | null): PathCost | null {
+  return before && after ? { cpuMs: roundUs(after.cpuMs - before.cpuMs), packets: after.packets - before.packets } : null;
 }
 
 /** CPU times add up; the peak is the highest of the peaks. */
@@ -80,7 +87,7 @@ export function mergeVisits(sofar: RawResult, more: RawResult, visitsSoFar: numb
     error,
     failure,
     machineProbeMs: mergeProbe(sofar.machineProbeMs, visitsSoFar, more.machineProbeMs),
-    ...(sofar.delayer === undefined && more.delayer === undefined ? {} : { delayer: addPathCosts(sofar.delayer ?? null, more.delayer ?? null) }),
+    ...(sofar.delayer === undefined && more.delayer === undefined ? {} : { delayer: addPathCost(sofar.delayer ?? null, more.delayer ?? null) }),
   };
 }
 
