@@ -65,12 +65,12 @@ func TestArrivalTakesEitherClockOfTheStampAndFallsBackToNow(t *testing.T) {
 	}
 }
 
-func TestSlackIsAFiftiethOfTheHoldAtMost200Microseconds(t *testing.T) {
+func TestSlackIsATwentiethOfTheHoldAtMostOneMillisecond(t *testing.T) {
 	for hold, want := range map[time.Duration]time.Duration{
 		0:                      0,
-		2 * time.Millisecond:   40 * time.Microsecond,
-		20 * time.Millisecond:  200 * time.Microsecond,
-		160 * time.Millisecond: 200 * time.Microsecond,
+		2 * time.Millisecond:   100 * time.Microsecond,
+		20 * time.Millisecond:  time.Millisecond,
+		160 * time.Millisecond: time.Millisecond,
 	} {
 		if got := slackFor(hold); got != want {
 			t.Errorf("slackFor(%v) = %v, want %v", hold, got, want)

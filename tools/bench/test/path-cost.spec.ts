@@ -20,17 +20,26 @@ const doc = (results: RunDocument['results']): RunDocument => ({ schemaVersion: 
 describe("the network stage's own CPU per cell", () => {
   it('is the delayer against delayer + client + server over the same calls, per packet too', () => {
     expect(pathCostRows([region, caseResult()])).toEqual([
-      { network: 'region', variant: 'blog', case: '②-3', transport: 'json', delayerCpuMs: 10, packets: 4000, perPacketUs: 2.5, appsCpuMs: 90, share: 0.1 },
+      { network: 'region', variant: 'blog', case: '②-3', transport: 'json', delayerCpuMs: 10, packets: 4000, perPacketUs: 2.5, receiveCpuMs: null, appsCpuMs: 90, share: 0.1 },
     ]);
     // Unknown apps' CPU: no share rather than a made-up one; a failed cell: no row.
     expect(pathCostRows([{ ...region, client: null }])[0].share).toBeNull();
     expect(pathCostRows([{ ...region, ok: false }])).toEqual([]);
   });
 
+  it("counts the servers' receive thread in the run's CPU and shows it apart, when the stage had one", () => {
+    const threaded = { ...region, delayer: { cpuMs: 10, packets: 4000, receiveCpuMs: 25 } };
+    expect(pathCostRows([threaded])[0]).toMatchObject({ delayerCpuMs: 10, receiveCpuMs: 25, appsCpuMs: 90, share: 0.08 });
+    expect(renderMarkdown(doc([threaded]))).toMatch(/\| region \| blog \| ②-3 \| json \| 10\.0 \| 4,000 \| 2\.5 \| 25\.0 \| 90\.0 \| 8\.0 % \|/);
+    const [header, ...rows] = renderCsv([threaded]).trim().split('\n');
+    const summary = rows.map((row) => row.split(',')).find((cells) => cells[0] === 'summary')!;
+    expect(summary[header.split(',').indexOf('receive_cpu_ms')]).toBe('25');
+  });
+
   it('is shown in results.md, report.html and the CSV when a cell crossed a delayer, and nowhere on loopback', () => {
     const md = renderMarkdown(doc([region]));
     expect(md).toContain("## The network stage's own CPU");
-    expect(md).toMatch(/\| region \| blog \| ②-3 \| json \| 10\.0 \| 4,000 \| 2\.5 \| 90\.0 \| 10\.0 % \|/);
+    expect(md).toMatch(/\| region \| blog \| ②-3 \| json \| 10\.0 \| 4,000 \| 2\.5 \| – \| 90\.0 \| 10\.0 % \|/);
     const html = renderReport(doc([region]));
     expect(html).toContain('data-table="path-cost"');
     expect(html).toContain('10.0 %');

@@ -86,7 +86,7 @@ export function describeCalibration(calibration: CalibrationLike): string {
 interface NetworkLike {
   profile: { name: string; description: string; oneWayDelayMs: number; rateMbit: number | null; loss: number };
   calibration: CalibrationLike | null;
-  delayerCpu: { cpuMs: number; packets: number; cpuPerPacketUs: number | null } | null;
+  delayerCpu: { cpuMs: number; packets: number; cpuPerPacketUs: number | null; receiveCpuMs?: number } | null;
   refused: string | null;
 }
 
@@ -96,7 +96,8 @@ export function describeNetworks(value: unknown): string[] {
   return Object.values(value as Record<string, NetworkLike>).map(({ profile, calibration, delayerCpu, refused }) => {
     if (!calibration) return `${profile.name}: ${refused ?? 'every app on 127.0.0.1, no network stage'}`;
     const asked = `asked ${2 * profile.oneWayDelayMs} ms RTT${profile.rateMbit === null ? '' : `, ${profile.rateMbit} Mbit/s`}${profile.loss > 0 ? `, ${profile.loss * 100}% loss` : ''}`;
-    const cost = delayerCpu ? `; delayer ${ms(delayerCpu.cpuMs)} ms CPU for ${count(delayerCpu.packets)} packets while measuring` : '';
+    const receive = delayerCpu?.receiveCpuMs === undefined ? '' : ` (servers' receive thread ${ms(delayerCpu.receiveCpuMs)} ms)`;
+    const cost = delayerCpu ? `; delayer ${ms(delayerCpu.cpuMs)} ms CPU for ${count(delayerCpu.packets)} packets while measuring${receive}` : '';
     return `${profile.name} (${asked}): ${describeCalibration(calibration)}${refused ? `; refused: ${refused}` : ''}${cost}`;
   });
 }

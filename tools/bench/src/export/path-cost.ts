@@ -1,6 +1,6 @@
 // The network stage's own cost per cell: how much CPU its delayer took beside the apps' own over the
-// same timed calls. Two cores are shared by client, servers and delayer, so a run says what the
-// emulated path took from the apps, cell by cell.
+// same timed calls. Two cores are shared by client, servers, the servers' receive thread and the
+// delayer, so a run says what the emulated path took from the apps, cell by cell.
 import { networkOf } from '../results/results';
 import type { CaseResult } from '../results/model';
 import { count, ms } from './format';
@@ -14,9 +14,11 @@ export interface PathCostRow {
   packets: number;
   /** Delayer CPU per packet it held, µs (null: no packets). */
   perPacketUs: number | null;
+  /** The servers' receive thread over the same calls, ms (null: the stage had none; its work is then in the delayer's). */
+  receiveCpuMs: number | null;
   /** Client + server CPU over the same calls, ms (null: not reported). */
   appsCpuMs: number | null;
-  /** delayer ÷ (delayer + apps), 0–1 (null: the apps' CPU is unknown). */
+  /** delayer ÷ (delayer + receive thread + apps): its share of the run's CPU, 0–1 (null: the apps' CPU is unknown). */
   share: number | null;
 }
 
@@ -30,6 +32,8 @@ export function pathCostRows(results: readonly CaseResult[]): PathCostRow[] {
     const server = cpu(r.server);
     const appsCpuMs = client === null || server === null ? null : client + server;
     const { cpuMs, packets } = r.delayer;
+    const receiveCpuMs = r.delayer.receiveCpuMs ?? null;
+    const whole = appsCpuMs === null ? null : cpuMs + (receiveCpuMs ?? 0) + appsCpuMs;
     return [
       {
         network: networkOf(r),
@@ -39,8 +43,9 @@ export function pathCostRows(results: readonly CaseResult[]): PathCostRow[] {
         delayerCpuMs: cpuMs,
         packets,
         perPacketUs: packets > 0 ? (cpuMs * 1000) / packets : null,
+        receiveCpuMs,
         appsCpuMs,
-        share: appsCpuMs === null || cpuMs + appsCpuMs <= 0 ? null : cpuMs / (cpuMs + appsCpuMs),
+        share: whole === null || whole <= 0 ? null : cpuMs / whole,
       },
     ];
   });
@@ -50,9 +55,11 @@ const percent = (share: number | null) => (share === null ? '–' : `${(share * 
 
 export const PATH_COST_HEADING = "The network stage's own CPU (the delayer, per cell, timed calls only)";
 export const PATH_COST_NOTE =
-  "The delayer's CPU includes the kernel's forwarding of every packet it releases (on a real network, a router's and " +
-  "the receiver's work). Share = delayer ÷ (delayer + client + server) over the same calls.";
-export const PATH_COST_HEADER = ['network', 'variant', 'case', 'transport', 'delayer CPU ms', 'packets', 'µs per packet', 'client + server CPU ms', 'delayer share'];
+  "The delayer's CPU includes the router's forwarding of every packet it releases. The servers' network stack receives " +
+  "those packets in a kernel thread of its own (threaded NAPI on their veth end, as a host's NIC would), shown apart; " +
+  "– where the stage had none (that work is then in the delayer's CPU). Share = delayer ÷ (delayer + receive thread + " +
+  'client + server) over the same calls.';
+export const PATH_COST_HEADER = ['network', 'variant', 'case', 'transport', 'delayer CPU ms', 'packets', 'µs per packet', 'receive thread CPU ms', 'client + server CPU ms', 'delayer share'];
 /** Columns from here on are numbers. */
 export const PATH_COST_FIRST_NUMBER = 4;
 
@@ -66,6 +73,7 @@ export function pathCostCells(r: PathCostRow): string[] {
     ms(r.delayerCpuMs),
     count(r.packets),
     r.perPacketUs === null ? '–' : r.perPacketUs.toFixed(1),
+    r.receiveCpuMs === null ? '–' : ms(r.receiveCpuMs),
     r.appsCpuMs === null ? '–' : ms(r.appsCpuMs),
     percent(r.share),
   ];

@@ -18,7 +18,8 @@ export function checkPrerequisites(profile: NetworkProfile, delayerBinary = DELA
   if (!usesStage(profile)) return null;
   if (process.platform !== 'linux') return `the network stage needs Linux (network namespaces); this is ${process.platform}`;
   if (process.getuid?.() !== 0) return 'the network stage needs root (it creates network namespaces and iptables rules inside them): run the bench as root';
-  const needed = ['ip', 'tc', 'sysctl', 'iptables', ...(profile.loss > 0 ? ['ethtool'] : [])];
+  // ethtool: per-segment loss turns offloads off, and a delay gives the servers' end its receive thread.
+  const needed = ['ip', 'tc', 'sysctl', 'iptables', ...(profile.loss > 0 || usesDelayer(profile) ? ['ethtool'] : [])];
   const missing = needed.filter((name) => !hasCommand(name));
   if (missing.length) {
     const packages = [...new Set(missing.map((name) => PACKAGES[name]))];

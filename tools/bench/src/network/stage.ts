@@ -13,6 +13,7 @@ import { namespacePids } from './namespaces';
 import { checkPrerequisites } from './prerequisites';
 import { bulkTransfer, connectRtts, offloadState, pingRtts, queueDrops, routerRuleCounters, startProbeServer } from './probes';
 import { usesDelayer, usesStage, type NetworkProfile } from './profile';
+import { napiThreads, receiveThreadCommands, threadsCpuMs, type ReceiveThread } from './receive-thread';
 import { run } from './shell';
 import { chooseCongestionControl, tcpSettingsFor, topologyFor, type StageHost, type TcpSettings, type Topology } from './topology';
 
@@ -45,6 +46,8 @@ export interface StageRecord {
   rate: { qdisc: 'htb'; rateMbit: number; on: string[] } | null;
   loss: { match: 'iptables statistic, mode random'; probability: number } | null;
   delayer: { pid: number; queue: number; trim: DelayTrim | null; jitterUs: number } | null;
+  /** The kernel thread(s) doing the servers' receive work on what the delayer releases (receive-thread.ts); null without a delayer. */
+  receiveThread: ReceiveThread | null;
 }
 
 /** Calibration as recorded: a plain JSON-able object for results.json provenance (`network`). */
@@ -70,6 +73,11 @@ export interface DelayerCpu {
   overruns: number;
   /** Packets it timed from when it read them, for want of a kernel receive timestamp (absent: an older delayer). */
   unstamped?: number;
+  /**
+   * CPU of the servers' receive thread so far (their network stack's work on the packets the delayer
+   * released); absent when the stage could not give that work a thread (it is then part of cpuMs).
+   */
+  receiveCpuMs?: number;
 }
 
 export interface CalibrateOptions {
@@ -141,7 +149,9 @@ export async function startStage(profile: NetworkProfile, options: StageOptions)
     for (const command of setupCommands(t, profile, tcp)) run(command);
     const wrap = (host: StageHost, argv: readonly string[]) => ['ip', 'netns', 'exec', t.namespaces[host], ...argv];
     let trim: DelayTrim | null = null;
+    let receiveThread: ReceiveThread | null = null;
     if (usesDelayer(profile)) {
+      receiveThread = startReceiveThread(t);
       const { holdUs, jitterUs } = roundTripHoldUs(profile.oneWayDelayMs, profile.jitterMs);
       delayer = await DelayerProcess.start(t, holdUs, jitterUs, binary);
       run(queueRuleCommand(t));
@@ -156,8 +166,10 @@ export async function startStage(profile: NetworkProfile, options: StageOptions)
       rate: profile.rateMbit === null ? null : { qdisc: 'htb', rateMbit: profile.rateMbit, on: [`${t.namespaces.router}/${t.interfaces.routerToClient}`, `${t.namespaces.router}/${t.interfaces.routerToServer}`] },
       loss: profile.loss > 0 ? { match: 'iptables statistic, mode random', probability: profile.loss } : null,
       delayer: delayer ? { pid: delayer.pid, queue: DELAYER_QUEUE, trim, jitterUs: (profile.jitterMs ?? 0) * 1000 } : null,
+      receiveThread,
     });
-    const delayerCpu = async () => (delayer ? cpuOf(await delayer.stats()) : null);
+    const receiveCpu = () => (receiveThread && receiveThread.pids.length > 0 ? { receiveCpuMs: threadsCpuMs(receiveThread.pids) } : {});
+    const delayerCpu = async () => (delayer ? { ...cpuOf(await delayer.stats()), ...receiveCpu() } : null);
     return {
       profile,
       topology: t,
@@ -176,15 +188,30 @@ export async function startStage(profile: NetworkProfile, options: StageOptions)
         if (stopped) return null;
         await Promise.all(bridges.map((bridge) => bridge.close().catch(() => undefined)));
         bridges.length = 0;
+        const received = receiveCpu();
         const last = delayer ? await delayer.stop() : null;
         teardownSync();
-        return last ? cpuOf(last) : null;
+        return last ? { ...cpuOf(last), ...received } : null;
       },
     };
   } catch (error) {
     teardownSync();
     throw error;
   }
+}
+
+/** Threaded NAPI on the servers' veth end; a kernel that refuses it leaves that work in the delayer's context, recorded with why. */
+function startReceiveThread(t: Topology): ReceiveThread {
+  const device = `${t.namespaces.server}/${t.interfaces.server}`;
+  const before = new Set(napiThreads(t.interfaces.server));
+  try {
+    receiveThreadCommands(t).forEach((command) => run(command));
+  } catch (error) {
+    return { device, pids: [], why: error instanceof Error ? error.message : String(error) };
+  }
+  // Our namespaces are the only ones with this device name that a stage creates, and one stage runs at a time.
+  const pids = napiThreads(t.interfaces.server).filter((pid) => !before.has(pid));
+  return pids.length > 0 ? { device, pids } : { device, pids: [], why: 'threaded NAPI switched on, but no napi/<device> kernel thread appeared' };
 }
 
 /**
@@ -297,7 +324,15 @@ export function cpuOf(s: DelayerSnapshot): DelayerCpu {
 export function delayerCpuBetween(before: DelayerCpu, after: DelayerCpu): DelayerCpu {
   const cpuMs = round(after.cpuMs - before.cpuMs);
   const packets = after.packets - before.packets;
-  return { ...after, cpuMs, packets, cpuPerPacketUs: packets ? round((cpuMs * 1000) / packets, 2) : null, overruns: after.overruns - before.overruns, ...(after.unstamped === undefined ? {} : { unstamped: after.unstamped - (before.unstamped ?? 0) }) };
+  return {
+    ...after,
+    cpuMs,
+    packets,
+    cpuPerPacketUs: packets ? round((cpuMs * 1000) / packets, 2) : null,
+    overruns: after.overruns - before.overruns,
+    ...(after.unstamped === undefined ? {} : { unstamped: after.unstamped - (before.unstamped ?? 0) }),
+    ...(after.receiveCpuMs === undefined || before.receiveCpuMs === undefined ? {} : { receiveCpuMs: round(after.receiveCpuMs - before.receiveCpuMs) }),
+  };
 }
 
 /** A host sysctl, read only (space-separated list), from /proc/sys. */

@@ -3,14 +3,18 @@ import type { MachineProbeReading, Measurement, PathCost, Phases, ProcessCost, R
 
 const roundUs = (ms: number) => Math.round(ms * 1000) / 1000;
 
-/** The delayer's CPU and packets of two stretches add up (unknown if either is). */
+/** The delayer's CPU and packets of two stretches add up (unknown if either is); so does the receive thread's, when both have it. */
 export function addPathCost(a: PathCost | null, b: PathCost | null): PathCost | null {
-  return a && b ? { cpuMs: roundUs(a.cpuMs + b.cpuMs), packets: a.packets + b.packets } : null;
+  if (!a || !b) return null;
+  const receive = a.receiveCpuMs !== undefined && b.receiveCpuMs !== undefined ? { receiveCpuMs: roundUs(a.receiveCpuMs + b.receiveCpuMs) } : {};
+  return { cpuMs: roundUs(a.cpuMs + b.cpuMs), packets: a.packets + b.packets, ...receive };
 }
 
 /** What the path meter counted between two of its running-total readings (unknown if either is). */
 export function pathCostBetween(before: PathCost | null, after: PathCost | null): PathCost | null {
-  return before && after ? { cpuMs: roundUs(after.cpuMs - before.cpuMs), packets: after.packets - before.packets } : null;
+  if (!before || !after) return null;
+  const receive = before.receiveCpuMs !== undefined && after.receiveCpuMs !== undefined ? { receiveCpuMs: roundUs(after.receiveCpuMs - before.receiveCpuMs) } : {};
+  return { cpuMs: roundUs(after.cpuMs - before.cpuMs), packets: after.packets - before.packets, ...receive };
 }
 
 /** CPU times add up; the peak is the highest of the peaks. */

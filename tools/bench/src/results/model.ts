@@ -161,13 +161,19 @@ export interface RawResult extends CaseIdentity {
 }
 
 /**
- * The network stage's delayer over some calls: its CPU (user + system, including the kernel's forwarding
+ * The network stage's delayer over some calls: its CPU (user + system, including the router's forwarding
  * of each packet it releases) and the packets it held. Set beside the client's and server's CPU of the
  * same calls, it says how much of the machine the emulated path took from the apps.
  */
 export interface PathCost {
   cpuMs: number;
   packets: number;
+  /**
+   * CPU of the servers' receive thread over the same calls: their network stack's work on the packets
+   * the delayer released (a host's NIC receive on a real network). Absent when the stage had no such
+   * thread (that work is then inside cpuMs) or in results written before it existed.
+   */
+  receiveCpuMs?: number;
 }
 
 export interface MachineProbeReading {

@@ -1,0 +1,45 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { napiThreads, receiveThreadCommands, threadsCpuMs } from '../src/network/receive-thread';
+import { topologyFor } from '../src/network/topology';
+import { addPathCost, pathCostBetween } from '../src/planning/visits';
+
+// The servers' receive thread: found by name in /proc, measured by schedstat, carried per cell.
+const t = topologyFor('receive-thread-test');
+
+/** A fake /proc with the given threads (pid → comm, schedstat's first field in ns). */
+function fakeProc(threads: Record<number, { comm: string; ns: number }>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbx-proc-'));
+  fs.mkdirSync(path.join(dir, 'self'));
+  for (const [pid, { comm, ns }] of Object.entries(threads)) {
+    fs.mkdirSync(path.join(dir, pid));
+    fs.writeFileSync(path.join(dir, pid, 'comm'), `${comm}\n`);
+    fs.writeFileSync(path.join(dir, pid, 'schedstat'), `${ns} 1234 56\n`);
+  }
+  return dir;
+}
+
+describe("the servers' receive thread", () => {
+  it('is switched on inside the stage only: TSO off on the router end, GRO and threaded NAPI on the servers end', () => {
+    const argvs = receiveThreadCommands(t).map((c) => c.argv.join(' '));
+    expect(argvs).toEqual([
+      `ip netns exec ${t.namespaces.router} ethtool -K ${t.interfaces.routerToServer} tso off`,
+      `ip netns exec ${t.namespaces.server} ethtool -K ${t.interfaces.server} gro on`,
+      `ip netns exec ${t.namespaces.server} sh -c echo 1 > /sys/class/net/${t.interfaces.server}/threaded`,
+    ]);
+  });
+
+  it('is found by its kernel thread name and measured in ns (schedstat), a vanished thread counting 0', () => {
+    const proc = fakeProc({ 12: { comm: 'napi/veth-s-261', ns: 2_500_000 }, 40: { comm: 'napi/veth-s-262', ns: 1_000_000 }, 7: { comm: 'napi/veth-c-263', ns: 9 }, 9: { comm: 'node', ns: 9 } });
+    expect(napiThreads('veth-s', proc)).toEqual([12, 40]);
+    expect(threadsCpuMs([12, 40, 999], proc)).toBe(3.5);
+  });
+
+  it('adds up and differences per cell like the delayer, and stays absent when either reading lacks it', () => {
+    expect(addPathCost({ cpuMs: 1, packets: 10, receiveCpuMs: 2 }, { cpuMs: 3, packets: 5, receiveCpuMs: 4 })).toEqual({ cpuMs: 4, packets: 15, receiveCpuMs: 6 });
+    expect(addPathCost({ cpuMs: 1, packets: 10, receiveCpuMs: 2 }, { cpuMs: 3, packets: 5 })).toEqual({ cpuMs: 4, packets: 15 });
+    expect(pathCostBetween({ cpuMs: 1, packets: 10, receiveCpuMs: 2 }, { cpuMs: 3.5, packets: 50, receiveCpuMs: 7 })).toEqual({ cpuMs: 2.5, packets: 40, receiveCpuMs: 5 });
+    expect(pathCostBetween({ cpuMs: 1, packets: 10 }, { cpuMs: 3, packets: 50, receiveCpuMs: 7 })).toEqual({ cpuMs: 2, packets: 40 });
+  });
+});
