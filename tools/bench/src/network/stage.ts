@@ -209,9 +209,14 @@ function startReceiveThread(t: Topology): ReceiveThread {
   } catch (error) {
     return { device, pids: [], why: error instanceof Error ? error.message : String(error) };
   }
-  // Our namespaces are the only ones with this device name that a stage creates, and one stage runs at a time.
-  const pids = napiThreads(t.interfaces.server).filter((pid) => !before.has(pid));
-  return pids.length > 0 ? { device, pids } : { device, pids: [], why: 'threaded NAPI switched on, but no napi/<device> kernel thread appeared' };
+  // Our namespaces are the only ones with this device name that a stage creates, and one stage runs at a
+  // time. The thread can appear a moment after the switch: look for it for up to a second.
+  for (let tries = 0; tries < 50; tries++) {
+    const pids = napiThreads(t.interfaces.server).filter((pid) => !before.has(pid));
+    if (pids.length > 0) return { device, pids };
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  }
+  return { device, pids: [], why: 'threaded NAPI switched on, but no napi/<device> kernel thread appeared within a second' };
 }
 
 /**
