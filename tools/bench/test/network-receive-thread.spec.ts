@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { napiThreads, receiveThreadCommands, threadsCpuMs } from '../src/network/receive-thread';
+import { napiThreads, ReceiveThreads, receiveThreadCommands, threadsCpuMs } from '../src/network/receive-thread';
 import { topologyFor } from '../src/network/topology';
 import { addPathCost, pathCostBetween } from '../src/planning/visits';
 
@@ -34,6 +34,17 @@ describe("the servers' receive thread", () => {
     const proc = fakeProc({ 12: { comm: 'napi/veth-s-261', ns: 2_500_000 }, 40: { comm: 'napi/veth-s-262', ns: 1_000_000 }, 7: { comm: 'napi/veth-c-263', ns: 9 }, 9: { comm: 'node', ns: 9 } });
     expect(napiThreads('veth-s', proc)).toEqual([12, 40]);
     expect(threadsCpuMs([12, 40, 999], proc)).toBe(3.5);
+  });
+
+  it('is looked up until the kernel starts it, never taking a thread of that name that was there before', () => {
+    const proc = fakeProc({ 5: { comm: 'napi/veth-s-100', ns: 7_000_000 } });
+    const threads = new ReceiveThreads('veth-s', new Set([5]), proc);
+    expect(threads.cpuMs()).toBeUndefined();
+    fs.mkdirSync(path.join(proc, '41'));
+    fs.writeFileSync(path.join(proc, '41', 'comm'), 'napi/veth-s-300\n');
+    fs.writeFileSync(path.join(proc, '41', 'schedstat'), '2000000 0 0\n');
+    expect(threads.pids()).toEqual([41]);
+    expect(threads.cpuMs()).toBe(2);
   });
 
   it('adds up and differences per cell like the delayer, and stays absent when either reading lacks it', () => {

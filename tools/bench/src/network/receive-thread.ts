@@ -60,3 +60,29 @@ export function threadsCpuMs(pids: readonly number[], proc = '/proc'): number {
 
 /** What the stage recorded: the threads it measures, or why the receive work stays in the delayer's context. */
 export type ReceiveThread = { device: string; pids: number[] } | { device: string; pids: []; why: string };
+
+/**
+ * The receive thread(s) of one veth end, found by name. The kernel starts a napi thread when the
+ * device's NAPI first runs, not when `threaded` is switched on, so they are looked up until found;
+ * threads of that name that existed before the switch (`before`) are never ours.
+ */
+export class ReceiveThreads {
+  private found: number[] = [];
+
+  constructor(
+    private readonly device: string,
+    private readonly before: ReadonlySet<number>,
+    private readonly proc = '/proc',
+  ) {}
+
+  pids(): number[] {
+    if (this.found.length === 0) this.found = napiThreads(this.device, this.proc).filter((pid) => !this.before.has(pid));
+    return this.found;
+  }
+
+  /** Their CPU so far in ms; undefined while none has started. */
+  cpuMs(): number | undefined {
+    const pids = this.pids();
+    return pids.length > 0 ? threadsCpuMs(pids, this.proc) : undefined;
+  }
+}

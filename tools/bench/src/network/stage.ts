@@ -13,7 +13,7 @@ import { namespacePids } from './namespaces';
 import { checkPrerequisites } from './prerequisites';
 import { bulkTransfer, connectRtts, offloadState, pingRtts, queueDrops, routerRuleCounters, startProbeServer } from './probes';
 import { usesDelayer, usesStage, type NetworkProfile } from './profile';
-import { napiThreads, receiveThreadCommands, threadsCpuMs, type ReceiveThread } from './receive-thread';
+import { napiThreads, ReceiveThreads, receiveThreadCommands, type ReceiveThread } from './receive-thread';
 import { run } from './shell';
 import { chooseCongestionControl, tcpSettingsFor, topologyFor, type StageHost, type TcpSettings, type Topology } from './topology';
 
@@ -149,9 +149,9 @@ export async function startStage(profile: NetworkProfile, options: StageOptions)
     for (const command of setupCommands(t, profile, tcp)) run(command);
     const wrap = (host: StageHost, argv: readonly string[]) => ['ip', 'netns', 'exec', t.namespaces[host], ...argv];
     let trim: DelayTrim | null = null;
-    let receiveThread: ReceiveThread | null = null;
+    let receiveThreads: ReceiveThreads | string | null = null;
     if (usesDelayer(profile)) {
-      receiveThread = startReceiveThread(t);
+      receiveThreads = startReceiveThread(t);
       const { holdUs, jitterUs } = roundTripHoldUs(profile.oneWayDelayMs, profile.jitterMs);
       delayer = await DelayerProcess.start(t, holdUs, jitterUs, binary);
       run(queueRuleCommand(t));
@@ -166,9 +166,12 @@ export async function startStage(profile: NetworkProfile, options: StageOptions)
       rate: profile.rateMbit === null ? null : { qdisc: 'htb', rateMbit: profile.rateMbit, on: [`${t.namespaces.router}/${t.interfaces.routerToClient}`, `${t.namespaces.router}/${t.interfaces.routerToServer}`] },
       loss: profile.loss > 0 ? { match: 'iptables statistic, mode random', probability: profile.loss } : null,
       delayer: delayer ? { pid: delayer.pid, queue: DELAYER_QUEUE, trim, jitterUs: (profile.jitterMs ?? 0) * 1000 } : null,
-      receiveThread,
+      receiveThread: receiveThreadRecord(`${t.namespaces.server}/${t.interfaces.server}`, receiveThreads),
     });
-    const receiveCpu = () => (receiveThread && receiveThread.pids.length > 0 ? { receiveCpuMs: threadsCpuMs(receiveThread.pids) } : {});
+    const receiveCpu = () => {
+      const cpuMs = receiveThreads instanceof ReceiveThreads ? receiveThreads.cpuMs() : undefined;
+      return cpuMs === undefined ? {} : { receiveCpuMs: cpuMs };
+    };
     const delayerCpu = async () => (delayer ? { ...cpuOf(await delayer.stats()), ...receiveCpu() } : null);
     return {
       profile,
@@ -201,22 +204,22 @@ export async function startStage(profile: NetworkProfile, options: StageOptions)
 }
 
 /** Threaded NAPI on the servers' veth end; a kernel that refuses it leaves that work in the delayer's context, recorded with why. */
-function startReceiveThread(t: Topology): ReceiveThread {
-  const device = `${t.namespaces.server}/${t.interfaces.server}`;
+function startReceiveThread(t: Topology): ReceiveThreads | string {
   const before = new Set(napiThreads(t.interfaces.server));
   try {
     receiveThreadCommands(t).forEach((command) => run(command));
   } catch (error) {
-    return { device, pids: [], why: error instanceof Error ? error.message : String(error) };
+    return error instanceof Error ? error.message : String(error);
   }
-  // Our namespaces are the only ones with this device name that a stage creates, and one stage runs at a
-  // time. The thread can appear a moment after the switch: look for it for up to a second.
-  for (let tries = 0; tries < 50; tries++) {
-    const pids = napiThreads(t.interfaces.server).filter((pid) => !before.has(pid));
-    if (pids.length > 0) return { device, pids };
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
-  }
-  return { device, pids: [], why: 'threaded NAPI switched on, but no napi/<device> kernel thread appeared within a second' };
+  // Our namespaces are the only ones with this device name that a stage creates, and one stage runs at a time.
+  return new ReceiveThreads(t.interfaces.server, before);
+}
+
+function receiveThreadRecord(device: string, threads: ReceiveThreads | string | null): ReceiveThread | null {
+  if (threads === null) return null;
+  if (typeof threads === 'string') return { device, pids: [], why: threads };
+  const pids = threads.pids();
+  return pids.length > 0 ? { device, pids } : { device, pids: [], why: 'no napi thread has started yet (no packet released so far)' };
 }
 
 /**
