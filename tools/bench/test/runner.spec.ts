@@ -72,6 +72,9 @@ describe('runCases with a scripted driver', () => {
     // A meter that fails leaves the cost unknown, and the cell succeeds.
     const [unknown] = await runCases([plan[0]], driver, { onCaseDone: () => undefined }, { pathMeter: () => Promise.reject(new Error('gone')) });
     expect(unknown).toMatchObject({ error: null, delayer: null });
+    // A stage whose servers receive in a thread of their own: that thread's CPU is carried per cell too.
+    const [threaded] = await runCases([plan[0]], driver, { onCaseDone: () => undefined }, { pathMeter: async () => ({ ...totals, receiveCpuMs: totals.cpuMs / 2 }) });
+    expect(threaded.delayer).toEqual({ cpuMs: 6, packets: 30, receiveCpuMs: 3 });
   });
 
   it('warms up with single untimed calls until the warm-up calls add up to warmupMs', async () => {

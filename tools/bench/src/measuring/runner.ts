@@ -78,8 +78,9 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
       measurement: null,
       sampleOrder: [],
       failure: null,
-      // Known (from zero) while every reading of the meter succeeds; unknown (null) once one fails.
-      delayer: pathMeter ? { cpuMs: 0, packets: 0 } : null,
+      // Known (from zero) while every reading of the meter succeeds; unknown (null) once one fails. Every
+      // part starts at zero: one the meter does not report (receiveCpuMs without that thread) drops out at the first sum.
+      delayer: pathMeter ? { cpuMs: 0, packets: 0, receiveCpuMs: 0 } : null,
     }));
 
     for (const acc of accs) {
