@@ -77,3 +77,23 @@ func TestSlackIsATwentiethOfTheHoldAtMostOneMillisecond(t *testing.T) {
 		}
 	}
 }
+
+func TestSleepIsTimedFromTheLastReleaseSoPacketsDueMeanwhileWaitForTheNextWakeUp(t *testing.T) {
+	const slack = time.Millisecond
+	us := func(n int) time.Duration { return time.Duration(n) * time.Microsecond }
+	cases := []struct {
+		name              string
+		at, now, released time.Duration
+		want              time.Duration
+	}{
+		{"head due 3 µs after the release, now 10 µs after it: sleeps 3 µs", us(1003), us(1010), us(1000), us(3)},
+		{"head due later: sleeps until it, plus the 10 µs since the release", us(1500), us(1010), us(1000), us(500)},
+		{"a release long ago counts as a quarter of the slack ago: 100 µs overdue, sleeps 150 µs", us(8900), us(9000), us(1000), us(150)},
+		{"overdue by more than a quarter of the slack: no sleep", us(5000), us(9000), us(1000), us(-3750)},
+	}
+	for _, c := range cases {
+		if got := sleepFor(c.at, c.now, c.released, slack); got != c.want {
+			t.Errorf("%s: sleepFor = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
