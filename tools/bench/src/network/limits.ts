@@ -4,8 +4,9 @@
 export const STAGE_LIMITS = Object.freeze({
   /**
    * Highest rate of a profile with a delay, in Mbit/s. With offloads on, the delayer (user space)
-   * carried one TCP flow at about 8 Gbit/s on the 2-core VM it was built on, at about 0.08 of a core
-   * per Gbit/s; 1 Gbit/s, the fastest link the profiles model, leaves the CPUs to the apps.
+   * carried one client → server TCP flow at about 2.2 Gbit/s on the 2-core VM it was built on (the
+   * router's end facing the servers segments in software, so the servers' end can receive in its own
+   * thread; 8 Gbit/s without that); 1 Gbit/s, the fastest link the profiles model, stays below it.
    */
   maxRateWithDelayMbit: 1000,
   /**
