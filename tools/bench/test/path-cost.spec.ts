@@ -1,7 +1,7 @@
 import { renderCsv } from '../src/export/csv';
 import { renderReport } from '../src/export/html/report';
 import { renderMarkdown } from '../src/export/markdown';
-import { pathCostRows } from '../src/export/path-cost';
+import { pathCostRows, pathCostTotal, TOTAL_LABEL } from '../src/export/path-cost';
 import type { RunDocument } from '../src/results/model';
 import { caseResult } from './case-result';
 
@@ -25,6 +25,17 @@ describe("the network stage's own CPU per cell", () => {
     // Unknown apps' CPU: no share rather than a made-up one; a failed cell: no row.
     expect(pathCostRows([{ ...region, client: null }])[0].share).toBeNull();
     expect(pathCostRows([{ ...region, ok: false }])).toEqual([]);
+  });
+
+  it("adds every cell up into the run's row: the delayer's share of the run's CPU", () => {
+    const grpc = { ...region, transport: 'grpc' as const, delayer: { cpuMs: 2, packets: 100, receiveCpuMs: 1 }, client: { cpuUserMs: 40, cpuSystemMs: 0, peakRssBytes: 1 }, server: { cpuUserMs: 30, cpuSystemMs: 0, peakRssBytes: 1 } };
+    const json = { ...region, delayer: { cpuMs: 10, packets: 4000, receiveCpuMs: 7 } };
+    // delayer 12 of 12 + 8 (receive) + 90 + 70 (apps) = 180 ms: 6.7 %.
+    expect(pathCostTotal(pathCostRows([json, grpc]))).toMatchObject({ network: TOTAL_LABEL, delayerCpuMs: 12, packets: 4100, receiveCpuMs: 8, appsCpuMs: 160, share: 12 / 180 });
+    expect(pathCostTotal(pathCostRows([{ ...json, client: null }, grpc]))!.share).toBeNull();
+    expect(pathCostTotal([])).toBeNull();
+    expect(renderMarkdown(doc([json, grpc]))).toMatch(/\| the whole run \| {2}\| {2}\| {2}\| 12\.0 \| 4,100 \| 2\.9 \| 8\.000 \| 160\.0 \| 6\.7 % \|/);
+    expect(renderReport(doc([json, grpc]))).toContain('data-total="run"');
   });
 
   it("counts the servers' receive thread in the run's CPU and shows it apart, when the stage had one", () => {

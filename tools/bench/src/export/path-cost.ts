@@ -51,6 +51,35 @@ export function pathCostRows(results: readonly CaseResult[]): PathCostRow[] {
   });
 }
 
+/**
+ * The whole run's row: every cell's delayer, receive thread and apps added up, so the share is the
+ * delayer's part of the run's CPU (for a run of one case, that case's). Null when there is no cell.
+ */
+export function pathCostTotal(rows: readonly PathCostRow[]): PathCostRow | null {
+  if (rows.length === 0) return null;
+  const sum = (pick: (r: PathCostRow) => number | null) => (rows.some((r) => pick(r) === null) ? null : rows.reduce((total, r) => total + (pick(r) ?? 0), 0));
+  const delayerCpuMs = rows.reduce((total, r) => total + r.delayerCpuMs, 0);
+  const packets = rows.reduce((total, r) => total + r.packets, 0);
+  const receiveCpuMs = rows.every((r) => r.receiveCpuMs === null) ? null : rows.reduce((total, r) => total + (r.receiveCpuMs ?? 0), 0);
+  const appsCpuMs = sum((r) => r.appsCpuMs);
+  const whole = appsCpuMs === null ? null : delayerCpuMs + (receiveCpuMs ?? 0) + appsCpuMs;
+  return {
+    network: TOTAL_LABEL,
+    variant: '',
+    case: '',
+    transport: '',
+    delayerCpuMs,
+    packets,
+    perPacketUs: packets > 0 ? (delayerCpuMs * 1000) / packets : null,
+    receiveCpuMs,
+    appsCpuMs,
+    share: whole === null || whole <= 0 ? null : delayerCpuMs / whole,
+  };
+}
+
+/** The first cell of the whole run's row. */
+export const TOTAL_LABEL = 'the whole run';
+
 const percent = (share: number | null) => (share === null ? '–' : `${(share * 100).toFixed(1)} %`);
 
 export const PATH_COST_HEADING = "The network stage's own CPU (the delayer, per cell, timed calls only)";
@@ -58,7 +87,7 @@ export const PATH_COST_NOTE =
   "The delayer's CPU includes the router's forwarding of every packet it releases. The servers' network stack receives " +
   "those packets in a kernel thread of its own (threaded NAPI on their veth end, as a host's NIC would), shown apart; " +
   "– where the stage had none (that work is then in the delayer's CPU). Share = delayer ÷ (delayer + receive thread + " +
-  'client + server) over the same calls.';
+  'client + server) over the same calls; the last row adds every cell up: the delayer\'s share of the run\'s CPU.';
 export const PATH_COST_HEADER = ['network', 'variant', 'case', 'transport', 'delayer CPU ms', 'packets', 'µs per packet', 'receive thread CPU ms', 'client + server CPU ms', 'delayer share'];
 /** Columns from here on are numbers. */
 export const PATH_COST_FIRST_NUMBER = 4;
@@ -81,8 +110,10 @@ export function pathCostCells(r: PathCostRow): string[] {
 
 /** results.md's section, empty when no cell crossed a delayer. */
 export function renderPathCostSection(results: readonly CaseResult[]): string[] {
-  const rows = pathCostRows(results);
-  if (rows.length === 0) return [];
+  const cells = pathCostRows(results);
+  const total = pathCostTotal(cells);
+  if (total === null) return [];
+  const rows = [...cells, total];
   const align = PATH_COST_HEADER.map((_, i) => (i < PATH_COST_FIRST_NUMBER ? '---' : '---:'));
   return [
     `## ${PATH_COST_HEADING}`,

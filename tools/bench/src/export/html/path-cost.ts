@@ -1,6 +1,6 @@
 // The network stage's own CPU per cell: the rows of pathCostRows(), the same as results.md's table.
 import type { CaseResult } from '../../results/model';
-import { PATH_COST_FIRST_NUMBER, PATH_COST_HEADER, PATH_COST_HEADING, PATH_COST_NOTE, pathCostCells, pathCostRows } from '../path-cost';
+import { PATH_COST_FIRST_NUMBER, PATH_COST_HEADER, PATH_COST_HEADING, PATH_COST_NOTE, pathCostCells, pathCostRows, pathCostTotal } from '../path-cost';
 import { escapeHtml } from './escape';
 import { el } from './svg';
 import { renderTableSection } from './table-section';
@@ -8,13 +8,12 @@ import { renderTableSection } from './table-section';
 /** The section, or '' when no cell crossed a delayer. */
 export function renderPathCostSection(results: readonly CaseResult[]): string {
   const rows = pathCostRows(results);
-  if (rows.length === 0) return '';
-  const body = rows.map((row) =>
-    el(
-      'tr',
-      { 'data-network': row.network, 'data-variant': row.variant, 'data-case': row.case, 'data-transport': row.transport },
-      ...pathCostCells(row).map((cell, i) => el('td', i < PATH_COST_FIRST_NUMBER ? {} : { class: 'num' }, escapeHtml(cell))),
-    ),
-  );
+  const total = pathCostTotal(rows);
+  if (total === null) return '';
+  const cells = (row: typeof total) => pathCostCells(row).map((cell, i) => el('td', i < PATH_COST_FIRST_NUMBER ? {} : { class: 'num' }, escapeHtml(cell)));
+  const body = [
+    ...rows.map((row) => el('tr', { 'data-network': row.network, 'data-variant': row.variant, 'data-case': row.case, 'data-transport': row.transport }, ...cells(row))),
+    el('tr', { 'data-total': 'run' }, ...cells(total)),
+  ];
   return renderTableSection({ id: 'path-cost', heading: PATH_COST_HEADING, header: PATH_COST_HEADER, body, note: PATH_COST_NOTE });
 }
