@@ -47,6 +47,10 @@ describeRoot('network stage (root)', () => {
       expect(Math.abs(calibration.achieved.tcpConnectRttMs.median - 6)).toBeLessThanOrEqual(1.5);
       expect(calibration.stage.tcp.congestionControl).toMatch(/\w/);
       expect(calibration.delayerCpu?.packets).toBeGreaterThan(0);
+      // The servers receive what the delayer releases in a thread of their own, measured apart.
+      expect(calibration.stage.receiveThread?.device).toBe(`${stage.topology.namespaces.server}/${stage.topology.interfaces.server}`);
+      expect(calibration.stage.receiveThread?.pids.length).toBeGreaterThan(0);
+      expect(calibration.delayerCpu?.receiveCpuMs).toBeGreaterThan(0);
 
       // ping from the client namespace, independently of the calibration.
       const ping = spawnSync('ip', ['netns', 'exec', stage.topology.namespaces.client, 'ping', '-n', '-c', '10', '-i', '0.05', stage.hosts.server], { encoding: 'utf8' });

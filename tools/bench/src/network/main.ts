@@ -70,6 +70,8 @@ async function up(profileName: string, runId: string, calibrate: boolean): Promi
   if (record.delayer && trim) {
     log(`delayer pid ${record.delayer.pid}: holds each client → server packet ${trim.configuredHoldUs} µs (the whole round trip's delay; the stage adds ${trim.overheadMs} ms of RTT; tuned in ${trim.steps.length} steps: ${trim.steps.map((s) => `${s.holdUs} µs → ${s.rttMs} ms`).join(', ')})`);
   }
+  const receive = record.receiveThread;
+  if (receive) log(receive.pids.length > 0 ? `servers' receive thread: pid ${receive.pids.join(', ')} (threaded NAPI on ${receive.device})` : `servers' receive work stays in the delayer's context: ${'why' in receive ? receive.why : ''}`);
   if (calibrate) {
     const calibration = await stage.calibrate();
     process.stdout.write(`${JSON.stringify(calibration, null, 2)}\n`);
