@@ -101,6 +101,63 @@ describeRoot('network stage (root)', () => {
     expect(namespaces()).not.toContain('nbx-');
   });
 
+  it('bench:network fault breaks the wire of the stage that is up (reset, blackhole) and mends it', async () => {
+    const stage = await startStage(tiny, { runId: 'jest-fault' });
+    const server = spawn('ip', ['netns', 'exec', stage.topology.namespaces.server, process.execPath, '-e', `require('http').createServer((q, s) => s.end('ok')).listen(18081, '${stage.hosts.server}', () => console.log('up'))`]);
+    try {
+      await new Promise((resolve) => readline.createInterface({ input: server.stdout }).once('line', resolve));
+      // One HTTP request from the client namespace on a new connection: its status, its error code, or timeout.
+      const request = () =>
+        spawnSync('ip', ['netns', 'exec', stage.topology.namespaces.client, process.execPath, '-e',
+          `const r = require('http').get({ host: '${stage.hosts.server}', port: 18081, timeout: 1500, agent: false }, (s) => { s.resume(); s.on('end', () => console.log(s.statusCode)); });
+           r.on('timeout', () => { console.log('timeout'); process.exit(0); }); r.on('error', (e) => console.log(e.code));`], { encoding: 'utf8' }).stdout.trim();
+      const fault = (what: string) => spawnSync(process.execPath, [path.resolve(__dirname, '../dist/network/main.js'), 'fault', what], { encoding: 'utf8' });
+      expect(request()).toBe('200');
+      expect(fault('reset')).toMatchObject({ status: 0, stderr: expect.stringContaining('wire fault "reset"') });
+      expect(['ECONNREFUSED', 'ECONNRESET']).toContain(request());
+      expect(fault('blackhole').status).toBe(0); // replaces the reset
+      expect(request()).toBe('timeout');
+      expect(fault('clear')).toMatchObject({ status: 0, stderr: expect.stringContaining('removed blackhole') });
+      expect(request()).toBe('200');
+      expect(fault('flood')).toMatchObject({ status: 2, stderr: expect.stringContaining('fault needs one of reset, blackhole or clear') });
+    } finally {
+      server.kill();
+      await stage.stop();
+    }
+    expect(namespaces()).not.toContain('nbx-jest-fault');
+    const noStage = spawnSync(process.execPath, [path.resolve(__dirname, '../dist/network/main.js'), 'fault', 'reset'], { encoding: 'utf8' });
+    expect(noStage).toMatchObject({ status: 1, stderr: expect.stringContaining('no network stage is up') });
+  });
+
+  // One fault during a run (a reset's effect on calls is tried above, at the stage): each run across a
+  // stage is another calibration a loaded CI machine could refuse.
+  it('a blackhole in the middle of a run across the stage: the cells after it fail by deadline with the reason, the run ends, nothing left', async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-net-'));
+    try {
+      const args = [path.resolve(__dirname, '../dist/main.js'), '--network', 'region', '--cases', '1-1,1-2', '--runs', '2', '--forks', '0', '--visits', '1', '--warmup-ms', '0', '--deadline-ms', '2000', '--out', out];
+      const child = spawn(process.execPath, args, { cwd: path.resolve(__dirname, '../../..') });
+      let stderr = '';
+      let broken = false;
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (broken || !stderr.includes('[1/2]')) return;
+        broken = true; // after the first case, before the second
+        spawnSync(process.execPath, [path.resolve(__dirname, '../dist/network/main.js'), 'fault', 'blackhole']);
+      });
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      // On failure, the run's own account (a refused calibration shows here).
+      expect({ broken, code, said: broken && code === 1 ? '' : stderr.slice(-3000) }).toEqual({ broken: true, code: 1, said: '' });
+      const [run] = fs.readdirSync(out).filter((name) => /^\d{4}-/.test(name));
+      const doc = JSON.parse(fs.readFileSync(path.join(out, run, 'results.json'), 'utf8'));
+      expect(doc.results.map((r: { case: string; transport: string; ok: boolean }) => `${r.case}/${r.transport}/${r.ok}`)).toEqual(['①-1/json/true', '①-1/grpc/true', '①-2/json/false', '①-2/grpc/false']);
+      for (const failed of doc.results.slice(2)) expect(failed).toMatchObject({ failure: { kind: 'deadline' }, error: expect.stringContaining('DEADLINE_EXCEEDED') });
+      expect(stderr).toMatch(/bench: 2 of 4 cells failed/);
+      expect(namespaces()).not.toContain('nbx-');
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it('bench:all --network region runs a case across the stage: cells keyed by network, calibration in provenance, nothing left', async () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-net-'));
     try {

@@ -160,7 +160,7 @@ function orList(words: readonly string[]): string {
 }
 
 /** Help lines are wrapped to this many columns. */
-const HELP_WIDTH = 110;
+export const HELP_WIDTH = 110;
 /** Flags longer than this put their description on the next line. */
 const FLAG_COLUMN = 28;
 
@@ -183,8 +183,8 @@ function describe(option: OptionSpec): string {
   return notes.length ? `${option.description} (${notes.join('; ')})` : option.description;
 }
 
-/** `text` cut into lines of at most `width` columns at spaces. */
-function wrap(text: string, width: number): string[] {
+/** `text` cut into lines of at most `width` columns at spaces (a command's notes use it too). */
+export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(/\s+/).filter(Boolean)) {

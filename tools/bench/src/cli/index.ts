@@ -2,7 +2,9 @@
 export {
   parseCommandLine,
   helpText,
+  HELP_WIDTH,
   UsageError,
+  wrap,
   type Command,
   type CommandLine,
   type IntOption,

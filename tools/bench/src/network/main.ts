@@ -1,12 +1,14 @@
-// bench:network: bring a network stage up by hand, look inside it, take it down.
-//   npx nx run bench:network -- up <profile> | down | status | shell <client|server|router>
+// bench:network: bring a network stage up by hand, look inside it, break its wire, take it down.
+//   npx nx run bench:network -- up <profile> | down | status | shell <client|server|router> | fault <id|clear>
 import { spawnSync } from 'node:child_process';
-import { runTool, UsageError, type Command, type CommandLine } from '../cli';
+import { HELP_WIDTH, runTool, UsageError, wrap, type Command, type CommandLine } from '../cli';
 import { cleanupLeftovers } from './cleanup';
+import { faultCommand, findFault, WIRE_FAULTS } from './faults';
 import { isHeld, lockPath, readLock } from './lock';
 import { isAlive } from './namespaces';
 import { findProfile, loadProfiles, ProfileError, usesStage } from './profile';
 import { listNamespaces } from './namespaces';
+import { run, tryRun } from './shell';
 import { startStage } from './stage';
 import { isStageNamespace } from './topology';
 
@@ -18,7 +20,7 @@ const OPTIONS = {
 export const NETWORK_COMMAND: Command<typeof OPTIONS> = {
   name: 'bench:network',
   synopsis: 'npx nx run bench:network -- <command> [options]',
-  about: 'Brings a network stage up by hand, looks inside it, takes it down.',
+  about: 'Brings a network stage up by hand, looks inside it, breaks its wire, takes it down.',
   options: OPTIONS,
   positionals: true,
   notes: `Commands:
@@ -27,6 +29,9 @@ export const NETWORK_COMMAND: Command<typeof OPTIONS> = {
   status          the stage that is up, if any, and leftover namespaces
   shell <client|server|router>
                   a shell inside that namespace of the stage that is up (try: ping, curl, ss -ti)
+  fault <${WIRE_FAULTS.map((f) => f.id).join('|')}|clear>
+                  break the wire of the stage that is up (a bench run's too), or mend it:
+${WIRE_FAULTS.flatMap((f) => wrap(`${f.id}: ${f.description}`, HELP_WIDTH - 18).map((line) => ' '.repeat(18) + line)).join('\n')}
 
 Profiles: ${loadProfiles()
     .map((p) => p.name)
@@ -49,6 +54,9 @@ async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promi
     case 'shell':
       if (arg !== 'client' && arg !== 'server' && arg !== 'router') throw new UsageError('shell needs client, server or router');
       return shell(arg);
+    case 'fault':
+      if (arg !== 'clear' && !WIRE_FAULTS.some((f) => f.id === arg)) throw new UsageError(`fault needs one of ${WIRE_FAULTS.map((f) => f.id).join(', ')} or clear`);
+      return fault(arg);
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'no command given');
   }
@@ -125,6 +133,27 @@ function shell(host: 'client' | 'server' | 'router'): number {
   log(`shell in ${ns} (exit to leave)`);
   const result = spawnSync('ip', ['netns', 'exec', ns, process.env.SHELL || 'bash'], { stdio: 'inherit' });
   return result.status ?? 1;
+}
+
+/** Puts one wire fault in the stage's router (taking out any other first), or takes them all out. */
+function fault(id: string): number {
+  const holder = readLock();
+  if (!holder || !isHeld(holder)) throw new Error('no network stage is up: start one with `npx nx run bench:network -- up <profile>`');
+  const router = holder.namespaces.router;
+  // -D removes one copy per call: repeat until it says there is none.
+  const cleared = WIRE_FAULTS.filter((f) => {
+    let removed = false;
+    for (let i = 0; i < 10 && tryRun(faultCommand(router, f, 'clear')) === null; i++) removed = true;
+    return removed;
+  });
+  if (id === 'clear') {
+    log(cleared.length ? `wire mended: removed ${cleared.map((f) => f.id).join(', ')} from ${router}` : `no wire fault in ${router}`);
+    return 0;
+  }
+  const chosen = findFault(id);
+  run(faultCommand(router, chosen, 'inject'));
+  log(`wire fault "${chosen.id}" in ${router}: ${chosen.description}. \`npx nx run bench:network -- fault clear\` mends it`);
+  return 0;
 }
 
 function log(line: string): void {

@@ -1,11 +1,12 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { faultCommand, findFault, WIRE_FAULTS } from '../src/network/faults';
 import { napiThreads, ReceiveThreads, receiveThreadCommands, threadsCpuMs } from '../src/network/receive-thread';
 import { topologyFor } from '../src/network/topology';
 import { addPathCost, pathCostBetween } from '../src/planning/visits';
 
-// The servers' receive thread: found by name in /proc, measured by schedstat, carried per cell.
+// The servers' receive thread (found by name in /proc, measured by schedstat, carried per cell) and the wire faults.
 const t = topologyFor('receive-thread-test');
 
 /** A fake /proc with the given threads (pid → comm, schedstat's first field in ns). */
@@ -52,5 +53,15 @@ describe("the servers' receive thread", () => {
     expect(addPathCost({ cpuMs: 1, packets: 10, receiveCpuMs: 2 }, { cpuMs: 3, packets: 5 })).toEqual({ cpuMs: 4, packets: 15 });
     expect(pathCostBetween({ cpuMs: 1, packets: 10, receiveCpuMs: 2 }, { cpuMs: 3.5, packets: 50, receiveCpuMs: 7 })).toEqual({ cpuMs: 2.5, packets: 40, receiveCpuMs: 5 });
     expect(pathCostBetween({ cpuMs: 1, packets: 10 }, { cpuMs: 3, packets: 50, receiveCpuMs: 7 })).toEqual({ cpuMs: 2, packets: 40 });
+  });
+});
+
+describe('wire faults', () => {
+  it('are records: one rule put first in the router namespace FORWARD chain, taken out by the same rule', () => {
+    const reset = findFault('reset');
+    expect(faultCommand(t.namespaces.router, reset, 'inject').argv.join(' ')).toBe(`ip netns exec ${t.namespaces.router} iptables -w -I FORWARD 1 -p tcp -j REJECT --reject-with tcp-reset`);
+    expect(faultCommand(t.namespaces.router, findFault('blackhole'), 'clear').argv.join(' ')).toBe(`ip netns exec ${t.namespaces.router} iptables -w -D FORWARD -j DROP`);
+    expect(WIRE_FAULTS.map((f) => f.id)).toEqual(['reset', 'blackhole']);
+    expect(() => findFault('flood')).toThrow('unknown fault "flood" (known: reset, blackhole)');
   });
 });
