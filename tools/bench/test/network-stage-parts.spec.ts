@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { delayerCpuBetween } from '../src/network';
 import { faultCommand, findFault, WIRE_FAULTS } from '../src/network/faults';
 import { napiThreads, ReceiveThreads, receiveThreadCommands, threadsCpuMs } from '../src/network/receive-thread';
 import { topologyFor } from '../src/network/topology';
@@ -63,5 +64,14 @@ describe('wire faults', () => {
     expect(faultCommand(t.namespaces.router, findFault('blackhole'), 'clear').argv.join(' ')).toBe(`ip netns exec ${t.namespaces.router} iptables -w -D FORWARD -j DROP`);
     expect(WIRE_FAULTS.map((f) => f.id)).toEqual(['reset', 'blackhole']);
     expect(() => findFault('flood')).toThrow('unknown fault "flood" (known: reset, blackhole)');
+  });
+});
+
+describe("the stage's CPU between two readings", () => {
+  const reading = (cpuMs: number, packets: number, receiveCpuMs?: number) => ({ pid: 1, cpuMs, packets, cpuPerPacketUs: null, lateMeanUs: 0, lateMaxUs: 0, overruns: 0, ...(receiveCpuMs === undefined ? {} : { receiveCpuMs }) });
+  it("differences the receive thread with the delayer; a thread not started at the first reading had run nothing", () => {
+    expect(delayerCpuBetween(reading(10, 100, 4), reading(30, 1100, 9))).toMatchObject({ cpuMs: 20, packets: 1000, cpuPerPacketUs: 20, receiveCpuMs: 5 });
+    expect(delayerCpuBetween(reading(10, 100), reading(30, 1100, 9))).toMatchObject({ receiveCpuMs: 9 });
+    expect('receiveCpuMs' in delayerCpuBetween(reading(10, 100), reading(30, 1100))).toBe(false);
   });
 });

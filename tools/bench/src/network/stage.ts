@@ -339,7 +339,8 @@ export function delayerCpuBetween(before: DelayerCpu, after: DelayerCpu): Delaye
     cpuPerPacketUs: packets ? round((cpuMs * 1000) / packets, 2) : null,
     overruns: after.overruns - before.overruns,
     ...(after.unstamped === undefined ? {} : { unstamped: after.unstamped - (before.unstamped ?? 0) }),
-    ...(after.receiveCpuMs === undefined || before.receiveCpuMs === undefined ? {} : { receiveCpuMs: round(after.receiveCpuMs - before.receiveCpuMs) }),
+    // A thread not started at the first reading had run nothing before it.
+    ...(after.receiveCpuMs === undefined ? {} : { receiveCpuMs: round(after.receiveCpuMs - (before.receiveCpuMs ?? 0)) }),
   };
 }
 
