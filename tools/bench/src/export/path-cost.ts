@@ -24,6 +24,12 @@ export interface PathCostRow {
 
 const cpu = (cost: CaseResult['client']) => (cost ? cost.cpuUserMs + cost.cpuSystemMs : null);
 
+/** delayer ÷ (delayer + receive thread + apps); null when the apps' CPU is unknown. */
+function shareOf(delayerCpuMs: number, receiveCpuMs: number | null, appsCpuMs: number | null): number | null {
+  const whole = appsCpuMs === null ? null : delayerCpuMs + (receiveCpuMs ?? 0) + appsCpuMs;
+  return whole === null || whole <= 0 ? null : delayerCpuMs / whole;
+}
+
 /** One row per succeeded cell that crossed a stage with a delayer. */
 export function pathCostRows(results: readonly CaseResult[]): PathCostRow[] {
   return results.flatMap((r) => {
@@ -33,7 +39,6 @@ export function pathCostRows(results: readonly CaseResult[]): PathCostRow[] {
     const appsCpuMs = client === null || server === null ? null : client + server;
     const { cpuMs, packets } = r.delayer;
     const receiveCpuMs = r.delayer.receiveCpuMs ?? null;
-    const whole = appsCpuMs === null ? null : cpuMs + (receiveCpuMs ?? 0) + appsCpuMs;
     return [
       {
         network: networkOf(r),
@@ -45,7 +50,7 @@ export function pathCostRows(results: readonly CaseResult[]): PathCostRow[] {
         perPacketUs: packets > 0 ? (cpuMs * 1000) / packets : null,
         receiveCpuMs,
         appsCpuMs,
-        share: whole === null || whole <= 0 ? null : cpuMs / whole,
+        share: shareOf(cpuMs, receiveCpuMs, appsCpuMs),
       },
     ];
   });
@@ -54,15 +59,15 @@ export function pathCostRows(results: readonly CaseResult[]): PathCostRow[] {
 /**
  * The whole run's row: every cell's delayer, receive thread and apps added up, so the share is the
  * delayer's part of the run's CPU (for a run of one case, that case's). Null when there is no cell.
+ * The apps' total is unknown if any cell's is; the receive thread's only if no cell had one.
  */
 export function pathCostTotal(rows: readonly PathCostRow[]): PathCostRow | null {
   if (rows.length === 0) return null;
-  const sum = (pick: (r: PathCostRow) => number | null) => (rows.some((r) => pick(r) === null) ? null : rows.reduce((total, r) => total + (pick(r) ?? 0), 0));
-  const delayerCpuMs = rows.reduce((total, r) => total + r.delayerCpuMs, 0);
-  const packets = rows.reduce((total, r) => total + r.packets, 0);
-  const receiveCpuMs = rows.every((r) => r.receiveCpuMs === null) ? null : rows.reduce((total, r) => total + (r.receiveCpuMs ?? 0), 0);
-  const appsCpuMs = sum((r) => r.appsCpuMs);
-  const whole = appsCpuMs === null ? null : delayerCpuMs + (receiveCpuMs ?? 0) + appsCpuMs;
+  const total = (pick: (r: PathCostRow) => number | null) => rows.reduce((sum, r) => sum + (pick(r) ?? 0), 0);
+  const delayerCpuMs = total((r) => r.delayerCpuMs);
+  const packets = total((r) => r.packets);
+  const receiveCpuMs = rows.every((r) => r.receiveCpuMs === null) ? null : total((r) => r.receiveCpuMs);
+  const appsCpuMs = rows.some((r) => r.appsCpuMs === null) ? null : total((r) => r.appsCpuMs);
   return {
     network: TOTAL_LABEL,
     variant: '',
@@ -73,7 +78,7 @@ export function pathCostTotal(rows: readonly PathCostRow[]): PathCostRow | null 
     perPacketUs: packets > 0 ? (delayerCpuMs * 1000) / packets : null,
     receiveCpuMs,
     appsCpuMs,
-    share: whole === null || whole <= 0 ? null : delayerCpuMs / whole,
+    share: shareOf(delayerCpuMs, receiveCpuMs, appsCpuMs),
   };
 }
 

@@ -10,7 +10,8 @@ export interface Command {
 /** The netfilter queue the delayer reads, in the router namespace (queues are per namespace). */
 export const DELAYER_QUEUE = 0;
 
-const inNs = (ns: string, argv: string[]): string[] => ['ip', 'netns', 'exec', ns, ...argv];
+/** argv run inside namespace `ns` (`ip netns exec`, which also mounts the namespace's own /sys). */
+export const inNs = (ns: string, argv: readonly string[]): string[] => ['ip', 'netns', 'exec', ns, ...argv];
 
 /**
  * Everything that builds the stage except the delayer's queue rule (added once the delayer is bound:

@@ -1,7 +1,7 @@
 // Faults on the wire, as data: what a broken network does to the calls crossing a stage. Each is one
 // iptables rule put first in the router namespace's FORWARD chain (only there: never the host's),
 // and taken out again by the same rule.
-import type { Command } from './commands';
+import { inNs, type Command } from './commands';
 
 export interface WireFault {
   id: string;
@@ -34,7 +34,7 @@ export function findFault(id: string): WireFault {
 export function faultCommand(routerNamespace: string, fault: WireFault, action: 'inject' | 'clear'): Command {
   const position = action === 'inject' ? ['-I', 'FORWARD', '1'] : ['-D', 'FORWARD'];
   return {
-    argv: ['ip', 'netns', 'exec', routerNamespace, 'iptables', '-w', ...position, ...fault.rule],
+    argv: inNs(routerNamespace, ['iptables', '-w', ...position, ...fault.rule]),
     why: `${action} the wire fault "${fault.id}"`,
   };
 }

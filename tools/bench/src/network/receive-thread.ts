@@ -7,10 +7,8 @@
 // veth end, that work runs in a `napi/<device>-<id>` kernel thread, as a real host's NIC receive
 // would run apart from any router: measured on its own, reported beside the delayer.
 import * as fs from 'node:fs';
-import type { Command } from './commands';
+import { inNs, type Command } from './commands';
 import type { Topology } from './topology';
-
-const inNs = (ns: string, argv: string[]): string[] => ['ip', 'netns', 'exec', ns, ...argv];
 
 /**
  * A veth end hands packets to NAPI only when its receiver has GRO on and the sending end has no TSO
