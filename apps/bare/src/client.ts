@@ -5,6 +5,7 @@ import * as grpc from '@grpc/grpc-js';
 import { explainListenError, loadSettings, processSampler, runtimeInfo, stopOnSignals, type Settings } from '@bench/config';
 import { BusyError, CaseFailure, CaseRunner, measurePath, parseCaseRequest, parsePathRequest, type TransportName } from '@bench/harness';
 import { PROTO_LOADER_SETTINGS, samplePackageDefinition } from '@bench/proto';
+import { callerSignal } from '@bench/samples';
 import { parseIntField } from '@bench/validation';
 import { BareGrpcTransport } from './grpc-transport';
 import { closable, listen, readBody, sendJson } from './http-util';
@@ -62,7 +63,8 @@ async function main(): Promise<void> {
       }
       const request = parseCaseRequest(body, settings, [], runner.transportNames);
       if (!request.ok) return sendJson(res, 400, { statusCode: 400, error: 'Bad Request', ...request.error });
-      return sendJson(res, 200, await runner.run(request.value));
+      // A caller that goes away ends its run: the runner is free for the next at once.
+      return sendJson(res, 200, await runner.run(request.value, callerSignal(undefined, res)));
     }
     if (req.method !== 'GET') return sendJson(res, 405, { statusCode: 405, error: 'Method Not Allowed' });
     if (url.pathname === '/health') return sendJson(res, 200, { status: 'SERVING', service: 'client' });

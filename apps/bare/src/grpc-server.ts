@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { parseBulkRequest, processSampler, type Settings } from '@bench/config';
-import { malformedReason, MAX_MESSAGE_BYTES, observeSampleCodec, samplePackageDefinition, type BulkChunk, type BulkRequest__Output, type GetSamplesParam__Output, type ReadRequest__Output } from '@bench/proto';
-import { buildRows } from '@bench/samples';
+import { encodeSamplesSliced, grpcCallSignal, malformedReason, MAX_MESSAGE_BYTES, observeSampleCodec, samplePackageDefinition, type BulkChunk, type BulkRequest__Output, type GetSamplesParam__Output, type ReadRequest__Output } from '@bench/proto';
+import { noteAbandoned } from '@bench/samples';
 import { parseIntField } from '@bench/validation';
 
 type Services = {
@@ -50,10 +50,16 @@ export function createGrpcServer(settings: Settings): grpc.Server {
       if (!count.ok) {
         return callback({ code: grpc.status.INVALID_ARGUMENT, details: `${count.error.message} [count: ${count.error.rule}]` });
       }
-      const started = performance.now();
-      const samples = buildRows(count.value);
-      sampler.addPhase('build', performance.now() - started);
-      callback(null, { samples });
+      // Built and encoded a slice at a time, stopped by the call's deadline or its cancellation (as server-b's).
+      const signal = grpcCallSignal(call);
+      encodeSamplesSliced(count.value, signal, 'proto-loader', (phase, ms) => sampler.addPhase(phase, ms)).then(
+        (bytes) => callback(null, bytes),
+        (error: unknown) => {
+          if (!signal.aborted) return callback({ code: grpc.status.INTERNAL, details: String(error) });
+          noteAbandoned(`server-b GetSamples reply of ${count.value} rows`, signal.reason);
+          callback({ code: grpc.status.CANCELLED, details: (signal.reason as Error).message });
+        },
+      );
     },
   });
   server.addService(services.grpc.health.v1.Health.service, {

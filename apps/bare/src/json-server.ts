@@ -1,7 +1,18 @@
 import { createServer, type Server } from 'node:http';
 import { pipeline } from 'node:stream';
 import { parseBulkRequest, processSampler, type Settings } from '@bench/config';
-import { acceptsNdjson, buildRows, NDJSON_MEDIA_TYPE, ndjsonRowStream } from '@bench/samples';
+import {
+  acceptsNdjson,
+  buildRows,
+  callerSignal,
+  DEADLINE_HEADER,
+  jsonRowsStream,
+  NDJSON_MEDIA_TYPE,
+  ndjsonRowStream,
+  parseDeadlineHeader,
+  REPLY_SLICE_ROWS,
+  samplesJsonLength,
+} from '@bench/samples';
 import { parseIntField } from '@bench/validation';
 import { sendJson } from './http-util';
 
@@ -28,6 +39,13 @@ export function createJsonServer(settings: Settings): Server {
       // Streamed as the tuned server-a streams it (stream-json-replies): paced by the socket, stopped when the client goes.
       res.writeHead(200, { 'content-type': NDJSON_MEDIA_TYPE });
       return void pipeline(ndjsonRowStream(count.value, (phase, ms) => sampler.addPhase(phase, ms)), res, () => undefined);
+    }
+    if (count.value > REPLY_SLICE_ROWS) {
+      // The same bytes, produced a slice at a time as the socket takes them; stopped by the caller's deadline or its going (as server-a's).
+      const signal = callerSignal(parseDeadlineHeader(req.headers[DEADLINE_HEADER]), res);
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': samplesJsonLength(count.value) });
+      const rows = jsonRowsStream(count.value, { signal, phases: (phase, ms) => sampler.addPhase(phase, ms), what: 'server-a JSON reply' });
+      return void pipeline(rows, res, () => undefined);
     }
     const built = performance.now();
     const samples = buildRows(count.value);

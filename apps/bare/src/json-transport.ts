@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import type { ProcessSample, Settings } from '@bench/config';
 import { ReplyMeter, type Connection, type ReplyTally, type RowTransport } from '@bench/harness';
-import { isNdjson, NDJSON_FROM_ROWS, NDJSON_MEDIA_TYPE, readNdjson } from '@bench/samples';
+import { deadlineHeader, isNdjson, NDJSON_FROM_ROWS, NDJSON_MEDIA_TYPE, readNdjson } from '@bench/samples';
 
 /**
  * GET a URL (node:http, given agent): the response once its headers arrive, its body still to read.
@@ -69,7 +69,10 @@ export class BareJsonTransport implements RowTransport {
     const base = `${this.settings.serverAUrl}/server-a/`;
     const one = async (rows: number, deadlineMs: number): Promise<unknown> => {
       // Large replies come as NDJSON, parsed as they arrive: the same as the tuned Nest client (stream-json-replies).
-      const res = await open(base + rows, agent, deadlineMs, rows >= NDJSON_FROM_ROWS ? { accept: NDJSON_MEDIA_TYPE } : {});
+      const res = await open(base + rows, agent, deadlineMs, {
+        ...(rows >= NDJSON_FROM_ROWS ? { accept: NDJSON_MEDIA_TYPE } : {}),
+        ...deadlineHeader(deadlineMs),
+      });
       if (res.statusCode === 200 && isNdjson(res.headers['content-type'])) {
         const read = await readNdjson(res);
         this.meter.record(read.bytes, read.parseMs);

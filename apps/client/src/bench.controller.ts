@@ -1,7 +1,9 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { runtimeInfo, SETTINGS, tuningsFor, type RuntimeInfo, type Settings, type Tuning } from '@bench/config';
 import { PROTO_LOADER_SETTINGS } from '@bench/proto';
 import { CaseRunner, measurePath, parseCaseRequest, parsePathRequest, type CaseRun, type PathReport } from '@bench/harness';
+import { callerSignal } from '@bench/samples';
 import { orBadRequest } from '@bench/validation';
 
 /** The route the bench drives: runs one case many times inside this process and returns raw samples. */
@@ -41,9 +43,11 @@ export class BenchController {
     return measurePath({ ...request, serverAUrl: this.settings.serverAUrl, serverBAddress: this.settings.serverBUrl, timeoutMs: this.settings.callTimeoutMs });
   }
 
+  /** One case's calls; a caller that goes away before the answer ends the run (and frees the runner for the next). */
   @Post('run')
   @HttpCode(200)
-  run(@Body() body: unknown): Promise<CaseRun> {
-    return this.runner.run(orBadRequest(parseCaseRequest(body, this.settings, this.runner.payloadNames, this.runner.transportNames)));
+  run(@Body() body: unknown, @Res({ passthrough: true }) response: Response): Promise<CaseRun> {
+    const request = orBadRequest(parseCaseRequest(body, this.settings, this.runner.payloadNames, this.runner.transportNames));
+    return this.runner.run(request, callerSignal(undefined, response));
   }
 }

@@ -11,6 +11,15 @@ export interface RawReply {
   status(code: number): RawReply;
   header(name: string, value: string): RawReply;
   send(body: Buffer): unknown;
+  /** Drops the connection (a reply abandoned once its caller has gone). Express: the socket; Fastify: its raw response's. */
+  destroy?(): void;
+  raw?: { destroy(): void };
+}
+
+/** Drops a reply's connection without an answer: its caller is gone or has stopped waiting. */
+export function dropReply(reply: RawReply): void {
+  if (reply.raw) reply.raw.destroy();
+  else reply.destroy?.();
 }
 
 /** 415 naming the media type a route reads, when a request carries another one. */

@@ -1,9 +1,23 @@
 import { Controller, Get, Headers, Inject, Param, Res, StreamableFile } from '@nestjs/common';
 import { grpcCodecFor, isTuned, processSampler, SETTINGS, type Settings } from '@bench/config';
 import { getSamplesCodec } from '@bench/proto';
-import { acceptsNdjson, buildRows, NDJSON_MEDIA_TYPE, ndjsonRowStream, type RowStreamPhases, type SampleRow } from '@bench/samples';
+import {
+  acceptsNdjson,
+  buildRows,
+  buildRowsSliced,
+  encodeSliced,
+  jsonRowsStream,
+  NDJSON_MEDIA_TYPE,
+  ndjsonRowStream,
+  noteAbandoned,
+  REPLY_SLICE_ROWS,
+  samplesJsonLength,
+  type RowStreamPhases,
+  type SampleRow,
+} from '@bench/samples';
 import { orBadRequest, parseIntField } from '@bench/validation';
-import { sendProtobuf, type RawReply } from './body-formats';
+import { dropReply, sendProtobuf, type RawReply } from './body-formats';
+import { CallerSignal } from './caller-signal';
 
 /** A streamed reply's build and encode time, counted as every reply's is. */
 const STREAM_PHASES: RowStreamPhases = (phase, ms) => processSampler().addPhase(phase, ms);
@@ -17,14 +31,22 @@ export class SamplesController {
    * when tuned). Tuned (stream-json-replies), a caller that asks for application/x-ndjson gets the rows
    * as a paced NDJSON stream instead; everyone else still gets the one JSON body. The count is checked
    * first, so a bad one is a 400 before any byte of a stream.
+   * A body of more than one slice (REPLY_SLICE_ROWS) is the same bytes with the same Content-Length,
+   * produced a slice at a time as the socket takes them (jsonRowsStream): a caller that stops reading
+   * holds one slice, and one whose deadline passes or that goes away stops the work within a slice.
    */
   @Get(':count')
-  getSamples(@Param('count') rawCount: string, @Headers('accept') accept?: string): { samples: SampleRow[] } | StreamableFile {
+  getSamples(@Param('count') rawCount: string, @CallerSignal() signal: AbortSignal, @Headers('accept') accept?: string): { samples: SampleRow[] } | StreamableFile {
     const count = this.count(rawCount);
     if (acceptsNdjson(accept) && isTuned(this.settings.variant, 'stream-json-replies')) {
       return new StreamableFile(ndjsonRowStream(count, STREAM_PHASES), { type: NDJSON_MEDIA_TYPE });
     }
-    return { samples: this.rows(count) };
+    if (count <= REPLY_SLICE_ROWS) return { samples: this.rows(count) };
+    const stream = jsonRowsStream(count, { signal, phases: STREAM_PHASES, what: 'server-a JSON reply' });
+    // The stream fails only when abandoned (already logged): the caller is gone, so just drop the connection.
+    return new StreamableFile(stream, { type: 'application/json; charset=utf-8', length: samplesJsonLength(count) }).setErrorHandler((_error, response) =>
+      response.destroy?.(),
+    );
   }
 
   /**
@@ -32,9 +54,19 @@ export class SamplesController {
    * encoded by the very serializer server-b's GetSamples uses (the tuned variant's fast codec when tuned).
    */
   @Get('protobuf/:count')
-  getSamplesProtobuf(@Param('count') rawCount: string, @Res() reply: RawReply): void {
-    const samples = this.rows(this.count(rawCount));
-    sendProtobuf(reply, getSamplesCodec(grpcCodecFor(this.settings.variant)).responseSerialize({ samples }));
+  async getSamplesProtobuf(@Param('count') rawCount: string, @CallerSignal() signal: AbortSignal, @Res() reply: RawReply): Promise<void> {
+    const count = this.count(rawCount);
+    const serialize = getSamplesCodec(grpcCodecFor(this.settings.variant)).responseSerialize;
+    if (count <= REPLY_SLICE_ROWS) return sendProtobuf(reply, serialize({ samples: this.rows(count) }));
+    // Larger: built, then encoded, a slice at a time (the parts concatenated are the one message), stopping when the caller goes.
+    try {
+      const samples = await buildRowsSliced(count, signal, STREAM_PHASES);
+      sendProtobuf(reply, Buffer.concat(await encodeSliced(samples, (slice) => serialize({ samples: slice }), signal)));
+    } catch (error) {
+      if (!signal.aborted) throw error;
+      noteAbandoned(`server-a protobuf reply of ${count} rows`, signal.reason);
+      dropReply(reply);
+    }
   }
 
   private count(rawCount: string): number {

@@ -1,9 +1,10 @@
 import { Controller, Inject } from '@nestjs/common';
-import type { Metadata, ServerWritableStream } from '@grpc/grpc-js';
+import type { Metadata, ServerUnaryCall, ServerWritableStream } from '@grpc/grpc-js';
 import { GrpcMethod } from '@nestjs/microservices';
 import { processSampler, SETTINGS, type Settings } from '@bench/config';
 import { SAMPLE_SERVICE, type GetSamplesParam__Output, type Samples } from '@bench/proto';
-import { buildRowRange, buildRows, STREAM_CHUNK_ROWS } from '@bench/samples';
+import { buildRowRange, STREAM_CHUNK_ROWS } from '@bench/samples';
+import { slicedSamplesReply } from './sliced-reply';
 import type { Observable } from 'rxjs';
 import { requestedCount } from './count-param';
 import { pacedChunks } from './paced-chunks';
@@ -12,14 +13,14 @@ import { pacedChunks } from './paced-chunks';
 export class SamplesController {
   constructor(@Inject(SETTINGS) private readonly settings: Settings) {}
 
-  /** The blog's RPC: `count` rows as `Samples`, serialized by Nest's gRPC transport (proto-loader). */
+  /**
+   * The blog's RPC: `count` rows as `Samples`, serialized by Nest's gRPC transport's codec (proto-loader,
+   * or the tuned variant's). A reply of more than one slice is built and encoded a slice at a time and
+   * stops when the call's deadline passes or it is cancelled (slicedSamplesReply).
+   */
   @GrpcMethod(SAMPLE_SERVICE, 'GetSamples')
-  getSamples(param: GetSamplesParam__Output): Samples {
-    const count = this.count(param);
-    const started = performance.now();
-    const samples = buildRows(count);
-    processSampler().addPhase('build', performance.now() - started);
-    return { samples };
+  getSamples(param: GetSamplesParam__Output, _metadata: Metadata, call: ServerUnaryCall<unknown, Samples>): Promise<Samples | Buffer> {
+    return slicedSamplesReply(this.count(param), call, this.settings.variant, 'server-b GetSamples reply');
   }
 
   /**

@@ -6,6 +6,15 @@ import { TRANSPORT_NAMES, type TransportName } from './transport';
 /** Most untimed and timed calls one bench request may ask for. */
 export const MAX_CALLS = 10_000;
 
+/**
+ * Most rows one POST /bench/run may ask for in all: rows × requests × calls (the cold call, the
+ * warm-up and the timed runs). The bench's largest request is ①-3's 1,000,000 rows × 1 request, sent
+ * as a cold call + a warm-up + one timed run (3,000,000 rows; runs are interleaved one per request);
+ * 10,000,000 leaves room for `--warmup 8` with ①-3, or a hand-made request of ten 1,000,000-row calls.
+ * Without it one request (1,000,000 rows × 10,000 requests × 10,000 runs) asked for years of CPU.
+ */
+export const MAX_RUN_ROWS = 10_000_000;
+
 /** Longest deadline one call may be given (an hour, as CALL_TIMEOUT_MS allows). */
 export const MAX_DEADLINE_MS = 3_600_000;
 
@@ -44,6 +53,18 @@ export function parseCaseRequest(
     cold,
     deadlineMs: deadlineMs.value,
   };
+  const calls = (value.cold ? 1 : 0) + value.warmup + value.runs;
+  const total = value.rows * value.requests * calls;
+  if (total > MAX_RUN_ROWS) {
+    return {
+      ok: false,
+      error: {
+        field: 'body',
+        rule: 'max',
+        message: `rows × requests × calls (cold + warmup + runs) = ${value.rows} × ${value.requests} × ${calls} = ${total} rows, above the cap MAX_RUN_ROWS = ${MAX_RUN_ROWS} rows per /bench/run: split the work over several requests`,
+      },
+    };
+  }
   if (input.payload === undefined) return { ok: true, value };
   if (payloads.length === 0) {
     // Clients without payload endpoints (bare) say so, rather than running the blog's rows instead.

@@ -181,8 +181,12 @@ export class CaseRunner {
     return this.exclusive(() => stage('timed', () => timeCall(served.shared(), rows, requests, deadlineMs, verify)));
   }
 
-  /** Cold call, warm-up, then timed calls, returning every raw sample (the bench route). */
-  run(request: CaseRequest): Promise<CaseRun> {
+  /**
+   * Cold call, warm-up, then timed calls, returning every raw sample (the bench route). When `signal`
+   * aborts (the caller of the run went away) the run ends at once with the signal's reason and the
+   * runner is free for the next: the call in flight then settles on its own, by its deadline at most.
+   */
+  run(request: CaseRequest, signal?: AbortSignal): Promise<CaseRun> {
     const { transports, verify } = this.endpoint(request.payload);
     const transport = servedTransport(transports, request.transport, request.payload);
     return this.exclusive(async () => {
@@ -191,14 +195,16 @@ export class CaseRunner {
       if (request.cold) {
         const fresh = transport.openFresh();
         try {
-          coldMs = (await stage('cold', () => timeCall(fresh, rows, requests, deadlineMs, verify))).elapsedMs;
+          coldMs = (await unlessAborted(signal, () => stage('cold', () => timeCall(fresh, rows, requests, deadlineMs, verify)))).elapsedMs;
         } finally {
-          await fresh.close();
+          // An abandoned run does not wait for the fresh connection's call in flight to settle before closing it.
+          if (signal?.aborted) void fresh.close().catch(() => undefined);
+          else await fresh.close();
         }
       }
       const warmupMs: number[] = [];
       for (let i = 0; i < request.warmup; i++) {
-        warmupMs.push((await stage('warmup', () => timeCall(transport.shared(), rows, requests, deadlineMs, verify))).elapsedMs);
+        warmupMs.push((await unlessAborted(signal, () => stage('warmup', () => timeCall(transport.shared(), rows, requests, deadlineMs, verify)))).elapsedMs);
       }
 
       const sampler = processSampler();
@@ -207,7 +213,7 @@ export class CaseRunner {
       const clientBefore = sampler.read(true);
       const samplesMs: number[] = [];
       for (let i = 0; i < runs; i++) {
-        samplesMs.push((await stage('timed', () => timeCall(transport.shared(), rows, requests, deadlineMs, verify))).elapsedMs);
+        samplesMs.push((await unlessAborted(signal, () => stage('timed', () => timeCall(transport.shared(), rows, requests, deadlineMs, verify)))).elapsedMs);
       }
       const clientAfter = sampler.read(false);
       const replies = transport.takeReplies();
@@ -257,6 +263,19 @@ export class CaseRunner {
       this.busy = false;
     }
   }
+}
+
+/** `work()`'s result, or the signal's reason as soon as it aborts (before or while `work` runs). */
+function unlessAborted<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+  if (!signal) return work();
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    work()
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 /** A transport this client does not serve, asked for anyway. */

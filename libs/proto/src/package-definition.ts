@@ -20,7 +20,8 @@ const loaded = new Map<CodecChoice, PackageDefinition>();
  * proto-loader call and options). Requests of client-facing packages never fail to decode (handlers
  * answer INVALID_ARGUMENT instead), and each sample.* and payloads.* reply serializer and deserializer is
  * wrapped to time it and count its bytes. With another codec than 'proto-loader' (the tuned variant's: libs/config
- * grpcCodecFor) the sample.* replies use that one of SAMPLES_CODECS.
+ * grpcCodecFor) the sample.* replies use that one of SAMPLES_CODECS. A reply serializer handed a Buffer
+ * sends it as it is: the bytes of a reply its handler encoded itself, a slice at a time.
  * Loaded once per process and shared by every server and client in it.
  */
 export function samplePackageDefinition(codec: CodecChoice = 'proto-loader'): PackageDefinition {
@@ -68,6 +69,8 @@ function meterReplies(method: Method, codec: CodecChoice): void {
     return value;
   };
   method.responseSerialize = (value: unknown) => {
+    // A reply a handler already encoded in slices (libs/samples encodeSliced), each slice timed as it was encoded.
+    if (Buffer.isBuffer(value)) return value;
     const started = performance.now();
     const buffer = encode(value);
     codecObserver().encoded?.(buffer.length, performance.now() - started);

@@ -1,7 +1,7 @@
 import * as http2 from 'node:http2';
 import type { ProcessSample } from '@bench/config';
 import { ReplyMeter, type Connection, type Http2Windows, type ReplyTally, type RowTransport } from '@bench/harness';
-import { isNdjson } from '@bench/samples';
+import { deadlineHeader, isNdjson } from '@bench/samples';
 import { readStreamedRows, streamHeaders, type RowStreaming } from './streamed-rows';
 
 /** The receive windows of an open client session as node:http2 reports them (null before it connected, or after it closed). */
@@ -147,7 +147,7 @@ export class Http2JsonTransport implements RowTransport {
 
   private connect(session: Http2Session, close: () => Promise<void>): Connection {
     const one = async (rows: number, deadlineMs: number): Promise<unknown> => {
-      const { status, contentType, body: stream } = await session.open(`${this.routePrefix}${rows}`, deadlineMs, streamHeaders(this.streaming, rows));
+      const { status, contentType, body: stream } = await session.open(`${this.routePrefix}${rows}`, deadlineMs, { ...streamHeaders(this.streaming, rows), ...deadlineHeader(deadlineMs) });
       if (status === 200 && this.streaming !== null && isNdjson(contentType)) return readStreamedRows(stream, this.streaming.field, this.meter);
       const body = await wholeBody(stream);
       if (status !== 200) throw new Error(`HTTP ${status}: ${body.toString('utf8').slice(0, 200)}`);

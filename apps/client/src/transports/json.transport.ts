@@ -8,6 +8,7 @@ import type { Connection, RowTransport } from '@bench/harness';
 import { Http1Transport } from './http1-transport';
 import { rowStreamingFor } from './streamed-rows';
 import type { BodyDecoder } from './undici-json';
+import { deadlineHeader } from '@bench/samples';
 
 /**
  * server-a over HTTP/1.1 with `@nestjs/axios` HttpService and Node's default agent, as the blog did;
@@ -49,7 +50,7 @@ export class JsonTransport extends Http1Transport implements RowTransport {
     };
     // `rows` is a validated integer, so the URL cannot be steered elsewhere by a request.
     const one = (rows: number, timeout: number): Observable<unknown> =>
-      this.http.get(base + rows, { ...config, timeout }).pipe(map((response) => response.data as unknown));
+      this.http.get(base + rows, { ...config, timeout, headers: deadlineHeader(timeout) }).pipe(map((response) => response.data as unknown));
     return {
       // Lazy observables fired together and awaited together: the blog's forkJoin.
       fetchAll: (rows, requests, deadlineMs) => lastValueFrom(forkJoin(Array.from({ length: requests }, () => one(rows, deadlineMs)))),

@@ -6,6 +6,7 @@ import { forkJoin, lastValueFrom, map, type Observable } from 'rxjs';
 import { grpcCodecFor, SETTINGS, type Settings } from '@bench/config';
 import type { Connection, RowTransport } from '@bench/harness';
 import { getSamplesCodec, PROTOBUF_MEDIA_TYPE } from '@bench/proto';
+import { deadlineHeader } from '@bench/samples';
 import { Http1Transport } from './http1-transport';
 import type { BodyDecoder } from './undici-json';
 
@@ -44,7 +45,7 @@ export class ProtoH1Transport extends Http1Transport implements RowTransport {
     const base = `${this.settings.serverAUrl}${ROUTE}`;
     const one = (rows: number, timeout: number): Observable<unknown> =>
       this.http
-        .get(base + rows, { responseType: 'arraybuffer', transformResponse: this.timedDecode, timeout, ...(agent ? { httpAgent: agent } : {}) })
+        .get(base + rows, { responseType: 'arraybuffer', transformResponse: this.timedDecode, timeout, headers: deadlineHeader(timeout), ...(agent ? { httpAgent: agent } : {}) })
         .pipe(map((response) => response.data as unknown));
     return {
       fetchAll: (rows, requests, deadlineMs) => lastValueFrom(forkJoin(Array.from({ length: requests }, () => one(rows, deadlineMs)))),

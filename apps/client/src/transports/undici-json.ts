@@ -1,6 +1,6 @@
 import { Pool } from 'undici';
 import type { Connection, ReplyMeter } from '@bench/harness';
-import { isNdjson } from '@bench/samples';
+import { deadlineHeader, isNdjson } from '@bench/samples';
 import { readStreamedRows, streamHeaders, type RowStreaming } from './streamed-rows';
 
 /**
@@ -29,7 +29,7 @@ export function undiciConnection(
   const one = async (rows: number, deadlineMs: number): Promise<unknown> => {
     const limits = { headersTimeout: deadlineMs, bodyTimeout: deadlineMs };
     const streaming = decoder.kind === 'json' ? decoder.streaming : null;
-    const { statusCode, headers, body } = await pool.request({ path: `${routePrefix}${rows}`, method: 'GET', headers: streamHeaders(streaming, rows), ...limits });
+    const { statusCode, headers, body } = await pool.request({ path: `${routePrefix}${rows}`, method: 'GET', headers: { ...streamHeaders(streaming, rows), ...deadlineHeader(deadlineMs) }, ...limits });
     if (statusCode === 200 && streaming !== null && isNdjson(headers['content-type'])) return readStreamedRows(body, streaming.field, meter);
     const text = decoder.kind === 'json' ? await body.text() : null;
     const bytes = text === null ? Buffer.from(await body.arrayBuffer()) : null;

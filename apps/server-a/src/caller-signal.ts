@@ -1,0 +1,16 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { callerSignal, DEADLINE_HEADER, parseDeadlineHeader } from '@bench/samples';
+
+type RawOrWrapped<T> = T & { raw?: T };
+
+/**
+ * The request's AbortSignal: aborted when the caller's deadline (the `x-deadline-ms` header) passes or
+ * its connection closes before the reply is written. Express hands Node's own request and response;
+ * Fastify wraps them (`raw`), on HTTP/1.1 and HTTP/2 alike.
+ */
+export const CallerSignal = createParamDecorator((_data: unknown, context: ExecutionContext): AbortSignal => {
+  const http = context.switchToHttp();
+  const request = http.getRequest<RawOrWrapped<{ headers: Record<string, string | string[] | undefined> }>>();
+  const response = http.getResponse<RawOrWrapped<Parameters<typeof callerSignal>[1]>>();
+  return callerSignal(parseDeadlineHeader((request.raw ?? request).headers[DEADLINE_HEADER]), response.raw ?? response);
+});
