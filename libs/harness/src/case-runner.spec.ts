@@ -1,7 +1,7 @@
 import type { ProcessSample } from '@bench/config';
 import { buildRows } from '@bench/samples';
 import { BusyError, CaseFailure, CaseRunner, DeadlineExceeded, timeCall, withinDeadline } from './case-runner';
-import { parseCaseRequest } from './case-request';
+import { MAX_RUN_ROWS, parseCaseRequest } from './case-request';
 import { ReplyMeter } from './reply-meter';
 import type { Connection, RowTransport, TransportName } from './transport';
 
@@ -167,5 +167,36 @@ describe('parseCaseRequest', () => {
     expect(parseCaseRequest(body, limits, ['orders'])).toMatchObject({ ok: true, value: { transport: 'grpc' } });
     expect(parseCaseRequest({ ...body, payload: 'users' }, limits, ['orders'])).toMatchObject({ ok: false, error: { field: 'payload', rule: 'enum' } });
     expect(parseCaseRequest({ ...body, payload: 'orders' }, limits)).toMatchObject({ ok: false, error: { field: 'payload', message: expect.stringContaining('only the blog rows') } });
+  });
+
+  it('caps a request\'s total work (rows × requests × calls), naming the cap and its value', () => {
+    const big = { maxRows: 1_000_000, maxParallel: 10_000, callTimeoutMs: 9000 };
+    // The bench's largest: ①-3 as cold + warm-up + one timed run.
+    expect(parseCaseRequest({ transport: 'json', rows: 1_000_000, requests: 1, warmup: 1, runs: 1 }, big)).toMatchObject({ ok: true });
+    // The issue's probe: 1,000,000 rows × 40 requests.
+    const refused = parseCaseRequest({ transport: 'json', rows: 1_000_000, requests: 40, warmup: 0, runs: 1, cold: false }, big);
+    expect(refused).toMatchObject({ ok: false, error: { field: 'body', rule: 'max' } });
+    expect(!refused.ok && refused.error.message).toContain(`MAX_RUN_ROWS = ${MAX_RUN_ROWS}`);
+    expect(!refused.ok && refused.error.message).toContain('1000000 × 40 × 1 = 40000000 rows');
+  });
+});
+
+describe('CaseRunner cancelled by its caller', () => {
+  it('ends a run when its signal aborts, mid-call, and is free for the next run at once', async () => {
+    const json = new FakeTransport('json');
+    let release: () => void = () => undefined;
+    const hanging: Connection = { fetchAll: () => new Promise((resolve) => (release = () => resolve([]))), close: async () => undefined };
+    json.shared = () => hanging;
+    const runner = new CaseRunner({ json });
+    const caller = new AbortController();
+    const request = { transport: 'json' as const, rows: 1, requests: 1, warmup: 0, runs: 3, cold: false, deadlineMs: 60_000 };
+    const first = runner.run(request, caller.signal);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect(runner.run(request)).rejects.toBeInstanceOf(BusyError);
+    caller.abort(new Error('the caller went away'));
+    await expect(first).rejects.toThrow('the caller went away');
+    json.shared = () => new FakeTransport('json').shared();
+    await expect(runner.run({ ...request, runs: 1 })).resolves.toMatchObject({ samplesMs: [expect.any(Number)] });
+    release();
   });
 });
