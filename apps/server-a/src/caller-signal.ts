@@ -1,4 +1,4 @@
-import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { createParamDecorator, StreamableFile, type ExecutionContext } from '@nestjs/common';
 import { callerSignal, DEADLINE_HEADER, parseDeadlineHeader } from '@bench/samples';
 
 type RawOrWrapped<T> = T & { raw?: T };
@@ -14,3 +14,8 @@ export const CallerSignal = createParamDecorator((_data: unknown, context: Execu
   const response = http.getResponse<RawOrWrapped<Parameters<typeof callerSignal>[1]>>();
   return callerSignal(parseDeadlineHeader((request.raw ?? request).headers[DEADLINE_HEADER]), response.raw ?? response);
 });
+
+/** A reply stream fails only when abandoned (already logged): the caller is gone, so the connection is just dropped. */
+export function abandonable(file: StreamableFile): StreamableFile {
+  return file.setErrorHandler((_error, response) => response.destroy?.());
+}

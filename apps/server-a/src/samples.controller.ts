@@ -10,14 +10,14 @@ import {
   NDJSON_MEDIA_TYPE,
   ndjsonRowStream,
   noteAbandoned,
-  REPLY_SLICE_ROWS,
   samplesJsonLength,
+  WHOLE_REPLY_MAX_ROWS,
   type RowStreamPhases,
   type SampleRow,
 } from '@bench/samples';
 import { orBadRequest, parseIntField } from '@bench/validation';
 import { dropReply, sendProtobuf, type RawReply } from './body-formats';
-import { CallerSignal } from './caller-signal';
+import { abandonable, CallerSignal } from './caller-signal';
 
 /** A streamed reply's build and encode time, counted as every reply's is. */
 const STREAM_PHASES: RowStreamPhases = (phase, ms) => processSampler().addPhase(phase, ms);
@@ -31,7 +31,7 @@ export class SamplesController {
    * when tuned). Tuned (stream-json-replies), a caller that asks for application/x-ndjson gets the rows
    * as a paced NDJSON stream instead; everyone else still gets the one JSON body. The count is checked
    * first, so a bad one is a 400 before any byte of a stream.
-   * A body of more than one slice (REPLY_SLICE_ROWS) is the same bytes with the same Content-Length,
+   * A body of more than WHOLE_REPLY_MAX_ROWS rows is the same bytes with the same Content-Length,
    * produced a slice at a time as the socket takes them (jsonRowsStream): a caller that stops reading
    * holds one slice, and one whose deadline passes or that goes away stops the work within a slice.
    */
@@ -39,14 +39,11 @@ export class SamplesController {
   getSamples(@Param('count') rawCount: string, @CallerSignal() signal: AbortSignal, @Headers('accept') accept?: string): { samples: SampleRow[] } | StreamableFile {
     const count = this.count(rawCount);
     if (acceptsNdjson(accept) && isTuned(this.settings.variant, 'stream-json-replies')) {
-      return new StreamableFile(ndjsonRowStream(count, STREAM_PHASES), { type: NDJSON_MEDIA_TYPE });
+      return abandonable(new StreamableFile(ndjsonRowStream(count, STREAM_PHASES, undefined, signal), { type: NDJSON_MEDIA_TYPE }));
     }
-    if (count <= REPLY_SLICE_ROWS) return { samples: this.rows(count) };
+    if (count <= WHOLE_REPLY_MAX_ROWS) return { samples: this.rows(count) };
     const stream = jsonRowsStream(count, { signal, phases: STREAM_PHASES, what: 'server-a JSON reply' });
-    // The stream fails only when abandoned (already logged): the caller is gone, so just drop the connection.
-    return new StreamableFile(stream, { type: 'application/json; charset=utf-8', length: samplesJsonLength(count) }).setErrorHandler((_error, response) =>
-      response.destroy?.(),
-    );
+    return abandonable(new StreamableFile(stream, { type: 'application/json; charset=utf-8', length: samplesJsonLength(count) }));
   }
 
   /**
@@ -57,7 +54,7 @@ export class SamplesController {
   async getSamplesProtobuf(@Param('count') rawCount: string, @CallerSignal() signal: AbortSignal, @Res() reply: RawReply): Promise<void> {
     const count = this.count(rawCount);
     const serialize = getSamplesCodec(grpcCodecFor(this.settings.variant)).responseSerialize;
-    if (count <= REPLY_SLICE_ROWS) return sendProtobuf(reply, serialize({ samples: this.rows(count) }));
+    if (count <= WHOLE_REPLY_MAX_ROWS) return sendProtobuf(reply, serialize({ samples: this.rows(count) }));
     // Larger: built, then encoded, a slice at a time (the parts concatenated are the one message), stopping when the caller goes.
     try {
       const samples = await buildRowsSliced(count, signal, STREAM_PHASES);

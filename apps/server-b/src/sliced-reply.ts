@@ -5,17 +5,23 @@ import { encodeSamplesSliced, grpcCallSignal } from '@bench/proto';
 import { noteAbandoned } from '@bench/samples';
 
 /**
- * GetSamples' reply as protobuf bytes, produced a slice at a time (encodeSamplesSliced) until the call's
- * deadline passes or it is cancelled; then the work stops, is logged, and the call ends CANCELLED
- * (grpc-js has already answered DEADLINE_EXCEEDED to a caller whose deadline passed).
+ * Runs `produce` with a signal that aborts when the call's deadline passes or it is cancelled; then the
+ * work stops, is logged as `what` abandoned, and the call ends CANCELLED (grpc-js has already answered
+ * DEADLINE_EXCEEDED to a caller whose deadline passed).
  */
-export async function slicedSamplesReply(count: number, call: ServerUnaryCall<unknown, unknown>, variant: NestVariant, what: string): Promise<Buffer> {
+export async function stopWithCall<T>(call: ServerUnaryCall<unknown, unknown>, what: string, produce: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const signal = grpcCallSignal(call);
   try {
-    return await encodeSamplesSliced(count, signal, grpcCodecFor(variant), (phase, ms) => processSampler().addPhase(phase, ms));
+    return await produce(signal);
   } catch (error) {
     if (!signal.aborted) throw error;
-    noteAbandoned(`${what} of ${count} rows`, signal.reason);
+    noteAbandoned(what, signal.reason);
     throw new RpcException({ code: status.CANCELLED, message: (signal.reason as Error).message });
   }
+}
+
+/** GetSamples' reply as protobuf bytes, produced a slice at a time (encodeSamplesSliced) and stopped with the call. */
+export function slicedSamplesReply(count: number, call: ServerUnaryCall<unknown, unknown>, variant: NestVariant, what: string): Promise<Buffer> {
+  const phases = (phase: 'build' | 'encode', ms: number) => processSampler().addPhase(phase, ms);
+  return stopWithCall(call, `${what} of ${count} rows`, (signal) => encodeSamplesSliced(count, signal, grpcCodecFor(variant), phases));
 }

@@ -2,10 +2,12 @@ import * as grpc from '@grpc/grpc-js';
 import type { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DEFAULT_SETTINGS } from '@bench/config';
+import { ORDERS } from '@bench/payloads';
 import { samplePackageDefinition, sampleGrpcOptions } from '@bench/proto';
 import { abandonedReplies, buildRows } from '@bench/samples';
 import { freePort, waitFor } from '@bench/testing';
 import { AppModule } from '../src/app.module';
+import { startServerB, type StartedServerB } from './payload-server';
 
 // Work ends with its caller (issue 31): a GetSamples call whose grpc-timeout passes, or that is
 // cancelled, stops being built and encoded, and the server answers health soon after. 500,000 rows
@@ -52,7 +54,7 @@ describe('server-b: a GetSamples reply ends with its call', () => {
       health.Check({ service: '' }, { deadline: Date.now() + HEALTH_WITHIN_MS }, (error) => (error ? reject(error) : resolve())),
     );
 
-  it('a reply that fits one slice is the same message as before (built and encoded whole)', async () => {
+  it('a reply built and encoded in slices is the same message as one encoded whole', async () => {
     const reply = await new Promise<unknown>((resolve, reject) => samples.GetSamples({ count: 25_000 }, {}, (e, r) => (e ? reject(e) : resolve(r))));
     expect(reply).toEqual({ samples: buildRows(25_000) });
   }, 30_000);
@@ -76,5 +78,22 @@ describe('server-b: a GetSamples reply ends with its call', () => {
     await waitFor('the reply counted as abandoned', () => abandonedReplies() > before);
     expect(abandonedLines.at(-1)).toContain('abandoned: the call was cancelled');
     await healthy();
+  }, 30_000);
+});
+
+describe('server-b: a payload endpoint\'s reply ends with its call', () => {
+  let orders: StartedServerB;
+  beforeAll(async () => (orders = await startServerB(ORDERS, 1_000_000)));
+  afterAll(() => orders.close());
+
+  it(`GetOrders of 200,000 items with a ${DEADLINE_MS}-ms deadline: DEADLINE_EXCEEDED, the work stops`, async () => {
+    const before = abandonedReplies();
+    const client = orders.client as unknown as Record<string, Unary>;
+    const error = await new Promise<grpc.ServiceError | null>((resolve) =>
+      client[ORDERS.names.method]({ count: 200_000 }, { deadline: Date.now() + DEADLINE_MS }, (e) => resolve(e)),
+    );
+    expect(error?.code).toBe(grpc.status.DEADLINE_EXCEEDED);
+    await waitFor('the reply counted as abandoned', () => abandonedReplies() > before);
+    expect(abandonedLines.at(-1)).toMatch(/GetOrders reply of 200000 items abandoned/);
   }, 30_000);
 });

@@ -1,5 +1,7 @@
 import { processSampler } from '@bench/config';
-import { buildItem, buildItems, buildReply } from './build';
+import { text } from 'node:stream/consumers';
+import { buildItem, buildItems, buildItemsSliced, buildReply, payloadJsonStream } from './build';
+import { ORDERS } from './orders/orders.payload';
 import { string } from './shape';
 import { TEST_PAYLOAD } from './test-payload';
 
@@ -47,5 +49,13 @@ describe('buildReply', () => {
     expect(Object.keys(reply)).toEqual(['testItems']);
     expect(reply.testItems).toEqual(buildItems(TEST_PAYLOAD, 2000));
     expect(processSampler().read(false).buildMs).toBeGreaterThan(before);
+  });
+});
+
+describe('large payload replies in slices', () => {
+  it('stream the same JSON as the reply stringified whole, and build the same items slice by slice', async () => {
+    const count = 10_000 + 7;
+    expect(await text(payloadJsonStream(ORDERS, count))).toBe(JSON.stringify(buildReply(ORDERS, count)));
+    expect(await buildItemsSliced(ORDERS, count, new AbortController().signal)).toEqual(buildReply(ORDERS, count).orders);
   });
 });

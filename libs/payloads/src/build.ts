@@ -1,4 +1,6 @@
 import { processSampler } from '@bench/config';
+import type { Readable } from 'node:stream';
+import { jsonListStream, nextTurn, REPLY_SLICE_ROWS, type JsonStreamOptions } from '@bench/samples';
 import type { ItemOf, Payload, PayloadReply } from './payload';
 import type { Field } from './shape';
 
@@ -78,4 +80,26 @@ export function buildReply<P extends Payload>(payload: P, count: number): Payloa
   const items = buildItems(payload, count);
   processSampler().addPhase('build', performance.now() - started);
   return { [payload.names.field]: items };
+}
+
+/**
+ * Items 0 … count-1 built REPLY_SLICE_ROWS at a time, yielding between slices and stopping with the
+ * signal's reason once it aborts (a large reply whose caller has gone stops within a slice).
+ */
+export async function buildItemsSliced<P extends Payload>(payload: P, count: number, signal: AbortSignal): Promise<ItemOf<P>[]> {
+  const items = new Array<ItemOf<P>>(count);
+  for (let start = 0; start < count; start += REPLY_SLICE_ROWS) {
+    if (start > 0) await nextTurn();
+    signal.throwIfAborted();
+    const started = performance.now();
+    const end = Math.min(count, start + REPLY_SLICE_ROWS);
+    for (let i = start; i < end; i++) items[i] = buildItem(payload, i);
+    processSampler().addPhase('build', performance.now() - started);
+  }
+  return items;
+}
+
+/** The reply of `count` items as a JSON byte stream produced a slice at a time (libs/samples jsonListStream). */
+export function payloadJsonStream(payload: Payload, count: number, options: JsonStreamOptions = {}): Readable {
+  return jsonListStream(payload.names.field, count, (i) => buildItem(payload, i), options);
 }

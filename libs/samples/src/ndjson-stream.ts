@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { stopOnAbort } from './reply-slices';
 import { buildRowRange } from './row';
 
 /**
@@ -30,11 +31,12 @@ function encodeChunk(values: readonly unknown[]): string {
  * Rows 0 … count-1 as an NDJSON byte stream (one line per chunk: encodeNdjson) that builds the next `chunkRows` rows only when its reader
  * asks for more: piped into a response, that is when the socket has taken the previous chunk (pipe
  * pauses on a full write buffer and resumes on 'drain'), so at most one chunk waits in memory, never
- * the whole body. A reader that goes away destroys the stream, and no further rows are built.
+ * the whole body. A reader that goes away destroys the stream, and no further rows are built; so does
+ * `signal` (the caller's deadline: a client whose deadline passed may still be reading).
  */
-export function ndjsonRowStream(count: number, phases?: RowStreamPhases, chunkRows = NDJSON_CHUNK_ROWS): Readable {
+export function ndjsonRowStream(count: number, phases?: RowStreamPhases, chunkRows = NDJSON_CHUNK_ROWS, signal?: AbortSignal): Readable {
   let next = 0;
-  return new Readable({
+  const stream = new Readable({
     // One chunk is ~260 KB: a smaller high-water mark than that keeps exactly one chunk ahead.
     highWaterMark: 16 * 1024,
     read() {
@@ -50,4 +52,6 @@ export function ndjsonRowStream(count: number, phases?: RowStreamPhases, chunkRo
       this.push(text);
     },
   });
+  stopOnAbort(stream, signal, () => (next >= count ? undefined : `NDJSON reply of ${count} rows (after ${next})`));
+  return stream;
 }

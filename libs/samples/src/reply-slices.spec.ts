@@ -79,3 +79,20 @@ describe('replies produced in slices', () => {
     expect(parseDeadlineHeader(value)).toBe(expected);
   });
 });
+
+describe('a streamed NDJSON reply', () => {
+  it('stops when its signal aborts (the caller\'s deadline), and is counted abandoned', async () => {
+    const { ndjsonRowStream } = await import('./ndjson-stream');
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const before = abandonedReplies();
+    const controller = new AbortController();
+    const stream = ndjsonRowStream(1_000_000, undefined, undefined, controller.signal);
+    const ended = new Promise<unknown>((resolve) => stream.on('error', resolve));
+    stream.once('data', () => controller.abort(new ReplyAbandoned("the caller's deadline of 5 ms passed")));
+    stream.resume();
+    expect(await ended).toBeInstanceOf(ReplyAbandoned);
+    expect(abandonedReplies()).toBe(before + 1);
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^NDJSON reply of 1000000 rows \(after \d+\) abandoned: the caller's deadline/));
+    warn.mockRestore();
+  });
+});
