@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_SETTINGS } from '@bench/config';
 import { samplePackageDefinition } from '@bench/proto';
 import { abandonedReplies, buildRows, DEADLINE_HEADER } from '@bench/samples';
-import { waitFor } from '@bench/testing';
+import { waitFor, keepAbandonedLog } from '@bench/testing';
 import { createGrpcServer } from '../src/grpc-server';
 import { createJsonServer } from '../src/json-server';
 
@@ -14,12 +14,8 @@ const settings = { ...DEFAULT_SETTINGS, maxRows: 1_000_000 };
 const BIG = 500_000;
 const DEADLINE_MS = 200;
 
-const abandonedLines: string[] = [];
-const warn = console.warn.bind(console);
-jest.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
-  if (typeof args[0] === 'string' && args[0].includes(' abandoned: ')) abandonedLines.push(args[0]);
-  else warn(...args);
-});
+/** Why each reply stopped, as the apps log it. */
+const abandonedLines = keepAbandonedLog();
 
 describe('bare server-a: a JSON reply ends with its caller', () => {
   let server: http.Server;

@@ -6,7 +6,7 @@ import { runInNewContext } from 'node:vm';
 import type { INestApplication } from '@nestjs/common';
 import { DEFAULT_SETTINGS, type Settings } from '@bench/config';
 import { abandonedReplies, DEADLINE_HEADER } from '@bench/samples';
-import { freePort, waitFor } from '@bench/testing';
+import { freePort, waitFor, keepAbandonedLog } from '@bench/testing';
 import { createServerA, createServerAH2 } from '../src/http-platform';
 
 // Work ends with its caller (issue 31): a reply whose caller's deadline passes or that goes away stops
@@ -17,13 +17,8 @@ const DEADLINE_MS = 200;
 /** Deadline + this: the server must answer /health by then (the issue's "within 2 s of the deadline"). */
 const HEALTH_WITHIN_MS = 2_000;
 
-/** The abandoned-reply log lines, kept to check why each reply stopped; anything else still prints. */
-const abandonedLines: string[] = [];
-const warn = console.warn.bind(console);
-jest.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
-  if (typeof args[0] === 'string' && args[0].includes(' abandoned: ')) abandonedLines.push(args[0]);
-  else warn(...args);
-});
+/** Why each reply stopped, as the apps log it. */
+const abandonedLines = keepAbandonedLog();
 
 /** Waits for the next abandoned reply after `before` and returns its log line (what was cut, and why). */
 async function nextAbandoned(before: number, timeoutMs = 10_000): Promise<string> {

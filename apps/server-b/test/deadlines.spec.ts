@@ -5,7 +5,7 @@ import { DEFAULT_SETTINGS } from '@bench/config';
 import { ORDERS } from '@bench/payloads';
 import { samplePackageDefinition, sampleGrpcOptions } from '@bench/proto';
 import { abandonedReplies, buildRows } from '@bench/samples';
-import { freePort, waitFor } from '@bench/testing';
+import { freePort, waitFor, keepAbandonedLog } from '@bench/testing';
 import { AppModule } from '../src/app.module';
 import { startServerB, type StartedServerB } from './payload-server';
 
@@ -20,12 +20,8 @@ type Callback = (error: grpc.ServiceError | null, reply?: unknown) => void;
 type Unary = (request: unknown, options: grpc.CallOptions, callback: Callback) => grpc.ClientUnaryCall;
 type UnaryClient = grpc.Client & Record<string, Unary>;
 
-const abandonedLines: string[] = [];
-const warn = console.warn.bind(console);
-jest.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
-  if (typeof args[0] === 'string' && args[0].includes(' abandoned: ')) abandonedLines.push(args[0]);
-  else warn(...args);
-});
+/** Why each reply stopped, as the apps log it. */
+const abandonedLines = keepAbandonedLog();
 
 describe('server-b: a GetSamples reply ends with its call', () => {
   let app: INestMicroservice;

@@ -3,3 +3,4 @@ export { startFakeJsonServer, startFakeGrpcServer, type FakeServer, type RowSour
 export { readBulk, type BulkRead } from './bulk-reader';
 export { stopProcess } from './stop-process';
 export { waitFor } from './wait-for';
+export { keepAbandonedLog } from './abandoned-log';
