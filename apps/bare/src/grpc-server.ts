@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { parseBulkRequest, processSampler, type Settings } from '@bench/config';
-import { encodeSamplesSliced, grpcCallSignal, malformedReason, MAX_MESSAGE_BYTES, observeSampleCodec, samplePackageDefinition, type BulkChunk, type BulkRequest__Output, type GetSamplesParam__Output, type ReadRequest__Output } from '@bench/proto';
+import { encodeSamplesSliced, grpcCallSignalFor, malformedReason, MAX_MESSAGE_BYTES, observeSampleCodec, samplePackageDefinition, type BulkChunk, type BulkRequest__Output, type GetSamplesParam__Output, type ReadRequest__Output } from '@bench/proto';
 import { noteAbandoned } from '@bench/samples';
 import { parseIntField } from '@bench/validation';
 
@@ -51,7 +51,7 @@ export function createGrpcServer(settings: Settings): grpc.Server {
         return callback({ code: grpc.status.INVALID_ARGUMENT, details: `${count.error.message} [count: ${count.error.rule}]` });
       }
       // Built and encoded a slice at a time, stopped by the call's deadline or its cancellation (as server-b's).
-      const signal = grpcCallSignal(call);
+      const signal = grpcCallSignalFor(count.value, call);
       encodeSamplesSliced(count.value, signal, 'proto-loader', (phase, ms) => sampler.addPhase(phase, ms)).then(
         (bytes) => callback(null, bytes),
         (error: unknown) => {

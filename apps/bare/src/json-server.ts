@@ -35,16 +35,17 @@ export function createJsonServer(settings: Settings): Server {
     if (!match) return sendJson(res, 404, { statusCode: 404, error: 'Not Found', message: `no route ${url.pathname}` });
     const count = parseIntField('count', safeDecode(match[1]), { min: 1, max: settings.maxRows });
     if (!count.ok) return sendJson(res, 400, { statusCode: 400, error: 'Bad Request', ...count.error });
-    const signal = callerSignal(parseDeadlineHeader(req.headers[DEADLINE_HEADER]), res);
+    // Made only for the replies large enough to stop part-way: small ones pay nothing for it.
+    const signal = () => callerSignal(parseDeadlineHeader(req.headers[DEADLINE_HEADER]), res);
     if (acceptsNdjson(req.headers.accept)) {
       // Streamed as the tuned server-a streams it (stream-json-replies): paced by the socket, stopped by the caller's deadline or its going.
       res.writeHead(200, { 'content-type': NDJSON_MEDIA_TYPE });
-      return void pipeline(ndjsonRowStream(count.value, (phase, ms) => sampler.addPhase(phase, ms), undefined, signal), res, () => undefined);
+      return void pipeline(ndjsonRowStream(count.value, (phase, ms) => sampler.addPhase(phase, ms), undefined, signal()), res, () => undefined);
     }
     if (count.value > WHOLE_REPLY_MAX_ROWS) {
       // The same bytes, produced a slice at a time as the socket takes them; stopped by the caller's deadline or its going (as server-a's).
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': samplesJsonLength(count.value) });
-      const rows = jsonRowsStream(count.value, { signal, phases: (phase, ms) => sampler.addPhase(phase, ms), what: 'server-a JSON reply' });
+      const rows = jsonRowsStream(count.value, { signal: signal(), phases: (phase, ms) => sampler.addPhase(phase, ms), what: 'server-a JSON reply' });
       return void pipeline(rows, res, () => undefined);
     }
     const built = performance.now();

@@ -17,7 +17,7 @@ import {
 } from '@bench/samples';
 import { orBadRequest, parseIntField } from '@bench/validation';
 import { dropReply, sendProtobuf, type RawReply } from './body-formats';
-import { abandonable, CallerSignal } from './caller-signal';
+import { abandonable, CallerSignal, type CallerSignalOf } from './caller-signal';
 
 /** A streamed reply's build and encode time, counted as every reply's is. */
 const STREAM_PHASES: RowStreamPhases = (phase, ms) => processSampler().addPhase(phase, ms);
@@ -36,13 +36,13 @@ export class SamplesController {
    * holds one slice, and one whose deadline passes or that goes away stops the work within a slice.
    */
   @Get(':count')
-  getSamples(@Param('count') rawCount: string, @CallerSignal() signal: AbortSignal, @Headers('accept') accept?: string): { samples: SampleRow[] } | StreamableFile {
+  getSamples(@Param('count') rawCount: string, @CallerSignal() signalOf: CallerSignalOf, @Headers('accept') accept?: string): { samples: SampleRow[] } | StreamableFile {
     const count = this.count(rawCount);
     if (acceptsNdjson(accept) && isTuned(this.settings.variant, 'stream-json-replies')) {
-      return abandonable(new StreamableFile(ndjsonRowStream(count, STREAM_PHASES, undefined, signal), { type: NDJSON_MEDIA_TYPE }));
+      return abandonable(new StreamableFile(ndjsonRowStream(count, STREAM_PHASES, undefined, signalOf()), { type: NDJSON_MEDIA_TYPE }));
     }
     if (count <= WHOLE_REPLY_MAX_ROWS) return { samples: this.rows(count) };
-    const stream = jsonRowsStream(count, { signal, phases: STREAM_PHASES, what: 'server-a JSON reply' });
+    const stream = jsonRowsStream(count, { signal: signalOf(), phases: STREAM_PHASES, what: 'server-a JSON reply' });
     return abandonable(new StreamableFile(stream, { type: 'application/json; charset=utf-8', length: samplesJsonLength(count) }));
   }
 
@@ -51,11 +51,12 @@ export class SamplesController {
    * encoded by the very serializer server-b's GetSamples uses (the tuned variant's fast codec when tuned).
    */
   @Get('protobuf/:count')
-  async getSamplesProtobuf(@Param('count') rawCount: string, @CallerSignal() signal: AbortSignal, @Res() reply: RawReply): Promise<void> {
+  async getSamplesProtobuf(@Param('count') rawCount: string, @CallerSignal() signalOf: CallerSignalOf, @Res() reply: RawReply): Promise<void> {
     const count = this.count(rawCount);
     const serialize = getSamplesCodec(grpcCodecFor(this.settings.variant)).responseSerialize;
     if (count <= WHOLE_REPLY_MAX_ROWS) return sendProtobuf(reply, serialize({ samples: this.rows(count) }));
     // Larger: built, then encoded, a slice at a time (the parts concatenated are the one message), stopping when the caller goes.
+    const signal = signalOf();
     try {
       const samples = await buildRowsSliced(count, signal, STREAM_PHASES);
       sendProtobuf(reply, Buffer.concat(await encodeSliced(samples, (slice) => serialize({ samples: slice }), signal)));

@@ -16,6 +16,6 @@ export class OrdersController {
   @GrpcMethod(ORDERS.names.service, ORDERS.names.method)
   getOrders(param: CountParam, _metadata: Metadata, call: ServerUnaryCall<unknown, unknown>): Promise<PayloadReply<typeof ORDERS> | Buffer> {
     const count = requestedCount(param, ORDERS.names.param, this.settings.maxRows);
-    return stopWithCall(call, `server-b ${ORDERS.names.method} reply of ${count} items`, (signal) => encodePayloadSliced(ORDERS, count, signal));
+    return stopWithCall(call, count, `server-b ${ORDERS.names.method} reply of ${count} items`, (signal) => encodePayloadSliced(ORDERS, count, signal));
   }
 }
