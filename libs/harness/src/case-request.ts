@@ -8,9 +8,9 @@ export const MAX_CALLS = 10_000;
 
 /**
  * Most rows one POST /bench/run may ask for in all: rows × requests × calls (the cold call, the
- * warm-up and the timed runs). The bench's largest request is ①-3's 1,000,000 rows × 1 request, sent
- * as a cold call + a warm-up + one timed run (3,000,000 rows; runs are interleaved one per request);
- * 10,000,000 leaves room for `--warmup 8` with ①-3, or a hand-made request of ten 1,000,000-row calls.
+ * warm-up and the timed runs). The bench's largest request is a visit's first of ①-3: 1,000,000 rows ×
+ * (the cold call + the warm-up calls, 0 or 1 in the profiles) ≤ 2,000,000 rows (each timed run is a request of its
+ * own); 10,000,000 leaves room for `--warmup 9` with ①-3, or a hand-made request of ten 1,000,000-row calls.
  * Without it one request (1,000,000 rows × 10,000 requests × 10,000 runs) asked for years of CPU.
  */
 export const MAX_RUN_ROWS = 10_000_000;
