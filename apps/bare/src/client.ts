@@ -2,7 +2,7 @@
 // /bench/info, /health and /client/* routes as apps/client, measured by the same case runner.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import * as grpc from '@grpc/grpc-js';
-import { explainListenError, loadSettings, processSampler, runtimeInfo, stopOnSignals, type Settings } from '@bench/config';
+import { explainListenError, limitHttp1Connections, loadSettings, processSampler, REQUEST_LIMITS, runtimeInfo, stopOnSignals, type Settings } from '@bench/config';
 import { BusyError, CaseFailure, CaseRunner, measurePath, parseCaseRequest, parsePathRequest, type TransportName } from '@bench/harness';
 import { PROTO_LOADER_SETTINGS, samplePackageDefinition } from '@bench/proto';
 import { parseIntField } from '@bench/validation';
@@ -11,7 +11,6 @@ import { closable, listen, readBody, sendJson } from './http-util';
 import { safeDecode } from './json-server';
 import { BareJsonTransport } from './json-transport';
 
-const BODY_LIMIT = 64 * 1024;
 const BLOG_ROUTE = /^\/client\/call-(a|b)(-parallel)?\/([^/]*)$/;
 
 type HealthCheck = (
@@ -55,7 +54,7 @@ async function main(): Promise<void> {
     if (req.method === 'POST' && url.pathname === '/bench/run') {
       let body: unknown;
       try {
-        body = JSON.parse(await readBody(req, BODY_LIMIT));
+        body = JSON.parse(await readBody(req, REQUEST_LIMITS.control.bytes));
       } catch (error) {
         const status = (error as { status?: number }).status ?? 400;
         return sendJson(res, status, { statusCode: status, field: 'body', rule: 'type', message: (error as Error).message });
@@ -92,6 +91,7 @@ async function main(): Promise<void> {
   };
 
   const server = createServer((req, res) => void handle(req, res).catch((error: unknown) => fail(res, error)));
+  limitHttp1Connections(server, settings.handshakeTimeoutMs);
   try {
     await listen(server, settings.clientPort, settings.host);
   } catch (error) {

@@ -2,6 +2,7 @@
 // (proto-loader, shared options), rows, validation and metrics as apps/server-b.
 import * as grpc from '@grpc/grpc-js';
 import { explainListenError, loadSettings, stopOnSignals } from '@bench/config';
+import { limitGrpcSessions } from '@bench/proto';
 import { createGrpcServer } from './grpc-server';
 
 async function main(): Promise<void> {
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
   } catch (error) {
     throw new Error(explainListenError(error, { variable: 'SERVER_B_PORT', port: settings.serverBPort, host: settings.host }));
   }
+  limitGrpcSessions(server, settings.handshakeTimeoutMs);
   stopOnSignals({ close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())) }, 'server-b');
   console.log(`server-b (bare @grpc/grpc-js) listening on ${url}`);
 }

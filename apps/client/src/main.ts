@@ -2,13 +2,16 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { explainListenError, loadSettings, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
+import { limitClientRequests } from './http-limits';
 
 async function main(): Promise<void> {
   const settings = loadSettings();
   warnOnMissingNodeOptions(settings.variant, 'client');
   processSampler();
-  const app = await NestFactory.create(AppModule.register(settings), { logger: ['error', 'warn'] });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(settings), { logger: ['error', 'warn'], bodyParser: false });
+  limitClientRequests(app, settings);
   stopOnSignals(app, 'client');
   try {
     await app.listen(settings.clientPort, settings.host);

@@ -28,3 +28,6 @@ export {
 } from './tunings';
 export { BULK_MAX_BYTES, BULK_MAX_CHUNK_BYTES, BULK_DEFAULT_CHUNK_BYTES, parseBulkRequest, type BulkRequestFields } from './path-limits';
 export { missingNodeOptions, warnOnMissingNodeOptions } from './node-options';
+export { REQUEST_LIMITS, REPLY_LIMIT, type ByteLimit } from './message-limits';
+export { CONNECTION_LIMITS, type TimeLimit } from './connection-limits';
+export { limitHttp1Connections, limitHttp2Sessions } from './listener-timeouts';
