@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { DEFAULT_SETTINGS, REQUEST_LIMITS, type NestVariant } from '@bench/config';
 import { echoCodec, PROTOBUF_MEDIA_TYPE } from '@bench/proto';
 import { buildEchoContent, ECHO_MAX_CONTENT } from '@bench/samples';
-import { BOMB_INFLATED_BYTES, grpcFrame, gzipOfZeros, HALF_HTTP2_PREFACE, HALF_REQUEST_HEAD, http2Request, rssGrowthDuring, stallAfter } from '@bench/testing';
+import { BOMB_INFLATED_BYTES, grpcFrame, gzipOfZeros, HALF_HTTP2_PREFACE, HALF_REQUEST_HEAD, http2Request, http2SessionOpenAfter, rssGrowthDuring, stallAfter } from '@bench/testing';
 import { createServerA, createServerAH2 } from '../src/http-platform';
 
 // Issue 31's hostile callers against server-a: decompression bombs, oversized and undecodable bodies, and
@@ -137,5 +137,9 @@ describe('server-a HTTP/2 listener (Nest routes and Connect)', () => {
     const closedAfter = await stallAfter(portOf(app), HALF_HTTP2_PREFACE, DROPPED_WITHIN_MS);
     expect(closedAfter).not.toBeNull();
     expect(closedAfter).toBeGreaterThanOrEqual(HANDSHAKE_MS - 50);
+  });
+
+  it('keeps a session that finished its handshake past the handshake limit', async () => {
+    expect(await http2SessionOpenAfter(base, 3 * HANDSHAKE_MS)).toBe(true);
   });
 });

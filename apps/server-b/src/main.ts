@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import { explainListenError, loadSettings, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
 import { observeSampleCodec } from '@bench/proto';
-import { createServerB, listenServerB } from './server';
+import { createServerB } from './server';
 
 async function main(): Promise<void> {
   const settings = loadSettings();
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const app = await createServerB(settings, url);
   stopOnSignals(app, 'server-b');
   try {
-    await listenServerB(app, settings);
+    await app.listen();
   } catch (error) {
     throw new Error(explainListenError(error, { variable: 'SERVER_B_PORT', port: settings.serverBPort, host: settings.host }));
   }

@@ -97,3 +97,17 @@ export function stallAfter(port: number, bytes: string, waitMs: number): Promise
 export const HALF_HTTP2_PREFACE = 'PRI * HTTP/2.0\r\n';
 /** An HTTP/1.1 request head cut off before its blank line. */
 export const HALF_REQUEST_HEAD = 'POST /bench/run HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n';
+
+/** Whether an HTTP/2 session that finished its handshake (then idles) is still open after `ms`. */
+export function http2SessionOpenAfter(baseUrl: string, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const session = http2.connect(baseUrl);
+    let closed = false;
+    session.on('error', () => undefined);
+    session.on('close', () => (closed = true));
+    setTimeout(() => {
+      resolve(!closed);
+      session.destroy();
+    }, ms);
+  });
+}
