@@ -22,13 +22,15 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
     if (Number(req.headers['content-length'] ?? 0) > limit) return refuse(413, `body larger than ${limit} bytes`);
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const collect = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > limit) {
-        reject(Object.assign(new Error(`body larger than ${limit} bytes`), { status: 413 }));
-        req.destroy();
-      } else chunks.push(chunk);
-    });
+      if (size <= limit) return void chunks.push(chunk);
+      // The rest is read and dropped, so the caller gets its 413 (the request timeout ends an endless body).
+      req.off('data', collect);
+      chunks.length = 0;
+      refuse(413, `body larger than ${limit} bytes`);
+    };
+    req.on('data', collect);
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
