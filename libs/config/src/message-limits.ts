@@ -47,14 +47,14 @@ export const REQUEST_LIMITS = Object.freeze({
 
 /**
  * Largest reply message the client reads from the servers, and the servers send. The largest legitimate
- * reply is MAX_ROWS items (1,000,000 by default): the blog's rows are ~170 MB of protobuf and ~300 MB of
- * JSON at a million, an orders item ~1.5 KB, so a million orders are ~1.5 GB. No smaller limit holds them;
- * 2^31-1 is the largest every gRPC implementation accepts. The client reads only the servers it was
- * configured with, so this is a limit on our own replies, not a defence.
+ * reply is MAX_ROWS items (1,000,000 by default): a million of the blog's rows are 156 MB of protobuf and
+ * 277 MB of JSON, an orders item 1.3 KB of protobuf, so a million orders are 1.3 GB. No smaller limit
+ * holds them; 2^31-1 is the largest every gRPC implementation accepts. The client reads only the servers
+ * it was configured with, so this is a limit on our own replies, not a defence.
  */
 export const REPLY_LIMIT: ByteLimit = Object.freeze({
   bytes: 2_147_483_647,
   why:
-    'the largest legitimate reply is MAX_ROWS items: a million orders items are ~1.5 GB of protobuf, so no smaller limit ' +
+    'the largest legitimate reply is MAX_ROWS items: a million orders items are 1.3 GB of protobuf, so no smaller limit ' +
     'holds it; 2^31-1 is the largest every gRPC implementation accepts',
 });

@@ -7,7 +7,7 @@ import { PAYLOAD_PACKAGES } from './payload-protos';
 
 /**
  * Largest gRPC reply either side sends or the client accepts (REPLY_LIMIT). grpc-js defaults to 4 MiB
- * received; the blog's 1,000,000-row reply is ~170 MB, so (like the blog, which used 7 GiB) both ends raise it.
+ * received; the blog's 1,000,000-row reply is 156 MB, so (like the blog, which used 7 GiB) both ends raise it.
  */
 export const MAX_MESSAGE_BYTES = REPLY_LIMIT.bytes;
 
