@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { DEFAULT_SETTINGS, REQUEST_LIMITS, type NestVariant } from '@bench/config';
@@ -69,6 +70,27 @@ describe.each<[string, NestVariant]>([
     const closedAfter = await stallAfter(portOf(app), HALF_REQUEST_HEAD, DROPPED_WITHIN_MS);
     expect(closedAfter).not.toBeNull();
     expect(closedAfter).toBeGreaterThanOrEqual(HANDSHAKE_MS - 50);
+  });
+
+  it('keeps an idle keep-alive connection past the head timeout (its keep-alive decides)', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const localPort = () =>
+      new Promise<number>((resolve, reject) =>
+        http
+          .get(`${base}/health`, { agent }, (res) => {
+            const port = res.socket.localPort ?? -1;
+            res.resume();
+            res.on('end', () => resolve(port));
+          })
+          .on('error', reject),
+      );
+    try {
+      const first = await localPort();
+      await new Promise((resolve) => setTimeout(resolve, 3 * HANDSHAKE_MS));
+      expect(await localPort()).toBe(first);
+    } finally {
+      agent.destroy();
+    }
   });
 });
 
