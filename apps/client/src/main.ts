@@ -1,14 +1,16 @@
 // client: the blog's caller. Serves the four /client routes, the bench route and health checks.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { explainListenError, loadSettings, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
+import { exitWithParent, explainListenError, loadControlAccess, loadSettings, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
 import { AppModule } from './app.module';
 
 async function main(): Promise<void> {
+  exitWithParent('client');
   const settings = loadSettings();
+  const access = loadControlAccess(settings.host);
   warnOnMissingNodeOptions(settings.variant, 'client');
   processSampler();
-  const app = await NestFactory.create(AppModule.register(settings), { logger: ['error', 'warn'] });
+  const app = await NestFactory.create(AppModule.register(settings, access), { logger: ['error', 'warn'] });
   stopOnSignals(app, 'client');
   try {
     await app.listen(settings.clientPort, settings.host);
@@ -17,7 +19,7 @@ async function main(): Promise<void> {
   }
   console.log(
     `client (${settings.variant}) listening on http://${settings.host}:${settings.clientPort} ` +
-      `(server-a ${settings.serverAUrl}, server-b ${settings.serverBUrl})`,
+      `(server-a ${settings.serverAUrl}, server-b ${settings.serverBUrl}); ${access.describe}`,
   );
 }
 

@@ -1,11 +1,12 @@
 // server-b: the blog's gRPC API. Reads its settings, serves sample.SampleService, stops on SIGTERM.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { explainListenError, grpcCodecFor, loadSettings, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
+import { exitWithParent, explainListenError, grpcCodecFor, loadSettings, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
 import { observeSampleCodec, sampleGrpcOptions } from '@bench/proto';
 import { AppModule } from './app.module';
 
 async function main(): Promise<void> {
+  exitWithParent('server-b');
   const settings = loadSettings();
   warnOnMissingNodeOptions(settings.variant, 'server-b');
   // Time protobuf encoding of every reply inside the serializer Nest calls.
