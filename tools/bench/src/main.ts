@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { noQuietWaits, runVariant, type VariantContext } from './app-sets/app-sets';
 import { KEEP_WARM_NODE_FLAGS } from './app-sets/apps';
 import { variantOfClient } from './app-sets/client-identity';
+import { describeGivenToken, givenToken } from './app-sets/control-token';
 import { DEADLINE_RULE, RESTARTS_PER_SET, runBoundMs } from './planning/deadlines';
 import { HttpClientDriver } from './measuring/drivers/http-driver';
 import { usesStage } from './network';
@@ -24,6 +25,7 @@ import { duration, expectedCostMs, Progress, SET_START_MS, STAGE_BUILD_MS } from
 import { runTool } from './cli';
 import { collectProvenance } from './results/provenance';
 import { toCaseResult } from './results/results';
+import { cellLabel, plannedCells } from './results/completeness';
 import type { RunnerHooks } from './measuring/runner';
 import { writeIndex } from './results/runs';
 import { missingMains, type VariantRecord } from './planning/variants';
@@ -117,9 +119,11 @@ function saveRun(runDir: string, doc: RunDocument): void {
 /** With --client-url, the options with the variant the running client reports (client-identity.ts). */
 async function withClientVariant(options: BenchOptions): Promise<BenchOptions> {
   if (!options.clientUrl) return options;
+  const token = givenToken();
+  process.stderr.write(`${describeGivenToken(options.clientUrl, token)}\n`);
   let info: Record<string, unknown>;
   try {
-    info = await new HttpClientDriver(options.clientUrl).describe();
+    info = await new HttpClientDriver(options.clientUrl, token).describe();
   } catch (error) {
     throw new Error(`cannot reach the client at ${options.clientUrl} (GET /bench/info: ${errorText(error)})`);
   }
@@ -158,9 +162,11 @@ async function main(argv: readonly string[]): Promise<number> {
     schemaVersion: 2,
     incomplete: true,
     provenance: { ...collectProvenance(WORKSPACE_ROOT, argv), pinning, clients: {} },
-    settings: { ...describeSettings(options, plan, startedAt), expectedMs: Math.round(expectedMs), boundMs },
+    // plannedCells and visitsDone let bench:compare name what a killed run lacks (results/completeness.ts).
+    settings: { ...describeSettings(options, plan, startedAt), expectedMs: Math.round(expectedMs), boundMs, plannedCells: plannedCells(plan), visitsDone: {} },
     results: [],
   };
+  const visitsDone = doc.settings.visitsDone as Record<string, number>;
   const save = () => saveRun(runDir, doc);
   save();
   pointLatestAt(options.out, runDir);
@@ -182,6 +188,7 @@ async function main(argv: readonly string[]): Promise<number> {
     onCaseDone: (raws, _index, _total, planned) => {
       progress.caseDone(planned, raws, done++, plan.length);
       pool.add(raws);
+      for (const raw of raws) visitsDone[cellLabel(raw)] = (visitsDone[cellLabel(raw)] ?? 0) + 1;
       doc.results = pool.results().map(toCaseResult);
       save();
     },

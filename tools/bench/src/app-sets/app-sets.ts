@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { AppStartError, KEEP_WARM_NODE_FLAGS, startApps, type Placement, type StartedApps } from './apps';
 import { RESTARTS_PER_SET } from '../planning/deadlines';
 import { HttpClientDriver } from '../measuring/drivers/http-driver';
+import { givenToken } from './control-token';
 import { probeMachine } from '../measuring/machine-probe';
 import type { Failure, PlannedCase, RawResult, RunDocument } from '../results/model';
 import type { BenchOptions } from '../planning/options';
@@ -95,7 +96,7 @@ async function startSet(planned: PlannedCase, slot: number, variant: VariantReco
     ctx.save();
   }
   try {
-    const driver = new HttpClientDriver(options.clientUrl ?? apps!.clientUrl);
+    const driver = options.clientUrl ? new HttpClientDriver(options.clientUrl, givenToken()) : new HttpClientDriver(apps!.clientUrl, apps!.token);
     const client = await driver.describe();
     (doc.provenance.clients as Record<string, unknown>)[variant.id] = client;
     doc.provenance.client ??= client;
