@@ -348,14 +348,21 @@ describe('bench:all (built apps, quick profile)', () => {
     const tuned = VARIANTS.find((v) => v.id === 'tuned')!;
     const apps = await startApps(ROOT, path.join(out, 'tuned-apps'), planPinning(false, os.cpus().length, false), tuned);
     try {
-      const mismatch = await runBench(['--client-url', apps.clientUrl, '--variants', 'blog', '--cases', '1-1', '--runs', '1', '--out', out], {});
+      // The apps the bench starts have the run's token; a user driving them must give it (BENCH_TOKEN).
+      const noToken = await runBench(['--client-url', apps.clientUrl, '--cases', '1-1', '--runs', '1', '--out', out], {});
+      expect(noToken.code).toBe(1);
+      expect(noToken.stderr).toContain(`bench: calling ${apps.clientUrl} without a token (BENCH_TOKEN is not set)`);
+      expect(noToken.stderr).toContain('HTTP 401');
+      const withToken = { BENCH_TOKEN: apps.token };
+      const mismatch = await runBench(['--client-url', apps.clientUrl, '--variants', 'blog', '--cases', '1-1', '--runs', '1', '--out', out], withToken);
       expect(mismatch.code).toBe(1);
       expect(mismatch.stderr).toContain(`--variants blog asks for blog, but the client at ${apps.clientUrl} reports variant tuned`);
       expect(listRuns(out)).toEqual([]);
 
-      const result = await runBench(['--client-url', apps.clientUrl, '--cases', '1-1,2-1', '--runs', '2', '--out', out], {});
+      const result = await runBench(['--client-url', apps.clientUrl, '--cases', '1-1,2-1', '--runs', '2', '--out', out], withToken);
       expect(result.code).toBe(0);
       const runDir = onlyRunDir(out);
+      expect(fs.readFileSync(path.join(runDir, 'results.json'), 'utf8')).not.toContain(apps.token);
       const doc = JSON.parse(fs.readFileSync(path.join(runDir, 'results.json'), 'utf8'));
       expect(doc.results.map((r: { variant: string }) => r.variant)).toEqual(['tuned', 'tuned', 'tuned', 'tuned']);
       expect(doc.settings.variants.map((v: { id: string }) => v.id)).toEqual(['tuned']);
