@@ -99,6 +99,11 @@ export function pointLatestAt(parent: string, runDir: string): void {
   const link = path.join(parent, 'latest');
   const temp = path.join(parent, `.latest.${process.pid}.tmp`);
   fs.rmSync(temp, { force: true });
-  fs.symlinkSync(path.relative(parent, runDir), temp);
-  fs.renameSync(temp, link);
+  try {
+    fs.symlinkSync(path.relative(parent, runDir), temp);
+    fs.renameSync(temp, link);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
 }
