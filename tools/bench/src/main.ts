@@ -141,8 +141,8 @@ function prepareRuntimes(options: BenchOptions): Map<string, NodeBinary> {
   const binaries = new Map<string, NodeBinary>();
   if (options.clientUrl) return binaries;
   for (const runtime of options.runtimes) {
-    const binary = resolveNodeBinary(runtime);
-    if (binary.source !== 'bench') process.stderr.write(`bench: Node ${runtime.version} (--node ${runtime.name}): ${binary.path} (${binary.source === 'fetched' ? 'fetched now' : 'cached'})\n`);
+    const binary = resolveNodeBinary(runtime, { installed: path.join(WORKSPACE_ROOT, 'node_modules', '.bin', 'node') });
+    if (binary.source !== 'bench') process.stderr.write(`bench: Node ${runtime.version} (--node ${runtime.name}): ${binary.path} (${binary.source === 'fetched' ? 'fetched now' : binary.source === 'project' ? "the project's, from npm ci" : 'cached'})\n`);
     binaries.set(runtime.name, binary);
   }
   return binaries;

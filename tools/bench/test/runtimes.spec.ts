@@ -76,6 +76,15 @@ describe('resolveNodeBinary', () => {
     expect(fs.readdirSync(cacheDir)).toEqual([]);
   });
 
+  it("uses the project's own node (npm ci's node_modules/.bin/node) when the bench runs on another", () => {
+    const fetch: Fetcher = () => {
+      throw new Error('must not fetch');
+    };
+    const installed = path.join(ROOT, 'node_modules', '.bin', 'node');
+    const binary = resolveNodeBinary(defaultRuntime(), { cacheDir, fetch, running: notRunning, installed });
+    expect(binary).toMatchObject({ source: 'project', path: fs.realpathSync(installed) });
+  });
+
   it('fetches once into the cache, checks the binary, then finds it there with no fetch', () => {
     let fetches = 0;
     // A stand-in package whose bin/node prints the wanted version (a script: the check runs it).

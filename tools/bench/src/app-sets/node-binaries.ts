@@ -1,5 +1,5 @@
-// Where each runtime's `node` comes from: the one running the bench when it is that release, else the
-// bench's own cache, filled once from the npm registry (`npm pack node-<platform>-<arch>@<version>`).
+// Where each runtime's `node` comes from: the one running the bench when it is that release, else one
+// installed in the project (npm ci's node_modules/.bin/node), else the bench's own cache, filled once from the npm registry (`npm pack node-<platform>-<arch>@<version>`).
 // Everything is resolved before the run's first call, so a run never needs the network once cached.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -20,8 +20,8 @@ export interface NodeBinary {
   version: string;
   /** The executable the runtime's apps are started with. */
   path: string;
-  /** bench: the Node running the bench is this release; cache: found in the cache; fetched: fetched now. */
-  source: 'bench' | 'cache' | 'fetched';
+  /** bench: the Node running the bench is this release; project: the project's own (npm ci); cache: found in the cache; fetched: fetched now. */
+  source: 'bench' | 'project' | 'cache' | 'fetched';
 }
 
 /** Puts a package's tarball contents (its `package/` folder) into `into`; throws with the reason when it cannot. */
@@ -62,15 +62,24 @@ export const npmPackFetcher: Fetcher = (packageSpec, into) => {
 };
 
 /**
- * The `node` of one runtime: the bench's own when it is that release, else `<cache>/<version>/bin/node`,
- * fetched into the cache when missing. Throws RuntimeUnavailableError naming the package to fetch.
+ * The `node` of one runtime: the bench's own when it is that release, else the project's (`installed`,
+ * e.g. node_modules/.bin/node) when it is, else `<cache>/<version>/bin/node`, fetched into the cache
+ * when missing. Throws RuntimeUnavailableError naming the package to fetch.
  */
 export function resolveNodeBinary(
   record: RuntimeRecord,
-  { cacheDir = nodeCacheDir(), fetch = npmPackFetcher, running = { version: process.version, execPath: process.execPath } } = {},
+  {
+    cacheDir = nodeCacheDir(),
+    fetch = npmPackFetcher,
+    running = { version: process.version, execPath: process.execPath },
+    installed = null as string | null,
+  } = {},
 ): NodeBinary {
   const wanted = `v${record.version}`;
   if (running.version === wanted) return { runtime: record.name, version: record.version, path: running.execPath, source: 'bench' };
+  if (installed && fs.existsSync(installed) && versionOf(installed) === wanted) {
+    return { runtime: record.name, version: record.version, path: fs.realpathSync(installed), source: 'project' };
+  }
   const home = path.join(cacheDir, record.version);
   const binary = path.join(home, 'bin', 'node');
   if (fs.existsSync(binary) && versionOf(binary) === wanted) return { runtime: record.name, version: record.version, path: binary, source: 'cache' };

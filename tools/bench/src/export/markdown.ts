@@ -94,7 +94,9 @@ function describeMachine(doc: RunDocument): string {
   const versions = ['@nestjs/core', '@grpc/grpc-js', '@grpc/proto-loader', 'axios']
     .map((p) => `${p} ${packages[p] ?? '?'}`)
     .join(', ');
-  return `${cpu}; Node ${String(client.node ?? '?')}; ${versions}`;
+  // The Go reference's client reports its Go version (tools/go-reference info.go): "bare vs go" carries both runtimes.
+  const go = Object.values((doc.provenance.clients ?? {}) as Record<string, { go?: unknown }>).find((c) => typeof c?.go === 'string')?.go;
+  return `${cpu}; Node ${String(client.node ?? '?')}${go ? `; Go reference ${String(go)}` : ''}; ${versions}`;
 }
 
 /** The footnote for noisy cells and outliers, or nothing when there are none. */
