@@ -95,6 +95,18 @@ describe('bench:all --node', () => {
     }
   }, 120_000);
 
+  it('runs a suite once per runtime: its own process (the calls) and its servers on that Node, each run in a folder of its own', () => {
+    const echo = spawnSync(process.execPath, [path.join(ROOT, 'tools/bench/dist/suites/echo/main.js'), '--profile', 'quick', '--node', '20,24', '--out', out], { cwd: ROOT, encoding: 'utf8' });
+    expect(echo.status).toBe(0);
+    const docs = fs.readdirSync(out).filter((name) => name.startsWith('echo-')).sort().map((name) => JSON.parse(fs.readFileSync(path.join(out, name, 'results.json'), 'utf8')));
+    expect(docs.map((d) => [d.settings.node, d.provenance.bench.node, d.provenance.apps['server-a'].node, d.provenance.apps['server-b'].node])).toEqual(
+      ['20', '24'].map((name) => {
+        const v = `v${RUNTIMES.find((r) => r.name === name)!.version}`;
+        return [name, v, v, v];
+      }),
+    );
+  }, RUN_TIMEOUT_MS);
+
   it('refuses an unknown runtime as a usage error listing the known ones (exit 2)', async () => {
     const result = await runBench(['--node', '19', '--out', out]);
     expect(result.code).toBe(2);

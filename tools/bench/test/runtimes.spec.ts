@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { nodeCacheDir, resolveNodeBinary, RuntimeUnavailableError, type Fetcher } from '../src/app-sets/node-binaries';
 import { parseOptions, UsageError } from '../src/planning/options';
+import { parseRuntimes, withOneRuntime } from '../src/suites/common/args';
 import { appSetKey, planCases } from '../src/planning/plan';
 import { DEFAULT_RUNTIME, defaultRuntime, RUNTIMES, runtimeNameOf, runtimePackage, selectRuntimes } from '../src/planning/runtimes';
 import { cellKey, withRuntimes } from '../src/results/results';
@@ -57,6 +58,15 @@ describe('--node', () => {
 
   it('is not for a client the bench did not start', () => {
     expect(() => parseOptions(['--node', '20', '--client-url', 'http://127.0.0.1:3000'])).toThrow(/with --client-url the apps are yours/);
+  });
+});
+
+describe('the suites\' --node', () => {
+  it('is parsed like bench:all\'s, and each runtime\'s process gets exactly one', () => {
+    expect(parseRuntimes(['20', '24']).map((r) => r.name)).toEqual(['20', '24']);
+    expect(() => parseRuntimes(['21'])).toThrow(UsageError);
+    expect(withOneRuntime(['--profile', 'quick', '--node', '20,24', '--out', 'x'], '20')).toEqual(['--profile', 'quick', '--out', 'x', '--node', '20']);
+    expect(withOneRuntime(['--node=20,24'], '24')).toEqual(['--node', '24']);
   });
 });
 
