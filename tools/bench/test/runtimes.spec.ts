@@ -7,6 +7,9 @@ import { parseRuntimes, withOneRuntime } from '../src/suites/common/args';
 import { appSetKey, planCases } from '../src/planning/plan';
 import { DEFAULT_RUNTIME, defaultRuntime, RUNTIMES, runtimeNameOf, runtimePackage, selectRuntimes } from '../src/planning/runtimes';
 import { cellKey, withRuntimes } from '../src/results/results';
+import { summarize } from '../src/results/stats';
+import { variantRatios } from '../src/export/breakdown';
+import { caseResult } from './case-result';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const PINNED = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies.node;
@@ -58,6 +61,17 @@ describe('--node', () => {
 
   it('is not for a client the bench did not start', () => {
     expect(() => parseOptions(['--node', '20', '--client-url', 'http://127.0.0.1:3000'])).toThrow(/with --client-url the apps are yours/);
+  });
+});
+
+describe('the secondary tables of a run on several runtimes', () => {
+  it('never pool two runtimes\' cells, and name the runtime beside the network', () => {
+    const cell = (runtime: string, variant: string, median: number) => caseResult({ runtime, variant, samplesMs: [median], summary: summarize([median]) });
+    const table = variantRatios([cell('20', 'blog', 30), cell('20', 'tuned', 10), cell('24', 'blog', 20), cell('24', 'tuned', 10)])!;
+    expect(table.rows.map((r) => [r.network, r.ratios[0]])).toEqual([
+      ['loopback · Node 20', 1 / 3],
+      ['loopback · Node 24', 1 / 2],
+    ]);
   });
 });
 

@@ -51,6 +51,16 @@ export function placeLabels(results: readonly Pick<CaseIdentity, 'network' | 'ru
   return [...(anyOffLoopback(results) ? [networkOf(cell)] : []), ...(anyRuntimes(results) ? [`Node ${runtimeOf(cell)}`] : [])];
 }
 
+/**
+ * How the secondary tables (variants, attribution, ablation, path cost) name where a cell ran, in their
+ * network column: its network, and with several runtimes in the run its runtime too ("loopback · Node 20"),
+ * so their rows never pool two runtimes' cells.
+ */
+export function placeLabeller(results: readonly Pick<CaseIdentity, 'runtime'>[]): (cell: Pick<CaseIdentity, 'network' | 'runtime'>) => string {
+  const several = anyRuntimes(results);
+  return (cell) => (several ? `${networkOf(cell)} · Node ${runtimeOf(cell)}` : networkOf(cell));
+}
+
 /** The one key of a cell, wherever cells are pooled, exported or paired: network, runtime, variant, case and transport. */
 export function cellKey(cell: Pick<CaseIdentity, 'network' | 'runtime' | 'variant' | 'case' | 'transport'>): string {
   return `${networkOf(cell)}\u0000${runtimeOf(cell)}\u0000${cell.variant}\u0000${cell.case}\u0000${cell.transport}`;
