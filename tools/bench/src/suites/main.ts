@@ -23,20 +23,21 @@ function main({ values }: CommandLine<typeof SUITE_RUN_OPTIONS>): number {
   const node = parseRuntimes(values.node).map((r) => r.name).join(',');
   const out = path.resolve(values.out);
   const startedAt = new Date();
-  const rows: Array<{ suite: string; experiment: string; exitCode: number | null; folder: string | null; seconds: number }> = [];
+  // folder: the suite's first run folder; folders: all of them (one per --node runtime and --network profile).
+  const rows: Array<{ suite: string; experiment: string; exitCode: number | null; folder: string | null; folders: string[]; seconds: number }> = [];
   for (const suite of SUITES) {
     process.stderr.write(`\nsuites: ${suite.id} (${suite.experiment}) …\n`);
     const before = new Set(fs.existsSync(out) ? fs.readdirSync(out) : []);
     const t0 = Date.now();
     const child = spawnSync(process.execPath, [path.join(__dirname, suite.main), '--profile', profile, '--out', out, '--node', node], { stdio: ['ignore', 'inherit', 'inherit'] });
-    const created = fs.readdirSync(out).filter((name) => !before.has(name) && name.startsWith(`${suite.id}-`));
-    rows.push({ suite: suite.id, experiment: suite.experiment, exitCode: child.status, folder: created[0] ?? null, seconds: (Date.now() - t0) / 1000 });
+    const created = fs.readdirSync(out).filter((name) => !before.has(name) && name.startsWith(`${suite.id}-`)).sort();
+    rows.push({ suite: suite.id, experiment: suite.experiment, exitCode: child.status, folder: created[0] ?? null, folders: created, seconds: (Date.now() - t0) / 1000 });
     if (child.signal === 'SIGINT') break;
   }
   const runDir = createRunFolder(out, startedAt, 'suites');
   const lines = [`# bench:suites: ${startedAt.toISOString()} (profile ${profile})`, '', '| suite | experiment | status | seconds | report |', '|---|---|---|---:|---|'];
   for (const r of rows) {
-    const report = r.folder ? `[${r.folder}/report.html](../${r.folder}/report.html)` : '—';
+    const report = r.folders.length > 0 ? r.folders.map((f) => `[${f}/report.html](../${f}/report.html)`).join(', ') : '—';
     lines.push(`| ${r.suite} | ${r.experiment} | ${r.exitCode === 0 ? 'ok' : `FAILED (exit ${r.exitCode})`} | ${r.seconds.toFixed(1)} | ${report} |`);
   }
   lines.push('');
