@@ -50,6 +50,8 @@ export interface StartOptions {
   slot?: number;
   /** Flags for the Node runtime of Node variants (e.g. KEEP_WARM_NODE_FLAGS); ignored for Go. */
   nodeFlags?: readonly string[];
+  /** The `node` every Node app of the set runs on (--node, node-binaries.ts); default the one running the bench. */
+  nodeBinary?: string;
 }
 
 /**
@@ -173,7 +175,7 @@ async function startOnce(
   logDir: string,
   pinning: Pinning,
   variant: VariantRecord,
-  { env = process.env, nodeFlags = [], placement }: StartOptions,
+  { env = process.env, nodeFlags = [], placement, nodeBinary = process.execPath }: StartOptions,
   ports: AppPorts,
 ): Promise<Omit<StartedApps, 'portsFromOs' | 'portAttempts'>> {
   const hosts = placement?.hosts ?? { client: '127.0.0.1', server: '127.0.0.1' };
@@ -218,7 +220,7 @@ async function startOnce(
       const main = variant.mains[name];
       const log = fs.openSync(path.join(logDir, `${name}.log`), 'a');
       const cores = pinning.cores?.[name];
-      const program = variant.runtime === 'node' ? [process.execPath, ...nodeFlags, main] : [path.join(workspaceRoot, main)];
+      const program = variant.runtime === 'node' ? [nodeBinary, ...nodeFlags, main] : [path.join(workspaceRoot, main)];
       const pinned = cores ? ['taskset', '-c', cores, ...program] : program;
       // `ip netns exec` execs the program in place: the PID is the app's own (sampled, signalled, quiesced).
       const [command, ...args] = placement ? placement.wrap(side(name), pinned) : pinned;

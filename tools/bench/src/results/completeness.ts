@@ -6,6 +6,8 @@ import { cellKey, networkOf } from './results';
 /** One cell the run planned, with the visits it was to get (settings.plannedCells). */
 export interface PlannedCell {
   network: string;
+  /** Absent in runs from before --node (schema 2). */
+  runtime?: string;
   variant: string;
   case: string;
   transport: Transport;
@@ -22,9 +24,10 @@ export interface Completeness {
   unknown: string | null;
 }
 
-/** `network/variant case transport`: how messages name a cell. */
-export function cellLabel(cell: Pick<CaseIdentity, 'network' | 'variant' | 'case' | 'transport'>): string {
-  return `${networkOf(cell)}/${cell.variant} ${cell.case} ${cell.transport}`;
+/** `network/variant case transport on Node N`: how messages name a cell. */
+export function cellLabel(cell: Pick<CaseIdentity, 'network' | 'runtime' | 'variant' | 'case' | 'transport'>): string {
+  const on = cell.runtime === undefined ? '' : ` on Node ${cell.runtime}`;
+  return `${networkOf(cell)}/${cell.variant} ${cell.case} ${cell.transport}${on}`;
 }
 
 /** Every cell of the plan, once, with its visits (a plan has one entry per visit and lists its transports). */
@@ -32,7 +35,7 @@ export function plannedCells(plan: readonly PlannedCase[]): PlannedCell[] {
   const cells = new Map<string, PlannedCell>();
   for (const p of plan) {
     for (const transport of p.transports) {
-      const cell = { network: p.network, variant: p.variant, case: p.record.id, transport, visits: p.visits };
+      const cell = { network: p.network, runtime: p.runtime, variant: p.variant, case: p.record.id, transport, visits: p.visits };
       cells.set(cellKey(cell), cell);
     }
   }

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -277,7 +278,7 @@ func TestHealthReadyAndInfo(t *testing.T) {
 	}
 	code, body = serve(a, "GET", "/bench/info", "")
 	packages, _ := body["packages"].(map[string]any)
-	if code != 200 || body["framework"] != "go" || !strings.HasPrefix(body["node"].(string), "go") || packages == nil {
+	if code != 200 || body["framework"] != "go" || !strings.HasPrefix(body["node"].(string), "go") || body["go"] != runtime.Version() || packages == nil {
 		t.Fatalf("info: %d %v", code, body)
 	}
 	if _, ok := packages["google.golang.org/grpc"]; !ok {
