@@ -2,8 +2,22 @@
 // /bench/info, /health and /client/* routes as apps/client, measured by the same case runner.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import * as grpc from '@grpc/grpc-js';
-import { explainListenError, limitHttp1Connections, loadSettings, processSampler, REQUEST_LIMITS, runtimeInfo, stopOnSignals, type Settings } from '@bench/config';
-import { BusyError, CaseFailure, CaseRunner, measurePath, parseCaseRequest, parsePathRequest, type TransportName } from '@bench/harness';
+import {
+  carriesToken,
+  exitWithParent,
+  explainListenError,
+  limitHttp1Connections,
+  loadControlAccess,
+  loadSettings,
+  needsToken,
+  processSampler,
+  REQUEST_LIMITS,
+  runtimeInfo,
+  stopOnSignals,
+  unauthorizedBody,
+  type Settings,
+} from '@bench/config';
+import { BusyError, CaseFailure, CaseRunner, parseCaseRequest, parsePathRequest, type TransportName } from '@bench/harness';
 import { PROTO_LOADER_SETTINGS, samplePackageDefinition } from '@bench/proto';
 import { parseIntField } from '@bench/validation';
 import { BareGrpcTransport } from './grpc-transport';
@@ -44,13 +58,19 @@ function fail(res: ServerResponse, error: unknown): void {
 }
 
 async function main(): Promise<void> {
+  exitWithParent('client');
   const settings = loadSettings();
+  const access = loadControlAccess(settings.host);
   processSampler();
   const grpcTransport = new BareGrpcTransport(settings);
   const runner = new CaseRunner({ json: new BareJsonTransport(settings), grpc: grpcTransport });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://local');
+    if (needsToken(access, url.pathname) && !carriesToken(access, req.headers.authorization)) {
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      return sendJson(res, 401, unauthorizedBody());
+    }
     if (req.method === 'POST' && url.pathname === '/bench/run') {
       let body: unknown;
       try {
@@ -74,7 +94,7 @@ async function main(): Promise<void> {
       const request = parsePathRequest({ samples: url.searchParams.get('samples') ?? undefined, bulkBytes: url.searchParams.get('bulkBytes') ?? undefined });
       if (!request.ok) return sendJson(res, 400, { statusCode: 400, error: 'Bad Request', ...request.error });
       const options = { ...request.value, serverAUrl: settings.serverAUrl, serverBAddress: settings.serverBUrl, timeoutMs: settings.callTimeoutMs };
-      return sendJson(res, 200, await measurePath(options));
+      return sendJson(res, 200, await runner.path(options));
     }
     if (url.pathname === '/bench/info') {
       return sendJson(res, 200, { ...runtimeInfo(), pid: process.pid, settings, protoLoader: PROTO_LOADER_SETTINGS, framework: 'none', variant: 'bare' });
@@ -99,7 +119,7 @@ async function main(): Promise<void> {
   }
   const http = closable(server);
   stopOnSignals({ close: async () => (await http.close(), grpcTransport.close()) }, 'client');
-  console.log(`client (bare node:http) listening on http://${settings.host}:${settings.clientPort}`);
+  console.log(`client (bare node:http) listening on http://${settings.host}:${settings.clientPort}; ${access.describe}`);
 }
 
 main().catch((error: unknown) => {

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query } from '@nestjs/common';
 import { runtimeInfo, SETTINGS, tuningsFor, type RuntimeInfo, type Settings, type Tuning } from '@bench/config';
 import { PROTO_LOADER_SETTINGS } from '@bench/proto';
-import { CaseRunner, measurePath, parseCaseRequest, parsePathRequest, type CaseRun, type PathReport } from '@bench/harness';
+import { CaseRunner, parseCaseRequest, parsePathRequest, type CaseRun, type PathReport } from '@bench/harness';
 import { orBadRequest } from '@bench/validation';
 
 /** The route the bench drives: runs one case many times inside this process and returns raw samples. */
@@ -38,7 +38,7 @@ export class BenchController {
   @Get('path')
   path(@Query('samples') samples?: string, @Query('bulkBytes') bulkBytes?: string): Promise<PathReport> {
     const request = orBadRequest(parsePathRequest({ samples, bulkBytes }));
-    return measurePath({ ...request, serverAUrl: this.settings.serverAUrl, serverBAddress: this.settings.serverBUrl, timeoutMs: this.settings.callTimeoutMs });
+    return this.runner.path({ ...request, serverAUrl: this.settings.serverAUrl, serverBAddress: this.settings.serverBUrl, timeoutMs: this.settings.callTimeoutMs });
   }
 
   @Post('run')

@@ -1,10 +1,11 @@
 // server-b: the blog's gRPC API. Reads its settings, serves sample.SampleService, stops on SIGTERM.
 import 'reflect-metadata';
-import { explainListenError, loadSettings, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
+import { exitWithParent, explainListenError, loadSettings, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
 import { observeSampleCodec } from '@bench/proto';
 import { createServerB } from './server';
 
 async function main(): Promise<void> {
+  exitWithParent('server-b');
   const settings = loadSettings();
   warnOnMissingNodeOptions(settings.variant, 'server-b');
   // Time protobuf encoding of every reply inside the serializer Nest calls.
