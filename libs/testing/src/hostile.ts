@@ -93,6 +93,20 @@ export function stallAfter(port: number, bytes: string, waitMs: number): Promise
   });
 }
 
+/** Far above a test's short handshake limit plus node:http's 1-s check, far below "never". */
+const DROP_BOUND_MS = 8_000;
+/** What stallOutcome answers for a listener that did what it should. */
+export const DROPPED_AT_LIMIT = 'dropped once the handshake limit passed';
+
+/** Stalls half-way (stallAfter) and says what the listener did: DROPPED_AT_LIMIT, or what went wrong. */
+export async function stallOutcome(port: number, bytes: string, handshakeMs: number): Promise<string> {
+  const closedAfter = await stallAfter(port, bytes, DROP_BOUND_MS);
+  if (closedAfter === null) return `still open after ${DROP_BOUND_MS} ms`;
+  // A timer may fire a few ms early against performance.now().
+  if (closedAfter < handshakeMs - 50) return `closed after ${Math.round(closedAfter)} ms, before the ${handshakeMs}-ms limit`;
+  return DROPPED_AT_LIMIT;
+}
+
 /** The first half of the HTTP/2 client connection preface (RFC 9113 §3.4). */
 export const HALF_HTTP2_PREFACE = 'PRI * HTTP/2.0\r\n';
 /** An HTTP/1.1 request head cut off before its blank line. */
