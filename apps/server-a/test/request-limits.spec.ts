@@ -50,9 +50,17 @@ describe.each<[string, NestVariant]>([
     expect(grewBytes).toBeLessThan(BOMB_RSS_BOUND);
   });
 
-  it('refuses a body over REQUEST_LIMITS.http with 413, and still reads the largest echo', async () => {
+  it('refuses a body over REQUEST_LIMITS.http with 413 (logging nothing), and still reads the largest echo', async () => {
     const over = JSON.stringify({ content: 'x'.repeat(REQUEST_LIMITS.http.bytes) });
-    expect((await fetch(`${base}/echo/json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: over })).status).toBe(413);
+    const logged = jest.spyOn(process.stderr, 'write');
+    const stdout = jest.spyOn(process.stdout, 'write');
+    try {
+      expect((await fetch(`${base}/echo/json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: over })).status).toBe(413);
+      expect([...logged.mock.calls, ...stdout.mock.calls].map(([text]) => String(text)).filter((text) => /entity|too large/i.test(text))).toEqual([]);
+    } finally {
+      logged.mockRestore();
+      stdout.mockRestore();
+    }
     const proto = Buffer.alloc(REQUEST_LIMITS.http.bytes + 1);
     expect((await fetch(`${base}/echo/protobuf`, { method: 'POST', headers: { 'content-type': PROTOBUF_MEDIA_TYPE }, body: proto })).status).toBe(413);
     const largest = buildEchoContent(ECHO_MAX_CONTENT);
