@@ -34,8 +34,8 @@ export const CONNECTION_LIMITS = Object.freeze({
     ms: 30_000,
     why:
       'an HTTP/2 session whose caller sent GOAWAY is destroyed this long after: node:http2 otherwise keeps it, and its buffers, ' +
-      'for as long as one of its streams waits for a body the server stopped reading (a request refused at its size limit), ' +
-      'even once the caller is gone; 30 s lets a caller that is leaving gracefully receive the replies it still waits for',
+      'for as long as one of its streams waits for a body the server stopped reading (a request refused at its size limit) and ' +
+      'the caller keeps the TCP connection open; 30 s lets a caller that is leaving gracefully receive the replies it still waits for',
   },
   checkEvery: {
     ms: 1_000,

@@ -53,8 +53,8 @@ export interface Http2Answer {
 /**
  * One raw HTTP/2 request with any headers and body bytes, as a hostile caller would send it. Once the
  * answer is in, the TCP connection is cut without a GOAWAY: after a GOAWAY, a node:http2 server session
- * whose stream still has an unread body waits for it (up to CONNECTION_LIMITS.goawayGrace), and so would
- * the test's server close.
+ * whose stream still has an unread body waits for it while the socket stays open (up to
+ * CONNECTION_LIMITS.goawayGrace), and session.destroy() leaves the socket open while that body is queued.
  */
 export function http2Request(baseUrl: string, headers: http2.OutgoingHttpHeaders, body: Buffer): Promise<Http2Answer> {
   const { hostname, port } = new URL(baseUrl);
