@@ -7,20 +7,23 @@
 #   --overlay spread|packed|base   placement (default spread: the client on another node than the servers)
 #   --pinned                       Guaranteed QoS in whole CPUs (components/pinned)
 #   --variant blog|tuned|blog-window   what the client and both servers run (default blog)
-#   --image REF                    the image built from the repo's Dockerfile (default nest-grpc-vs-json-bench:latest)
+#   --image REF                    the image built from the repo's Dockerfile, by tag or digest, never :latest
+#                                  (default nest-grpc-vs-json-bench:VERSION, VERSION from package.json)
 #   --namespace NS                 (default: the context's)
 #   --results DIR                  where the run folder is restored (default results)
 #   --timeout-s N                  for the apps' rollout (default 600)
 #   --render                       print the manifests this would apply and stop (needs no cluster)
 #
-# It writes a kustomization over the overlay (image, variant, the Job's arguments), applies it with the
-# Job suspended, waits for the three Deployments to roll out, starts the Job, follows its log, and
-# restores the run with deploy/k8s/unpack.sh into RESULTS/<run>/, adding kubernetes-pods.txt (every
-# pod's node, QoS class, CPU limit and image digest, as the cluster reports them).
+# It writes a kustomization over the overlay (image, variant, the Job's arguments, and a Secret with a new
+# random control token for the client and the Job: docs/kubernetes.md), applies it with the Job
+# suspended, waits for the three Deployments to roll out, starts the Job, follows its log, and restores
+# the run with deploy/k8s/unpack.sh into RESULTS/<run>/, adding kubernetes-pods.txt (every pod's node,
+# QoS class, CPU limit and image digest, as the cluster reports them).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
-overlay=spread pinned=false variant=blog image=nest-grpc-vs-json-bench:latest namespace='' results=results timeout=600 render=false
+version=$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$here/../../package.json")
+overlay=spread pinned=false variant=blog image=nest-grpc-vs-json-bench:$version namespace='' results=results timeout=600 render=false
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
@@ -39,6 +42,14 @@ while [ $# -gt 0 ]; do
 done
 case $overlay in spread|packed) source_dir=../overlays/$overlay ;; base) source_dir=../base ;; *) echo "run.sh: --overlay is spread, packed or base, not $overlay" >&2; exit 2 ;; esac
 case $variant in blog|tuned|blog-window) ;; *) echo "run.sh: --variant is blog, tuned or blog-window (the Nest variants), not $variant" >&2; exit 2 ;; esac
+# A moving tag makes two runs of one command measure two builds: a fixed tag, or best a digest.
+if [[ $image != *@sha256:* ]] && { [[ ${image##*/} != *:* ]] || [[ $image == *:latest ]]; }; then
+  echo "run.sh: --image $image: give a fixed tag (name:TAG, not latest) or a digest (name@sha256:…), so the run says which build it measured" >&2
+  exit 2
+fi
+# The client's control token, new for every run (the client binds 0.0.0.0 and requires it; the Job sends
+# it): 32 random bytes as hex, into a kustomize-generated Secret, never into a file of the repository.
+token=$(od -An -vtx1 -N32 /dev/urandom | tr -d ' \n')
 # The Node options a variant's tunings need at process start (libs/config nodeOptionsFor; a test keeps the two equal).
 node_options=''
 [ "$variant" = tuned ] && node_options='--max-semi-space-size=64'
@@ -67,6 +78,10 @@ trap 'rm -rf "$dir"' EXIT
   echo 'images:'
   echo '  - name: nest-grpc-vs-json-bench'
   image_fields "$image"
+  echo 'secretGenerator:'
+  echo '  - name: bench-token'
+  echo "    literals: [$(quote "token=$token")]"
+  echo '    options: { labels: { app.kubernetes.io/part-of: grpc-vs-json-bench } }'
   echo 'configMapGenerator:'
   echo '  - name: bench-settings'
   echo '    behavior: merge'

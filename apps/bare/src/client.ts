@@ -2,8 +2,22 @@
 // /bench/info, /health and /client/* routes as apps/client, measured by the same case runner.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import * as grpc from '@grpc/grpc-js';
-import { explainListenError, loadSettings, processSampler, runtimeInfo, stopOnSignals, type Settings } from '@bench/config';
-import { BusyError, CaseFailure, CaseRunner, measurePath, parseCaseRequest, parsePathRequest, type TransportName } from '@bench/harness';
+import {
+  carriesToken,
+  exitWithParent,
+  explainListenError,
+  limitHttp1Connections,
+  loadControlAccess,
+  loadSettings,
+  needsToken,
+  processSampler,
+  REQUEST_LIMITS,
+  runtimeInfo,
+  stopOnSignals,
+  unauthorizedBody,
+  type Settings,
+} from '@bench/config';
+import { BusyError, CaseFailure, CaseRunner, parseCaseRequest, parsePathRequest, type TransportName } from '@bench/harness';
 import { PROTO_LOADER_SETTINGS, samplePackageDefinition } from '@bench/proto';
 import { callerSignal } from '@bench/samples';
 import { parseIntField } from '@bench/validation';
@@ -12,7 +26,6 @@ import { closable, listen, readBody, sendJson } from './http-util';
 import { safeDecode } from './json-server';
 import { BareJsonTransport } from './json-transport';
 
-const BODY_LIMIT = 64 * 1024;
 const BLOG_ROUTE = /^\/client\/call-(a|b)(-parallel)?\/([^/]*)$/;
 
 type HealthCheck = (
@@ -46,17 +59,23 @@ function fail(res: ServerResponse, error: unknown): void {
 }
 
 async function main(): Promise<void> {
+  exitWithParent('client');
   const settings = loadSettings();
+  const access = loadControlAccess(settings.host);
   processSampler();
   const grpcTransport = new BareGrpcTransport(settings);
   const runner = new CaseRunner({ json: new BareJsonTransport(settings), grpc: grpcTransport });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://local');
+    if (needsToken(access, url.pathname) && !carriesToken(access, req.headers.authorization)) {
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      return sendJson(res, 401, unauthorizedBody());
+    }
     if (req.method === 'POST' && url.pathname === '/bench/run') {
       let body: unknown;
       try {
-        body = JSON.parse(await readBody(req, BODY_LIMIT));
+        body = JSON.parse(await readBody(req, REQUEST_LIMITS.control.bytes));
       } catch (error) {
         const status = (error as { status?: number }).status ?? 400;
         return sendJson(res, status, { statusCode: status, field: 'body', rule: 'type', message: (error as Error).message });
@@ -77,7 +96,7 @@ async function main(): Promise<void> {
       const request = parsePathRequest({ samples: url.searchParams.get('samples') ?? undefined, bulkBytes: url.searchParams.get('bulkBytes') ?? undefined });
       if (!request.ok) return sendJson(res, 400, { statusCode: 400, error: 'Bad Request', ...request.error });
       const options = { ...request.value, serverAUrl: settings.serverAUrl, serverBAddress: settings.serverBUrl, timeoutMs: settings.callTimeoutMs };
-      return sendJson(res, 200, await measurePath(options));
+      return sendJson(res, 200, await runner.path(options));
     }
     if (url.pathname === '/bench/info') {
       return sendJson(res, 200, { ...runtimeInfo(), pid: process.pid, settings, protoLoader: PROTO_LOADER_SETTINGS, framework: 'none', variant: 'bare' });
@@ -94,6 +113,7 @@ async function main(): Promise<void> {
   };
 
   const server = createServer((req, res) => void handle(req, res).catch((error: unknown) => fail(res, error)));
+  limitHttp1Connections(server, settings.handshakeTimeoutMs);
   try {
     await listen(server, settings.clientPort, settings.host);
   } catch (error) {
@@ -101,7 +121,7 @@ async function main(): Promise<void> {
   }
   const http = closable(server);
   stopOnSignals({ close: async () => (await http.close(), grpcTransport.close()) }, 'client');
-  console.log(`client (bare node:http) listening on http://${settings.host}:${settings.clientPort}`);
+  console.log(`client (bare node:http) listening on http://${settings.host}:${settings.clientPort}; ${access.describe}`);
 }
 
 main().catch((error: unknown) => {

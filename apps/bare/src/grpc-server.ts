@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { parseBulkRequest, processSampler, type Settings } from '@bench/config';
-import { encodeSamplesSliced, grpcCallSignalFor, malformedReason, MAX_MESSAGE_BYTES, observeSampleCodec, samplePackageDefinition, type BulkChunk, type BulkRequest__Output, type GetSamplesParam__Output, type ReadRequest__Output } from '@bench/proto';
+import { encodeSamplesSliced, GRPC_SERVER_OPTIONS, grpcCallSignalFor, malformedReason, observeSampleCodec, samplePackageDefinition, type BulkChunk, type BulkRequest__Output, type GetSamplesParam__Output, type ReadRequest__Output } from '@bench/proto';
 import { noteAbandoned } from '@bench/samples';
 import { parseIntField } from '@bench/validation';
 
@@ -31,15 +31,12 @@ function sendBulk(call: grpc.ServerWritableStream<BulkRequest__Output, BulkChunk
   write();
 }
 
-/** server-b's services on a plain grpc-js server (not yet bound). */
+/** server-b's services on a plain grpc-js server (not yet bound; limitGrpcSessions once it is), with apps/server-b's limits. */
 export function createGrpcServer(settings: Settings): grpc.Server {
   const sampler = processSampler();
   observeSampleCodec({ encoded: (_bytes, ms) => sampler.addPhase('encode', ms) });
   const services = grpc.loadPackageDefinition(samplePackageDefinition()) as unknown as Services;
-  const server = new grpc.Server({
-    'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
-    'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
-  });
+  const server = new grpc.Server({ ...GRPC_SERVER_OPTIONS });
   server.addService(services.sample.SampleService.service, {
     GetSamples: (call: grpc.ServerUnaryCall<GetSamplesParam__Output, unknown>, callback: grpc.sendUnaryData<unknown>) => {
       const malformed = malformedReason(call.request);

@@ -7,18 +7,30 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(text);
 }
 
-/** Reads a request body up to `limit` bytes; larger bodies are refused rather than buffered. */
+/**
+ * Reads a request body up to `limit` bytes; larger bodies are refused (413) rather than buffered, and
+ * compressed ones (415) rather than inflated: no caller of ours compresses a request (docs/reliability.md).
+ */
 export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
+    const refuse = (status: number, message: string): void => {
+      reject(Object.assign(new Error(message), { status }));
+      req.resume();
+    };
+    const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+    if (encoding !== 'identity') return refuse(415, `content encoding ${JSON.stringify(encoding)} is not accepted: send the body uncompressed`);
+    if (Number(req.headers['content-length'] ?? 0) > limit) return refuse(413, `body larger than ${limit} bytes`);
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const collect = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > limit) {
-        reject(Object.assign(new Error(`body larger than ${limit} bytes`), { status: 413 }));
-        req.destroy();
-      } else chunks.push(chunk);
-    });
+      if (size <= limit) return void chunks.push(chunk);
+      // The rest is read and dropped, so the caller gets its 413 (the request timeout ends an endless body).
+      req.off('data', collect);
+      chunks.length = 0;
+      refuse(413, `body larger than ${limit} bytes`);
+    };
+    req.on('data', collect);
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { pipeline } from 'node:stream';
-import { parseBulkRequest, processSampler, type Settings } from '@bench/config';
+import { limitHttp1Connections, parseBulkRequest, processSampler, type Settings } from '@bench/config';
 import {
   acceptsNdjson,
   buildRows,
@@ -16,10 +16,10 @@ import {
 import { parseIntField } from '@bench/validation';
 import { sendJson } from './http-util';
 
-/** server-a's routes on a plain node:http server (not yet listening). */
+/** server-a's routes on a plain node:http server (not yet listening), with the listeners' connection limits. */
 export function createJsonServer(settings: Settings): Server {
   const sampler = processSampler();
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');
     const match = /^\/server-a\/([^/]*)$/.exec(url.pathname);
     if (req.method !== 'GET') return sendJson(res, 405, { statusCode: 405, error: 'Method Not Allowed' });
@@ -57,6 +57,8 @@ export function createJsonServer(settings: Settings): Server {
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': text.length });
     res.end(text);
   });
+  limitHttp1Connections(server, settings.handshakeTimeoutMs);
+  return server;
 }
 
 /** A path segment decoded, or left as it is when its %-escapes are malformed (then validation refuses it). */

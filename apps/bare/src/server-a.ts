@@ -1,10 +1,11 @@
 // bare server-a: the blog's JSON endpoint on node:http, no framework. Same routes, rows, validation
 // and metrics as apps/server-a, so the difference between the two is Nest + Express.
-import { explainListenError, loadSettings, stopOnSignals } from '@bench/config';
+import { exitWithParent, explainListenError, loadSettings, stopOnSignals } from '@bench/config';
 import { closable, listen } from './http-util';
 import { createJsonServer } from './json-server';
 
 async function main(): Promise<void> {
+  exitWithParent('server-a');
   const settings = loadSettings();
   const server = createJsonServer(settings);
   try {

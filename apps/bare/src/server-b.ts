@@ -1,10 +1,12 @@
 // bare server-b: the blog's gRPC service on plain @grpc/grpc-js, no framework. Same contract, codec
 // (proto-loader, shared options), rows, validation and metrics as apps/server-b.
 import * as grpc from '@grpc/grpc-js';
-import { explainListenError, loadSettings, stopOnSignals } from '@bench/config';
+import { exitWithParent, explainListenError, loadSettings, stopOnSignals } from '@bench/config';
+import { limitGrpcSessions } from '@bench/proto';
 import { createGrpcServer } from './grpc-server';
 
 async function main(): Promise<void> {
+  exitWithParent('server-b');
   const settings = loadSettings();
   const server = createGrpcServer(settings);
   const url = `${settings.host}:${settings.serverBPort}`;
@@ -15,6 +17,7 @@ async function main(): Promise<void> {
   } catch (error) {
     throw new Error(explainListenError(error, { variable: 'SERVER_B_PORT', port: settings.serverBPort, host: settings.host }));
   }
+  limitGrpcSessions(server, settings.handshakeTimeoutMs);
   stopOnSignals({ close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())) }, 'server-b');
   console.log(`server-b (bare @grpc/grpc-js) listening on ${url}`);
 }

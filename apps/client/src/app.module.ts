@@ -1,7 +1,7 @@
 import { HttpModule, HttpService } from '@nestjs/axios';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ClientsModule, type ClientGrpc } from '@nestjs/microservices';
-import { http2WindowFor, SETTINGS, type Settings } from '@bench/config';
+import { CONTROL_ACCESS, http2WindowFor, SETTINGS, type ControlAccess, type Settings } from '@bench/config';
 import { clientGrpcOptions } from './transports/grpc-client-options';
 import { BenchController } from './bench.controller';
 import { CASE_RUNNER_PROVIDER } from './case-runner.provider';
@@ -16,11 +16,15 @@ import { ConnectTransports } from './transports/connect.transport';
 import { Http2JsonTransport } from './transports/http2-json';
 import { ProtoH1Transport } from './transports/proto-h1.transport';
 import { rowStreamingFor, SAMPLES_ROUTE } from './transports/streamed-rows';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { ControlTokenGuard } from './control-token.guard';
+
+/** No token: the control API as a client bound to loopback without BENCH_TOKEN serves it (tests, local runs). */
+const OPEN_TO_THIS_MACHINE: ControlAccess = { token: null, describe: 'control API open (no token)' };
 
 @Module({})
 export class AppModule {
-  static register(settings: Settings): DynamicModule {
+  static register(settings: Settings, access: ControlAccess = OPEN_TO_THIS_MACHINE): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -30,6 +34,8 @@ export class AppModule {
       controllers: [ClientController, BenchController, HealthController],
       providers: [
         { provide: SETTINGS, useValue: settings },
+        { provide: CONTROL_ACCESS, useValue: access },
+        { provide: APP_GUARD, useClass: ControlTokenGuard },
         // Factories, not classes: the transports also take a route, which payload endpoints set (payload-endpoints.provider.ts).
         { provide: JSON_TRANSPORT, useFactory: (http: HttpService, s: Settings) => new JsonTransport(http, s), inject: [HttpService, SETTINGS] },
         { provide: GRPC_TRANSPORT, useFactory: (client: ClientGrpc, s: Settings) => new GrpcTransport(client, s, SAMPLES_GRPC_ROUTE, grpcUnaryClientFor(s)), inject: [SAMPLE_GRPC_CLIENT, SETTINGS] },

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Inject, Post, Query, Res } from '@nest
 import type { Response } from 'express';
 import { runtimeInfo, SETTINGS, tuningsFor, type RuntimeInfo, type Settings, type Tuning } from '@bench/config';
 import { PROTO_LOADER_SETTINGS } from '@bench/proto';
-import { CaseRunner, measurePath, parseCaseRequest, parsePathRequest, type CaseRun, type PathReport } from '@bench/harness';
+import { CaseRunner, parseCaseRequest, parsePathRequest, type CaseRun, type PathReport } from '@bench/harness';
 import { callerSignal } from '@bench/samples';
 import { orBadRequest } from '@bench/validation';
 
@@ -40,7 +40,7 @@ export class BenchController {
   @Get('path')
   path(@Query('samples') samples?: string, @Query('bulkBytes') bulkBytes?: string): Promise<PathReport> {
     const request = orBadRequest(parsePathRequest({ samples, bulkBytes }));
-    return measurePath({ ...request, serverAUrl: this.settings.serverAUrl, serverBAddress: this.settings.serverBUrl, timeoutMs: this.settings.callTimeoutMs });
+    return this.runner.path({ ...request, serverAUrl: this.settings.serverAUrl, serverBAddress: this.settings.serverBUrl, timeoutMs: this.settings.callTimeoutMs });
   }
 
   /** One case's calls; a caller that goes away before the answer ends the run (and frees the runner for the next). */

@@ -1,14 +1,19 @@
 // client: the blog's caller. Serves the four /client routes, the bench route and health checks.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { explainListenError, loadSettings, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
+import { exitWithParent, explainListenError, loadControlAccess, loadSettings, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
+import { limitClientRequests } from './http-limits';
 
 async function main(): Promise<void> {
+  exitWithParent('client');
   const settings = loadSettings();
+  const access = loadControlAccess(settings.host);
   warnOnMissingNodeOptions(settings.variant, 'client');
   processSampler();
-  const app = await NestFactory.create(AppModule.register(settings), { logger: ['error', 'warn'] });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(settings, access), { logger: ['error', 'warn'], bodyParser: false });
+  limitClientRequests(app, settings);
   stopOnSignals(app, 'client');
   try {
     await app.listen(settings.clientPort, settings.host);
@@ -17,7 +22,7 @@ async function main(): Promise<void> {
   }
   console.log(
     `client (${settings.variant}) listening on http://${settings.host}:${settings.clientPort} ` +
-      `(server-a ${settings.serverAUrl}, server-b ${settings.serverBUrl})`,
+      `(server-a ${settings.serverAUrl}, server-b ${settings.serverBUrl}); ${access.describe}`,
   );
 }
 

@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
@@ -91,6 +93,9 @@ describe('client', () => {
   it('GET /bench/info describes the measuring process', async () => {
     const response = await http().get('/bench/info').expect(200);
     expect(response.body).toMatchObject({ node: process.version, cpuCount: expect.any(Number), pid: process.pid });
+    // The project's pinned Node (package.json devDependencies.node, brought by npm ci), with what moves between releases.
+    const pinned = (JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies.node;
+    expect(response.body).toMatchObject({ node: `v${pinned}`, v8: process.versions.v8, openssl: process.versions.openssl, llhttp: process.versions.llhttp });
     expect(response.body.packages['@nestjs/core']).toMatch(/^11\./);
   });
 

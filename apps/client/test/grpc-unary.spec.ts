@@ -135,6 +135,8 @@ describe('GrpcUnaryClient', () => {
     await unary.call(GET_SAMPLES, codec.requestSerialize({ count: 1 }), 1_000);
     expect(openSockets()).toBeGreaterThan(before);
     await unary.close();
-    expect(await until(() => openSockets() === before)).toBe(true);
+    // At most as many as before, not exactly: a socket of an earlier test's call may still be closing at
+    // `before` (Node 24 closes the server's end of a finished session later than Node 20 did).
+    expect(await until(() => openSockets() <= before)).toBe(true);
   });
 });

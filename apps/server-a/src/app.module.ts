@@ -1,5 +1,7 @@
 import { Inject, Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
 import { isTuned, SETTINGS, type Settings } from '@bench/config';
+import { ClientErrorsFilter } from './client-errors.filter';
 import { EchoController } from './echo.controller';
 import { HealthController } from './health.controller';
 import { LookupController } from './lookup.controller';
@@ -22,6 +24,7 @@ export class AppModule implements NestModule {
       providers: [
         { provide: SETTINGS, useValue: settings },
         { provide: HTTP_PLATFORM, useValue: platform },
+        { provide: APP_FILTER, useClass: ClientErrorsFilter },
       ],
     };
   }

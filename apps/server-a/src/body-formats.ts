@@ -1,10 +1,7 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
+import type { FastifyInstance } from 'fastify';
 import { malformedReason, PROTOBUF_MEDIA_TYPE } from '@bench/proto';
-import { ECHO_MAX_CONTENT } from '@bench/samples';
 import { badRequest } from '@bench/validation';
-
-/** Largest request body server-a reads: the longest echo content plus its JSON wrapping, with room. */
-export const BODY_LIMIT_BYTES = 2 * ECHO_MAX_CONTENT;
 
 /** The one reply surface Express's res and Fastify's reply share, for the protobuf routes. */
 export interface RawReply {
@@ -31,6 +28,23 @@ export function requireMediaType(actual: string | undefined, expected: string): 
       HttpStatus.UNSUPPORTED_MEDIA_TYPE,
     );
   }
+}
+
+/**
+ * Fastify reads no Content-Encoding (it would hand gzip bytes to the JSON parser): a compressed body is
+ * refused with 415 before it is read, as Express's parsers do with `inflate: false`. No caller of ours
+ * compresses a request (docs/reliability.md). `readsItsOwn`: routes that decide for themselves (Connect).
+ */
+export function refuseCompressedBodies(instance: Pick<FastifyInstance, 'addHook'>, readsItsOwn: (url: string) => boolean = () => false): void {
+  instance.addHook('onRequest', async (request, reply) => {
+    const encoding = (request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+    if (encoding === 'identity' || readsItsOwn(request.url)) return;
+    return reply.code(415).header('accept-encoding', 'identity').send({
+      statusCode: 415,
+      error: 'Unsupported Media Type',
+      message: `content encoding ${JSON.stringify(encoding)} is not accepted: send the body uncompressed`,
+    });
+  });
 }
 
 /** The decoded protobuf body, or 400 when the bytes are not a message of the route's type. */

@@ -1,14 +1,16 @@
-import type { Http2Session } from 'node:http2';
+import type { Http2Server, Http2Session } from 'node:http2';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { isTuned, processSampler, type Settings } from '@bench/config';
+import { CONNECTION_LIMITS, isTuned, limitHttp1Connections, limitHttp2Sessions, processSampler, REPLY_LIMIT, REQUEST_LIMITS, type Settings } from '@bench/config';
 import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
-import { MAX_MESSAGE_BYTES, PROTOBUF_MEDIA_TYPE } from '@bench/proto';
+import { connectSample, PROTOBUF_MEDIA_TYPE } from '@bench/proto';
 import { AppModule } from './app.module';
-import { BODY_LIMIT_BYTES } from './body-formats';
+import { refuseCompressedBodies } from './body-formats';
+import { cappedGzip } from './connect-compression';
 import { connectRoutes } from './connect-samples';
+import { answerParseErrorsAsInvalidArgument } from './connect-parse-errors';
 
 /** Server keep-alive for the tuned variant: longer than the tuned client's 60 s idle timeout. */
 const KEEP_ALIVE_MS = 65_000;
@@ -17,21 +19,28 @@ const KEEP_ALIVE_MS = 65_000;
  * Creates server-a on the HTTP platform its variant asks for: Express as the blog had it, or Fastify
  * (tuning `fastify-adapter`), with the other named tunings applied. Reply serialization is timed on
  * both (Express: timed res.json middleware in AppModule; Fastify: a timed reply serializer). Both read
- * JSON and protobuf (application/x-protobuf) bodies up to BODY_LIMIT_BYTES for the echo routes.
+ * JSON and protobuf (application/x-protobuf) bodies up to REQUEST_LIMITS.http for the echo routes,
+ * uncompressed only (a Content-Encoding is 415: docs/reliability.md), and drop connections whose request
+ * head does not arrive within the handshake limit.
  */
 export async function createServerA(settings: Settings): Promise<INestApplication> {
+  const bodyLimit = REQUEST_LIMITS.http.bytes;
   if (isTuned(settings.variant, 'fastify-adapter')) {
     const keepAlive = isTuned(settings.variant, 'long-keep-alive') ? { keepAliveTimeout: KEEP_ALIVE_MS } : {};
-    return NestFactory.create<NestFastifyApplication>(AppModule.register(settings, 'fastify'), fastify(new FastifyAdapter({ ...keepAlive, bodyLimit: BODY_LIMIT_BYTES })), { logger: LOGGER });
+    const adapter = fastify(new FastifyAdapter({ ...keepAlive, bodyLimit }));
+    refuseCompressedBodies(adapter.getInstance());
+    limitHttp1Connections(adapter.getInstance().server, settings.handshakeTimeoutMs);
+    return NestFactory.create<NestFastifyApplication>(AppModule.register(settings, 'fastify'), adapter, { logger: LOGGER });
   }
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(settings, 'express'), { logger: LOGGER });
-  app.useBodyParser('json', { limit: BODY_LIMIT_BYTES });
-  app.useBodyParser('raw', { type: PROTOBUF_MEDIA_TYPE, limit: BODY_LIMIT_BYTES });
-  if (isTuned(settings.variant, 'long-keep-alive')) {
-    const server = app.getHttpServer();
-    server.keepAliveTimeout = KEEP_ALIVE_MS;
-    server.headersTimeout = KEEP_ALIVE_MS + 1_000;
-  }
+  // bodyParser false: only the parsers below, not Nest's default urlencoded one, which inflates gzip bodies.
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(settings, 'express'), { logger: LOGGER, bodyParser: false });
+  app.useBodyParser('json', { limit: bodyLimit, inflate: false });
+  app.useBodyParser('raw', { type: PROTOBUF_MEDIA_TYPE, limit: bodyLimit, inflate: false });
+  const server = app.getHttpServer();
+  limitHttp1Connections(server, settings.handshakeTimeoutMs);
+  // Node 18+ counts headersTimeout from a request's first byte, not from the end of the previous one, so
+  // the keep-alive below needs no longer head timeout (an idle connection outlives it: tested).
+  if (isTuned(settings.variant, 'long-keep-alive')) server.keepAliveTimeout = KEEP_ALIVE_MS;
   return app;
 }
 
@@ -43,19 +52,38 @@ export async function createServerA(settings: Settings): Promise<INestApplicatio
  * does not run on node:http2 at all, so this listener is Fastify in every variant. The same process
  * means the same row builder, the same /metrics and phase readings as the HTTP/1.1 listener.
  * node:http2's server defaults apply (a reply's pace is set by the client's receive window, which the
- * client chooses: tuning http2-window).
+ * client chooses: tuning http2-window). Sessions that do not finish the HTTP/2 handshake within the
+ * handshake limit are destroyed, and idle ones closed (GOAWAY) after CONNECTION_LIMITS.http2Idle.
  */
 export async function createServerAH2(settings: Settings): Promise<INestApplication> {
-  const adapter = new FastifyAdapter({ http2: true, bodyLimit: BODY_LIMIT_BYTES });
+  const adapter = new FastifyAdapter({ http2: true, bodyLimit: REQUEST_LIMITS.http.bytes, http2SessionTimeout: CONNECTION_LIMITS.http2Idle.ms });
   closeSessionsOnClose(adapter);
+  limitHttp2Sessions(adapter.getInstance().server as unknown as Http2Server, settings.handshakeTimeoutMs);
+  // Connect reads its own bodies, and decides on their compression itself (below).
+  refuseCompressedBodies(adapter.getInstance(), (url) => url.startsWith(CONNECT_PATH_PREFIX));
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(settings, 'fastify'), fastify(adapter), { logger: LOGGER });
   // Connect's handler for sample.SampleService (transports connect-json, connect-proto, connect-grpc), in
-  // its own Fastify scope (its no-op body parsers do not reach the Nest routes).
-  await app.register(fastifyConnectPlugin, { routes: connectRoutes(settings), readMaxBytes: MAX_MESSAGE_BYTES, writeMaxBytes: MAX_MESSAGE_BYTES });
+  // its own Fastify scope (its no-op body parsers do not reach the Nest routes). Requests up to
+  // REQUEST_LIMITS.connect, also once inflated: gzip only, inflated up to that cap (connect-compression.ts);
+  // no brotli, which none of our callers sends.
+  await app.register(fastifyConnectPlugin, {
+    routes: (router) => {
+      connectRoutes(settings)(router);
+      answerParseErrorsAsInvalidArgument(router);
+    },
+    readMaxBytes: REQUEST_LIMITS.connect.bytes,
+    writeMaxBytes: REPLY_LIMIT.bytes,
+    acceptCompression: [cappedGzip],
+    // Only the protocols the bench measures: gRPC-web (on by default) would be one more parser to defend.
+    grpcWeb: false,
+  });
   return app;
 }
 
 const LOGGER: ('error' | 'warn')[] = ['error', 'warn'];
+
+/** Where Connect's routes live on the HTTP/2 listener: /sample.SampleService/<Method>. */
+const CONNECT_PATH_PREFIX = `/${connectSample.SampleService.typeName}/`;
 
 /**
  * An HTTP/2 server closes only once every session has, and a client keeps an idle session open for

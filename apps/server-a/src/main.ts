@@ -1,10 +1,11 @@
 // server-a: the blog's JSON API. Reads its settings, serves GET /server-a/:count, stops on SIGTERM.
 import 'reflect-metadata';
-import { explainListenError, loadSettings, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
+import { exitWithParent, explainListenError, loadSettings, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
 import { observeSampleCodec } from '@bench/proto';
 import { createServerA, createServerAH2 } from './http-platform';
 
 async function main(): Promise<void> {
+  exitWithParent('server-a');
   const settings = loadSettings();
   warnOnMissingNodeOptions(settings.variant, 'server-a');
   processSampler();

@@ -70,9 +70,9 @@ describe('server-a Connect service (HTTP/2 listener)', () => {
     }
   });
 
-  it('undecodable request bytes are refused as connect-es refuses them (gRPC INTERNAL, a parse error), and the server keeps serving', async () => {
-    // Unlike server-b (INVALID_ARGUMENT), connect-es parses the request before any handler or interceptor
-    // sees it and answers a parse failure with INTERNAL, as grpc-go does; docs/decomposition.md says so.
+  it('undecodable request bytes are INVALID_ARGUMENT (a parse error), as on server-b, and the server keeps serving', async () => {
+    // connect-es answers a parse failure with INTERNAL before any handler sees it; connect-parse-errors.ts
+    // turns that one answer into INVALID_ARGUMENT (docs/decomposition.md).
     const session = http2.connect(baseUrl);
     try {
       const trailers = await new Promise<http2.IncomingHttpHeaders>((resolve, reject) => {
@@ -84,7 +84,7 @@ describe('server-a Connect service (HTTP/2 listener)', () => {
         // A 5-byte gRPC frame header announcing 2 bytes, then a field tag with a truncated varint.
         stream.end(Buffer.from([0, 0, 0, 0, 2, 0x08, 0xff]));
       });
-      expect(trailers['grpc-status']).toBe(String(Code.Internal));
+      expect(trailers['grpc-status']).toBe(String(Code.InvalidArgument));
       expect(decodeURIComponent(String(trailers['grpc-message']))).toMatch(/parse|premature|invalid/i);
     } finally {
       session.close();

@@ -1,20 +1,17 @@
 // server-b: the blog's gRPC API. Reads its settings, serves sample.SampleService, stops on SIGTERM.
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { explainListenError, grpcCodecFor, loadSettings, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
-import { observeSampleCodec, sampleGrpcOptions } from '@bench/proto';
-import { AppModule } from './app.module';
+import { exitWithParent, explainListenError, loadSettings, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
+import { observeSampleCodec } from '@bench/proto';
+import { createServerB } from './server';
 
 async function main(): Promise<void> {
+  exitWithParent('server-b');
   const settings = loadSettings();
   warnOnMissingNodeOptions(settings.variant, 'server-b');
   // Time protobuf encoding of every reply inside the serializer Nest calls.
   observeSampleCodec({ encoded: (_bytes, ms) => processSampler().addPhase('encode', ms) });
   const url = `${settings.host}:${settings.serverBPort}`;
-  const app = await NestFactory.createMicroservice(AppModule.register(settings), {
-    ...sampleGrpcOptions(url, grpcCodecFor(settings.variant)),
-    logger: ['error', 'warn'],
-  });
+  const app = await createServerB(settings, url);
   stopOnSignals(app, 'server-b');
   try {
     await app.listen();

@@ -1,8 +1,19 @@
 export { loadSettings, DEFAULT_SETTINGS, SETTING_ENV, ConfigError, type Settings } from './settings';
 export { explainListenError } from './listen-error';
-export { SETTINGS } from './tokens';
+export { SETTINGS, CONTROL_ACCESS } from './tokens';
 export { runtimeInfo, kubernetesInfo, KEY_PACKAGES, KUBERNETES_ENV, type RuntimeInfo, type KubernetesInfo } from './runtime-info';
-export { stopOnSignals, SHUTDOWN_GRACE_MS } from './lifecycle';
+export { stopOnSignals, SHUTDOWN_GRACE_MS, exitWithParent, PARENT_PIPE_ENV } from './lifecycle';
+export {
+  loadControlAccess,
+  isLoopbackHost,
+  needsToken,
+  carriesToken,
+  unauthorizedBody,
+  CONTROL_TOKEN_ENV,
+  CONTROL_TOKEN_MIN_LENGTH,
+  OPEN_ROUTES,
+  type ControlAccess,
+} from './control-access';
 export { ProcessSampler, processSampler, costBetween, RSS_SAMPLE_MS, type ProcessSample, type ProcessCost, type ServerPhase } from './process-sampler';
 export {
   TUNINGS,
@@ -28,3 +39,6 @@ export {
 } from './tunings';
 export { BULK_MAX_BYTES, BULK_MAX_CHUNK_BYTES, BULK_DEFAULT_CHUNK_BYTES, parseBulkRequest, type BulkRequestFields } from './path-limits';
 export { missingNodeOptions, warnOnMissingNodeOptions } from './node-options';
+export { REQUEST_LIMITS, REPLY_LIMIT, type ByteLimit } from './message-limits';
+export { CONNECTION_LIMITS, type TimeLimit } from './connection-limits';
+export { limitHttp1Connections, limitHttp2Sessions } from './listener-timeouts';

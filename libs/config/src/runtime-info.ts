@@ -20,6 +20,9 @@ export const KEY_PACKAGES = [
 export interface RuntimeInfo {
   node: string;
   v8: string;
+  /** TLS and HTTP/1 parser of this Node (process.versions): both move between majors and both are on the measured path. */
+  openssl: string;
+  llhttp: string | null;
   platform: string;
   arch: string;
   cpuModel: string;
@@ -92,6 +95,8 @@ export function runtimeInfo(): RuntimeInfo {
   return {
     node: process.version,
     v8: process.versions.v8,
+    openssl: process.versions.openssl,
+    llhttp: process.versions.llhttp ?? null,
     platform: process.platform,
     arch: process.arch,
     cpuModel: cpus[0]?.model.trim() ?? 'unknown',

@@ -27,6 +27,7 @@ describe('loadSettings', () => {
       MAX_PARALLEL: '7',
       VARIANT: 'tuned',
       CALL_TIMEOUT_MS: '2500',
+      HANDSHAKE_TIMEOUT_MS: '500',
     });
     expect(settings).toEqual({
       host: '0.0.0.0',
@@ -41,6 +42,7 @@ describe('loadSettings', () => {
       maxParallel: 7,
       variant: 'tuned',
       callTimeoutMs: 2500,
+      handshakeTimeoutMs: 500,
     });
   });
 
@@ -55,6 +57,7 @@ describe('loadSettings', () => {
     [{ VARIANT: 'tuned-without-no-such-tuning' }, 'VARIANT'],
     [{ VARIANT: 'blog-with-' }, 'VARIANT'],
     [{ CALL_TIMEOUT_MS: '0' }, 'CALL_TIMEOUT_MS'],
+    [{ HANDSHAKE_TIMEOUT_MS: '50' }, 'HANDSHAKE_TIMEOUT_MS'],
   ])('refuses %p naming %s', (env, name) => {
     expect(() => loadSettings(env)).toThrow(ConfigError);
     expect(() => loadSettings(env)).toThrow(name);

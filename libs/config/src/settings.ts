@@ -1,5 +1,6 @@
 import { parseIntField } from '@bench/validation';
 import { ConfigError } from './config-error';
+import { CONNECTION_LIMITS } from './connection-limits';
 import { grpcCodecFor, NEST_VARIANTS, parseNestVariant, TUNINGS, type NestVariant } from './tunings';
 
 export { ConfigError };
@@ -27,6 +28,8 @@ export interface Settings {
   variant: NestVariant;
   /** Deadline of every server-to-server call the client makes (HTTP timeout, gRPC deadline). */
   callTimeoutMs: number;
+  /** How long every listener waits for an HTTP/1.1 request head or the HTTP/2 preface (CONNECTION_LIMITS.handshake). */
+  handshakeTimeoutMs: number;
 }
 
 
@@ -43,6 +46,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   maxParallel: 10_000,
   variant: 'blog',
   callTimeoutMs: 120_000,
+  handshakeTimeoutMs: CONNECTION_LIMITS.handshake.ms,
 });
 
 /** Environment variable for each setting, as documented in the README. */
@@ -59,6 +63,7 @@ export const SETTING_ENV: Readonly<Record<keyof Settings, string>> = Object.free
   maxParallel: 'MAX_PARALLEL',
   variant: 'VARIANT',
   callTimeoutMs: 'CALL_TIMEOUT_MS',
+  handshakeTimeoutMs: 'HANDSHAKE_TIMEOUT_MS',
 });
 
 const PORT = { min: 1, max: 65_535 };
@@ -114,5 +119,6 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxParallel: int('maxParallel', COUNT),
     variant,
     callTimeoutMs: int('callTimeoutMs', { min: 1, max: 3_600_000 }),
+    handshakeTimeoutMs: int('handshakeTimeoutMs', { min: 100, max: 600_000 }),
   };
 }

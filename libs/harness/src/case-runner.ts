@@ -1,5 +1,6 @@
 import { costBetween, processSampler, type ProcessCost, type ProcessSample } from '@bench/config';
 import { verifyReply, type ReplyCheck } from '@bench/samples';
+import { measurePath, type PathOptions, type PathReport } from './path-probe';
 import type { Connection, Http2Windows, RowTransport, TransportName } from './transport';
 
 /** Checks one decoded reply of `rows` rows (or items). */
@@ -88,7 +89,7 @@ export class CaseFailure extends Error {
 export class BusyError extends Error {
   override readonly name = 'BusyError';
   constructor() {
-    super('another case is running in this client; run one case at a time');
+    super('another case (or path measurement) is running in this client; run one at a time');
   }
 }
 
@@ -245,6 +246,14 @@ export class CaseRunner {
         ...(transport.http2Windows ? { http2Windows: transport.http2Windows() } : {}),
       };
     });
+  }
+
+  /**
+   * The client's path to each server (GET /bench/path), under the same one-at-a-time rule as a run: its
+   * 8 MiB transfers would share the sockets and the CPU of a run's timed calls and disturb them unseen.
+   */
+  path(options: PathOptions): Promise<PathReport> {
+    return this.exclusive(() => measurePath(options));
   }
 
   private endpoint(payload: string | undefined): PayloadEndpoint {

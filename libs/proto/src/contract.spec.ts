@@ -1,6 +1,8 @@
 import { loadSync } from '@grpc/proto-loader';
 import { buildItems, PAYLOADS, verifyPayloadReply } from '@bench/payloads';
-import { getSamplesCodec, observeSampleCodec, MAX_MESSAGE_BYTES, PROTO_LOADER_OPTIONS, SAMPLE_PROTO, sampleGrpcOptions, PAYLOAD_PACKAGES, samplePackageDefinition } from './index';
+import { getSamplesCodec, observeSampleCodec, MAX_MESSAGE_BYTES, PROTO_LOADER_OPTIONS, SAMPLE_PROTO, sampleGrpcOptions, serverGrpcOptions, GRPC_SERVER_OPTIONS, PAYLOAD_PACKAGES, samplePackageDefinition } from './index';
+import { CONNECTION_LIMITS, REQUEST_LIMITS } from '@bench/config';
+import { ECHO_MAX_CONTENT } from '@bench/samples';
 
 type FieldInfo = { name: string; number: number; type: string; label: string };
 
@@ -77,6 +79,18 @@ describe('sampleGrpcOptions', () => {
     expect(options.packageDefinition['grpc.health.v1.Health']).toBeDefined();
     expect(options.packageDefinition['bench.path.PathProbe']).toBeDefined();
     expect(PROTO_LOADER_OPTIONS).toMatchObject({ keepCase: true, defaults: true, longs: String, enums: String });
+  });
+
+  it("server-b's options take the same contract with the request limit and an idle limit; the client's accept the largest reply", () => {
+    const server = serverGrpcOptions('127.0.0.1:1234').options;
+    expect(server.package).toEqual(sampleGrpcOptions('127.0.0.1:1234').options.package);
+    expect(server.maxReceiveMessageLength).toBe(REQUEST_LIMITS.grpc.bytes);
+    expect(server.maxSendMessageLength).toBe(MAX_MESSAGE_BYTES);
+    expect(server.channelOptions).toEqual({ 'grpc.max_connection_idle_ms': CONNECTION_LIMITS.http2Idle.ms });
+    expect(GRPC_SERVER_OPTIONS['grpc.max_receive_message_length']).toBe(REQUEST_LIMITS.grpc.bytes);
+    // A request of the largest echo content fits with room; a 1,000,000-row reply is 156 MB.
+    expect(REQUEST_LIMITS.grpc.bytes).toBeGreaterThan(ECHO_MAX_CONTENT + 16);
+    expect(sampleGrpcOptions('127.0.0.1:1234').options.maxReceiveMessageLength).toBeGreaterThan(156_000_000);
   });
 });
 

@@ -33,7 +33,9 @@ export interface FakeServer {
  */
 export async function startFakeJsonServer(protocol: 'http/1.1' | 'h2c' = 'http/1.1'): Promise<FakeServer> {
   const fake: FakeServer = { url: '', rows: buildRows, delayMs: 0, ndjsonTail: '', close: async () => undefined };
-  const handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
+  const handler = (req: http.IncomingMessage | http2.Http2ServerRequest, either: http.ServerResponse | http2.Http2ServerResponse) => {
+    // Both response types take the same writeHead/write/end calls here; @types/node 24's overloads differ, so one is picked.
+    const res = either as http.ServerResponse;
     const url = req.url ?? '';
     const protobuf = /^\/server-a\/protobuf\/(\d+)$/.exec(url);
     if (protobuf) {
@@ -51,8 +53,7 @@ export async function startFakeJsonServer(protocol: 'http/1.1' | 'h2c' = 'http/1
       // Asked for a stream (tuning stream-json-replies): the rows as NDJSON, in two writes.
       const lines = encodeNdjson(fake.rows(Number(match[1]))) + fake.ndjsonTail;
       res.writeHead(200, { 'content-type': NDJSON_MEDIA_TYPE });
-      // Both response types take a string; their write() overloads differ, so TypeScript needs one picked.
-      (res as http.ServerResponse).write(lines.slice(0, lines.length >> 1));
+      res.write(lines.slice(0, lines.length >> 1));
       return void res.end(lines.slice(lines.length >> 1));
     }
     const body =

@@ -3,17 +3,22 @@ import * as path from 'node:path';
 import { runTool, type Command, type CommandLine } from './cli';
 import { compareKit } from './compare/compare';
 import { renderComparison } from './export/comparison';
+import { completenessOf, describeIncomplete } from './results/completeness';
 import { listRuns, readRun } from './results/runs';
 
 const OPTIONS = {
   base: { kind: 'text', value: 'RUN_DIR', description: 'the run to compare against', defaultText: 'the newest run under --out other than --head' },
   head: { kind: 'text', value: 'RUN_DIR', description: 'the run to judge', defaultText: 'the newest run under --out' },
   out: { kind: 'text', value: 'RESULTS_DIR', description: 'the folder of the run folders', default: 'results' },
+  'allow-incomplete': {
+    kind: 'switch',
+    description: 'compare a run that stopped before every planned visit ran (killed, interrupted) instead of refusing it; the cells it lacks are listed on stderr',
+  },
 } as const;
 
 export const COMPARE_COMMAND: Command<typeof OPTIONS> = {
   name: 'bench:compare',
-  synopsis: 'npx nx run bench:compare [--base RUN_DIR] [--head RUN_DIR] [--out RESULTS_DIR]',
+  synopsis: 'npx nx run bench:compare [--base RUN_DIR] [--head RUN_DIR] [--out RESULTS_DIR] [--allow-incomplete]',
   about:
     "Compares two runs cell by cell: base and head medians, head/base ratio with its uncertainty, Welch's\n" +
     "t-test p-value and whether the medians' 95% CIs overlap. Defaults: the two newest runs under results/.",
@@ -29,6 +34,14 @@ function main({ values }: CommandLine<typeof OPTIONS>): number {
   if (!base || !head) throw new Error(`need two runs to compare; found ${runs.length} under ${out} (give --base and --head)`);
   const baseRun = readRun(base);
   const headRun = readRun(head);
+  // A killed run is no baseline, nor a head to judge: its missing cells would read as "no change".
+  for (const [role, run] of [['base', baseRun], ['head', headRun]] as const) {
+    const completeness = completenessOf(run.doc);
+    if (completeness.complete) continue;
+    const what = describeIncomplete(`the ${role} run ${run.name}`, completeness);
+    if (!values['allow-incomplete']) throw new Error(`${what}. Compare complete runs, or give --allow-incomplete to compare the cells both runs have`);
+    process.stderr.write(`bench:compare: ${what}; comparing the cells both runs have (--allow-incomplete)\n`);
+  }
   const rows = compareKit().compareRuns(baseRun.doc, headRun.doc);
   process.stdout.write(renderComparison(baseRun, headRun, rows));
   return 0;

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { noQuietWaits, runVariant, type VariantContext } from './app-sets/app-sets';
 import { KEEP_WARM_NODE_FLAGS } from './app-sets/apps';
 import { variantOfClient } from './app-sets/client-identity';
+import { describeGivenToken, givenToken } from './app-sets/control-token';
 import { DEADLINE_RULE, RESTARTS_PER_SET, runBoundMs } from './planning/deadlines';
 import { HttpClientDriver } from './measuring/drivers/http-driver';
 import { usesStage } from './network';
@@ -14,7 +15,7 @@ import { renderCsv } from './export/csv';
 import { renderReport } from './export/html';
 import { renderIndex } from './export/index-page';
 import { renderMarkdown, renderTable } from './export/markdown';
-import type { PlannedCase, RunDocument } from './results/model';
+import { SCHEMA_VERSION, type PlannedCase, type RunDocument } from './results/model';
 import { errorText, failureSummary } from './measuring/failures';
 import { BENCH_ALL_COMMAND, parseOptions, type BenchOptions } from './planning/options';
 import { appSetKey, planCases } from './planning/plan';
@@ -24,10 +25,13 @@ import { duration, expectedCostMs, Progress, SET_START_MS, STAGE_BUILD_MS } from
 import { runTool } from './cli';
 import { collectProvenance } from './results/provenance';
 import { toCaseResult } from './results/results';
+import { cellLabel, plannedCells } from './results/completeness';
 import type { RunnerHooks } from './measuring/runner';
 import { writeIndex } from './results/runs';
 import { missingMains, type VariantRecord } from './planning/variants';
 import { createRunFolder, pointLatestAt, writeFileAtomic } from './results/store';
+import { resolveNodeBinary, type NodeBinary } from './app-sets/node-binaries';
+import { runtimeNameOf } from './planning/runtimes';
 
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
 
@@ -35,6 +39,7 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
   return {
     startedAt: startedAt.toISOString(),
     profile: options.profile.name,
+    runtimes: options.runtimes.map((r) => ({ name: r.name, version: r.version })),
     variants: options.variants.map((v) => ({ id: v.id, description: v.description, mains: v.mains, env: v.env })),
     cases: options.cases.map((c) => c.id),
     transports: options.transports,
@@ -117,19 +122,40 @@ function saveRun(runDir: string, doc: RunDocument): void {
 /** With --client-url, the options with the variant the running client reports (client-identity.ts). */
 async function withClientVariant(options: BenchOptions): Promise<BenchOptions> {
   if (!options.clientUrl) return options;
+  const token = givenToken();
+  process.stderr.write(`${describeGivenToken(options.clientUrl, token)}\n`);
   let info: Record<string, unknown>;
   try {
-    info = await new HttpClientDriver(options.clientUrl).describe();
+    info = await new HttpClientDriver(options.clientUrl, token).describe();
   } catch (error) {
     throw new Error(`cannot reach the client at ${options.clientUrl} (GET /bench/info: ${errorText(error)})`);
   }
   const requested = options.variantsGiven ? options.variants.map((v) => v.id) : null;
-  return { ...options, variants: [variantOfClient(info, options.clientUrl, requested)] };
+  // The cells are labelled with the Node the running client reports, not the one the bench would have started.
+  const node = typeof info.node === 'string' ? info.node : 'unknown';
+  const runtimes = [{ name: runtimeNameOf(node), version: node.replace(/^v/, ''), why: 'the running client (--client-url)' }];
+  return { ...options, runtimes, variants: [variantOfClient(info, options.clientUrl, requested)] };
+}
+
+/**
+ * Each runtime's `node`, found or fetched before the run's first call (node-binaries.ts); a runtime that
+ * cannot be had stops the run here, with the package to fetch. Not needed when the apps are not ours.
+ */
+function prepareRuntimes(options: BenchOptions): Map<string, NodeBinary> {
+  const binaries = new Map<string, NodeBinary>();
+  if (options.clientUrl) return binaries;
+  for (const runtime of options.runtimes) {
+    const binary = resolveNodeBinary(runtime, { installed: path.join(WORKSPACE_ROOT, 'node_modules', '.bin', 'node') });
+    if (binary.source !== 'bench') process.stderr.write(`bench: Node ${runtime.version} (--node ${runtime.name}): ${binary.path} (${binary.source === 'fetched' ? 'fetched now' : binary.source === 'project' ? "the project's, from npm ci" : 'cached'})\n`);
+    binaries.set(runtime.name, binary);
+  }
+  return binaries;
 }
 
 async function main(argv: readonly string[]): Promise<number> {
   const options = await withClientVariant(parseOptions(argv));
   checkNetworks(options.networks);
+  const binaries = prepareRuntimes(options);
   const plan = planCases(options);
   const startedAt = new Date();
   const runDir = createRunFolder(options.out, startedAt);
@@ -155,12 +181,14 @@ async function main(argv: readonly string[]): Promise<number> {
   if (options.pin && !pinning.pinned) process.stderr.write(`bench: not pinning: ${pinning.reason}\n`);
 
   const doc: RunDocument = {
-    schemaVersion: 2,
+    schemaVersion: SCHEMA_VERSION,
     incomplete: true,
     provenance: { ...collectProvenance(WORKSPACE_ROOT, argv), pinning, clients: {} },
-    settings: { ...describeSettings(options, plan, startedAt), expectedMs: Math.round(expectedMs), boundMs },
+    // plannedCells and visitsDone let bench:compare name what a killed run lacks (results/completeness.ts).
+    settings: { ...describeSettings(options, plan, startedAt), expectedMs: Math.round(expectedMs), boundMs, plannedCells: plannedCells(plan), visitsDone: {} },
     results: [],
   };
+  const visitsDone = doc.settings.visitsDone as Record<string, number>;
   const save = () => saveRun(runDir, doc);
   save();
   pointLatestAt(options.out, runDir);
@@ -170,6 +198,7 @@ async function main(argv: readonly string[]): Promise<number> {
   let done = 0;
   const pool = new CellPool({
     networks: options.networks.map((n) => n.name),
+    runtimes: options.runtimes.map((r) => r.name),
     variants: options.variants.map((v) => v.id),
     cases: options.cases.map((c) => c.id),
     transports: options.transports,
@@ -182,6 +211,7 @@ async function main(argv: readonly string[]): Promise<number> {
     onCaseDone: (raws, _index, _total, planned) => {
       progress.caseDone(planned, raws, done++, plan.length);
       pool.add(raws);
+      for (const raw of raws) visitsDone[cellLabel(raw)] = (visitsDone[cellLabel(raw)] ?? 0) + 1;
       doc.results = pool.results().map(toCaseResult);
       save();
     },
@@ -190,18 +220,21 @@ async function main(argv: readonly string[]): Promise<number> {
     if (abort.signal.aborted) break;
     const across = plan.filter((p) => p.network === network.name && !(p.variant in skipped));
     await acrossNetwork(network, across, doc, hooks, save, async (placement) => {
-      const context: VariantContext = { workspaceRoot: WORKSPACE_ROOT, options, doc, runDir, pinning, signal: abort.signal, hooks, save, placement };
-      for (const variant of options.variants) {
-        if (abort.signal.aborted) break;
-        if (!options.clientUrl && !(variant.id in skipped)) {
-          const why = prepareVariant(variant);
-          if (why) {
-            skipped[variant.id] = why;
-            process.stderr.write(`bench: variant ${variant.id} skipped: ${why}\n`);
+      for (const runtime of options.runtimes) {
+        const node = binaries.get(runtime.name);
+        const context: VariantContext = { workspaceRoot: WORKSPACE_ROOT, options, doc, runDir, pinning, signal: abort.signal, hooks, save, placement, node };
+        for (const variant of options.variants) {
+          if (abort.signal.aborted) break;
+          if (!options.clientUrl && !(variant.id in skipped)) {
+            const why = prepareVariant(variant);
+            if (why) {
+              skipped[variant.id] = why;
+              process.stderr.write(`bench: variant ${variant.id} skipped: ${why}\n`);
+            }
           }
+          if (variant.id in skipped) continue;
+          await runVariant(across.filter((p) => p.runtime === runtime.name && p.variant === variant.id), variant, context);
         }
-        if (variant.id in skipped) continue;
-        await runVariant(across.filter((p) => p.variant === variant.id), variant, context);
       }
     });
   }

@@ -4,6 +4,7 @@ import { summarize } from '../src/results/stats';
 /** One hand-made ①-2 JSON result (samples 40, 50, 60 ms) for exporter tests; override what a test varies. */
 export function caseResult(overrides: Partial<CaseResult> = {}): CaseResult {
   return {
+    runtime: '24',
     variant: 'blog',
     case: '①-2',
     transport: 'json',

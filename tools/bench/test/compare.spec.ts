@@ -1,3 +1,4 @@
+import { withRuntimes } from '../src/results/results';
 import { compareKit, type CellComparison, type ComparableSummary } from '../src/compare/compare';
 import { summarize } from '../src/results/stats';
 
@@ -82,7 +83,7 @@ describe('compareRuns', () => {
 describe('agreement', () => {
   const { agreement, describeAgreement } = kit;
   const cell = (id: string, baseMedian: number, headMedian: number, variant = 'blog'): CellComparison => ({
-    variant, case: id, transport: 'json', baseMedian, headMedian, ratio: headMedian / baseMedian, ratioError: 0,
+    runtime: '24', variant, case: id, transport: 'json', baseMedian, headMedian, ratio: headMedian / baseMedian, ratioError: 0,
     pValue: null, significant: false, ciOverlap: null, verdict: '', machineRatio: null,
   });
 
@@ -102,6 +103,17 @@ describe('agreement', () => {
     expect(kit.compareRuns(run(undefined, 30), run('blog', 20))).toMatchObject([{ variant: 'blog', case: '①-2', baseMedian: 30, headMedian: 20 }]);
     const both = { results: [...run('blog', 30).results, ...run('tuned', 10).results] };
     expect(kit.compareRuns(both, both).map((r) => `${r.variant}:${r.baseMedian}`)).toEqual(['blog:30', 'tuned:10']);
+  });
+
+  it('pairs cells by runtime: a cell on Node 20 is never compared with one on Node 24; a run from before --node is labelled from its provenance', () => {
+    const summary = (median: number) => ({ n: 10, median, mean: median, stddev: 1, medianCi: null });
+    const on = (runtime: string | undefined, median: number) => ({ ...(runtime ? { runtime } : {}), case: '①-2', transport: 'json', ok: true, summary: summary(median) });
+    expect(kit.compareRuns({ results: [on('20', 30)] }, { results: [on('24', 20)] })).toEqual([]);
+    const both = { results: [on('20', 30), on('24', 10)] };
+    expect(kit.compareRuns(both, { results: [on('24', 12), on('20', 33)] }).map((r) => `${r.runtime}:${r.baseMedian}→${r.headMedian}`)).toEqual(['24:10→12', '20:30→33']);
+    // readRun labels an older run's cells with the Node its provenance recorded (results.ts withRuntimes).
+    const legacy = withRuntimes([on(undefined, 30)], { client: { node: 'v20.20.2' } });
+    expect(kit.compareRuns({ results: legacy }, both).map((r) => r.runtime)).toEqual(['20']);
   });
 
   it('says so when every judged cell agrees, or when none is slow enough to judge', () => {

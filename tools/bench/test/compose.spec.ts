@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -20,9 +21,12 @@ interface Service {
   healthcheck?: { test: string[] };
 }
 
-/** `${NAME:-default}` and `${NAME}` as compose interpolates them. */
+/** `${NAME:-default}`, `${NAME:?message}` (required: compose stops with the message) and `${NAME}` as compose interpolates them. */
 function interpolate(value: string, env: NodeJS.ProcessEnv): string {
-  return value.replace(/\$\{([A-Z0-9_]+)(?::-([^}]*))?\}/g, (_m, name: string, fallback?: string) => env[name] || fallback || '');
+  return value.replace(/\$\{([A-Z0-9_]+)(?:(:-|:\?)([^}]*))?\}/g, (_m, name: string, how?: string, text?: string) => {
+    if (how === ':?' && !env[name]) throw new Error(`compose: ${text}`);
+    return env[name] || (how === ':-' ? text : '') || '';
+  });
 }
 
 /** Container hostnames resolve to this machine. */
@@ -68,15 +72,42 @@ describe('docker-compose services as plain processes', () => {
     fs.rmSync(out, { recursive: true, force: true });
   });
 
+  /** The token a user sets in the shell that runs compose (docs/docker-compose.md). */
+  const token = randomBytes(32).toString('hex');
+
   it('declares the four services with healthchecks and the bench on the client', () => {
     expect(Object.keys(compose.services).sort()).toEqual(['bench', 'client', 'server-a', 'server-b']);
     for (const name of ['server-a', 'server-b', 'client']) expect(compose.services[name].healthcheck?.test[0]).toBe('CMD');
     expect(compose.services.bench.command).toEqual(expect.arrayContaining(['--client-url', 'http://client:3000']));
   });
 
+  it('gives the control token to the client and the bench only, and requires one from the shell', () => {
+    const shell = { ...process.env, BENCH_TOKEN: token };
+    const tokens = Object.fromEntries(Object.entries(compose.services).map(([name, service]) => [name, serviceEnv(service, shell).BENCH_TOKEN === token]));
+    expect(tokens).toEqual({ 'server-a': false, 'server-b': false, client: true, bench: true });
+    const withoutToken = { ...process.env, BENCH_TOKEN: '' };
+    expect(() => serviceEnv(compose.services.client, withoutToken)).toThrow(/set BENCH_TOKEN to a random secret/);
+  });
+
+  const composeCli = spawnSync('sh', ['-c', 'command -v docker-compose'], { stdio: 'ignore' }).status === 0;
+  (composeCli ? it : it.skip)('is refused by docker-compose itself without BENCH_TOKEN, naming it, and valid with one', () => {
+    const config = (value: string) => spawnSync('docker-compose', ['config', '-q'], { cwd: ROOT, env: { ...process.env, BENCH_TOKEN: value }, encoding: 'utf8' });
+    const refused = config('');
+    expect({ status: refused.status, stderr: refused.stderr }).toEqual({ status: 1, stderr: expect.stringContaining('set BENCH_TOKEN') });
+    expect(config(token).status).toBe(0);
+  });
+
+  it('does not start the client on 0.0.0.0 without a token, and says what to set', () => {
+    const env = { ...serviceEnv(compose.services.client, { ...process.env, BENCH_TOKEN: token }), BENCH_TOKEN: '' };
+    const client = compose.services.client;
+    const result = spawnSync(client.command[0], client.command.slice(1), { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+    expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 1, stderr: expect.stringContaining('HOST=0.0.0.0 opens the control API') });
+    expect(result.stderr).toContain('set BENCH_TOKEN');
+  });
+
   it('starts, becomes healthy and is benchmarked through --client-url, labelled as the apps say, with their path', async () => {
     // As a user would run it: `VARIANT=tuned docker compose up`, then the documented bench command.
-    const shell = { ...process.env, VARIANT: 'tuned' };
+    const shell = { ...process.env, VARIANT: 'tuned', BENCH_TOKEN: token };
     for (const port of [3000, 3001, 3002]) {
       if (await isListening(port)) throw new Error(`port ${port} is in use; the compose test needs compose's own ports 3000-3002`);
     }
@@ -87,10 +118,13 @@ describe('docker-compose services as plain processes', () => {
       children.push(child);
       expect(await healthy(service, env)).toBe(true);
     }
+    // The composed client's control API answers only with the token.
+    expect((await fetch('http://127.0.0.1:3000/bench/info')).status).toBe(401);
     const bench = compose.services.bench;
     const args = bench.command.slice(1).map((arg) => (arg === '/results' ? out : localize(arg)));
     const result = spawnSync(bench.command[0], [...args, '--cases', '1-1', '--runs', '2'], { cwd: ROOT, env: serviceEnv(bench, shell), encoding: 'utf8' });
     // One running client serves every visit: the first makes the cold call, the second only re-warms.
+    expect(result.stderr).toContain('sending BENCH_TOKEN from the environment to http://127.0.0.1:3000');
     expect(result.stderr).toContain('[2/2] tuned ①-1 visit 2/2');
     expect(result.status).toBe(0);
     const [runDir] = listRuns(out);

@@ -65,7 +65,7 @@ function planFor(caseId: string): PlannedCase {
   const record = BLOG_CASES.find((c) => c.id === caseId);
   if (!record) throw new Error(`fixture: unknown case ${caseId}`);
   // Fixed here rather than taken from the catalog's defaults, which may change.
-  return { network: 'loopback', variant: 'blog', record, transports: ['json', 'grpc'], warmup: 1, warmupMs: 0, runs: caseId === FEW_SAMPLES_CASE ? 3 : 10, settleMs: 0, forks: 0, fork: 0, visits: 1, visit: 1, cold: true, firstPosition: 0, deadlineMs: 10_000, budgetMs: null, minRuns: 1 };
+  return { network: 'loopback', runtime: '24', variant: 'blog', record, transports: ['json', 'grpc'], warmup: 1, warmupMs: 0, runs: caseId === FEW_SAMPLES_CASE ? 3 : 10, settleMs: 0, forks: 0, fork: 0, visits: 1, visit: 1, cold: true, firstPosition: 0, deadlineMs: 10_000, budgetMs: null, minRuns: 1 };
 }
 
 function scriptFor(call: CaseCall): FakeScript {
@@ -156,7 +156,7 @@ export async function buildRunDocument(options: FixtureOptions = {}): Promise<Ru
   const raws = await runCases(plan, new FakeDriver(scriptFor), { onCaseDone: () => undefined });
   const results = raws.map(toCaseResult).map(plausibleCosts).map(scriptedPhases).map(fixedClock);
   return {
-    schemaVersion: 2,
+    schemaVersion: 3,
     incomplete: options.incomplete ?? false,
     provenance: {
       gitCommit: '0123456789abcdef0123456789abcdef01234567',

@@ -36,3 +36,36 @@ describe('HttpClientDriver.runCase', () => {
     }
   });
 });
+
+describe('HttpClientDriver and the control token', () => {
+  it('sends its token as Authorization: Bearer on every request, and none without one', async () => {
+    const seen: (string | undefined)[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"variant":"blog"}'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const token = 'c'.repeat(64);
+      await new HttpClientDriver(url, token).describe();
+      await new HttpClientDriver(url, token).path();
+      expect(await new HttpClientDriver(url, token).notReady()).toBeNull();
+      await new HttpClientDriver(url).describe();
+      expect(seen).toEqual([`Bearer ${token}`, `Bearer ${token}`, `Bearer ${token}`, undefined]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("says the client's 401 in the error", async () => {
+    const server = http.createServer((_req, res) => res.writeHead(401, { 'content-type': 'application/json' }).end('{"statusCode":401,"message":"this client\'s control API needs Authorization: Bearer <BENCH_TOKEN>"}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await expect(new HttpClientDriver(`http://127.0.0.1:${(server.address() as AddressInfo).port}`).describe()).rejects.toThrow('HTTP 401: this client\'s control API needs Authorization: Bearer <BENCH_TOKEN>');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

@@ -72,7 +72,7 @@ describeInChromium('the runs index in Chromium', () => {
 
   it('compares the two newest by default, as bench:compare does', async () => {
     const expected = compareKit().compareRuns(readRun(path.join(dir, names[1])).doc, readRun(path.join(dir, names[2])).doc);
-    const verdicts = await watched.page.$$eval('#comparison tbody tr', (trs) => trs.map((tr) => (tr as HTMLTableRowElement).cells[5].textContent));
+    const verdicts = await watched.page.$$eval('#comparison tbody tr', (trs) => trs.map((tr) => (tr as HTMLTableRowElement).cells[6].textContent));
     expect(verdicts).toEqual(expected.map((row) => row.verdict));
     expect(verdicts[0]).toMatch(/times faster$/);
     // And the same Agreement line as bench:compare prints below its table.
@@ -83,7 +83,7 @@ describeInChromium('the runs index in Chromium', () => {
   it('recomputes when another pair is picked', async () => {
     await watched.page.selectOption('#base', names[0]);
     await watched.page.selectOption('#head', names[1]);
-    const verdicts = await watched.page.$$eval('#comparison tbody tr', (trs) => trs.map((tr) => (tr as HTMLTableRowElement).cells[5].textContent));
+    const verdicts = await watched.page.$$eval('#comparison tbody tr', (trs) => trs.map((tr) => (tr as HTMLTableRowElement).cells[6].textContent));
     expect(verdicts.length).toBeGreaterThan(0);
     expect(verdicts.every((v) => /^1\.50 ± \d+\.\d\d times slower$/.test(v ?? ''))).toBe(true);
   });

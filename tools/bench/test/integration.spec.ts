@@ -8,6 +8,7 @@ import { startApps } from '../src/app-sets/apps';
 import { planPinning } from '../src/app-sets/pinning';
 import { listRuns } from '../src/results/runs';
 import { VARIANTS } from '../src/planning/variants';
+import { defaultRuntime } from '../src/planning/runtimes';
 import { tuningsFor } from '@bench/config';
 
 // Runs the built bench (tools/bench/dist) as a user would, against the built apps it starts itself.
@@ -84,6 +85,11 @@ describe('bench:all (built apps, quick profile)', () => {
     expect(doc.provenance).toMatchObject({ gitCommit: expect.any(String), client: { node: process.version, cpuCount: expect.any(Number) } });
     expect(doc.settings).toMatchObject({ profile: 'quick', runsOverride: 2, transports: ['json', 'grpc'], order: expect.stringContaining('interleaved') });
     expect(doc.provenance.pinning).toMatchObject({ requested: false, pinned: false });
+    // Every app ran on the project's pinned Node (the one npm ci brings), read from the running processes.
+    const pinned = `v${defaultRuntime().version}`;
+    expect(process.version).toBe(pinned);
+    for (const app of ['client', 'server-a', 'server-b']) expect(doc.provenance.runtimes['24'].apps.blog[app]).toMatchObject({ node: pinned, v8: process.versions.v8 });
+    expect(doc.results.map((r: { runtime: string }) => r.runtime)).toEqual(Array(10).fill('24'));
     // The client measured its own path before the first visit and after the last. Loopback reads ~0.1 ms
     // on an idle machine; under CI's parallel tests a reading can reach a few ms, so this only checks it
     // is a loopback figure (no timing goal in a test).
@@ -348,14 +354,21 @@ describe('bench:all (built apps, quick profile)', () => {
     const tuned = VARIANTS.find((v) => v.id === 'tuned')!;
     const apps = await startApps(ROOT, path.join(out, 'tuned-apps'), planPinning(false, os.cpus().length, false), tuned);
     try {
-      const mismatch = await runBench(['--client-url', apps.clientUrl, '--variants', 'blog', '--cases', '1-1', '--runs', '1', '--out', out], {});
+      // The apps the bench starts have the run's token; a user driving them must give it (BENCH_TOKEN).
+      const noToken = await runBench(['--client-url', apps.clientUrl, '--cases', '1-1', '--runs', '1', '--out', out], {});
+      expect(noToken.code).toBe(1);
+      expect(noToken.stderr).toContain(`bench: calling ${apps.clientUrl} without a token (BENCH_TOKEN is not set)`);
+      expect(noToken.stderr).toContain('HTTP 401');
+      const withToken = { BENCH_TOKEN: apps.token };
+      const mismatch = await runBench(['--client-url', apps.clientUrl, '--variants', 'blog', '--cases', '1-1', '--runs', '1', '--out', out], withToken);
       expect(mismatch.code).toBe(1);
       expect(mismatch.stderr).toContain(`--variants blog asks for blog, but the client at ${apps.clientUrl} reports variant tuned`);
       expect(listRuns(out)).toEqual([]);
 
-      const result = await runBench(['--client-url', apps.clientUrl, '--cases', '1-1,2-1', '--runs', '2', '--out', out], {});
+      const result = await runBench(['--client-url', apps.clientUrl, '--cases', '1-1,2-1', '--runs', '2', '--out', out], withToken);
       expect(result.code).toBe(0);
       const runDir = onlyRunDir(out);
+      expect(fs.readFileSync(path.join(runDir, 'results.json'), 'utf8')).not.toContain(apps.token);
       const doc = JSON.parse(fs.readFileSync(path.join(runDir, 'results.json'), 'utf8'));
       expect(doc.results.map((r: { variant: string }) => r.variant)).toEqual(['tuned', 'tuned', 'tuned', 'tuned']);
       expect(doc.settings.variants.map((v: { id: string }) => v.id)).toEqual(['tuned']);
@@ -364,7 +377,7 @@ describe('bench:all (built apps, quick profile)', () => {
         expect(line).toMatch(/^\| tuned \|/);
       }
       const csv = fs.readFileSync(path.join(runDir, 'results.csv'), 'utf8').trimEnd().split('\n').slice(1);
-      expect(new Set(csv.map((line) => line.split(',')[2]))).toEqual(new Set(['tuned']));
+      expect(new Set(csv.map((line) => line.split(',')[3]))).toEqual(new Set(['tuned']));
       const html = fs.readFileSync(path.join(runDir, 'report.html'), 'utf8');
       expect(html).toContain('tuned');
       expect(html).not.toMatch(/>blog</);

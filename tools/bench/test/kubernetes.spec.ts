@@ -18,6 +18,8 @@ import { readRun } from '../src/results/runs';
 // run folder that bench:compare reads.
 const ROOT = path.resolve(__dirname, '../../..');
 const K8S = path.join(ROOT, 'deploy/k8s');
+/** The repository's version: the image tag the manifests pin (deploy/k8s/base/kustomization.yaml `images:`). */
+const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** The Kubernetes version the manifests are validated against, and the pinned validator (.ci/run installs it). */
 const KUBERNETES_VERSION = '1.32.0';
@@ -125,7 +127,22 @@ describeWithTools('deploy/k8s manifests', { validator: true }, () => {
   it.each(RENDERINGS)(`%s renders and passes strict validation against Kubernetes ${KUBERNETES_VERSION}`, (_name, render) => {
     const text = render();
     const kinds = parse(text).map((m) => `${m.kind}/${m.metadata.name.replace(/-[a-z0-9]{10}$/, '')}`);
-    expect(kinds.sort()).toEqual(['ConfigMap/bench-settings', 'Deployment/client', 'Deployment/server-a', 'Deployment/server-b', 'Job/bench', 'Service/client', 'Service/server-a', 'Service/server-b']);
+    // run.sh adds the Secret with the run's control token; the directory itself holds none.
+    const secret = _name.startsWith('run.sh') ? ['Secret/bench-token'] : [];
+    expect(kinds.sort()).toEqual([
+      'ConfigMap/bench-settings',
+      'Deployment/client',
+      'Deployment/server-a',
+      'Deployment/server-b',
+      'Job/bench',
+      'NetworkPolicy/bench-no-ingress',
+      'NetworkPolicy/client-from-bench',
+      'NetworkPolicy/servers-from-client',
+      ...secret,
+      'Service/client',
+      'Service/server-a',
+      'Service/server-b',
+    ]);
     const { status, output } = validate(text);
     expect({ status, output }).toEqual({ status: 0, output: '' });
   });
@@ -168,6 +185,58 @@ describeWithTools('deploy/k8s manifests', { validator: true }, () => {
     }
   });
 
+  it('guard the control API: a generated token for the client and the Job only, network policies, no service account token, a pinned image', () => {
+    const render = () => parse(renderRun(['--overlay', 'spread', '--', '--profile', 'quick']));
+    const manifests = render();
+    // The token: from a Secret run.sh generates, 32 random bytes, new on every render; none committed.
+    const [secret] = manifests.filter((m) => m.kind === 'Secret');
+    const token = Buffer.from(secret.data!.token, 'base64').toString('utf8');
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+    expect(Buffer.from(render().find((m) => m.kind === 'Secret')!.data!.token, 'base64').toString('utf8')).not.toBe(token);
+    expect(parse(renderDir(path.join(K8S, 'base'))).filter((m) => m.kind === 'Secret')).toEqual([]);
+    const tokenFrom = (workload: Manifest) => (containerOf(workload).env as EnvVar[]).find((e) => e.name === 'BENCH_TOKEN')?.valueFrom?.secretKeyRef;
+    for (const name of ['client', 'bench']) {
+      expect(tokenFrom(find(manifests, name === 'bench' ? 'Job' : 'Deployment', name))).toEqual({ name: secret.metadata.name, key: 'token' });
+    }
+    for (const server of ['server-a', 'server-b']) expect(tokenFrom(find(manifests, 'Deployment', server))).toBeUndefined();
+
+    // Only the Job reaches the client; only the client reaches the servers; no one reaches the Job.
+    const labelOf = (workload: Manifest) => workload.spec!.template.metadata.labels['app.kubernetes.io/name'] as string;
+    const selects = (selector: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; values: string[] }[] }, label: string) =>
+      Object.entries(selector.matchLabels ?? {}).every(([key, value]) => key === 'app.kubernetes.io/name' && value === label) &&
+      (selector.matchExpressions ?? []).every((e) => e.key === 'app.kubernetes.io/name' && e.values.includes(label));
+    const workloads = manifests.filter((m) => m.kind === 'Deployment' || m.kind === 'Job');
+    const policies = manifests.filter((m) => m.kind === 'NetworkPolicy');
+    const admitted = Object.fromEntries(
+      workloads.map((w) => {
+        const mine = policies.filter((p) => selects(p.spec!.podSelector, labelOf(w)));
+        expect({ pod: labelOf(w), policies: mine.length }).toEqual({ pod: labelOf(w), policies: 1 });
+        const rules = (mine[0].spec!.ingress ?? []) as { from: { podSelector: Record<string, unknown> }[]; ports: { port: number }[] }[];
+        const from = workloads.filter((other) => rules.some((rule) => rule.from.some((peer) => selects(peer.podSelector, labelOf(other)))));
+        return [labelOf(w), { from: from.map(labelOf), ports: rules.flatMap((rule) => rule.ports.map((p) => p.port)).sort() }];
+      }),
+    );
+    expect(admitted).toEqual({
+      client: { from: ['bench'], ports: [3000] },
+      'server-a': { from: ['client'], ports: [3001, 3002, 3003] },
+      'server-b': { from: ['client'], ports: [3001, 3002, 3003] },
+      bench: { from: [], ports: [] },
+    });
+
+    // No pod carries a service account token; every image is the pinned tag, never latest.
+    for (const text of RENDERINGS.slice(0, 3).map(([, r]) => r())) {
+      for (const workload of parse(text).filter((m) => m.kind === 'Deployment' || m.kind === 'Job')) {
+        expect({ name: workload.metadata.name, automount: workload.spec!.template.spec.automountServiceAccountToken }).toEqual({ name: workload.metadata.name, automount: false });
+        expect(containerOf(workload).image).toBe(`nest-grpc-vs-json-bench:${VERSION}`);
+      }
+      expect(text).not.toContain(':latest');
+    }
+    for (const image of ['nest-grpc-vs-json-bench:latest', 'registry.example/bench']) {
+      const refused = spawnSync('bash', [path.join(K8S, 'run.sh'), '--render', '--image', image], { encoding: 'utf8' });
+      expect({ status: refused.status, stderr: refused.stderr }).toEqual({ status: 2, stderr: expect.stringContaining('give a fixed tag') });
+    }
+  });
+
   it('place the client apart from the servers (spread) or beside them (packed), and pin in whole CPUs', () => {
     const affinity = (text: string, app: string) => find(parse(text), 'Deployment', app).spec!.template.spec.affinity;
     const spread = renderDir(path.join(K8S, 'overlays/spread'));
@@ -203,7 +272,7 @@ describeWithTools('deploy/k8s manifests', { validator: true }, () => {
 interface EnvVar {
   name: string;
   value?: string;
-  valueFrom?: { fieldRef?: { fieldPath: string }; resourceFieldRef?: { resource: string; divisor?: string } };
+  valueFrom?: { fieldRef?: { fieldPath: string }; resourceFieldRef?: { resource: string; divisor?: string }; secretKeyRef?: { name: string; key: string } };
 }
 
 /** A Kubernetes quantity ("2", "500m", "6Gi") in base units. */
@@ -219,7 +288,7 @@ function quantity(text: string | number): number {
  * machine: Service names resolve to 127.0.0.1 and the manifests' ports move to free ones (`ports`), so this
  * test never collides with another that uses the apps' default ports.
  */
-function containerEnv(workload: Manifest, configMap: Manifest, ports: Map<number, number>): NodeJS.ProcessEnv {
+function containerEnv(workload: Manifest, configMap: Manifest, ports: Map<number, number>, secrets: Manifest[] = []): NodeJS.ProcessEnv {
   const container = containerOf(workload);
   const local = (value: string) =>
     value
@@ -230,7 +299,13 @@ function containerEnv(workload: Manifest, configMap: Manifest, ports: Map<number
   for (const variable of (container.env ?? []) as EnvVar[]) {
     const field = variable.valueFrom?.fieldRef?.fieldPath;
     const resource = variable.valueFrom?.resourceFieldRef;
+    const secret = variable.valueFrom?.secretKeyRef;
     if (variable.value !== undefined) env[variable.name] = local(variable.value);
+    else if (secret) {
+      const data = secrets.find((m) => m.metadata.name === secret.name)?.data?.[secret.key];
+      if (data === undefined) throw new Error(`${workload.metadata.name}: secret ${secret.name} key ${secret.key} is not in the rendered manifests`);
+      env[variable.name] = Buffer.from(data, 'base64').toString('utf8');
+    }
     else if (field) env[variable.name] = { 'metadata.name': `${workload.metadata.name}-local`, 'metadata.namespace': 'default', 'spec.nodeName': os.hostname() }[field];
     else if (resource) {
       const [kind, what] = resource.resource.split('.');
@@ -294,6 +369,7 @@ describeWithTools('deploy/k8s containers as plain processes', { validator: false
     // As a user would run it: the packed overlay, tuned, and the tiny profile as the Job's arguments.
     const manifests = parse(renderRun(['--overlay', 'packed', '--variant', 'tuned', '--', '--profile', 'quick', '--cases', '1-1']));
     const configMap = manifests.find((m) => m.kind === 'ConfigMap')!;
+    const secrets = manifests.filter((m) => m.kind === 'Secret');
     const ports = new Map<number, number>();
     for (const app of APPS) ports.set(containerOf(find(manifests, 'Deployment', app)).ports[0].containerPort, await freePort());
 
@@ -301,7 +377,7 @@ describeWithTools('deploy/k8s containers as plain processes', { validator: false
     for (const app of APPS) {
       const workload = find(manifests, 'Deployment', app);
       const container = containerOf(workload);
-      const env = containerEnv(workload, configMap, ports);
+      const env = containerEnv(workload, configMap, ports, secrets);
       const child = spawn(container.command[0], [...container.command.slice(1), ...(container.args ?? [])], { cwd: ROOT, env, stdio: 'ignore', ...AS_POD_USER });
       children.push(child);
       answers[`${app} readiness`] = await probeUntil(container, container.readinessProbe, ports, container.readinessProbe.grpc ? 'SERVING' : 'HTTP 200');
@@ -315,11 +391,13 @@ describeWithTools('deploy/k8s containers as plain processes', { validator: false
       'client readiness': 'HTTP 200',
       'client liveness': 'HTTP 200',
     });
+    // The client's control API wants the Secret's token; only the Job has it.
+    expect((await fetch(`http://127.0.0.1:${ports.get(containerOf(find(manifests, 'Deployment', 'client')).ports[0].containerPort)}/bench/info`)).status).toBe(401);
 
     // The Job's command and arguments, with its environment; its results directory is the pod's /tmp.
     const job = find(manifests, 'Job', 'bench');
     const container = containerOf(job);
-    const env = { ...containerEnv(job, configMap, ports), RESULTS_DIR: path.join(scratch, 'pod-tmp/results') };
+    const env = { ...containerEnv(job, configMap, ports, secrets), RESULTS_DIR: path.join(scratch, 'pod-tmp/results') };
     fs.mkdirSync(path.join(scratch, 'pod-tmp'), { mode: 0o777 });
     fs.chmodSync(path.join(scratch, 'pod-tmp'), 0o777);
     const log = await new Promise<{ status: number | null; text: string }>((resolve) => {
@@ -352,7 +430,7 @@ describeWithTools('deploy/k8s containers as plain processes', { validator: false
 
     // The run says where it ran: the client's pod and the bench's own, from the downward API.
     const { doc } = readRun(restored);
-    const expectedPod = (name: string) => ({ podName: `${name}-local`, namespace: 'default', nodeName: os.hostname(), cpuRequestMillis: 1000, cpuLimitMillis: 2000, image: 'nest-grpc-vs-json-bench:latest', placement: 'packed' });
+    const expectedPod = (name: string) => ({ podName: `${name}-local`, namespace: 'default', nodeName: os.hostname(), cpuRequestMillis: 1000, cpuLimitMillis: 2000, image: `nest-grpc-vs-json-bench:${VERSION}`, placement: 'packed' });
     expect(doc.results.map((r) => `${r.variant}/${r.ok}`)).toEqual(['tuned/true', 'tuned/true']);
     const provenance = doc.provenance as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(provenance.clients.tuned.kubernetes).toMatchObject(expectedPod('client'));

@@ -4,6 +4,7 @@ import { logTicks, renderLogChart } from '../src/export/html/log-chart';
 import { httpCaller } from '../src/suites/callers/http-call';
 import { UsageError } from '../src/cli';
 import { parseSuiteArgs, type SuiteOptionsSpec } from '../src/suites/common/args';
+import { defaultRuntime } from '../src/planning/runtimes';
 import { latencyHistogram, recordMs, summarizeHistogram } from '../src/suites/common/hdr';
 import { quantileCurve, summarizeLatencies } from '../src/suites/common/latency';
 import { rotate, timeSequentialCalls } from '../src/suites/common/sequential';
@@ -34,7 +35,7 @@ describe('suite options', () => {
     expect(parseSuiteArgs(SPEC, ['--network', 'veth,region,veth']).networks).toEqual(['veth', 'region']);
     expect(() => parseSuiteArgs(SPEC, ['--network', 'region,mars'])).toThrow('--network takes loopback, veth, zone, region or wan, got "mars"');
     const args = parseSuiteArgs(SPEC, ['--profile=quick', '--calls', '7', '--rounds=2', '--out', '/tmp/x']);
-    expect(args).toEqual({ profile: 'quick', out: '/tmp/x', networks: ['loopback'], settings: { calls: 7, rounds: 2 } });
+    expect(args).toEqual({ profile: 'quick', out: '/tmp/x', networks: ['loopback'], runtimes: [defaultRuntime()], settings: { calls: 7, rounds: 2 } });
   });
 
   it.each([

@@ -88,6 +88,19 @@ describe('verdict rows', () => {
       ['region', 'grpc', null],
     ]);
     expect(verdictHeader(v)).toContain('network');
+    expect(v.byRuntime).toBe(false);
+  });
+
+  it('has a row per runtime and a node column when the run had several (--node)', () => {
+    const on = (t: Transport, m: number, runtime: string) => caseResult({ transport: t, runtime, samplesMs: [m, m, m], summary: summarize([m, m, m]) });
+    const v = verdict([on('json', 10, '20'), on('grpc', 30, '20'), on('json', 20, '24'), on('grpc', 10, '24')]);
+    expect(v.byRuntime).toBe(true);
+    expect(v.rows.map((r) => [r.runtime, r.cell.winner])).toEqual([
+      ['20', 'json'],
+      ['24', 'grpc'],
+    ]);
+    expect(verdictHeader(v)).toContain('node');
+    expect(verdictCells(v, v.rows[0])).toContain('Node 20');
   });
 });
 

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { AppStartError, KEEP_WARM_NODE_FLAGS, startApps, type Placement, type StartedApps } from './apps';
 import { RESTARTS_PER_SET } from '../planning/deadlines';
 import { HttpClientDriver } from '../measuring/drivers/http-driver';
+import { givenToken } from './control-token';
 import { probeMachine } from '../measuring/machine-probe';
 import type { Failure, PlannedCase, RawResult, RunDocument } from '../results/model';
 import type { BenchOptions } from '../planning/options';
@@ -14,6 +15,9 @@ import { describeFailure, errorText } from '../measuring/failures';
 import { describePath, pathChanges, type PathRecord } from '../results/path-record';
 import { runCases, type RunnerHooks } from '../measuring/runner';
 import type { VariantRecord } from '../planning/variants';
+import { DEFAULT_RUNTIME } from '../planning/runtimes';
+import type { NodeBinary } from './node-binaries';
+import { runtimeOfProcess } from './app-runtimes';
 
 /** What the quiet waits before visits came to, in settings (quiesce.ts). */
 export interface QuietWaits {
@@ -40,6 +44,29 @@ export interface VariantContext {
   save: () => void;
   /** Where the apps run (the network stage's namespaces); default every app on 127.0.0.1. */
   placement?: Placement;
+  /** The `node` of the runtime these visits run on (--node); default the one running the bench. */
+  node?: NodeBinary;
+}
+
+/** What provenance.runtimes keeps of one runtime: the release asked for, where its node came from, and what each app ran on. */
+export interface RuntimeProvenance {
+  version: string;
+  binary: string;
+  source: NodeBinary['source'];
+  /** Per variant and app, read from the running process (app-runtimes.ts). */
+  apps: Record<string, Record<string, unknown>>;
+}
+
+/** Records what every app of a just-started set runs on, under provenance.runtimes[runtime].apps[variant]. */
+function recordAppRuntimes(doc: RunDocument, runtime: string, node: NodeBinary | undefined, variantId: string, pids: Record<string, number>): void {
+  const runtimes = ((doc.provenance.runtimes as Record<string, RuntimeProvenance> | undefined) ??= {});
+  const record = (runtimes[runtime] ??= {
+    version: node?.version ?? process.versions.node,
+    binary: node?.path ?? process.execPath,
+    source: node?.source ?? 'bench',
+    apps: {},
+  });
+  record.apps[variantId] ??= Object.fromEntries(Object.entries(pids).map(([app, pid]) => [app, runtimeOfProcess(pid)]));
 }
 
 /** A set of apps that is up: started by the bench (apps) or given by --client-url (apps null). */
@@ -77,13 +104,15 @@ async function startSet(planned: PlannedCase, slot: number, variant: VariantReco
     const id = planned.record.id;
     const forWhat = planned.fork > 0 ? ` for ${id} fork ${planned.fork}/${planned.forks}` : '';
     process.stderr.write(`bench: starting server-a, server-b and client (${variant.id})${forWhat} …\n`);
-    const logDir = path.join(runDir, 'logs', ...(planned.network === 'loopback' ? [] : [planned.network]), variant.id, ...(planned.fork > 0 ? [`${planned.record.aliases[0] ?? id}-fork${planned.fork}`] : []));
+    const logDir = path.join(runDir, 'logs', ...(planned.network === 'loopback' ? [] : [planned.network]), ...(planned.runtime === DEFAULT_RUNTIME ? [] : [`node${planned.runtime}`]), variant.id, ...(planned.fork > 0 ? [`${planned.record.aliases[0] ?? id}-fork${planned.fork}`] : []));
     // Only sets that idle between visits need keeping warm; a set with one visit runs as plain Node.
     const nodeFlags = planned.visits > Math.max(1, planned.forks) ? KEEP_WARM_NODE_FLAGS : [];
-    apps = await startApps(ctx.workspaceRoot, logDir, pinning, variant, { slot, nodeFlags, placement: ctx.placement });
+    apps = await startApps(ctx.workspaceRoot, logDir, pinning, variant, { slot, nodeFlags, placement: ctx.placement, nodeBinary: ctx.node?.path });
+    if (variant.runtime === 'node') recordAppRuntimes(doc, planned.runtime, ctx.node, variant.id, apps.pids);
     const started = doc.settings.startedApps as Record<string, unknown[]>;
     (started[variant.id] ??= []).push({
       network: planned.network,
+      runtime: planned.runtime,
       cases: planned.fork > 0 ? [id] : 'all',
       fork: planned.fork,
       pids: apps.pids,
@@ -95,9 +124,11 @@ async function startSet(planned: PlannedCase, slot: number, variant: VariantReco
     ctx.save();
   }
   try {
-    const driver = new HttpClientDriver(options.clientUrl ?? apps!.clientUrl);
+    const driver = options.clientUrl ? new HttpClientDriver(options.clientUrl, givenToken()) : new HttpClientDriver(apps!.clientUrl, apps!.token);
     const client = await driver.describe();
-    (doc.provenance.clients as Record<string, unknown>)[variant.id] = client;
+    // One client per variant and runtime: the default runtime's under the variant's id, as before --node.
+    const clientKey = planned.runtime === DEFAULT_RUNTIME ? variant.id : `${variant.id}@node${planned.runtime}`;
+    (doc.provenance.clients as Record<string, unknown>)[clientKey] = client;
     doc.provenance.client ??= client;
     return { apps, driver, slot };
   } catch (error) {
@@ -123,6 +154,7 @@ function freeSlot(states: ReadonlyMap<string, SetState>): number {
 export function failedVisit(planned: PlannedCase, failure: Failure): RawResult[] {
   return planned.transports.map((transport) => ({
     network: planned.network,
+    runtime: planned.runtime,
     variant: planned.variant,
     case: planned.record.id,
     transport,
@@ -198,7 +230,8 @@ export async function runVariant(visits: readonly PlannedCase[], variant: Varian
 
   // The client's own measurement of its path, before the variant's first visit and after its last.
   const paths = ((ctx.doc.provenance.path as Record<string, PathRecord> | undefined) ??= {});
-  const pathKey = `${visits[0]?.network ?? 'loopback'}/${variant.id}`;
+  const on = visits[0] && visits[0].runtime !== DEFAULT_RUNTIME ? `node${visits[0].runtime}/` : '';
+  const pathKey = `${visits[0]?.network ?? 'loopback'}/${on}${variant.id}`;
   const measurePath = async (live: LiveSet, when: 'before' | 'after') => {
     const record = (paths[pathKey] ??= { before: null, after: null, changed: [] });
     record[when] = await live.driver.path().catch((error: unknown) => ({ error: errorText(error) }));

@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { SETTING_ENV } from '@bench/config';
+import { CONTROL_TOKEN_ENV, PARENT_PIPE_ENV, SETTING_ENV } from '@bench/config';
+import { runToken } from './control-token';
 import { APP_NAMES, type AppName } from './app-names';
 import { START_BOUND_MS, STOP_BOUND_MS } from '../planning/deadlines';
 import type { Failure, PathCost } from '../results/model';
@@ -49,7 +50,16 @@ export interface StartOptions {
   slot?: number;
   /** Flags for the Node runtime of Node variants (e.g. KEEP_WARM_NODE_FLAGS); ignored for Go. */
   nodeFlags?: readonly string[];
+  /** The `node` every Node app of the set runs on (--node, node-binaries.ts); default the one running the bench. */
+  nodeBinary?: string;
 }
+
+/**
+ * The descriptor of the pipe each app watches (libs/config exitWithParent): stdio's fourth entry. A
+ * SIGKILLed bench runs no exit hook, but the kernel closes its end of every pipe, so its apps see the
+ * end and exit instead of holding ports, CPU and memory for the next run to measure against.
+ */
+const PARENT_PIPE_FD = 3;
 
 // Last resort if the bench itself dies: never leave an app running. One listener for every set of apps
 // (a run keeps a dozen sets up at once, more than Node's default of ten listeners per event).
@@ -63,6 +73,8 @@ function killAllOnExit(): void {
 
 export interface StartedApps {
   clientUrl: string;
+  /** The client's control token (BENCH_TOKEN), for every call to its control API. */
+  token: string;
   pids: Record<AppName, number>;
   ports: AppPorts;
   /** Which ports the operating system picked (the others came from CLIENT_PORT, SERVER_A_PORT, SERVER_B_PORT, SERVER_A_H2_PORT). */
@@ -163,7 +175,7 @@ async function startOnce(
   logDir: string,
   pinning: Pinning,
   variant: VariantRecord,
-  { env = process.env, nodeFlags = [], placement }: StartOptions,
+  { env = process.env, nodeFlags = [], placement, nodeBinary = process.execPath }: StartOptions,
   ports: AppPorts,
 ): Promise<Omit<StartedApps, 'portsFromOs' | 'portAttempts'>> {
   const hosts = placement?.hosts ?? { client: '127.0.0.1', server: '127.0.0.1' };
@@ -179,6 +191,9 @@ async function startOnce(
     SERVER_A_URL: `http://${hosts.server}:${ports.serverA}`,
     SERVER_A_H2_URL: `http://${hosts.server}:${ports.serverAH2}`,
     SERVER_B_URL: `${hosts.server}:${ports.serverB}`,
+    // Only the client serves a control API; the servers never see the token.
+    ...(name === 'client' ? { [CONTROL_TOKEN_ENV]: runToken() } : {}),
+    [PARENT_PIPE_ENV]: String(PARENT_PIPE_FD),
   });
   for (const main of missingMains(variant, (file) => fs.existsSync(path.join(workspaceRoot, file)))) {
     throw new Error(`${main} is missing: build the apps first (npx nx run-many -t build), or run npx nx run bench:all`);
@@ -205,11 +220,12 @@ async function startOnce(
       const main = variant.mains[name];
       const log = fs.openSync(path.join(logDir, `${name}.log`), 'a');
       const cores = pinning.cores?.[name];
-      const program = variant.runtime === 'node' ? [process.execPath, ...nodeFlags, main] : [path.join(workspaceRoot, main)];
+      const program = variant.runtime === 'node' ? [nodeBinary, ...nodeFlags, main] : [path.join(workspaceRoot, main)];
       const pinned = cores ? ['taskset', '-c', cores, ...program] : program;
       // `ip netns exec` execs the program in place: the PID is the app's own (sampled, signalled, quiesced).
       const [command, ...args] = placement ? placement.wrap(side(name), pinned) : pinned;
-      const child = spawn(command, args, { cwd: workspaceRoot, env: envFor(name), stdio: ['ignore', log, log] });
+      // fd 3: a pipe only this process holds the other end of; the app exits when it closes (the bench died).
+      const child = spawn(command, args, { cwd: workspaceRoot, env: envFor(name), stdio: ['ignore', log, log, 'pipe'] });
       fs.closeSync(log);
       children.set(name, child);
       running.add(child);
@@ -224,7 +240,7 @@ async function startOnce(
       return null;
     });
     const pids = Object.fromEntries([...children].map(([name, child]) => [name, child.pid ?? -1])) as Record<AppName, number>;
-    return { clientUrl, pids, ports, death, stop };
+    return { clientUrl, token: runToken(), pids, ports, death, stop };
   } catch (error) {
     await stop();
     throw error;

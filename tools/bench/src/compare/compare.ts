@@ -14,6 +14,8 @@ export interface ComparableSummary {
 export interface ComparableResult {
   /** Absent in runs from before the network stage: those ran on loopback. */
   network?: string;
+  /** The Node runtime (runtimes.ts's name); absent in runs from before --node (readRun labels those from their provenance). */
+  runtime?: string;
   /** Absent in runs from before variants: those were all the blog's. */
   variant?: string;
   case: string;
@@ -25,6 +27,8 @@ export interface ComparableResult {
 }
 
 export interface CellComparison {
+  /** The Node runtime both cells ran on ('unknown' when neither run recorded one). */
+  runtime: string;
   variant: string;
   case: string;
   transport: string;
@@ -57,7 +61,7 @@ export interface Agreement {
   /** Cells whose median is ≥ minMedianMs in either run. */
   judged: number;
   /** Of those, the ones apart by more than the tolerance (larger ÷ smaller median − 1), furthest first. */
-  apart: { variant: string; case: string; transport: string; difference: number }[];
+  apart: { runtime: string; variant: string; case: string; transport: string; difference: number }[];
 }
 
 export interface WelchResult {
@@ -145,7 +149,7 @@ export function compareKit() {
   }
 
   function compareCell(
-    key: { variant?: string; case: string; transport: string },
+    key: { runtime?: string; variant?: string; case: string; transport: string },
     base: ComparableSummary,
     head: ComparableSummary,
     machineRatio: number | null = null,
@@ -159,6 +163,7 @@ export function compareKit() {
     const factor = slower ? ratio : 1 / ratio;
     const factorError = slower ? ratioError : ratioError / (ratio * ratio);
     return {
+      runtime: key.runtime ?? 'unknown',
       variant: key.variant ?? 'blog',
       case: key.case,
       transport: key.transport,
@@ -179,10 +184,10 @@ export function compareKit() {
     return probe && probe.before > 0 && probe.after > 0 ? (probe.before + probe.after) / 2 : null;
   }
 
-  /** The same cell in both runs: network, variant, case and transport (results.ts's cellKey; this kit imports nothing). */
+  /** The same cell in both runs: network, runtime, variant, case and transport (results.ts's cellKey; this kit imports nothing). */
   function sameCell(a: ComparableResult, b: ComparableResult): boolean {
-    const same = (key: 'network' | 'variant', absent: string) => (a[key] ?? absent) === (b[key] ?? absent);
-    return same('network', 'loopback') && same('variant', 'blog') && a.case === b.case && a.transport === b.transport;
+    const same = (key: 'network' | 'runtime' | 'variant', absent: string) => (a[key] ?? absent) === (b[key] ?? absent);
+    return same('network', 'loopback') && same('runtime', 'unknown') && same('variant', 'blog') && a.case === b.case && a.transport === b.transport;
   }
 
   /** Every cell that succeeded in both runs, in the head run's order. */
@@ -205,7 +210,7 @@ export function compareKit() {
   function agreement(rows: readonly CellComparison[], minMedianMs = 20, tolerance = 0.1): Agreement {
     const judged = rows.filter((r) => Math.max(r.baseMedian, r.headMedian) >= minMedianMs);
     const apart = judged
-      .map((r) => ({ variant: r.variant, case: r.case, transport: r.transport, difference: Math.max(r.baseMedian, r.headMedian) / Math.min(r.baseMedian, r.headMedian) - 1 }))
+      .map((r) => ({ runtime: r.runtime, variant: r.variant, case: r.case, transport: r.transport, difference: Math.max(r.baseMedian, r.headMedian) / Math.min(r.baseMedian, r.headMedian) - 1 }))
       // A hair of slack so that exactly 10% (110 vs 100, 0.1000…09 in floating point) counts as within.
       .filter((cell) => cell.difference > tolerance + 1e-9)
       .sort((a, b) => b.difference - a.difference);
@@ -217,7 +222,8 @@ export function compareKit() {
     if (a.judged === 0) return `Agreement: no cell has a median of ${a.minMedianMs} ms or more.`;
     const head = `Agreement: ${a.judged - a.apart.length} of ${a.judged} cells with a median ≥ ${a.minMedianMs} ms are within ${percent(a.tolerance)}`;
     if (a.apart.length === 0) return `${head}.`;
-    const label = (c: Agreement['apart'][number]) => `${c.variant === 'blog' ? '' : `${c.variant} `}${c.case} ${c.transport}`;
+    const several = new Set(a.apart.map((c) => c.runtime)).size > 1;
+    const label = (c: Agreement['apart'][number]) => `${several ? `Node ${c.runtime} ` : ''}${c.variant === 'blog' ? '' : `${c.variant} `}${c.case} ${c.transport}`;
     return `${head}; apart: ${a.apart.map((c) => `${label(c)} ${percent(c.difference)}`).join(', ')}.`;
   }
 

@@ -2,7 +2,7 @@
 // never recomputed here.
 import { FACTORS, type Attribution, type Factor } from '../results/attribution';
 import type { CaseResult } from '../results/model';
-import { networkOf } from '../results/results';
+import { placeLabeller } from '../results/results';
 import { bytes } from './format';
 
 /** One factor as a table cell: the ratio and its 95 % bootstrap CI, or why there is none. */
@@ -45,9 +45,10 @@ export function renderAttributionMarkdown(a: Attribution): string {
  */
 export function describeWindows(results: readonly CaseResult[]): string[] {
   const seen = new Map<string, string>();
+  const placeOf = placeLabeller(results);
   for (const r of results) {
     if (!r.http2Windows) continue;
-    const where = networkOf(r) === 'loopback' ? r.variant : `${r.variant}, ${networkOf(r)}`;
+    const where = placeOf(r) === 'loopback' ? r.variant : `${r.variant}, ${placeOf(r)}`;
     seen.set(`${r.transport} (${where})`, `stream ${bytes(r.http2Windows.streamBytes)}, connection ${bytes(r.http2Windows.connectionBytes)}`);
   }
   return [...seen].map(([key, value]) => `${key}: ${value}`);

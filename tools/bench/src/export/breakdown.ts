@@ -1,6 +1,6 @@
 import type { CaseResult, PhaseBreakdown, Transport } from '../results/model';
 import { ms, ratio } from './format';
-import { cellKey, networkOf } from '../results/results';
+import { cellKey, placeLabeller } from '../results/results';
 
 /** The parts of a call, in stacking order (bottom first). */
 export const PHASE_KEYS = ['build', 'encode', 'decode', 'remainder'] as const;
@@ -112,14 +112,15 @@ export function variantRatios(results: readonly CaseResult[]): VariantRatios | n
   // One row per cell of every variant at once: the cell's key without its variant.
   const cells = [...new Map(results.map((r) => [cellKey({ ...r, variant: '' }), r])).values()];
   const pairs = RATIO_PAIRS.filter(([a, b]) => variants.includes(a) && variants.includes(b));
+  const placeOf = placeLabeller(results);
   return {
     variants,
     pairs,
-    networks: [...new Set(results.map(networkOf))],
+    networks: [...new Set(results.map(placeOf))],
     rows: cells.map((c) => {
       const medians = variants.map((v) => median(results, c, v));
       const of = (v: string) => medians[variants.indexOf(v)];
-      return { network: networkOf(c), case: c.case, transport: c.transport, medians, ratios: pairs.map(([a, b]) => over(of(a), of(b))) };
+      return { network: placeOf(c), case: c.case, transport: c.transport, medians, ratios: pairs.map(([a, b]) => over(of(a), of(b))) };
     }),
   };
 }

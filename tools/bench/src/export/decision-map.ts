@@ -1,7 +1,7 @@
-// The decision map: for each variant, case and network, which transport wins and by how much. The
-// reporter only reads the results' medians; Markdown and HTML render the same map.
+// The decision map: for each variant, case and network (and runtime, when --node named several), which
+// transport wins and by how much. The reporter only reads the results' medians; Markdown and HTML render the same map.
 import type { CaseResult } from '../results/model';
-import { grpcOverJson, networkOf } from '../results/results';
+import { grpcOverJson, networkOf, runtimeOf, runtimesOf } from '../results/results';
 import { ms } from './format';
 
 /** Within this factor of each other (either way), neither transport is called the winner. */
@@ -15,40 +15,53 @@ export interface MapCell {
   winner: 'json' | 'grpc' | 'tie' | null;
 }
 
-export interface DecisionMap {
-  variants: string[];
-  networks: string[];
-  cases: { id: string; rows: number; requests: number }[];
-  cell(variant: string, caseId: string, network: string): MapCell;
+/** One column of the map: a network, a runtime, or both ("region · Node 20"). */
+export interface MapColumn {
+  label: string;
+  network: string;
+  runtime: string;
 }
 
-function median(results: readonly CaseResult[], variant: string, caseId: string, network: string, transport: string): number | null {
-  const r = results.find((x) => x.variant === variant && x.case === caseId && networkOf(x) === network && x.transport === transport && x.ok);
+export interface DecisionMap {
+  variants: string[];
+  columns: MapColumn[];
+  cases: { id: string; rows: number; requests: number }[];
+  cell(variant: string, caseId: string, column: MapColumn): MapCell;
+}
+
+function median(results: readonly CaseResult[], variant: string, caseId: string, network: string, runtime: string, transport: string): number | null {
+  const r = results.find(
+    (x) => x.variant === variant && x.case === caseId && networkOf(x) === network && runtimeOf(x) === runtime && x.transport === transport && x.ok,
+  );
   return r?.summary?.median ?? null;
 }
 
-/** The map of a run's results, in the order they appear (null when the run has a single network: no map to draw). */
+/** The map of a run's results, in the order they appear (null when the run has a single network and runtime: no map to draw). */
 export function decisionMap(results: readonly CaseResult[]): DecisionMap | null {
   const unique = <T>(values: T[]) => [...new Set(values)];
   const networks = unique(results.map(networkOf));
-  if (networks.length < 2) return null;
+  const runtimes = runtimesOf(results);
+  if (networks.length < 2 && runtimes.length < 2) return null;
+  const columns = networks.flatMap((network) =>
+    runtimes.map((runtime) => ({ network, runtime, label: [...(networks.length > 1 ? [network] : []), ...(runtimes.length > 1 ? [`Node ${runtime}`] : [])].join(' · ') })),
+  );
   const cases = unique(results.map((r) => r.case)).map((id) => {
     const r = results.find((x) => x.case === id)!;
     return { id, rows: r.rows, requests: r.requests };
   });
   return {
     variants: unique(results.map((r) => r.variant)),
-    networks,
+    columns,
     cases,
-    cell: (variant, caseId, network) => mapCell(results, variant, caseId, network),
+    cell: (variant, caseId, column) => mapCell(results, variant, caseId, column.network, column.runtime),
   };
 }
 
-/** Who wins one case in one variant across one network, from the two medians (a tie within TIE_WITHIN). */
-export function mapCell(results: readonly CaseResult[], variant: string, caseId: string, network: string): MapCell {
-  const ratio = grpcOverJson(results, caseId, variant, network);
+/** Who wins one case in one variant across one network on one runtime (default the run's first), from the two medians (a tie within TIE_WITHIN). */
+export function mapCell(results: readonly CaseResult[], variant: string, caseId: string, network: string, runtime = runtimesOf(results)[0]): MapCell {
+  const ratio = grpcOverJson(results, caseId, variant, network, runtime);
   const winner = ratio === null ? null : ratio > TIE_WITHIN ? 'json' : ratio < 1 / TIE_WITHIN ? 'grpc' : 'tie';
-  return { ratio, winner, json: median(results, variant, caseId, network, 'json'), grpc: median(results, variant, caseId, network, 'grpc') };
+  return { ratio, winner, json: median(results, variant, caseId, network, runtime, 'json'), grpc: median(results, variant, caseId, network, runtime, 'grpc') };
 }
 
 /** "JSON 3.1×", "gRPC 2.0×", "tie", "—": who wins and by how much (the loser's median ÷ the winner's). */
@@ -59,15 +72,15 @@ export function describeCell(cell: MapCell): string {
   return `${cell.winner === 'json' ? 'JSON' : 'gRPC'} ${factor.toFixed(1)}×`;
 }
 
-/** The map as Markdown: one table per variant, cases down, networks across, medians in brackets. */
+/** The map as Markdown: one table per variant, cases down, networks (and runtimes) across, medians in brackets. */
 export function renderDecisionMap(map: DecisionMap): string {
   return map.variants
     .map((variant) => {
-      const head = `| ${variant}: case | ${map.networks.join(' | ')} |`;
-      const rule = `|---|${map.networks.map(() => '---').join('|')}|`;
+      const head = `| ${variant}: case | ${map.columns.map((c) => c.label).join(' | ')} |`;
+      const rule = `|---|${map.columns.map(() => '---').join('|')}|`;
       const rows = map.cases.map((c) => {
-        const cells = map.networks.map((network) => {
-          const cell = map.cell(variant, c.id, network);
+        const cells = map.columns.map((column) => {
+          const cell = map.cell(variant, c.id, column);
           return cell.ratio === null ? '—' : `${describeCell(cell)} (${ms(cell.json)} vs ${ms(cell.grpc)} ms)`;
         });
         return `| ${c.id} | ${cells.join(' | ')} |`;

@@ -109,3 +109,25 @@ export function describePaths(value: unknown): string[] {
     ([key, record]) => `${key}: ${describePath(record.before)}${record.changed?.length ? `; **changed during the run**: ${record.changed.join(', ')}` : ''}`,
   );
 }
+
+interface RuntimeLike {
+  version: string;
+  binary: string;
+  source: string;
+  apps: Record<string, Record<string, { node?: string; v8?: string; openssl?: string; llhttp?: string; error?: string }>>;
+}
+
+/**
+ * One line per runtime of the run (provenance.runtimes): the versions its apps ran on, as read from the
+ * running processes (app-runtimes.ts); an app that ran on anything else is named.
+ */
+export function describeRuntimes(value: unknown): string[] {
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value as Record<string, RuntimeLike>).map(([name, runtime]) => {
+    const apps = Object.entries(runtime.apps ?? {}).flatMap(([variant, byApp]) => Object.entries(byApp).map(([app, info]) => ({ label: `${variant} ${app}`, info })));
+    const seen = apps.find((a) => a.info.node)?.info;
+    const versions = seen ? `${seen.node} (V8 ${seen.v8}, OpenSSL ${seen.openssl}, llhttp ${seen.llhttp})` : `v${runtime.version}`;
+    const odd = apps.filter((a) => a.info.error || a.info.node !== seen?.node).map((a) => `${a.label}: ${a.info.error ?? a.info.node}`);
+    return `Node ${name}: ${versions} for ${apps.length} app(s)${odd.length ? `; **differs**: ${odd.join(', ')}` : ''}; ${runtime.binary} (${runtime.source})`;
+  });
+}

@@ -26,6 +26,8 @@ function entry(run: StoredRun, hasReport: boolean): RunEntry {
     cells: run.doc.results.length,
     hasReport,
     results: run.doc.results.map((r) => ({
+      network: r.network ?? 'loopback',
+      runtime: r.runtime ?? 'unknown',
       variant: r.variant ?? 'blog',
       case: r.case,
       transport: r.transport,
@@ -70,14 +72,14 @@ function render() {
   if (!b || !h) return;
   const rows = kit.compareRuns(b, h);
   const table = document.createElement('table');
-  table.innerHTML = '<thead><tr><th>variant</th><th>case</th><th>transport</th><th>base median ms</th><th>head median ms</th><th>head vs base</th><th>p (Welch)</th><th>significant</th><th>CIs overlap</th><th>machine head/base</th></tr></thead>';
+  table.innerHTML = '<thead><tr><th>node</th><th>variant</th><th>case</th><th>transport</th><th>base median ms</th><th>head median ms</th><th>head vs base</th><th>p (Welch)</th><th>significant</th><th>CIs overlap</th><th>machine head/base</th></tr></thead>';
   const body = table.createTBody();
   for (const r of rows) {
     const tr = body.insertRow();
-    const cells = [r.variant, r.case, r.transport, fmt(r.baseMedian), fmt(r.headMedian), r.verdict,
+    const cells = [r.runtime, r.variant, r.case, r.transport, fmt(r.baseMedian), fmt(r.headMedian), r.verdict,
       r.pValue === null ? '—' : r.pValue < 0.001 ? '<0.001' : r.pValue.toFixed(3), r.significant ? 'yes' : 'no',
       r.ciOverlap === null ? '—' : r.ciOverlap ? 'yes' : 'no', r.machineRatio === null ? '—' : r.machineRatio.toFixed(2) + '×'];
-    cells.forEach((text, i) => { const td = tr.insertCell(); td.textContent = text; if (i >= 2 && i <= 3) td.className = 'num'; if (i === 4 && r.significant) td.className = r.ratio > 1 ? 'slower' : 'faster'; });
+    cells.forEach((text, i) => { const td = tr.insertCell(); td.textContent = text; if (i >= 3 && i <= 4) td.className = 'num'; if (i === 5 && r.significant) td.className = r.ratio > 1 ? 'slower' : 'faster'; });
   }
   out.append(rows.length ? table : Object.assign(document.createElement('p'), { textContent: 'No cell succeeded in both runs.' }));
   if (rows.length) out.append(Object.assign(document.createElement('p'), { id: 'agreement', textContent: kit.describeAgreement(kit.agreement(rows)) }));

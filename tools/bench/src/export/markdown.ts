@@ -1,5 +1,5 @@
 import type { CaseResult, RunDocument } from '../results/model';
-import { anyOffLoopback, blogRatio, grpcOverJson, networkOf } from '../results/results';
+import { anyOffLoopback, anyRuntimes, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf } from '../results/results';
 import { renderBreakdown, renderVariantRatios } from './breakdown';
 import { decisionMap, renderDecisionMap } from './decision-map';
 import { renderVerdictMarkdown, verdict, VERDICT_NOTE } from './verdict';
@@ -8,7 +8,7 @@ import { renderAttributionSection } from './attribution';
 import { renderAblationSection } from './ablation';
 import { withoutAblations } from '../results/ablation';
 import { renderPathCostSection } from './path-cost';
-import { bytes, count, describeMemoryReclaim, describeNetworks, describePaths, describeVisits, ms, ratio } from './format';
+import { bytes, count, describeMemoryReclaim, describeNetworks, describeRuntimes, describePaths, describeVisits, ms, ratio } from './format';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
 export const TABLE_HEADER = [
@@ -32,9 +32,9 @@ export const TABLE_HEADER = [
   'blog gRPC/JSON',
 ];
 
-/** The table's columns for these results: with a network column first when any ran off loopback. */
+/** The table's columns for these results: with a network column first when any ran off loopback, a node column when several runtimes ran. */
 export function tableHeader(results: readonly CaseResult[]): string[] {
-  return anyOffLoopback(results) ? ['network', ...TABLE_HEADER] : TABLE_HEADER;
+  return [...(anyOffLoopback(results) ? ['network'] : []), ...(anyRuntimes(results) ? ['node'] : []), ...TABLE_HEADER];
 }
 
 /** Marks a noisy cell's median so no one reads its decimals as signal (explained in a footnote). */
@@ -52,7 +52,7 @@ export function renderTable(results: readonly CaseResult[]): string {
   const lines = [`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i < labels ? '---' : '---:')).join('|')}|`];
   const seen = new Set<string>();
   for (const r of results) {
-    const key = `${networkOf(r)}\u0000${r.variant}\u0000${r.case}`;
+    const key = `${networkOf(r)}\u0000${runtimeOf(r)}\u0000${r.variant}\u0000${r.case}`;
     const first = !seen.has(key);
     seen.add(key);
     const s = r.summary;
@@ -63,7 +63,7 @@ export function renderTable(results: readonly CaseResult[]): string {
       : [`FAILED: ${r.error ?? 'unknown error'}`.replace(/\|/g, '\\|'), '', '', '', '', '', '', '', '', ''];
     lines.push(
       `| ${[
-        ...(header.length > TABLE_HEADER.length ? [networkOf(r)] : []),
+        ...placeLabels(results, r),
         r.variant,
         r.case,
         count(r.rows),
@@ -71,7 +71,7 @@ export function renderTable(results: readonly CaseResult[]): string {
         r.transport,
         ...cells,
         ms(r.blogMs),
-        first ? ratio(grpcOverJson(results, r.case, r.variant, networkOf(r))) : '',
+        first ? ratio(grpcOverJson(results, r.case, r.variant, networkOf(r), runtimeOf(r))) : '',
         first ? ratio(blogRatio(results, r.case)) : '',
       ].join(' | ')} |`,
     );
@@ -94,7 +94,9 @@ function describeMachine(doc: RunDocument): string {
   const versions = ['@nestjs/core', '@grpc/grpc-js', '@grpc/proto-loader', 'axios']
     .map((p) => `${p} ${packages[p] ?? '?'}`)
     .join(', ');
-  return `${cpu}; Node ${String(client.node ?? '?')}; ${versions}`;
+  // The Go reference's client reports its Go version (tools/go-reference info.go): "bare vs go" carries both runtimes.
+  const go = Object.values((doc.provenance.clients ?? {}) as Record<string, { go?: unknown }>).find((c) => typeof c?.go === 'string')?.go;
+  return `${cpu}; Node ${String(client.node ?? '?')}${go ? `; Go reference ${String(go)}` : ''}; ${versions}`;
 }
 
 /** The footnote for noisy cells and outliers, or nothing when there are none. */
@@ -159,6 +161,7 @@ export function renderMarkdown(doc: RunDocument): string {
     `- ${describePinning(doc)}; times are measured inside the client`,
     `- repetitions of the transports interleaved (json, grpc, json, grpc, …) after each transport's cold call and warm-up; ${describeVisits(settings)}`,
     describeProbe(doc),
+    ...describeRuntimes(doc.provenance.runtimes).map((line) => `- runtime ${line}`),
     ...describeNetworks(doc.provenance.networks).map((line) => `- network ${line}`),
     ...describePaths(doc.provenance.path).map((line) => `- path ${line}`),
     reclaim === null ? '' : `- memory reclaim: ${reclaim}`,

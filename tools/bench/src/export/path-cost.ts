@@ -1,7 +1,7 @@
 // The network stage's own cost per cell: how much CPU its delayer took beside the apps' own over the
 // same timed calls. Two cores are shared by client, servers, the servers' receive thread and the
 // delayer, so a run says what the emulated path took from the apps, cell by cell.
-import { networkOf } from '../results/results';
+import { placeLabeller } from '../results/results';
 import type { CaseResult } from '../results/model';
 import { count, ms } from './format';
 
@@ -32,6 +32,7 @@ function shareOf(delayerCpuMs: number, receiveCpuMs: number | null, appsCpuMs: n
 
 /** One row per succeeded cell that crossed a stage with a delayer. */
 export function pathCostRows(results: readonly CaseResult[]): PathCostRow[] {
+  const placeOf = placeLabeller(results);
   return results.flatMap((r) => {
     if (!r.ok || !r.delayer) return [];
     const client = cpu(r.client);
@@ -41,7 +42,7 @@ export function pathCostRows(results: readonly CaseResult[]): PathCostRow[] {
     const receiveCpuMs = r.delayer.receiveCpuMs ?? null;
     return [
       {
-        network: networkOf(r),
+        network: placeOf(r),
         variant: r.variant,
         case: r.case,
         transport: r.transport,

@@ -3,7 +3,7 @@
 // report.html print these rows. The "why" is read from what the run recorded (phases, bytes), never
 // written per case, so it holds for whatever a user's run measured.
 import type { BlogTransport, CaseResult, MedianCi, Transport } from '../results/model';
-import { networkOf } from '../results/results';
+import { networkOf, runtimeOf, runtimesOf } from '../results/results';
 import { PHASE_KEYS, PHASE_LABELS, phaseParts, type PhaseKey, type PhasePart } from './breakdown';
 import { mapCell, TIE_WITHIN, type MapCell } from './decision-map';
 import { bytes, ms } from './format';
@@ -22,6 +22,8 @@ export interface VerdictRow {
   variant: string;
   case: string;
   network: string;
+  /** The Node runtime (runtimes.ts's name) its apps ran on. */
+  runtime: string;
   rows: number;
   requests: number;
   /** Medians, gRPC/JSON and the winner, as the decision map has them. */
@@ -44,12 +46,14 @@ export interface Verdict {
   /** Whether the tables show a variant column (always) and a network column (when the run has several networks). */
   byVariant: boolean;
   byNetwork: boolean;
+  /** Whether they show a node column (when the run has several runtimes, --node). */
+  byRuntime: boolean;
 }
 
 const percent = (share: number) => `${Math.round(share * 100)} %`;
 
-function find(results: readonly CaseResult[], variant: string, caseId: string, network: string, transport: Transport): CaseResult | undefined {
-  return results.find((r) => r.variant === variant && r.case === caseId && networkOf(r) === network && r.transport === transport);
+function find(results: readonly CaseResult[], variant: string, caseId: string, network: string, runtime: string, transport: Transport): CaseResult | undefined {
+  return results.find((r) => r.variant === variant && r.case === caseId && networkOf(r) === network && runtimeOf(r) === runtime && r.transport === transport);
 }
 
 /** The phases of a call as a record, or null when the cell has none (failed, or an older document). */
@@ -106,30 +110,34 @@ function rangeOf(ci: VerdictRow['ci'], cell: MapCell): VerdictRow['range'] {
   return cell.grpc >= cell.json ? { low: g.low / j.high, high: g.high / j.low } : { low: j.low / g.high, high: j.high / g.low };
 }
 
-/** The verdict rows of a run: variants, then cases, then networks, in the order they first appear. */
+/** The verdict rows of a run: variants, then cases, then networks, then runtimes, in the order they first appear. */
 export function verdict(results: readonly CaseResult[]): Verdict {
   const unique = <T>(values: T[]) => [...new Set(values)];
   const variants = unique(results.map((r) => r.variant));
   const cases = unique(results.map((r) => r.case));
   const networks = unique(results.map(networkOf));
+  const runtimes = runtimesOf(results);
   const rows: VerdictRow[] = [];
   for (const variant of variants) {
     for (const caseId of cases) {
       for (const network of networks) {
-        const any = results.find((r) => r.variant === variant && r.case === caseId && networkOf(r) === network);
-        if (!any) continue;
-        const json = find(results, variant, caseId, network, 'json');
-        const grpc = find(results, variant, caseId, network, 'grpc');
-        const cell = mapCell(results, variant, caseId, network);
-        const factor = cell.ratio === null ? null : Math.max(cell.ratio, 1 / cell.ratio);
-        const ci = { json: (json?.ok && json.summary?.medianCi) || null, grpc: (grpc?.ok && grpc.summary?.medianCi) || null };
-        rows.push({ variant, case: caseId, network, rows: any.rows, requests: any.requests, cell, ci, factor, range: rangeOf(ci, cell), why: whyLine(json, grpc, cell) });
+        for (const runtime of runtimes) {
+          const any = results.find((r) => r.variant === variant && r.case === caseId && networkOf(r) === network && runtimeOf(r) === runtime);
+          if (!any) continue;
+          const json = find(results, variant, caseId, network, runtime, 'json');
+          const grpc = find(results, variant, caseId, network, runtime, 'grpc');
+          const cell = mapCell(results, variant, caseId, network, runtime);
+          const factor = cell.ratio === null ? null : Math.max(cell.ratio, 1 / cell.ratio);
+          const ci = { json: (json?.ok && json.summary?.medianCi) || null, grpc: (grpc?.ok && grpc.summary?.medianCi) || null };
+          const why = whyLine(json, grpc, cell);
+          rows.push({ variant, case: caseId, network, runtime, rows: any.rows, requests: any.requests, cell, ci, factor, range: rangeOf(ci, cell), why });
+        }
       }
     }
   }
   // The variant is always a column: every row of every export says which apps it measured (a run against a
   // tuned client must never read as the blog's).
-  return { rows, byVariant: true, byNetwork: networks.length > 1 };
+  return { rows, byVariant: true, byNetwork: networks.length > 1, byRuntime: runtimes.length > 1 };
 }
 
 /** "JSON", "gRPC", "tie" or "—". */
@@ -147,7 +155,7 @@ export function factorLabel(row: VerdictRow): string {
 
 /** The verdict table's columns, shared by Markdown and HTML. */
 export function verdictHeader(v: Verdict): string[] {
-  return [...(v.byVariant ? ['variant'] : []), 'case', ...(v.byNetwork ? ['network'] : []), 'winner', 'by (slower ÷ faster median, CI range)', 'JSON vs gRPC median ms', 'why (the largest difference)'];
+  return [...(v.byVariant ? ['variant'] : []), 'case', ...(v.byNetwork ? ['network'] : []), ...(v.byRuntime ? ['node'] : []), 'winner', 'by (slower ÷ faster median, CI range)', 'JSON vs gRPC median ms', 'why (the largest difference)'];
 }
 
 /** One row's cells, in verdictHeader's order. */
@@ -156,6 +164,7 @@ export function verdictCells(v: Verdict, row: VerdictRow): string[] {
     ...(v.byVariant ? [row.variant] : []),
     row.case,
     ...(v.byNetwork ? [row.network] : []),
+    ...(v.byRuntime ? [`Node ${row.runtime}`] : []),
     winnerLabel(row),
     factorLabel(row),
     `${ms(row.cell.json)} vs ${ms(row.cell.grpc)}`,

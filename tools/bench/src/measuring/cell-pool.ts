@@ -8,6 +8,8 @@ import { inPlanOrder, mergeVisits } from '../planning/visits';
 /** The order cells are listed in: as the options list networks, variants, cases and transports. */
 export interface CellOrder {
   networks: readonly string[];
+  /** Runtimes (--node) within each network; absent: one runtime. */
+  runtimes?: readonly string[];
   variants: readonly string[];
   cases: readonly string[];
   transports: readonly string[];
@@ -29,7 +31,7 @@ export class CellPool {
 
   /** Every cell so far, pooled over its visits, in plan order. */
   results(): RawResult[] {
-    const { networks, variants, cases, transports } = this.order;
-    return inPlanOrder([...this.cells.values()].map((cell) => cell.raw), networks, variants, cases, transports);
+    const { networks, runtimes, variants, cases, transports } = this.order;
+    return inPlanOrder([...this.cells.values()].map((cell) => cell.raw), networks, variants, cases, transports, runtimes);
   }
 }

@@ -78,11 +78,13 @@ export class Progress {
   caseDone(planned: PlannedCase, results: RawResult[], index: number, total: number): void {
     const { record, runs, variant, fork, forks, visit, visits } = planned;
     const forkLabel = (visits > 1 ? ` visit ${visit}/${visits}` : '') + (forks > 1 ? ` fork ${fork}/${forks}` : '');
+    // Which Node, when the run has several (--node).
+    const on = new Set(this.plan.map((p) => p.runtime)).size > 1 ? ` (Node ${planned.runtime})` : '';
     const made = results[0]?.runs ?? runs;
     const elapsed = performance.now() - this.started;
     const left = estimateLeftMs(this.plan, index + 1, 0, elapsed);
     const line =
-      `[${index + 1}/${total}] ${variant} ${record.id}${forkLabel} (${record.rows} row(s) × ${record.requests}, ${made} runs): ${results.map(describeResult).join('; ')}` +
+      `[${index + 1}/${total}] ${variant} ${record.id}${forkLabel}${on} (${record.rows} row(s) × ${record.requests}, ${made} runs): ${results.map(describeResult).join('; ')}` +
       ` [${duration(elapsed)} elapsed${index + 1 < total ? `, about ${duration(left)} left` : ''}]`;
     this.stream.write(`${this.live ? '\r\x1b[K' : ''}${line}\n`);
   }

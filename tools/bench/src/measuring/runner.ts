@@ -139,6 +139,7 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
     const results = accs.map(
       (acc): RawResult => ({
         network: planned.network,
+        runtime: planned.runtime,
         variant: planned.variant,
         case: record.id,
         transport: acc.transport,

@@ -4,6 +4,7 @@ import { isHeld, lockPath, readLock } from './lock';
 import { listNamespaces, namespacePids } from './namespaces';
 import { tryRun } from './shell';
 import { isStageNamespace } from './topology';
+import { sweepWorkDirs } from './work-dirs';
 
 /** Runs teardown steps in order, going on past failures; returns what failed. */
 export function runTeardown(steps: readonly TeardownStep[]): string[] {
@@ -28,14 +29,16 @@ export interface CleanupReport {
   removed: string[];
   killed: number[];
   failures: string[];
+  /** Stage work folders of dead runs, removed. */
+  workDirs: string[];
   /** Namespaces left alone because a live run holds the lock for them. */
   kept: string[];
 }
 
 /**
  * Removes every namespace with our prefix left by a run that was killed (SIGKILL skips every exit
- * hook), after killing what still runs in them (the delayer, forwarders, apps), and a lock whose
- * holder is dead. The namespaces of a run that still holds the lock are kept, unless it is this
+ * hook), after killing what still runs in them (the delayer, forwarders, apps), a lock whose holder is
+ * dead, and dead runs' work folders (work-dirs.ts). The namespaces of a run that still holds the lock are kept, unless it is this
  * process: call it before building a stage (startStage does) or from `bench:network down`.
  */
 export function cleanupLeftovers(): CleanupReport {
@@ -47,5 +50,7 @@ export function cleanupLeftovers(): CleanupReport {
   const stale = ours.filter((ns) => !liveNamespaces.has(ns));
   const pids = new Map(stale.map((ns) => [ns, namespacePids(ns)]));
   const failures = runTeardown(teardownPlan(stale, pids, null));
-  return { removed: stale, killed: [...pids.values()].flat(), failures, kept: ours.filter((ns) => liveNamespaces.has(ns)) };
+  // Work folders of dead runs; ownerless (older) ones only when no other stage lives to own them.
+  const workDirs = sweepWorkDirs({ ownerlessToo: live === null });
+  return { removed: stale, workDirs, killed: [...pids.values()].flat(), failures, kept: ours.filter((ns) => liveNamespaces.has(ns)) };
 }

@@ -110,6 +110,7 @@ async function down(): Promise<number> {
   }
   const report = cleanupLeftovers();
   if (report.removed.length) log(`removed leftover namespaces: ${report.removed.join(', ')}${report.killed.length ? ` (killed pids ${report.killed.join(', ')})` : ''}`);
+  if (report.workDirs.length) log(`removed leftover work folders: ${report.workDirs.join(', ')}`);
   report.failures.forEach((failure) => log(failure));
   if (report.kept.length) log(`still up (its owner did not stop in time): ${report.kept.join(', ')}`);
   return report.failures.length || report.kept.length ? 1 : 0;

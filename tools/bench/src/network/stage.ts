@@ -1,6 +1,4 @@
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { openBridge, type Bridge } from './bridge';
 import { allowedRttErrorMs, bulkBytesFor, judge, type Achieved, type Expected, type Verdict } from './calibration';
 import { cleanupLeftovers, runTeardown } from './cleanup';
@@ -9,6 +7,7 @@ import { DELAYER_BINARY, DelayerProcess, type DelayerSnapshot } from './delayer'
 import { expectedGoodputMbit, round, summarize } from './figures';
 import { CALIBRATION_TOLERANCE } from './limits';
 import { acquireLock } from './lock';
+import { createWorkDir } from './work-dirs';
 import { namespacePids } from './namespaces';
 import { checkPrerequisites } from './prerequisites';
 import { bulkTransfer, connectRtts, offloadState, pingRtts, queueDrops, routerRuleCounters, startProbeServer } from './probes';
@@ -112,7 +111,8 @@ export async function startStage(profile: NetworkProfile, options: StageOptions)
   if (why) throw new Error(why);
   const t = topologyFor(options.runId);
   const releaseLockFile = acquireLock({ runId: t.runId, profile: profile.name, namespaces: t.namespaces });
-  const workDir = options.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'nbx-'));
+  const ownWorkDir = options.workDir === undefined;
+  const workDir = options.workDir ?? createWorkDir();
   fs.mkdirSync(workDir, { recursive: true });
 
   let delayer: DelayerProcess | null = null;
@@ -127,6 +127,7 @@ export async function startStage(profile: NetworkProfile, options: StageOptions)
     // Only a delayer still running is signalled by PID: an exited one's PID may already be reused.
     runTeardown(teardownPlan(namespaces, new Map(namespaces.map((ns) => [ns, namespacePids(ns)])), delayer?.running ? delayer.pid : null));
     for (const bridge of bridges) void bridge.close().catch(() => undefined);
+    if (ownWorkDir) fs.rmSync(workDir, { recursive: true, force: true });
     releaseLockFile();
   };
   // Exit and signals take the stage down; a signal is then re-raised if no one else handles it, so the

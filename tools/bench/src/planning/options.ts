@@ -7,12 +7,15 @@ import { PROFILES, type Profile } from './profiles';
 import { findProfile, loadProfiles, ProfileError, type NetworkProfile } from '../network';
 import { TUNINGS } from '@bench/config';
 import { ablationIds, selectVariants, servedTransports, VARIANTS, type VariantRecord } from './variants';
+import { DEFAULT_RUNTIME, RUNTIMES, selectRuntimes, type RuntimeRecord } from './runtimes';
 
 /** Everything a run needs to know, validated once here at the edge. */
 export interface BenchOptions {
   profile: Profile;
   /** Network profiles to run across, one after the other (network/profiles.ts); default loopback. */
   networks: NetworkProfile[];
+  /** Node runtimes to run on (--node; runtimes.ts), each with its own sets of apps, one after the other. */
+  runtimes: RuntimeRecord[];
   /** Configurations to run, each with its own three processes, one after the other. */
   variants: VariantRecord[];
   /** Whether --variants was given (with --client-url the client's own variant is used, and must match it). */
@@ -89,6 +92,14 @@ const BENCH_ALL_OPTIONS = {
       `network profiles to run across, one after the other: ${loadProfiles()
         .map((p) => p.name)
         .join(', ')}; ` + 'the others than loopback put client and servers in network namespaces with a delay, rate and loss (root, iptables; docs/network.md)',
+  },
+  node: {
+    kind: 'list',
+    value: 'LIST',
+    default: [DEFAULT_RUNTIME],
+    description:
+      `Node runtimes to run every Node app on, one after the other, each with its own sets of apps: ${RUNTIMES.map((r) => `${r.name} (${r.version})`).join(', ')}; ` +
+      "each is fetched once from the npm registry into the bench's cache (docs/options.md, \"Node runtimes\")",
   },
   variants: {
     kind: 'list',
@@ -242,10 +253,22 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     throw new UsageError('--network places the apps the bench starts; with --client-url the apps are yours (their path is measured as it is)');
   }
 
+  let runtimes: RuntimeRecord[];
+  try {
+    runtimes = selectRuntimes(values.node);
+  } catch (error) {
+    throw new UsageError(`--node: ${(error as Error).message}`);
+  }
+  if (runtimes.length === 0) throw new UsageError('--node selected no runtime');
+  if (clientUrl !== null && (runtimes.length > 1 || runtimes[0].name !== DEFAULT_RUNTIME)) {
+    throw new UsageError('--node chooses the Node the bench starts the apps on; with --client-url the apps are yours');
+  }
+
   const warmupMs = values['warmup-ms'] ?? profile.warmupMs;
   return {
     profile,
     networks,
+    runtimes,
     variants,
     variantsGiven: values.variants !== undefined,
     cases,

@@ -5,6 +5,7 @@ import type { PlannedCase } from '../results/model';
 import type { NetworkProfile } from '../network';
 import type { BenchOptions } from './options';
 import { plannedTransports } from './variants';
+import { DEFAULT_RUNTIME, type RuntimeRecord } from './runtimes';
 
 /** `runs` split over `visits` as evenly as possible, larger shares first (60 over 3: 20, 20, 20; 5 over 3: 2, 2, 1). */
 export function splitRuns(runs: number, visits: number): number[] {
@@ -18,10 +19,10 @@ export function splitRuns(runs: number, visits: number): number[] {
  * has its share of the runs and goes to fork ((v − 1) mod forks) + 1; a fork's first visit is cold.
  */
 export function planCases(options: BenchOptions): PlannedCase[] {
-  return options.networks.flatMap((network) => planVariants(options, network));
+  return options.networks.flatMap((network) => options.runtimes.flatMap((runtime) => planVariants(options, network, runtime)));
 }
 
-function planVariants(options: BenchOptions, network: NetworkProfile): PlannedCase[] {
+function planVariants(options: BenchOptions, network: NetworkProfile, runtime: RuntimeRecord): PlannedCase[] {
   const { profile } = options;
   return options.variants.flatMap((variant) => {
     const transports = plannedTransports(variant, options.transports);
@@ -38,6 +39,7 @@ function planVariants(options: BenchOptions, network: NetworkProfile): PlannedCa
         const cold = i < Math.max(1, forks);
         const planned: PlannedCase = {
           network: network.name,
+          runtime: runtime.name,
           variant: variant.id,
           record,
           transports,
@@ -64,9 +66,10 @@ function planVariants(options: BenchOptions, network: NetworkProfile): PlannedCa
   });
 }
 
-/** Which set of apps serves a visit: the case's fork, or with no forks the variant's one set (per network). */
+/** Which set of apps serves a visit: the case's fork, or with no forks the variant's one set (per network and runtime). */
 export function appSetKey(planned: PlannedCase): string {
-  const where = planned.network === 'loopback' ? '' : `${planned.network}:`;
+  const on = planned.runtime === DEFAULT_RUNTIME ? '' : `node${planned.runtime}:`;
+  const where = (planned.network === 'loopback' ? '' : `${planned.network}:`) + on;
   return where + (planned.forks === 0 ? planned.variant : `${planned.variant}/${planned.record.id}#${planned.fork}`);
 }
 

@@ -99,15 +99,16 @@ export function mergeVisits(sofar: RawResult, more: RawResult, visitsSoFar: numb
  * Cells in the order a reader expects: variants, cases and transports as the options list them,
  * whatever order the visits happened in (①-3's one visit lands mid-run, after every other case's first).
  */
-export function inPlanOrder<T extends Pick<RawResult, 'network' | 'variant' | 'case' | 'transport'>>(
+export function inPlanOrder<T extends Pick<RawResult, 'network' | 'runtime' | 'variant' | 'case' | 'transport'>>(
   cells: readonly T[],
   networks: readonly string[],
   variants: readonly string[],
   cases: readonly string[],
   transports: readonly string[],
+  runtimes: readonly string[] = [],
 ): T[] {
   const rank = (cell: T) => [
-    networks.indexOf(cell.network ?? 'loopback'),
+    networks.indexOf(cell.network ?? 'loopback') * (runtimes.length + 1) + runtimes.indexOf(cell.runtime ?? ''),
     variants.indexOf(cell.variant),
     cases.indexOf(cell.case),
     transports.indexOf(cell.transport),

@@ -3,7 +3,7 @@
 // pure function over the results; results.md and report.html print its rows, never their own.
 import { ablationOf } from '@bench/config';
 import type { CaseResult } from './model';
-import { cellKey, networkOf } from './results';
+import { cellKey, placeLabeller } from './results';
 import { ratioOfMediansCi, type RatioCi } from './stats';
 
 /** Above this ratio (CI's low end) a tuning saves time; below its inverse (CI's high end) it costs time. */
@@ -42,6 +42,7 @@ const usable = (cell: CaseResult | undefined): cell is CaseResult => cell !== un
 /** One row per cell of an ablation variant, beside the cell of its base with the same network, case and transport (document order). */
 export function ablation(results: readonly CaseResult[]): AblationRow[] {
   const byKey = new Map(results.map((r) => [cellKey(r), r]));
+  const placeOf = placeLabeller(results);
   return results.flatMap((cell) => {
     const flipped = ablationOf(cell.variant);
     if (!flipped) return [];
@@ -54,7 +55,7 @@ export function ablation(results: readonly CaseResult[]): AblationRow[] {
       {
         tuning: flipped.tuning.id,
         base: flipped.base,
-        network: networkOf(cell),
+        network: placeOf(cell),
         case: cell.case,
         transport: cell.transport,
         withMs: usable(withCell) ? withCell.summary!.median : null,

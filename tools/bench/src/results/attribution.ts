@@ -1,7 +1,7 @@
 // Issue #23, "Why, decomposed": how much of gRPC-vs-JSON is the protocol, the codec and the library. One
 // pure function over a run's results; results.md and report.html both print its rows, never their own.
 import type { CaseResult } from './model';
-import { networkOf } from './results';
+import { placeLabeller } from './results';
 import { ratioOfMediansCi, type RatioCi } from './stats';
 
 /** One factor: the ratio of two transports' medians that differ in exactly one thing. */
@@ -39,6 +39,7 @@ export interface Factor {
 
 export interface AttributionRow {
   variant: string;
+  /** Its network, with its runtime when the run has several (results.ts placeLabeller). */
   network: string;
   case: string;
   rows: number;
@@ -79,8 +80,9 @@ function factor(definition: FactorDefinition, cells: ReadonlyMap<string, CaseRes
  */
 export function attribution(results: readonly CaseResult[]): Attribution {
   const groups = new Map<string, Map<string, CaseResult>>();
+  const placeOf = placeLabeller(results);
   for (const cell of results) {
-    const key = JSON.stringify([cell.variant, networkOf(cell), cell.case]);
+    const key = JSON.stringify([cell.variant, placeOf(cell), cell.case]);
     const group = groups.get(key) ?? new Map<string, CaseResult>();
     group.set(cell.transport, cell);
     groups.set(key, group);

@@ -42,6 +42,8 @@ export interface CaseRecord {
 export interface PlannedCase {
   /** Which network profile it runs across (network/profiles.ts): `loopback` unless --network says otherwise. */
   network: string;
+  /** Which Node runtime its Node apps run on (runtimes.ts's name, e.g. `24`): DEFAULT_RUNTIME unless --node says otherwise. */
+  runtime: string;
   /** Which set of apps runs it (variants.ts). */
   variant: string;
   record: CaseRecord;
@@ -110,6 +112,11 @@ export interface PhaseBreakdown extends Phases {
 export interface CaseIdentity {
   /** Which network profile it ran across (absent in runs from before the network stage: loopback). */
   network?: string;
+  /**
+   * Which Node runtime its apps ran on (runtimes.ts's name, e.g. `24`; provenance.runtimes has its exact
+   * versions). Absent in runs from before --node (schema version 2): runtimeOf reads their provenance.
+   */
+  runtime?: string;
   /** Which configuration served it: blog, tuned, bare (variants.ts). */
   variant: string;
   case: string;
@@ -249,8 +256,11 @@ export interface CaseResult extends CaseIdentity {
   delayer?: PathCost | null;
 }
 
+/** results.json's schema: 3 keys every cell by its runtime too (version 2 documents are still read). */
+export const SCHEMA_VERSION = 3;
+
 export interface RunDocument {
-  schemaVersion: 2;
+  schemaVersion: 2 | typeof SCHEMA_VERSION;
   /** True until every planned case has a result (an interrupted or crashed run stays incomplete). */
   incomplete: boolean;
   provenance: Record<string, unknown>;

@@ -1,5 +1,6 @@
 import type { CaseIdentity, CaseResult, PhaseBreakdown, Phases, RawResult, Transport } from './model';
 import { mean, summarize } from './stats';
+import { runtimeNameOf, UNKNOWN_RUNTIME } from '../planning/runtimes';
 
 /** The phases against the mean call time; what they leave is framework, transport and waiting. */
 export function phaseBreakdown(samplesMs: readonly number[], phases: Phases | null | undefined): PhaseBreakdown | null {
@@ -20,9 +21,49 @@ export function anyOffLoopback(results: readonly Pick<CaseIdentity, 'network'>[]
   return results.some((r) => networkOf(r) !== 'loopback');
 }
 
-/** The one key of a cell, wherever cells are pooled, exported or paired: network, variant, case and transport. */
-export function cellKey(cell: Pick<CaseIdentity, 'network' | 'variant' | 'case' | 'transport'>): string {
-  return `${networkOf(cell)}\u0000${cell.variant}\u0000${cell.case}\u0000${cell.transport}`;
+/** The Node runtime a result ran on (UNKNOWN_RUNTIME for a version 2 cell not yet labelled by withRuntimes). */
+export function runtimeOf(cell: Pick<CaseIdentity, 'runtime'>): string {
+  return cell.runtime ?? UNKNOWN_RUNTIME;
+}
+
+/** The runtimes of a run's results, in the order they first appear. */
+export function runtimesOf(results: readonly Pick<CaseIdentity, 'runtime'>[]): string[] {
+  return [...new Set(results.map(runtimeOf))];
+}
+
+/**
+ * A document's results, each labelled with its runtime: as recorded (schema 3), or for a run from before
+ * --node, the Node its provenance recorded for the measuring client (else the bench's), else UNKNOWN_RUNTIME.
+ */
+export function withRuntimes<T extends Pick<CaseIdentity, 'runtime'>>(results: readonly T[], provenance: Record<string, unknown> | undefined): T[] {
+  const recorded = (key: string) => (provenance?.[key] as { node?: unknown } | undefined)?.node;
+  const legacy = runtimeNameOf(recorded('client') ?? recorded('bench'));
+  return results.map((r) => (r.runtime === undefined ? { ...r, runtime: legacy } : r));
+}
+
+/** Whether a run's results ran on more than one runtime: then tables show a node column. */
+export function anyRuntimes(results: readonly Pick<CaseIdentity, 'runtime'>[]): boolean {
+  return runtimesOf(results).length > 1;
+}
+
+/** The labels that place a result before its variant in a table row: its network (off loopback) and its runtime (several). */
+export function placeLabels(results: readonly Pick<CaseIdentity, 'network' | 'runtime'>[], cell: Pick<CaseIdentity, 'network' | 'runtime'>): string[] {
+  return [...(anyOffLoopback(results) ? [networkOf(cell)] : []), ...(anyRuntimes(results) ? [`Node ${runtimeOf(cell)}`] : [])];
+}
+
+/**
+ * How the secondary tables (variants, attribution, ablation, path cost) name where a cell ran, in their
+ * network column: its network, and with several runtimes in the run its runtime too ("loopback · Node 20"),
+ * so their rows never pool two runtimes' cells.
+ */
+export function placeLabeller(results: readonly Pick<CaseIdentity, 'runtime'>[]): (cell: Pick<CaseIdentity, 'network' | 'runtime'>) => string {
+  const several = anyRuntimes(results);
+  return (cell) => (several ? `${networkOf(cell)} · Node ${runtimeOf(cell)}` : networkOf(cell));
+}
+
+/** The one key of a cell, wherever cells are pooled, exported or paired: network, runtime, variant, case and transport. */
+export function cellKey(cell: Pick<CaseIdentity, 'network' | 'runtime' | 'variant' | 'case' | 'transport'>): string {
+  return `${networkOf(cell)}\u0000${runtimeOf(cell)}\u0000${cell.variant}\u0000${cell.case}\u0000${cell.transport}`;
 }
 
 /** Turns the runner's raw result into the row results.json keeps (pure). */
@@ -31,6 +72,7 @@ export function toCaseResult(raw: RawResult): CaseResult {
   const bytes = m?.bytesPerResponse ?? null;
   return {
     network: networkOf(raw),
+    runtime: runtimeOf(raw),
     variant: raw.variant,
     case: raw.case,
     transport: raw.transport,
@@ -61,10 +103,13 @@ export function toCaseResult(raw: RawResult): CaseResult {
   };
 }
 
-/** gRPC median ÷ JSON median for a case in a variant, when both ran and succeeded (> 1: gRPC slower). */
-export function grpcOverJson(results: readonly CaseResult[], caseId: string, variant = 'blog', network = 'loopback'): number | null {
+/**
+ * gRPC median ÷ JSON median for a case in a variant, when both ran and succeeded (> 1: gRPC slower); on
+ * `runtime`, by default the run's first (its only one, unless --node named several).
+ */
+export function grpcOverJson(results: readonly CaseResult[], caseId: string, variant = 'blog', network = 'loopback', runtime = runtimesOf(results)[0]): number | null {
   const median = (transport: Transport) =>
-    results.find((r) => cellKey(r) === cellKey({ network, variant, case: caseId, transport }) && r.ok)?.summary?.median ?? null;
+    results.find((r) => cellKey(r) === cellKey({ network, runtime, variant, case: caseId, transport }) && r.ok)?.summary?.median ?? null;
   const json = median('json');
   const grpc = median('grpc');
   return json !== null && grpc !== null && json > 0 ? grpc / json : null;

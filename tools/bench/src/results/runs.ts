@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { RunDocument } from './model';
+import { withRuntimes } from './results';
 
 /** A run folder and its document. */
 export interface StoredRun {
@@ -31,6 +32,8 @@ export function readRun(dirOrFile: string): StoredRun {
     throw new Error(`${file} is not valid JSON: ${(error as Error).message}`);
   }
   if (!Array.isArray(doc.results)) throw new Error(`${file} has no results array`);
+  // Cells of a run from before --node carry no runtime: labelled with the Node their provenance recorded.
+  doc.results = withRuntimes(doc.results, doc.provenance);
   const dir = path.dirname(file);
   return { dir, name: path.basename(dir), doc };
 }

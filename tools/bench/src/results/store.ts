@@ -13,6 +13,7 @@ export function runFolderName(date: Date): string {
  */
 export function createRunFolder(parent: string, date: Date = new Date(), suite?: string): string {
   fs.mkdirSync(parent, { recursive: true });
+  sweepStaleTemps(parent);
   const base = suite ? `${suite}-${runFolderName(date)}` : runFolderName(date);
   for (let attempt = 1; attempt < 1000; attempt++) {
     const dir = path.join(parent, attempt === 1 ? base : `${base}-${attempt}`);
@@ -29,14 +30,68 @@ export function createRunFolder(parent: string, date: Date = new Date(), suite?:
 /** Writes a file so readers see the old or the new content, never half of one: temp file, then rename. */
 export function writeFileAtomic(file: string, content: string): void {
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  const fd = fs.openSync(temp, 'w');
   try {
-    fs.writeFileSync(fd, content);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
+    const fd = fs.openSync(temp, 'w');
+    try {
+      fs.writeFileSync(fd, content);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, file);
+  } catch (error) {
+    fs.rmSync(temp, { force: true }); // a full disk or a vanished folder leaves no half-written temp behind
+    throw error;
   }
-  fs.renameSync(temp, file);
+}
+
+/** The temp files writeFileAtomic and pointLatestAt leave only when killed between write and rename: `.<name>.<pid>.tmp`. */
+const TEMP_FILE = /^\..+\.(\d+)\.tmp$/;
+
+/**
+ * A temp file younger than this is never swept, even if its PID looks dead here: a bench in a container
+ * writing into a bind-mounted results folder has PIDs of another namespace, and its writes take milliseconds.
+ */
+export const STALE_TEMP_AGE_MS = 60_000;
+
+/**
+ * Removes the temp files of killed writers under `parent` and in each folder directly under it (the run
+ * folders): only those whose PID no longer runs and that are older than STALE_TEMP_AGE_MS. Returns what
+ * it removed. Called at every run's start (createRunFolder), so a SIGKILL's leftovers go with the next run.
+ */
+export function sweepStaleTemps(parent: string, now: number = Date.now()): string[] {
+  const removed: string[] = [];
+  const sweep = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const match = TEMP_FILE.exec(entry.name);
+      if (!match || entry.isDirectory() || processRuns(Number(match[1]))) continue;
+      const file = path.join(dir, entry.name);
+      try {
+        if (now - fs.lstatSync(file).mtimeMs < STALE_TEMP_AGE_MS) continue;
+        fs.rmSync(file, { force: true });
+        removed.push(file);
+      } catch {
+        // gone meanwhile, or not ours to remove: leave it
+      }
+    }
+  };
+  try {
+    sweep(parent);
+    for (const entry of fs.readdirSync(parent, { withFileTypes: true })) if (entry.isDirectory()) sweep(path.join(parent, entry.name));
+  } catch {
+    // an unreadable results folder is reported by whatever reads it next
+  }
+  return removed;
+}
+
+/** Whether a process with this PID runs (one we may not signal runs too). */
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Points `<parent>/latest` at the given run folder (a relative symlink, replaced atomically). */
@@ -44,6 +99,11 @@ export function pointLatestAt(parent: string, runDir: string): void {
   const link = path.join(parent, 'latest');
   const temp = path.join(parent, `.latest.${process.pid}.tmp`);
   fs.rmSync(temp, { force: true });
-  fs.symlinkSync(path.relative(parent, runDir), temp);
-  fs.renameSync(temp, link);
+  try {
+    fs.symlinkSync(path.relative(parent, runDir), temp);
+    fs.renameSync(temp, link);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
 }

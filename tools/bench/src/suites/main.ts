@@ -1,5 +1,5 @@
 // bench:suites: every suite of catalog.ts in sequence, each as its own process (its own servers, its
-// own results folder), then a summary.md linking their reports. `--profile` and `--out` are passed on.
+// own results folder), then a summary.md linking their reports. `--profile`, `--out` and `--node` are passed on.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -8,34 +8,36 @@ import { writeIndex } from '../results/runs';
 import { createRunFolder, writeFileAtomic } from '../results/store';
 import { SUITES } from './catalog';
 import { runTool, type Command, type CommandLine } from '../cli';
-import { SUITE_RUN_OPTIONS } from './common/args';
+import { parseRuntimes, SUITE_RUN_OPTIONS } from './common/args';
 
-/** bench:suites has no settings of its own: only --profile and --out, which it passes on to every suite. */
+/** bench:suites has no settings of its own: only --profile, --out and --node, which it passes on to every suite. */
 export const SUITES_COMMAND: Command<typeof SUITE_RUN_OPTIONS> = {
   name: 'bench:suites',
-  synopsis: 'npx nx run bench:suites [--profile NAME] [--out DIR]',
+  synopsis: 'npx nx run bench:suites [--profile NAME] [--out DIR] [--node LIST]',
   about: `Runs every suite in turn (${SUITES.map((s) => s.id).join(', ')}),\neach as its own process with its own servers and results folder, then writes a summary.md linking their reports.`,
   options: SUITE_RUN_OPTIONS,
 };
 
 function main({ values }: CommandLine<typeof SUITE_RUN_OPTIONS>): number {
   const { profile } = values;
+  const node = parseRuntimes(values.node).map((r) => r.name).join(',');
   const out = path.resolve(values.out);
   const startedAt = new Date();
-  const rows: Array<{ suite: string; experiment: string; exitCode: number | null; folder: string | null; seconds: number }> = [];
+  // folder: the suite's first run folder; folders: all of them (one per --node runtime and --network profile).
+  const rows: Array<{ suite: string; experiment: string; exitCode: number | null; folder: string | null; folders: string[]; seconds: number }> = [];
   for (const suite of SUITES) {
     process.stderr.write(`\nsuites: ${suite.id} (${suite.experiment}) …\n`);
     const before = new Set(fs.existsSync(out) ? fs.readdirSync(out) : []);
     const t0 = Date.now();
-    const child = spawnSync(process.execPath, [path.join(__dirname, suite.main), '--profile', profile, '--out', out], { stdio: ['ignore', 'inherit', 'inherit'] });
-    const created = fs.readdirSync(out).filter((name) => !before.has(name) && name.startsWith(`${suite.id}-`));
-    rows.push({ suite: suite.id, experiment: suite.experiment, exitCode: child.status, folder: created[0] ?? null, seconds: (Date.now() - t0) / 1000 });
+    const child = spawnSync(process.execPath, [path.join(__dirname, suite.main), '--profile', profile, '--out', out, '--node', node], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const created = fs.readdirSync(out).filter((name) => !before.has(name) && name.startsWith(`${suite.id}-`)).sort();
+    rows.push({ suite: suite.id, experiment: suite.experiment, exitCode: child.status, folder: created[0] ?? null, folders: created, seconds: (Date.now() - t0) / 1000 });
     if (child.signal === 'SIGINT') break;
   }
   const runDir = createRunFolder(out, startedAt, 'suites');
   const lines = [`# bench:suites: ${startedAt.toISOString()} (profile ${profile})`, '', '| suite | experiment | status | seconds | report |', '|---|---|---|---:|---|'];
   for (const r of rows) {
-    const report = r.folder ? `[${r.folder}/report.html](../${r.folder}/report.html)` : '—';
+    const report = r.folders.length > 0 ? r.folders.map((f) => `[${f}/report.html](../${f}/report.html)`).join(', ') : '—';
     lines.push(`| ${r.suite} | ${r.experiment} | ${r.exitCode === 0 ? 'ok' : `FAILED (exit ${r.exitCode})`} | ${r.seconds.toFixed(1)} | ${report} |`);
   }
   lines.push('');

@@ -14,9 +14,11 @@ import (
 // keyPackages are the modules whose versions decide what is measured; recorded in /bench/info.
 var keyPackages = []string{"google.golang.org/grpc", "google.golang.org/protobuf"}
 
-// benchInfo is GET /bench/info: the runtimeInfo() shape, with Go in the "node" slot.
+// benchInfo is GET /bench/info: the runtimeInfo() shape, with Go in the "node" slot (so every
+// reader of the client's runtime finds one) and under its own name, so provenance says Go, not Node.
 type benchInfo struct {
 	Node             string             `json:"node"`
+	Go               string             `json:"go"`
 	V8               string             `json:"v8"`
 	Platform         string             `json:"platform"`
 	Arch             string             `json:"arch"`
@@ -40,6 +42,7 @@ func runtimeInfo(s settings.Settings) benchInfo {
 	}
 	return benchInfo{
 		Node:             runtime.Version(),
+		Go:               runtime.Version(),
 		V8:               "",
 		Platform:         nodePlatform(runtime.GOOS),
 		Arch:             nodeArch(runtime.GOARCH),

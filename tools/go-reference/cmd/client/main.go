@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"regexp"
 	"sync"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"goreference/gen/healthpb"
+	"goreference/internal/access"
 	"goreference/internal/harness"
 	"goreference/internal/httpx"
 	"goreference/internal/lifecycle"
@@ -37,6 +39,7 @@ var blogRoute = regexp.MustCompile(`^/client/call-(a|b)(-parallel)?/([^/]*)$`)
 
 type app struct {
 	settings    settings.Settings
+	access      access.Access
 	runner      *harness.Runner
 	probe       *http.Client
 	pathTimeout time.Duration // of each GET /bench/path part; 0: defaultPathTimeout
@@ -76,6 +79,11 @@ type readiness struct {
 
 func (a *app) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := httpx.Path(r)
+	if !a.access.Allows(path, r.Header.Get("Authorization")) {
+		w.Header().Set("WWW-Authenticate", "Bearer")
+		httpx.SendJSON(w, http.StatusUnauthorized, access.UnauthorizedBody())
+		return
+	}
 	if r.Method == http.MethodPost && path == "/bench/run" {
 		a.benchRun(w, r)
 		return
@@ -225,7 +233,12 @@ func (a *app) readiness() map[string]string {
 }
 
 func main() {
+	lifecycle.ExitWithParent(name)
 	s := lifecycle.LoadSettings(name)
+	rule, err := access.Load(s.Host, os.Getenv)
+	if err != nil {
+		lifecycle.Fail(name, err)
+	}
 	sampler := procmetrics.Shared()
 	jsonT := newJSONTransport(s)
 	grpcT, err := newGRPCTransport(s)
@@ -234,11 +247,12 @@ func main() {
 	}
 	handler := &app{
 		settings: s,
+		access:   rule,
 		runner:   harness.NewRunner(sampler, jsonT, grpcT),
 		probe:    &http.Client{Transport: &http.Transport{DisableKeepAlives: true, DisableCompression: true}},
 	}
 	server, address := httpx.Serve(name, handler, s.Host, s.ClientPort, "CLIENT_PORT")
-	fmt.Printf("%s (go net/http + google.golang.org/grpc) listening on http://%s\n", name, address)
+	fmt.Printf("%s (go net/http + google.golang.org/grpc) listening on http://%s; %s\n", name, address, rule.Describe)
 	lifecycle.StopOnSignals(name, func(ctx context.Context) error {
 		err := server.Shutdown(ctx)
 		grpcT.Close()

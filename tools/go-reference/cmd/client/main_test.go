@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,6 +21,7 @@ import (
 	"goreference/gen/metricspb"
 	"goreference/gen/pathpb"
 	"goreference/gen/samplepb"
+	"goreference/internal/access"
 	"goreference/internal/harness"
 	"goreference/internal/httpx"
 	"goreference/internal/procmetrics"
@@ -276,7 +278,7 @@ func TestHealthReadyAndInfo(t *testing.T) {
 	}
 	code, body = serve(a, "GET", "/bench/info", "")
 	packages, _ := body["packages"].(map[string]any)
-	if code != 200 || body["framework"] != "go" || !strings.HasPrefix(body["node"].(string), "go") || packages == nil {
+	if code != 200 || body["framework"] != "go" || !strings.HasPrefix(body["node"].(string), "go") || body["go"] != runtime.Version() || packages == nil {
 		t.Fatalf("info: %d %v", code, body)
 	}
 	if _, ok := packages["google.golang.org/grpc"]; !ok {
@@ -500,4 +502,55 @@ func TestBenchPathShortTransfersAndSilentServers(t *testing.T) {
 		t.Errorf("serverB.bulk: %v", path(t, body, "serverB", "bulk"))
 	}
 	t.Logf("silent servers: %v", body)
+}
+
+func TestBenchPathWaitsForNoRun(t *testing.T) {
+	a := newTestApp(t, startUpstreams(t))
+	// While a case holds the runner (as POST /bench/run does), the path is refused: its transfers would disturb the case.
+	held := a.runner.Exclusive(func() {
+		code, body := serve(a, "GET", "/bench/path?samples=1&bulkBytes=1000", "")
+		if code != http.StatusConflict || body["statusCode"] != 409.0 {
+			t.Errorf("during a run: %d %v", code, body)
+		}
+	})
+	if held != nil {
+		t.Fatal(held)
+	}
+	if code, body := serve(a, "GET", "/bench/path?samples=1&bulkBytes=1000", ""); code != 200 {
+		t.Errorf("after the run: %d %v", code, body)
+	}
+}
+
+func TestControlTokenGuardsEveryRouteButHealth(t *testing.T) {
+	a := newTestApp(t, startUpstreams(t))
+	token := strings.Repeat("t", 32)
+	rule, err := access.Load("0.0.0.0", func(name string) string { return map[string]string{access.TokenEnv: token}[name] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.access = rule
+	call := func(method, target, authorization string) *httptest.ResponseRecorder {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(method, target, strings.NewReader(`{"transport":"json","rows":1,"requests":1,"runs":1}`))
+		if authorization != "" {
+			req.Header.Set("Authorization", authorization)
+		}
+		a.ServeHTTP(rec, req)
+		return rec
+	}
+	for _, target := range []string{"/bench/info", "/bench/path", "/client/call-a/1"} {
+		rec := call("GET", target, "")
+		if rec.Code != 401 || rec.Header().Get("WWW-Authenticate") != "Bearer" || !strings.Contains(rec.Body.String(), "BENCH_TOKEN") {
+			t.Errorf("%s without a token: %d %q", target, rec.Code, rec.Body.String())
+		}
+	}
+	if rec := call("POST", "/bench/run", "Bearer "+strings.Repeat("x", 32)); rec.Code != 401 {
+		t.Errorf("wrong token: %d", rec.Code)
+	}
+	if rec := call("POST", "/bench/run", "Bearer "+token); rec.Code != 200 {
+		t.Errorf("right token: %d %s", rec.Code, rec.Body.String())
+	}
+	if rec := call("GET", "/health", ""); rec.Code != 200 {
+		t.Errorf("/health: %d", rec.Code)
+	}
 }

@@ -135,7 +135,12 @@ func (a *app) benchPath(w http.ResponseWriter, r *http.Request) {
 	if timeout <= 0 {
 		timeout = defaultPathTimeout
 	}
-	httpx.SendJSON(w, http.StatusOK, measurePath(a.settings.ServerAURL, a.settings.ServerBURL, req, timeout))
+	var report PathReport
+	if err := a.runner.Exclusive(func() { report = measurePath(a.settings.ServerAURL, a.settings.ServerBURL, req, timeout) }); err != nil {
+		fail(w, err)
+		return
+	}
+	httpx.SendJSON(w, http.StatusOK, report)
 }
 
 // measurePath is the path from this client to both servers, part after part (never two at once).

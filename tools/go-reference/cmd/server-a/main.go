@@ -108,6 +108,7 @@ func sendBulk(w http.ResponseWriter, r *http.Request) {
 }
 
 func main() {
+	lifecycle.ExitWithParent(name)
 	s := lifecycle.LoadSettings(name)
 	sampler := procmetrics.Shared()
 	handler := newHandler(s, sampler)

@@ -176,6 +176,7 @@ func newServer(maxRows int, sampler *procmetrics.Sampler) *grpc.Server {
 }
 
 func main() {
+	lifecycle.ExitWithParent(name)
 	s := lifecycle.LoadSettings(name)
 	sampler := procmetrics.Shared()
 	server := newServer(s.MaxRows, sampler)

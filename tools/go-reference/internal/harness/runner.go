@@ -105,7 +105,7 @@ type CaseFailure struct {
 func (f *CaseFailure) Error() string { return fmt.Sprintf("%s call failed: %s", f.Stage, f.Reason) }
 
 // ErrBusy is a second case asked of a client already running one.
-var ErrBusy = errors.New("another case is running in this client; run one case at a time")
+var ErrBusy = errors.New("another case (or path measurement) is running in this client; run one at a time")
 
 // DefaultDeadline bounds a call when the caller gives none (the Node apps' CALL_TIMEOUT_MS default).
 const DefaultDeadline = 120 * time.Second
@@ -167,6 +167,17 @@ func NewRunner(sampler *procmetrics.Sampler, transports ...Transport) *Runner {
 		r.transports[t.Name()] = t
 	}
 	return r
+}
+
+// Exclusive runs work under the same one-at-a-time rule as Run (GET /bench/path: its transfers would
+// share the sockets and CPU of a run's timed calls and disturb them unseen); ErrBusy while a case runs.
+func (r *Runner) Exclusive(work func()) error {
+	if !r.busy.CompareAndSwap(false, true) {
+		return ErrBusy
+	}
+	defer r.busy.Store(false)
+	work()
+	return nil
 }
 
 // TimeOnce is one timed call on the shared connection (the blog's four routes).

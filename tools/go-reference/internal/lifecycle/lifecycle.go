@@ -6,8 +6,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -73,4 +76,29 @@ func StopOnSignals(name string, close func(ctx context.Context) error) {
 	}
 	fmt.Printf("%s: still busy after %d s, exiting anyway\n", name, int(ShutdownGrace/time.Second))
 	os.Exit(1)
+}
+
+// ParentPipeEnv names the descriptor of a pipe whose other end the parent (the bench) holds
+// (PARENT_PIPE_ENV in lifecycle.ts). When the parent dies, however it dies, the kernel closes its end.
+const ParentPipeEnv = "BENCH_PARENT_FD"
+
+// ExitWithParent exits when the process that started this one is gone, if it asked for that
+// (ParentPipeEnv): a server outliving its bench keeps ports, CPU and memory the next run would measure against.
+func ExitWithParent(name string) {
+	text := strings.TrimSpace(os.Getenv(ParentPipeEnv))
+	if text == "" {
+		return
+	}
+	fd, err := strconv.Atoi(text)
+	if err != nil || fd < 3 {
+		Fail(name, fmt.Errorf("%s must be a file descriptor number of 3 or more, got %q", ParentPipeEnv, text))
+	}
+	os.Unsetenv(ParentPipeEnv)
+	pipe := os.NewFile(uintptr(fd), "parent-pipe")
+	go func() {
+		// The parent never writes: a read returns only at end-of-file (or an error), when its end is closed.
+		_, _ = io.Copy(io.Discard, pipe)
+		fmt.Fprintf(os.Stderr, "%s: the process that started it is gone (its pipe closed); exiting\n", name)
+		os.Exit(1)
+	}()
 }

@@ -1,6 +1,6 @@
 // The document's results grouped the way the charts read them: one view per case, transports in order.
 import { TRANSPORTS, type CaseResult } from '../../results/model';
-import { networkOf } from '../../results/results';
+import { anyRuntimes, networkOf, runtimeOf } from '../../results/results';
 
 export interface CaseView {
   id: string;
@@ -17,15 +17,16 @@ function transportRank(transport: string): number {
 
 /**
  * One view per distinct case id, in the order the cases first appear in the document. When a run has
- * several variants (or networks), each variant's (network's) case is a view of its own, named
- * "①-2 · tuned" ("①-2 · tuned · region").
+ * several variants (or networks, or runtimes), each variant's (network's, runtime's) case is a view of
+ * its own, named "①-2 · tuned" ("①-2 · tuned · region · Node 20").
  */
 export function groupByCase(results: readonly CaseResult[]): CaseView[] {
   const views = new Map<string, CaseView>();
   const multiVariant = new Set(results.map((r) => r.variant)).size > 1;
   const multiNetwork = new Set(results.map(networkOf)).size > 1;
+  const multiRuntime = anyRuntimes(results);
   for (const r of results) {
-    const id = [r.case, ...(multiVariant ? [r.variant] : []), ...(multiNetwork ? [networkOf(r)] : [])].join(' · ');
+    const id = [r.case, ...(multiVariant ? [r.variant] : []), ...(multiNetwork ? [networkOf(r)] : []), ...(multiRuntime ? [`Node ${runtimeOf(r)}`] : [])].join(' · ');
     let view = views.get(id);
     if (!view) {
       view = { id, rows: r.rows, requests: r.requests, cells: [] };

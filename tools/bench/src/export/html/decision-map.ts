@@ -18,19 +18,19 @@ export function shade(cell: MapCell): string | null {
   return `background:${TRANSPORT_STYLE[cell.winner].colour}${alpha}`;
 }
 
-/** The heat map section's content, or null for a run across one network. */
+/** The heat map section's content, or null for a run across one network on one runtime. */
 export function renderDecisionMapHtml(results: readonly CaseResult[]): string | null {
   const map = decisionMap(results);
   if (!map) return null;
   const tables = map.variants.map((variant) => {
-    const head = el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, `${escapeHtml(variant)}: case`), ...map.networks.map((n) => el('th', { scope: 'col' }, escapeHtml(n)))));
+    const head = el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, `${escapeHtml(variant)}: case`), ...map.columns.map((column) => el('th', { scope: 'col' }, escapeHtml(column.label)))));
     const rows = map.cases.map((c) =>
       el(
         'tr',
         {},
         el('th', { scope: 'row' }, escapeHtml(c.id)),
-        ...map.networks.map((network) => {
-          const cell = map.cell(variant, c.id, network);
+        ...map.columns.map((column) => {
+          const cell = map.cell(variant, c.id, column);
           const title = cell.ratio === null ? 'not measured or failed' : `JSON ${ms(cell.json)} ms, gRPC ${ms(cell.grpc)} ms, gRPC/JSON ${cell.ratio.toFixed(2)}×`;
           return el('td', { style: shade(cell), title, 'data-winner': cell.winner ?? 'none' }, escapeHtml(describeCell(cell)));
         }),
@@ -41,7 +41,7 @@ export function renderDecisionMapHtml(results: readonly CaseResult[]): string | 
   const note = el(
     'p',
     {},
-    `Who wins each case across each network, and by how much (the slower median ÷ the faster). Within ${TIE_WITHIN}× either way: tie. ` +
+    `Who wins each case across each network (and on each runtime), and by how much (the slower median ÷ the faster). Within ${TIE_WITHIN}× either way: tie. ` +
       'Blue: JSON faster; orange: gRPC faster; the stronger the colour, the larger the factor (full at 10×).',
   );
   return note + tables.join('');

@@ -1,7 +1,7 @@
 // How the run was made: a few highlights read from known keys, then everything in provenance and
 // settings rendered generically (nested definition lists), so new fields show up without code changes.
 import type { RunDocument } from '../../results/model';
-import { bytes, describeMemoryReclaim, describeNetworks, describeVisits } from '../format';
+import { bytes, describeMemoryReclaim, describeNetworks, describeRuntimes, describeVisits } from '../format';
 import { escapeHtml } from './escape';
 import { el } from './svg';
 
@@ -71,6 +71,7 @@ function highlights(doc: RunDocument): string {
   ];
   const reclaim = describeMemoryReclaim(p.memoryReclaim);
   if (reclaim !== null) rows.push(['memory reclaim', escapeHtml(reclaim)]);
+  for (const line of describeRuntimes(p.runtimes)) rows.push(['runtime', escapeHtml(line)]);
   for (const line of describeNetworks(doc.provenance.networks)) rows.push(['network', escapeHtml(line)]);
   const packages = Object.entries(asDict(runtime.packages));
   const packageTable =

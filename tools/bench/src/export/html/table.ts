@@ -1,9 +1,9 @@
 // The blog-style table (the columns of markdown's renderTable) as HTML, with noise marks and footnotes.
 import type { CaseResult } from '../../results/model';
-import { anyOffLoopback, blogRatio, grpcOverJson, networkOf } from '../../results/results';
+import { blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf } from '../../results/results';
 import { NOISY_BELOW_MS, NOISY_CV } from '../../results/stats';
 import { bytes, count, ms, ratio } from '../format';
-import { NOISY_MARK, TABLE_HEADER } from '../markdown';
+import { NOISY_MARK, tableHeader, TABLE_HEADER } from '../markdown';
 import { escapeHtml } from './escape';
 import { el } from './svg';
 
@@ -30,9 +30,8 @@ function medianCell(r: CaseResult, note: number | null): string {
 export function renderResultsTable(results: readonly CaseResult[]): string {
   const notes: string[] = [];
   const seen = new Set<string>();
-  const withNetwork = anyOffLoopback(results);
   const rows = results.map((r) => {
-    const key = `${networkOf(r)}\u0000${r.variant}\u0000${r.case}`;
+    const key = `${networkOf(r)}\u0000${runtimeOf(r)}\u0000${r.variant}\u0000${r.case}`;
     const first = !seen.has(key);
     seen.add(key);
     const s = r.summary;
@@ -61,8 +60,8 @@ export function renderResultsTable(results: readonly CaseResult[]): string {
       : [el('td', { colspan: String(MEASURED_COLUMNS), class: 'failed' }, `<strong>FAILED</strong>: ${escapeHtml(r.error ?? 'unknown error')}`)];
     return el(
       'tr',
-      { 'data-case': r.case, 'data-transport': r.transport, 'data-variant': r.variant, 'data-network': networkOf(r), 'data-ok': String(r.ok), class: first ? 'case-start' : null },
-      ...(withNetwork ? [el('td', {}, escapeHtml(networkOf(r)))] : []),
+      { 'data-case': r.case, 'data-transport': r.transport, 'data-variant': r.variant, 'data-network': networkOf(r), 'data-runtime': runtimeOf(r), 'data-ok': String(r.ok), class: first ? 'case-start' : null },
+      ...placeLabels(results, r).map((label) => el('td', {}, escapeHtml(label))),
       el('td', {}, escapeHtml(r.variant)),
       el('th', { scope: 'row' }, escapeHtml(r.case)),
       num(escapeHtml(count(r.rows))),
@@ -70,11 +69,11 @@ export function renderResultsTable(results: readonly CaseResult[]): string {
       el('td', { class: `transport t-${r.transport}` }, escapeHtml(r.transport)),
       ...measured,
       num(escapeHtml(ms(r.blogMs))),
-      num(first ? escapeHtml(ratio(grpcOverJson(results, r.case, r.variant, networkOf(r)))) : ''),
+      num(first ? escapeHtml(ratio(grpcOverJson(results, r.case, r.variant, networkOf(r), runtimeOf(r)))) : ''),
       num(first ? escapeHtml(ratio(blogRatio(results, r.case))) : ''),
     );
   });
-  const header = withNetwork ? ['network', ...TABLE_HEADER] : TABLE_HEADER;
+  const header = tableHeader(results);
   const labels = header.length - TABLE_HEADER.length + 5;
   const head = el('thead', {}, el('tr', {}, ...header.map((h, i) => el('th', { scope: 'col', class: i < labels ? null : 'num' }, escapeHtml(h)))));
   const table = el('table', { class: 'results', 'data-table': 'results' }, head, el('tbody', {}, ...rows));

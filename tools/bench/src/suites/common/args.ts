@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import { parseCommandLine, helpText, UsageError, type Command, type IntOption, type OptionTable } from '../../cli';
 import { loadProfiles } from '../../network/profile';
+import { DEFAULT_RUNTIME, RUNTIMES, selectRuntimes, type RuntimeRecord } from '../../planning/runtimes';
 
 export const SUITE_PROFILES = ['default', 'quick'] as const;
 export type SuiteProfile = (typeof SUITE_PROFILES)[number];
@@ -28,14 +29,45 @@ export interface SuiteArgs<S> {
   out: string;
   /** --network: the network profiles to measure across, one after the other, each in a run folder of its own (network/profiles.ts); loopback by default. */
   networks: string[];
+  /** --node: the Node runtimes to run on (the bench's calls and the servers), one after the other, each in run folders of its own. */
+  runtimes: RuntimeRecord[];
   settings: S;
 }
 
-/** --profile and --out: every suite's, and bench:suites' (which passes them on). */
+/** --profile, --out and --node: every suite's, and bench:suites' (which passes them on). */
 export const SUITE_RUN_OPTIONS = {
   profile: { kind: 'text', value: 'NAME', choices: SUITE_PROFILES, default: 'default', description: 'the set of defaults for the settings below' },
   out: { kind: 'text', value: 'DIR', default: 'results', description: 'parent folder of the run folders' },
+  node: {
+    kind: 'list',
+    value: 'LIST',
+    default: [DEFAULT_RUNTIME],
+    description:
+      `Node runtimes to run on, one after the other, each in run folders of its own: the suite's own process (the calling client) and the servers: ` +
+      `${RUNTIMES.map((r) => `${r.name} (${r.version})`).join(', ')} (docs/options.md, "Node runtimes")`,
+  },
 } as const;
+
+/** The runtimes --node names: an unknown one is a usage error listing the known ones. */
+export function parseRuntimes(names: readonly string[]): RuntimeRecord[] {
+  try {
+    const runtimes = selectRuntimes(names);
+    if (runtimes.length === 0) throw new Error('selected no runtime');
+    return runtimes;
+  } catch (error) {
+    throw new UsageError(`--node: ${(error as Error).message}`);
+  }
+}
+
+/** argv with --node set to one runtime (for the process that runs the suite on it): `--node X` and `--node=X` both replaced. */
+export function withOneRuntime(argv: readonly string[], name: string): string[] {
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--node') i++;
+    else if (!argv[i].startsWith('--node=')) rest.push(argv[i]);
+  }
+  return [...rest, '--node', name];
+}
 
 const NETWORK_OPTION = {
   kind: 'list',
@@ -75,5 +107,6 @@ export function parseSuiteArgs<S extends Record<string, number>>(spec: SuiteOpti
   }
   const networks = values.network as string[];
   if (networks.length === 0) throw new UsageError('--network selected no profile');
-  return { profile, out: path.resolve(values.out as string), networks: [...new Set(networks)], settings: settings as S };
+  const runtimes = parseRuntimes(values.node as string[]);
+  return { profile, out: path.resolve(values.out as string), networks: [...new Set(networks)], runtimes, settings: settings as S };
 }

@@ -1,6 +1,7 @@
 // What every suite's entry point does around its measurements: read the options, make a new run
 // folder, start the servers when the suite needs them, write results.json after every cell and
 // results.md + report.html at the end, stop the servers whatever happens.
+import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { collectProvenance } from '../../results/provenance';
@@ -8,7 +9,9 @@ import { renderIndex } from '../../export/index-page';
 import { writeIndex } from '../../results/runs';
 import { createRunFolder, writeFileAtomic } from '../../results/store';
 import { runTool, UsageError } from '../../cli';
-import { parseSuiteArgs, suiteCommand, type SuiteArgs, type SuiteOptionsSpec, type SuiteProfile } from './args';
+import { parseSuiteArgs, suiteCommand, withOneRuntime, type SuiteArgs, type SuiteOptionsSpec, type SuiteProfile } from './args';
+import { resolveNodeBinary, type NodeBinary } from '../../app-sets/node-binaries';
+import { runtimeOfProcess } from '../../app-sets/app-runtimes';
 import { coresNote, type SuiteDocument } from './document';
 import { startSuiteServers, type SuiteServers } from './servers';
 import { describeCalibration } from '../../export/format';
@@ -47,14 +50,29 @@ function write<S, R>(runDir: string, doc: SuiteDocument<S, R>): void {
 }
 
 /**
- * Runs the suite once per --network profile, one after the other, each in a run folder of its own;
- * the exit code is the worst of them (a failed network does not stop the next).
+ * Runs the suite once per --node runtime and --network profile, one after the other, each in a run
+ * folder of its own; the exit code is the worst of them (a failed one does not stop the next). The
+ * suite's own process makes the calls, so a runtime other than the one running this process gets a
+ * process of its own on that runtime's node (which starts the servers on it too). Every runtime's node
+ * is found or fetched before the first call.
  */
 export async function runSuite<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, argv: readonly string[]): Promise<number> {
   const suite = definition.spec.suite;
   const args = parseSuiteArgs(definition.spec, argv);
   const networks = args.networks.map((name) => findProfile(name));
   if (networks.some(usesStage) && !definition.needsServers) throw new UsageError(`--network: bench:${suite} calls no server, so it runs the same on any network`);
+  const binaries: NodeBinary[] = args.runtimes.map((runtime) => resolveNodeBinary(runtime, { installed: path.join(WORKSPACE_ROOT, 'node_modules', '.bin', 'node') }));
+  if (binaries.length > 1 || binaries[0].source !== 'bench') {
+    let worst = 0;
+    for (const binary of binaries) {
+      process.stderr.write(`${suite}: on Node ${binary.version} (--node ${binary.runtime}): ${binary.path}\n`);
+      const child = spawnSync(binary.path, [process.argv[1], ...withOneRuntime(argv, binary.runtime)], { stdio: ['ignore', 'inherit', 'inherit'] });
+      const code = child.status ?? (child.signal === 'SIGINT' ? 130 : 1);
+      worst = Math.max(worst, code);
+      if (code === 130) break;
+    }
+    return worst;
+  }
   let worst = 0;
   for (const network of networks) {
     const code = await runOnNetwork(definition, args, network, argv);
@@ -80,7 +98,7 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
     suite,
     incomplete: true,
     provenance: collectProvenance(WORKSPACE_ROOT, argv),
-    settings: { ...args.settings, startedAt: startedAt.toISOString(), profile: args.profile, network: network.name, cpuCount, cores: coresNote(cpuCount) },
+    settings: { ...args.settings, startedAt: startedAt.toISOString(), profile: args.profile, network: network.name, node: args.runtimes[0].name, cpuCount, cores: coresNote(cpuCount) },
     plan: definition.plan(args.settings),
     results: null,
   };
@@ -113,6 +131,10 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
     if (definition.needsServers) {
       log(`starting server-a and server-b (blog variant)${stage ? ` in the ${network.name} stage's server namespace` : ''} …`);
       servers = await startSuiteServers(WORKSPACE_ROOT, runDir, stage ?? undefined);
+      // What the servers run on, read from their processes (the calls are made by this process: provenance.bench).
+      const apps = Object.fromEntries(Object.entries(servers.pids).map(([app, pid]) => [app, runtimeOfProcess(pid)]));
+      doc.provenance = { ...doc.provenance, apps };
+      write(runDir, doc);
     }
     const save = (partial: unknown) => write(runDir, { ...doc, results: partial });
     const context: SuiteContext<S> = {

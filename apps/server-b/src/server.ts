@@ -1,0 +1,33 @@
+import type { Server } from '@grpc/grpc-js';
+import type { INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ServerGrpc, type GrpcOptions } from '@nestjs/microservices';
+import { grpcCodecFor, type Settings } from '@bench/config';
+import { limitGrpcSessions, serverGrpcOptions } from '@bench/proto';
+import { AppModule } from './app.module';
+
+/**
+ * Nest's gRPC transport with the HTTP/2 session limits (handshake, GOAWAY grace) applied to the
+ * grpc-js server as soon as it is bound: Nest binds inside createClient, and offers no other hook
+ * (its unwrap() is not supported for gRPC).
+ */
+class LimitedServerGrpc extends ServerGrpc {
+  constructor(
+    options: GrpcOptions['options'],
+    private readonly handshakeMs: number,
+  ) {
+    super(options);
+  }
+
+  override async createClient(): Promise<Server> {
+    const server = (await super.createClient()) as Server;
+    limitGrpcSessions(server, this.handshakeMs);
+    return server;
+  }
+}
+
+/** server-b as main.ts runs it, not yet listening: the contract, the variant's codec, the request and session limits. */
+export function createServerB(settings: Settings, url: string, logger: false | ('error' | 'warn')[] = ['error', 'warn']): Promise<INestMicroservice> {
+  const { options } = serverGrpcOptions(url, grpcCodecFor(settings.variant));
+  return NestFactory.createMicroservice(AppModule.register(settings), { strategy: new LimitedServerGrpc(options, settings.handshakeTimeoutMs), logger });
+}

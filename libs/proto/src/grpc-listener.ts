@@ -1,0 +1,17 @@
+import type { Http2Server } from 'node:http2';
+import type { Server } from '@grpc/grpc-js';
+import { limitHttp2Sessions } from '@bench/config';
+
+/**
+ * Applies the HTTP/2 session limits (limitHttp2Sessions: handshake, GOAWAY grace) to a bound grpc-js server. grpc-js offers no handshake timeout
+ * (grpc.max_connection_idle_ms starts only with the session, and must stay long for idle clients), and
+ * keeps its node:http2 servers private: `http2Servers`, a Map keyed by server (grpc-js 1.10 and later).
+ * A grpc-js without it fails here, loudly, rather than serving without the limit.
+ */
+export function limitGrpcSessions(server: Server, handshakeMs: number): void {
+  const servers = (server as unknown as { http2Servers?: unknown }).http2Servers;
+  if (!(servers instanceof Map) || servers.size === 0) {
+    throw new Error('grpc-js has no bound HTTP/2 servers in http2Servers (bind first; or grpc-js changed): the session limits cannot be applied');
+  }
+  for (const http2Server of servers.keys() as IterableIterator<Http2Server>) limitHttp2Sessions(http2Server, handshakeMs);
+}

@@ -1,0 +1,77 @@
+// Whether a run measured everything it planned, and if not, which cells it lacks: what bench:compare
+// checks before it sets one run against another (a run killed mid-way is not a baseline).
+import type { CaseIdentity, PlannedCase, RunDocument, Transport } from './model';
+import { cellKey, networkOf } from './results';
+
+/** One cell the run planned, with the visits it was to get (settings.plannedCells). */
+export interface PlannedCell {
+  network: string;
+  /** Absent in runs from before --node (schema 2). */
+  runtime?: string;
+  variant: string;
+  case: string;
+  transport: Transport;
+  visits: number;
+}
+
+export interface Completeness {
+  complete: boolean;
+  /** Planned cells without any result, as labels (`loopback/blog ①-1 json`). */
+  missing: string[];
+  /** Planned cells with fewer visits than planned: `label (2 of 5 visits)`. */
+  short: string[];
+  /** Set when the run cannot say which cells it lacks (written before settings.plannedCells). */
+  unknown: string | null;
+}
+
+/** `network/variant case transport on Node N`: how messages name a cell. */
+export function cellLabel(cell: Pick<CaseIdentity, 'network' | 'runtime' | 'variant' | 'case' | 'transport'>): string {
+  const on = cell.runtime === undefined ? '' : ` on Node ${cell.runtime}`;
+  return `${networkOf(cell)}/${cell.variant} ${cell.case} ${cell.transport}${on}`;
+}
+
+/** Every cell of the plan, once, with its visits (a plan has one entry per visit and lists its transports). */
+export function plannedCells(plan: readonly PlannedCase[]): PlannedCell[] {
+  const cells = new Map<string, PlannedCell>();
+  for (const p of plan) {
+    for (const transport of p.transports) {
+      const cell = { network: p.network, runtime: p.runtime, variant: p.variant, case: p.record.id, transport, visits: p.visits };
+      cells.set(cellKey(cell), cell);
+    }
+  }
+  return [...cells.values()];
+}
+
+/**
+ * What a run lacks. A run marks itself incomplete from its start and clears the mark only at its end,
+ * so a killed run says so; runs since settings.plannedCells also say which cells, and which got fewer
+ * visits than planned (settings.visitsDone). A variant the run skipped (not built) was never to run.
+ */
+export function completenessOf(doc: Pick<RunDocument, 'incomplete' | 'settings' | 'results'>): Completeness {
+  const planned = doc.settings.plannedCells as PlannedCell[] | undefined;
+  if (!Array.isArray(planned)) {
+    const unknown = doc.incomplete ? 'this run was written before runs recorded their plan (settings.plannedCells): which cells are missing is not known' : null;
+    return { complete: !doc.incomplete, missing: [], short: [], unknown };
+  }
+  const skipped = (doc.settings.skippedVariants ?? {}) as Record<string, unknown>;
+  const visitsDone = doc.settings.visitsDone as Record<string, number> | undefined;
+  const measured = new Set(doc.results.map((r) => cellKey(r)));
+  const missing: string[] = [];
+  const short: string[] = [];
+  for (const cell of planned.filter((c) => !(c.variant in skipped))) {
+    const label = cellLabel(cell);
+    if (!measured.has(cellKey(cell))) missing.push(label);
+    else if (visitsDone && (visitsDone[label] ?? 0) < cell.visits) short.push(`${label} (${visitsDone[label] ?? 0} of ${cell.visits} visits)`);
+  }
+  return { complete: !doc.incomplete && missing.length === 0 && short.length === 0, missing, short, unknown: null };
+}
+
+/** One paragraph on what an incomplete run lacks, for a refusal or a warning. */
+export function describeIncomplete(name: string, c: Completeness): string {
+  const list = (labels: string[]) => (labels.length > 12 ? `${labels.slice(0, 12).join(', ')} and ${labels.length - 12} more` : labels.join(', '));
+  const parts = [`${name} is incomplete (it stopped before every planned visit ran)`];
+  if (c.missing.length > 0) parts.push(`${c.missing.length} cell(s) missing: ${list(c.missing)}`);
+  if (c.short.length > 0) parts.push(`${c.short.length} cell(s) with fewer visits than planned: ${list(c.short)}`);
+  if (c.unknown) parts.push(c.unknown);
+  return parts.join('; ');
+}
