@@ -162,7 +162,8 @@ func (a *app) benchRun(w http.ResponseWriter, r *http.Request) {
 		httpx.SendBadRequest(w, bad.Field, bad.Rule, bad.Message)
 		return
 	}
-	run, err := a.runner.Run(request)
+	// A caller that disconnects ends its run (r.Context() is done), so the next one is not refused as busy.
+	run, err := a.runner.RunContext(r.Context(), request)
 	if err != nil {
 		fail(w, err)
 		return

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"math"
@@ -64,6 +65,16 @@ func TestParseCaseRequestRefuses(t *testing.T) {
 		if err == nil || err.Field != c.field || err.Rule != c.rule {
 			t.Errorf("%s: got %+v; want %s/%s", c.text, err, c.field, c.rule)
 		}
+	}
+}
+
+func TestParseCaseRequestCapsTheRunsWork(t *testing.T) {
+	if _, err := ParseCaseRequest(body(t, `{"transport":"json","rows":1000000,"requests":1,"warmup":1,"runs":1}`), 1_000_000, 10_000); err != nil {
+		t.Fatalf("the bench's largest request was refused: %+v", err)
+	}
+	_, err := ParseCaseRequest(body(t, `{"transport":"json","rows":1000000,"requests":40,"warmup":0,"runs":1,"cold":false}`), 1_000_000, 10_000)
+	if err == nil || err.Field != "body" || err.Rule != "max" || !strings.Contains(err.Message, "MAX_RUN_ROWS = 10000000") || !strings.Contains(err.Message, "1000000 × 40 × 1 = 40000000 rows") {
+		t.Errorf("1,000,000 rows × 40 requests: got %+v; want body/max naming the cap", err)
 	}
 }
 
@@ -226,6 +237,42 @@ func TestParseCaseRequestDeadline(t *testing.T) {
 	}
 	if _, err := ParseCaseRequest(body(t, `{"transport":"json","rows":1,"requests":1,"runs":1,"deadlineMs":0}`), 1000, 100); err == nil || err.Field != "deadlineMs" {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// slowTransport's shared calls take 2 s each.
+type slowTransport struct{ fakeTransport }
+
+type slowConn struct{ fakeConn }
+
+func (t *slowTransport) Shared() Connection { return &slowConn{fakeConn{t: &t.fakeTransport}} }
+func (c *slowConn) FetchAll(rows, requests int) ([]samples.Reply, error) {
+	time.Sleep(2 * time.Second)
+	return c.fakeConn.FetchAll(rows, requests)
+}
+
+func TestRunEndsWhenItsCallerGoesAway(t *testing.T) {
+	runner := NewRunner(procmetrics.New(), &slowTransport{})
+	ctx, cancel := context.WithCancel(context.Background())
+	ended := make(chan error, 1)
+	go func() {
+		_, err := runner.RunContext(ctx, CaseRequest{Transport: "json", Rows: 1, Requests: 1, Runs: 5, DeadlineMs: 30_000})
+		ended <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	if _, err := runner.Run(CaseRequest{Transport: "json", Rows: 1, Requests: 1, Runs: 1}); !errors.Is(err, ErrBusy) {
+		t.Fatalf("a second run while the first runs: got %v, want ErrBusy", err)
+	}
+	started := time.Now()
+	cancel()
+	if err := <-ended; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the abandoned run ended with %v, want context.Canceled", err)
+	}
+	if waited := time.Since(started); waited > time.Second {
+		t.Fatalf("the abandoned run took %v to end; it should not wait for the call in flight (2 s)", waited)
+	}
+	if runner.busy.Load() {
+		t.Fatal("the runner is still busy after its caller went away")
 	}
 }
 

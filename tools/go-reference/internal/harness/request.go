@@ -30,6 +30,10 @@ type CaseRequest struct {
 	DeadlineMs int `json:"deadlineMs"`
 }
 
+// MaxRunRows is the most rows one POST /bench/run may ask for in all: rows × requests × calls (the cold
+// call, the warm-up and the timed runs), as libs/harness MAX_RUN_ROWS, whose comment says why 10,000,000.
+const MaxRunRows = 10_000_000
+
 // MaxDeadlineMs is the longest deadline one call may be given (as libs/harness allows).
 const MaxDeadlineMs = 3_600_000
 
@@ -97,6 +101,15 @@ func ParseCaseRequest(body any, maxRows, maxParallel int) (CaseRequest, *validat
 	deadlineMs, err := validation.ParseInt("deadlineMs", orDefault("deadlineMs", json.Number(fmt.Sprint(DefaultDeadline.Milliseconds()))), validation.Range{Min: 1, Max: MaxDeadlineMs})
 	if err != nil {
 		return CaseRequest{}, err
+	}
+	calls := warmup + runs
+	if cold {
+		calls++
+	}
+	// In float64: rows × requests × calls can pass int64's range with large MAX_ROWS and MAX_PARALLEL.
+	if total := float64(rows) * float64(requests) * float64(calls); total > MaxRunRows {
+		message := fmt.Sprintf("rows × requests × calls (cold + warmup + runs) = %d × %d × %d = %.0f rows, above the cap MAX_RUN_ROWS = %d rows per /bench/run: split the work over several requests", rows, requests, calls, total, MaxRunRows)
+		return CaseRequest{}, &validation.FieldError{Field: "body", Rule: "max", Message: message}
 	}
 	return CaseRequest{Transport: transport, Rows: int(rows), Requests: int(requests), Warmup: int(warmup), Runs: int(runs), Cold: cold, DeadlineMs: int(deadlineMs)}, nil
 }

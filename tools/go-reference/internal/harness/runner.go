@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -195,6 +196,38 @@ func (r *Runner) TimeOnce(transport string, rows, requests int) (TimedCall, erro
 
 // Run is the cold call, warm-up, then timed calls, returning every raw sample (the bench route).
 func (r *Runner) Run(req CaseRequest) (CaseRun, error) {
+	return r.RunContext(context.Background(), req)
+}
+
+// untilDone runs timed, or returns ctx's error as soon as ctx is done (the caller of the run went
+// away): the call in flight then finishes on its own, by its deadline at most, and the runner is free.
+func untilDone(ctx context.Context, timed func() (TimedCall, error)) (TimedCall, error) {
+	if ctx.Done() == nil {
+		return timed()
+	}
+	if err := ctx.Err(); err != nil {
+		return TimedCall{}, err
+	}
+	type result struct {
+		call TimedCall
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		call, err := timed()
+		done <- result{call, err}
+	}()
+	select {
+	case got := <-done:
+		return got.call, got.err
+	case <-ctx.Done():
+		return TimedCall{}, ctx.Err()
+	}
+}
+
+// RunContext is Run ended as soon as ctx is done (POST /bench/run: its caller disconnected), as the
+// Node clients end theirs (libs/harness CaseRunner.run's signal).
+func (r *Runner) RunContext(ctx context.Context, req CaseRequest) (CaseRun, error) {
 	if !r.busy.CompareAndSwap(false, true) {
 		return CaseRun{}, ErrBusy
 	}
@@ -209,8 +242,13 @@ func (r *Runner) Run(req CaseRequest) (CaseRun, error) {
 	var coldMs *float64
 	if req.Cold {
 		fresh := transport.OpenFresh()
-		call, err := TimeCall(fresh, rows, requests, deadline)
-		fresh.Close()
+		call, err := untilDone(ctx, func() (TimedCall, error) {
+			defer fresh.Close()
+			return TimeCall(fresh, rows, requests, deadline)
+		})
+		if ctx.Err() != nil {
+			return CaseRun{}, ctx.Err()
+		}
 		if err != nil {
 			return CaseRun{}, &CaseFailure{Stage: "cold", Reason: err.Error()}
 		}
@@ -218,7 +256,10 @@ func (r *Runner) Run(req CaseRequest) (CaseRun, error) {
 	}
 	warmupMs := []float64{}
 	for range req.Warmup {
-		call, err := TimeCall(transport.Shared(), rows, requests, deadline)
+		call, err := untilDone(ctx, func() (TimedCall, error) { return TimeCall(transport.Shared(), rows, requests, deadline) })
+		if ctx.Err() != nil {
+			return CaseRun{}, ctx.Err()
+		}
 		if err != nil {
 			return CaseRun{}, &CaseFailure{Stage: "warmup", Reason: err.Error()}
 		}
@@ -230,7 +271,10 @@ func (r *Runner) Run(req CaseRequest) (CaseRun, error) {
 	clientBefore := r.sampler.Read(true)
 	samplesMs := []float64{}
 	for range runs {
-		call, err := TimeCall(transport.Shared(), rows, requests, deadline)
+		call, err := untilDone(ctx, func() (TimedCall, error) { return TimeCall(transport.Shared(), rows, requests, deadline) })
+		if ctx.Err() != nil {
+			return CaseRun{}, ctx.Err()
+		}
 		if err != nil {
 			return CaseRun{}, &CaseFailure{Stage: "timed", Reason: err.Error()}
 		}
