@@ -152,6 +152,7 @@ describe('parseOptions', () => {
     [['--forks', '2', '--client-url', 'http://h:1'], /--forks starts new apps for each case/],
     [['--visits', '0'], /--visits must be at least 1/],
     [['stray'], /unexpected argument "stray"/],
+    [['--cases', '1-3', '--warmup', '10'], /--warmup 10: ①-3 would ask the client for .* above its cap MAX_RUN_ROWS = 10000000; use --warmup 9 or less/],
   ])('refuses %p', (argv, message) => {
     expect(() => parseOptions(argv)).toThrow(UsageError);
     expect(() => parseOptions(argv)).toThrow(message);

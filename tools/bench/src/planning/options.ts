@@ -1,6 +1,8 @@
 import * as path from 'node:path';
 import { helpText, parseCommandLine, UsageError, type Command } from '../cli';
+import { MAX_RUN_ROWS } from '@bench/harness';
 import { CASES, selectCases } from './cases';
+import type { CaseRecord } from '../results/model';
 import { DEADLINE_RULE } from './deadlines';
 import { BLOG_TRANSPORTS, TRANSPORTS, type CaseRecord, type Transport } from '../results/model';
 import { PROFILES, type Profile } from './profiles';
@@ -264,6 +266,8 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     throw new UsageError('--node chooses the Node the bench starts the apps on; with --client-url the apps are yours');
   }
 
+  const warmup = values.warmup ?? profile.warmup;
+  checkRunCap(cases, warmup);
   const warmupMs = values['warmup-ms'] ?? profile.warmupMs;
   return {
     profile,
@@ -274,7 +278,7 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     cases,
     transports: TRANSPORTS.filter((t) => transports.includes(t)),
     runs: values.runs ?? null,
-    warmup: values.warmup ?? profile.warmup,
+    warmup,
     warmupMs,
     rewarmMs: Math.min(profile.rewarmMs, warmupMs),
     settleMs: values['settle-ms'] ?? profile.settleMs,
@@ -286,4 +290,19 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     pin: values.pin,
     help,
   };
+}
+
+/**
+ * The client refuses a /bench/run above MAX_RUN_ROWS (rows × requests × calls); the bench's largest is a
+ * visit's first, the cold call plus `warmup` warm-up calls. Refused here, before any app starts, rather
+ * than as a failed cell per case.
+ */
+function checkRunCap(cases: readonly CaseRecord[], warmup: number): void {
+  const over = cases.filter((c) => c.rows * c.requests * (1 + warmup) > MAX_RUN_ROWS);
+  if (over.length === 0) return;
+  const largest = Math.max(...over.map((c) => c.rows * c.requests));
+  throw new UsageError(
+    `--warmup ${warmup}: ${over.map((c) => c.id).join(', ')} would ask the client for (1 cold + ${warmup} warm-up) × ${largest} rows in one /bench/run, ` +
+      `above its cap MAX_RUN_ROWS = ${MAX_RUN_ROWS}; use --warmup ${Math.floor(MAX_RUN_ROWS / largest) - 1} or less, or leave that case out`,
+  );
 }
