@@ -2,7 +2,6 @@ import * as path from 'node:path';
 import { helpText, parseCommandLine, UsageError, type Command } from '../cli';
 import { MAX_RUN_ROWS } from '@bench/harness';
 import { CASES, selectCases } from './cases';
-import type { CaseRecord } from '../results/model';
 import { DEADLINE_RULE } from './deadlines';
 import { BLOG_TRANSPORTS, TRANSPORTS, type CaseRecord, type Transport } from '../results/model';
 import { PROFILES, type Profile } from './profiles';
