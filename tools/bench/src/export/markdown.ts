@@ -96,7 +96,11 @@ function describeMachine(doc: RunDocument): string {
     .join(', ');
   // The Go reference's client reports its Go version (tools/go-reference info.go): "bare vs go" carries both runtimes.
   const go = Object.values((doc.provenance.clients ?? {}) as Record<string, { go?: unknown }>).find((c) => typeof c?.go === 'string')?.go;
-  return `${cpu}; Node ${String(client.node ?? '?')}${go ? `; Go reference ${String(go)}` : ''}; ${versions}`;
+  // With several runtimes the first client's Node is one of them: the runtime lines below name each.
+  const runtimes = Object.keys((doc.provenance.runtimes ?? {}) as Record<string, unknown>);
+  const bench = (doc.provenance.bench ?? {}) as Record<string, unknown>;
+  const node = runtimes.length > 1 ? `Node ${runtimes.join(', ')} (each below; the bench on ${String(bench.node ?? '?')})` : `Node ${String(client.node ?? '?')}`;
+  return `${cpu}; ${node}${go ? `; Go reference ${String(go)}` : ''}; ${versions}`;
 }
 
 /** The footnote for noisy cells and outliers, or nothing when there are none. */
