@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"goreference/internal/harness"
+	"goreference/internal/limits"
 	"goreference/internal/procmetrics"
 	"goreference/internal/samples"
 	"goreference/internal/settings"
@@ -19,14 +20,15 @@ import (
 
 // newHTTPTransport is an HTTP/1.1 keep-alive connection pool that keeps up to maxParallel idle
 // connections to server-a, so a burst of maxParallel parallel requests finds them all again on the
-// next call (no connection churn), with no limit on connections and no compression.
+// next call (no connection churn), with no limit on connections and no compression. An idle connection
+// is dropped after limits.ClientPoolIdle, before server-a would drop it (limits.HTTPIdle).
 func newHTTPTransport(maxParallel int) *http.Transport {
 	return &http.Transport{
 		DialContext:         (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 		MaxIdleConns:        0, // no limit over all hosts
 		MaxIdleConnsPerHost: maxParallel,
 		MaxConnsPerHost:     0,
-		IdleConnTimeout:     0, // keep idle connections for the client's lifetime
+		IdleConnTimeout:     limits.ClientPoolIdle,
 		DisableCompression:  true,
 		ForceAttemptHTTP2:   false,
 	}

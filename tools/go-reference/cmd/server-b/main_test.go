@@ -23,6 +23,7 @@ import (
 	"goreference/gen/metricspb"
 	"goreference/gen/pathpb"
 	"goreference/gen/samplepb"
+	"goreference/internal/limits"
 	"goreference/internal/procmetrics"
 	"goreference/internal/samples"
 )
@@ -49,7 +50,7 @@ func TestBuildRowsMatchTheGenerator(t *testing.T) {
 func dial(t *testing.T, maxRows int) *grpc.ClientConn {
 	t.Helper()
 	listener := bufconn.Listen(1 << 20)
-	server := newServer(maxRows, procmetrics.New())
+	server := newServer(maxRows, procmetrics.New(), limits.Handshake)
 	go func() { _ = server.Serve(listener) }()
 	conn, err := grpc.NewClient("passthrough:///bufnet",
 		grpc.WithContextDialer(func(context.Context, string) (net.Conn, error) { return listener.Dial() }),
@@ -250,7 +251,7 @@ func TestManyPingsAreAnswered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	server := newServer(50, procmetrics.New())
+	server := newServer(50, procmetrics.New(), limits.Handshake)
 	go func() { _ = server.Serve(listener) }()
 	t.Cleanup(server.Stop)
 	conn, err := net.Dial("tcp", listener.Addr().String())
