@@ -124,7 +124,7 @@ func TestSlicedReplyIsTheWholeMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts, ok := got.(grpccodec.Encoded)
+	parts, ok := got.(grpccodec.EncodedParts)
 	if !ok || len(parts) != 4 {
 		t.Fatalf("reply %T with %d parts; want Encoded in 4", got, len(parts))
 	}

@@ -81,7 +81,7 @@ func (s *sampleService) GetSamplesStream(param *samplepb.GetSamplesParam, stream
 	}
 	for start := 0; start < count; start += StreamChunkRows {
 		if err := stream.Context().Err(); err != nil {
-			return abandon(stream.Context(), count, start)
+			return abandon(stream.Context(), "GetSamplesStream", count, start)
 		}
 		started := time.Now()
 		rows := BuildRows(start, min(start+StreamChunkRows, count))

@@ -61,16 +61,16 @@ func (s *sampleService) reply(ctx context.Context, param *samplepb.GetSamplesPar
 	rows := make([]*samplepb.Sample, 0, count)
 	for start := 0; start < count; start += samples.ReplySliceRows {
 		if err := ctx.Err(); err != nil {
-			return nil, abandon(ctx, count, start)
+			return nil, abandon(ctx, "GetSamples", count, start)
 		}
 		started := time.Now()
 		rows = append(rows, BuildRows(start, min(count, start+samples.ReplySliceRows))...)
 		s.sampler.AddBuild(time.Since(started))
 	}
-	encoded := make(grpccodec.Encoded, 0, (count+samples.ReplySliceRows-1)/samples.ReplySliceRows)
+	encoded := make(grpccodec.EncodedParts, 0, (count+samples.ReplySliceRows-1)/samples.ReplySliceRows)
 	for start := 0; start < count; start += samples.ReplySliceRows {
 		if err := ctx.Err(); err != nil {
-			return nil, abandon(ctx, count, start)
+			return nil, abandon(ctx, "GetSamples", count, start)
 		}
 		started := time.Now()
 		part, err := proto.Marshal(&samplepb.Samples{Samples: rows[start:min(count, start+samples.ReplySliceRows)]})
@@ -85,11 +85,11 @@ func (s *sampleService) reply(ctx context.Context, param *samplepb.GetSamplesPar
 
 // abandon logs a reply stopped after `done` rows and is the status the call ends with (its caller
 // no longer reads it: DEADLINE_EXCEEDED or CANCELLED).
-func abandon(ctx context.Context, count, done int) error {
+func abandon(ctx context.Context, method string, count, done int) error {
 	why := "the call was cancelled"
 	if ctx.Err() == context.DeadlineExceeded {
 		why = "the call's deadline passed (grpc-timeout)"
 	}
-	samples.NoteAbandoned(fmt.Sprintf("server-b GetSamples reply of %d rows (after %d)", count, done), why)
+	samples.NoteAbandoned(fmt.Sprintf("server-b %s reply of %d rows (after %d)", method, count, done), why)
 	return status.FromContextError(ctx.Err()).Err()
 }

@@ -29,7 +29,7 @@ var base = encoding.GetCodecV2("proto")
 func (Metered) Name() string { return base.Name() }
 
 func (c Metered) Marshal(v any) (mem.BufferSlice, error) {
-	if parts, ok := v.(Encoded); ok {
+	if parts, ok := v.(EncodedParts); ok {
 		out := make(mem.BufferSlice, len(parts))
 		for i, part := range parts {
 			out[i] = mem.SliceBuffer(part)
