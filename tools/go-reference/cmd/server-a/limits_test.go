@@ -17,7 +17,7 @@ import (
 )
 
 func TestSlicedReplyIsTheWholeReply(t *testing.T) {
-	base := startWith(t, 30_000, 10*time.Second)
+	base := startWith(t, 40_000, 10*time.Second)
 	count := samples.WholeReplyMaxRows + samples.ReplySliceRows + 7
 	res, body := fetch(t, "GET", base+"/server-a/"+strconv.Itoa(count))
 	whole, _ := json.Marshal(reply{Samples: samples.BuildRows(count)})

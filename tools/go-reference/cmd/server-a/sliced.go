@@ -28,7 +28,11 @@ func sendSliced(w http.ResponseWriter, r *http.Request, count int, sampler *proc
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadline(ctx, deadline)
 		defer cancel()
-		_ = http.NewResponseController(w).SetWriteDeadline(deadline)
+		rc := http.NewResponseController(w)
+		_ = rc.SetWriteDeadline(deadline)
+		// net/http sets no write deadline per request (no WriteTimeout): a kept-alive connection's next
+		// reply must not inherit this one.
+		defer func() { _ = rc.SetWriteDeadline(time.Time{}) }()
 	}
 	h := w.Header()
 	h.Set("Content-Type", httpx.ContentType)

@@ -118,7 +118,7 @@ func TestUndecodableRequestsAreInvalidArgument(t *testing.T) {
 }
 
 func TestSlicedReplyIsTheWholeMessage(t *testing.T) {
-	s := &sampleService{countRange: validation.Range{Min: 1, Max: 30_000}, sampler: procmetrics.New()}
+	s := &sampleService{countRange: validation.Range{Min: 1, Max: 40_000}, sampler: procmetrics.New()}
 	count := samples.WholeReplyMaxRows + samples.ReplySliceRows + 7
 	got, err := s.reply(context.Background(), &samplepb.GetSamplesParam{Count: int32(count)})
 	if err != nil {
@@ -132,7 +132,7 @@ func TestSlicedReplyIsTheWholeMessage(t *testing.T) {
 	if !bytes.Equal(bytes.Join(parts, nil), whole) {
 		t.Fatal("the parts joined are not the whole message's bytes")
 	}
-	reply, err := samplepb.NewSampleServiceClient(dial(t, 30_000)).GetSamples(context.Background(), &samplepb.GetSamplesParam{Count: int32(count)})
+	reply, err := samplepb.NewSampleServiceClient(dial(t, 40_000)).GetSamples(context.Background(), &samplepb.GetSamplesParam{Count: int32(count)})
 	if err != nil || len(reply.Samples) != count || reply.Samples[count-1].ColumnJ != "columnJ"+strconv.Itoa(count-1) {
 		t.Fatalf("over the wire: %d rows, %v", len(reply.GetSamples()), err)
 	}
