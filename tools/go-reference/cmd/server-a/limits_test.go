@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
@@ -145,5 +146,30 @@ func TestHalfARequestHeadIsDropped(t *testing.T) {
 	res, _ := fetch(t, "GET", base+"/health")
 	if res.StatusCode != 200 {
 		t.Fatalf("health %d", res.StatusCode)
+	}
+}
+
+// A sliced reply that finished within its deadline leaves no write deadline on its kept-alive connection.
+func TestAKeptAliveConnectionOutlivesAReplysDeadline(t *testing.T) {
+	base := startWith(t, 40_000, 10*time.Second)
+	conn := request(t, base, "/server-a/25000", samples.DeadlineHeader+": 1000\r\n")
+	reader := bufio.NewReader(conn)
+	res, err := http.ReadResponse(reader, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := io.Copy(io.Discard, res.Body); err != nil || n != int64(samples.SamplesJSONLength(25_000)) {
+		t.Fatalf("first reply: %d bytes, %v", n, err)
+	}
+	time.Sleep(1200 * time.Millisecond)
+	if _, err := io.WriteString(conn, "GET /server-a/25000 HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	res, err = http.ReadResponse(reader, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := io.Copy(io.Discard, res.Body); err != nil || n != int64(samples.SamplesJSONLength(25_000)) {
+		t.Fatalf("second reply on the same connection: %d bytes, %v", n, err)
 	}
 }
