@@ -132,7 +132,8 @@ func TestSlicedReplyIsTheWholeMessage(t *testing.T) {
 	if !bytes.Equal(bytes.Join(parts, nil), whole) {
 		t.Fatal("the parts joined are not the whole message's bytes")
 	}
-	reply, err := samplepb.NewSampleServiceClient(dial(t, 40_000)).GetSamples(context.Background(), &samplepb.GetSamplesParam{Count: int32(count)})
+	reply, err := samplepb.NewSampleServiceClient(dial(t, 40_000)).GetSamples(context.Background(), &samplepb.GetSamplesParam{Count: int32(count)},
+		grpc.MaxCallRecvMsgSize(limits.ReplyBytes))
 	if err != nil || len(reply.Samples) != count || reply.Samples[count-1].ColumnJ != "columnJ"+strconv.Itoa(count-1) {
 		t.Fatalf("over the wire: %d rows, %v", len(reply.GetSamples()), err)
 	}

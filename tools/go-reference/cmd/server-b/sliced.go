@@ -83,11 +83,16 @@ func (s *sampleService) reply(ctx context.Context, param *samplepb.GetSamplesPar
 	return encoded, nil
 }
 
+// deadlineSkew: a client cancels its stream at its own deadline, which reaches the server a little
+// before the server's timer for the same grpc-timeout (started when the request arrived) fires; a
+// cancel that close to the deadline is the deadline.
+const deadlineSkew = 50 * time.Millisecond
+
 // abandon logs a reply stopped after `done` rows and is the status the call ends with (its caller
 // no longer reads it: DEADLINE_EXCEEDED or CANCELLED).
 func abandon(ctx context.Context, method string, count, done int) error {
 	why := "the call was cancelled"
-	if ctx.Err() == context.DeadlineExceeded {
+	if deadline, ok := ctx.Deadline(); ok && (ctx.Err() == context.DeadlineExceeded || time.Until(deadline) < deadlineSkew) {
 		why = "the call's deadline passed (grpc-timeout)"
 	}
 	samples.NoteAbandoned(fmt.Sprintf("server-b %s reply of %d rows (after %d)", method, count, done), why)
