@@ -45,11 +45,8 @@ func request(t *testing.T, base, target string, headers ...string) net.Conn {
 
 func waitAbandoned(t *testing.T, before int64) {
 	t.Helper()
-	for limit := time.Now().Add(2 * time.Second); samples.AbandonedReplies() <= before; {
-		if time.Now().After(limit) {
-			t.Fatal("the server did not abandon the reply within 2 s")
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !samples.AwaitAbandoned(before, 2*time.Second) {
+		t.Fatal("the server did not abandon the reply within 2 s")
 	}
 }
 

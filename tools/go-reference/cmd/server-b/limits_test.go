@@ -139,14 +139,10 @@ func TestSlicedReplyIsTheWholeMessage(t *testing.T) {
 	}
 }
 
-// waitAbandoned waits (2 s at most) for the abandoned-reply counter to pass before.
 func waitAbandoned(t *testing.T, before int64) {
 	t.Helper()
-	for limit := time.Now().Add(2 * time.Second); samples.AbandonedReplies() <= before; {
-		if time.Now().After(limit) {
-			t.Fatal("the server did not abandon the reply within 2 s")
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !samples.AwaitAbandoned(before, 2*time.Second) {
+		t.Fatal("the server did not abandon the reply within 2 s")
 	}
 }
 
@@ -188,15 +184,8 @@ func TestAReplyStopsWhenCancelled(t *testing.T) {
 // A connection that sends half the HTTP/2 preface is dropped after the handshake limit; one that
 // finished its handshake is kept past it.
 func TestHalfAPrefaceIsDropped(t *testing.T) {
-	listener, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	server := newServer(50, procmetrics.New(), 300*time.Millisecond)
-	go func() { _ = server.Serve(listener) }()
-	t.Cleanup(server.Stop)
-
-	half, err := net.Dial("tcp", listener.Addr().String())
+	address := serveTCP(t, 300*time.Millisecond)
+	half, err := net.Dial("tcp", address)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +198,7 @@ func TestHalfAPrefaceIsDropped(t *testing.T) {
 		t.Fatal("a half-sent preface kept its connection for 10 s")
 	}
 
-	whole, err := net.Dial("tcp", listener.Addr().String())
+	whole, err := net.Dial("tcp", address)
 	if err != nil {
 		t.Fatal(err)
 	}

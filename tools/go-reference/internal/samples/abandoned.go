@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"sync/atomic"
+	"time"
 )
 
 // DeadlineHeader is the header a JSON caller sends its deadline in (DEADLINE_HEADER in libs/samples):
@@ -35,6 +36,17 @@ var abandoned atomic.Int64
 // longer use them.
 func AbandonedReplies() int64 {
 	return abandoned.Load()
+}
+
+// AwaitAbandoned reports whether AbandonedReplies passes before within `within` (a test's or a
+// probe's question: did the server stop the reply it was asked to stop?).
+func AwaitAbandoned(before int64, within time.Duration) bool {
+	for limit := time.Now().Add(within); AbandonedReplies() <= before; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(limit) {
+			return false
+		}
+	}
+	return true
 }
 
 // NoteAbandoned counts and logs on stderr (as console.warn), once per reply, a reply stopped part-way ("<what> abandoned: <why>",
