@@ -103,10 +103,10 @@ type grpcConn struct {
 	cc     *grpc.ClientConn // set for a fresh connection, closed with it
 }
 
-func (c *grpcConn) FetchAll(rows, requests int) ([]samples.Reply, error) {
+func (c *grpcConn) FetchAll(ctx context.Context, rows, requests int) ([]samples.Reply, error) {
 	param := &samplepb.GetSamplesParam{Count: int32(rows)}
 	return fetchAll(requests, func() (samples.Reply, error) {
-		msg, err := c.client.GetSamples(context.Background(), param)
+		msg, err := c.client.GetSamples(ctx, param) // ctx's deadline goes as grpc-timeout
 		if err != nil {
 			return nil, err
 		}
@@ -123,5 +123,5 @@ func (c *grpcConn) Close() {
 // failedConn is a connection that could not be opened: its calls fail with the reason.
 type failedConn struct{ err error }
 
-func (c failedConn) FetchAll(int, int) ([]samples.Reply, error) { return nil, c.err }
-func (c failedConn) Close()                                     {}
+func (c failedConn) FetchAll(context.Context, int, int) ([]samples.Reply, error) { return nil, c.err }
+func (c failedConn) Close()                                                      {}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"goreference/internal/harness"
+	"goreference/internal/limits"
 	"goreference/internal/procmetrics"
 	"goreference/internal/samples"
 	"goreference/internal/settings"
@@ -19,14 +21,15 @@ import (
 
 // newHTTPTransport is an HTTP/1.1 keep-alive connection pool that keeps up to maxParallel idle
 // connections to server-a, so a burst of maxParallel parallel requests finds them all again on the
-// next call (no connection churn), with no limit on connections and no compression.
+// next call (no connection churn), with no limit on connections and no compression. An idle connection
+// is dropped after limits.ClientPoolIdle, before server-a would drop it (limits.HTTPIdle).
 func newHTTPTransport(maxParallel int) *http.Transport {
 	return &http.Transport{
 		DialContext:         (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 		MaxIdleConns:        0, // no limit over all hosts
 		MaxIdleConnsPerHost: maxParallel,
 		MaxConnsPerHost:     0,
-		IdleConnTimeout:     0, // keep idle connections for the client's lifetime
+		IdleConnTimeout:     limits.ClientPoolIdle,
 		DisableCompression:  true,
 		ForceAttemptHTTP2:   false,
 	}
@@ -56,7 +59,7 @@ func (t *jsonTransport) OpenFresh() harness.Connection {
 
 func (t *jsonTransport) ReadServerMetrics(resetPeak bool) (procmetrics.Sample, error) {
 	var sample procmetrics.Sample
-	text, _, err := get(t.shared, t.settings.ServerAURL+"/metrics?resetPeak="+strconv.FormatBool(resetPeak))
+	text, _, err := get(context.Background(), t.shared, t.settings.ServerAURL+"/metrics?resetPeak="+strconv.FormatBool(resetPeak))
 	if err != nil {
 		return sample, err
 	}
@@ -65,11 +68,16 @@ func (t *jsonTransport) ReadServerMetrics(resetPeak bool) (procmetrics.Sample, e
 }
 
 // get fetches a URL and returns the body with its Content-Length (-1 when the reply had none);
-// anything but 200 is an error quoting the start of the body, as in the bare client.
-func get(pool *http.Transport, url string) ([]byte, int64, error) {
-	req, err := http.NewRequest(http.MethodGet, url, nil)
+// anything but 200 is an error quoting the start of the body, as in the bare client. A deadline on
+// ctx is sent as samples.DeadlineHeader (the milliseconds the client will still wait, as the Node
+// clients send it), and when ctx ends the request is abandoned (its connection closed).
+func get(ctx context.Context, pool *http.Transport, url string) ([]byte, int64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, 0, err
+	}
+	if deadline, ok := ctx.Deadline(); ok {
+		req.Header.Set(samples.DeadlineHeader, strconv.FormatInt(max(1, time.Until(deadline).Milliseconds()), 10))
 	}
 	res, err := pool.RoundTrip(req)
 	if err != nil {
@@ -112,8 +120,8 @@ func (c *jsonConn) Close() {
 }
 
 // one is one request: the body read whole, then decoded into structs (timed and counted).
-func (c *jsonConn) one(url string) (samples.Reply, error) {
-	text, length, err := get(c.pool, url)
+func (c *jsonConn) one(ctx context.Context, url string) (samples.Reply, error) {
+	text, length, err := get(ctx, c.pool, url)
 	if err != nil {
 		return nil, err
 	}
@@ -130,9 +138,9 @@ func (c *jsonConn) one(url string) (samples.Reply, error) {
 	return reply, nil
 }
 
-func (c *jsonConn) FetchAll(rows, requests int) ([]samples.Reply, error) {
+func (c *jsonConn) FetchAll(ctx context.Context, rows, requests int) ([]samples.Reply, error) {
 	url := c.transport.settings.ServerAURL + "/server-a/" + strconv.Itoa(rows)
-	return fetchAll(requests, func() (samples.Reply, error) { return c.one(url) })
+	return fetchAll(requests, func() (samples.Reply, error) { return c.one(ctx, url) })
 }
 
 // fetchAll fires n calls at once, one goroutine each, and waits for all of them (forkJoin); the

@@ -24,6 +24,7 @@ import (
 	"goreference/internal/harness"
 	"goreference/internal/httpx"
 	"goreference/internal/lifecycle"
+	"goreference/internal/limits"
 	"goreference/internal/procmetrics"
 	"goreference/internal/settings"
 	"goreference/internal/validation"
@@ -31,7 +32,7 @@ import (
 
 const (
 	name       = "client"
-	bodyLimit  = 64 * 1024
+	bodyLimit  = limits.ControlRequestBytes
 	probeLimit = 2 * time.Second
 )
 
@@ -252,7 +253,8 @@ func main() {
 		runner:   harness.NewRunner(sampler, jsonT, grpcT),
 		probe:    &http.Client{Transport: &http.Transport{DisableKeepAlives: true, DisableCompression: true}},
 	}
-	server, address := httpx.Serve(name, handler, s.Host, s.ClientPort, "CLIENT_PORT")
+	server := httpx.NewServer(handler, httpx.Limits{Handshake: s.Handshake(), Body: limits.ControlRequestBytes})
+	address := httpx.Serve(name, server, s.Host, s.ClientPort, "CLIENT_PORT")
 	fmt.Printf("%s (go net/http + google.golang.org/grpc) listening on http://%s; %s\n", name, address, rule.Describe)
 	lifecycle.StopOnSignals(name, func(ctx context.Context) error {
 		err := server.Shutdown(ctx)

@@ -39,6 +39,13 @@ type upstreams struct {
 	mu         sync.Mutex
 	bulkPeers  map[string]bool // PathProbe.Bulk's callers (one per connection)
 	keepAlives int             // GET /path/bulk requests that did not ask to close their connection
+	deadlines  []time.Duration // each sample call's deadline as the server saw it (x-deadline-ms, grpc-timeout); -1: none
+}
+
+func (u *upstreams) sawDeadline(d time.Duration) {
+	u.mu.Lock()
+	u.deadlines = append(u.deadlines, d)
+	u.mu.Unlock()
 }
 
 type fakePath struct {
@@ -70,7 +77,12 @@ type fakeSamples struct {
 	u *upstreams
 }
 
-func (f fakeSamples) GetSamples(_ context.Context, p *samplepb.GetSamplesParam) (*samplepb.Samples, error) {
+func (f fakeSamples) GetSamples(ctx context.Context, p *samplepb.GetSamplesParam) (*samplepb.Samples, error) {
+	if deadline, ok := ctx.Deadline(); ok {
+		f.u.sawDeadline(time.Until(deadline))
+	} else {
+		f.u.sawDeadline(-1)
+	}
 	n := int(p.Count)
 	if f.u.wrong {
 		n--
@@ -106,6 +118,11 @@ func startUpstreams(t *testing.T) *upstreams {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /server-a/{count}", func(w http.ResponseWriter, r *http.Request) {
 		n, _ := strconv.Atoi(r.PathValue("count"))
+		if ms := samples.ParseDeadlineHeader(r.Header.Get(samples.DeadlineHeader)); ms > 0 {
+			u.sawDeadline(time.Duration(ms) * time.Millisecond)
+		} else {
+			u.sawDeadline(-1)
+		}
 		if u.wrong {
 			n--
 		}
@@ -552,5 +569,32 @@ func TestControlTokenGuardsEveryRouteButHealth(t *testing.T) {
 	}
 	if rec := call("GET", "/health", ""); rec.Code != 200 {
 		t.Errorf("/health: %d", rec.Code)
+	}
+}
+
+// Each call carries its deadline to the server, as the Node clients send it, so a server stops a
+// reply nobody waits for.
+func TestCallsCarryTheirDeadline(t *testing.T) {
+	u := startUpstreams(t)
+	a := newTestApp(t, u)
+	for _, transport := range []string{"json", "grpc"} {
+		u.mu.Lock()
+		u.deadlines = nil
+		u.mu.Unlock()
+		code, body := serve(a, "POST", "/bench/run", `{"transport":"`+transport+`","rows":3,"requests":2,"runs":1,"deadlineMs":5000}`)
+		if code != 200 {
+			t.Fatalf("%s: %d %v", transport, code, body)
+		}
+		u.mu.Lock()
+		seen := append([]time.Duration(nil), u.deadlines...)
+		u.mu.Unlock()
+		if len(seen) == 0 {
+			t.Fatalf("%s: no call reached the server", transport)
+		}
+		for _, d := range seen {
+			if d <= 0 || d > 5*time.Second {
+				t.Errorf("%s: a call's deadline as the server saw it: %v; want (0, 5 s]", transport, d)
+			}
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"goreference/internal/bulk"
 	"goreference/internal/httpx"
 	"goreference/internal/lifecycle"
+	"goreference/internal/limits"
 	"goreference/internal/procmetrics"
 	"goreference/internal/samples"
 	"goreference/internal/settings"
@@ -38,6 +39,8 @@ type reply struct {
 func newHandler(s settings.Settings, sampler *procmetrics.Sampler) http.Handler {
 	countRange := validation.Range{Min: 1, Max: int64(s.MaxRows)}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// A caller's deadline counts from when it sent the request, i.e. about now (its body is read).
+		arrived := time.Now()
 		path := httpx.Path(r)
 		if r.Method != http.MethodGet {
 			httpx.SendMethodNotAllowed(w)
@@ -62,6 +65,10 @@ func newHandler(s settings.Settings, sampler *procmetrics.Sampler) http.Handler 
 		count, bad := validation.ParseInt("count", httpx.SafeDecode(match[1]), countRange)
 		if bad != nil {
 			httpx.SendBadRequest(w, bad.Field, bad.Rule, bad.Message)
+			return
+		}
+		if count > samples.WholeReplyMaxRows {
+			sendSliced(w, r, int(count), sampler, arrived)
 			return
 		}
 		built := time.Now()
@@ -111,8 +118,8 @@ func main() {
 	lifecycle.ExitWithParent(name)
 	s := lifecycle.LoadSettings(name)
 	sampler := procmetrics.Shared()
-	handler := newHandler(s, sampler)
-	server, address := httpx.Serve(name, handler, s.Host, s.ServerAPort, "SERVER_A_PORT")
+	server := httpx.NewServer(newHandler(s, sampler), httpx.Limits{Handshake: s.Handshake(), Body: limits.HTTPRequestBytes})
+	address := httpx.Serve(name, server, s.Host, s.ServerAPort, "SERVER_A_PORT")
 	fmt.Printf("%s (go net/http, JSON) listening on http://%s\n", name, address)
 	lifecycle.StopOnSignals(name, func(ctx context.Context) error { return server.Shutdown(ctx) })
 }

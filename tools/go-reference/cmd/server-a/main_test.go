@@ -9,8 +9,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"goreference/internal/httpx"
+	"goreference/internal/limits"
 	"goreference/internal/procmetrics"
 	"goreference/internal/samples"
 	"goreference/internal/settings"
@@ -19,15 +21,20 @@ import (
 // start runs server-a's handler behind the same listener main uses, on a free port.
 func start(t *testing.T) string {
 	t.Helper()
+	return startWith(t, 50, limits.Handshake)
+}
+
+// startWith is start with MAX_ROWS maxRows and HANDSHAKE_TIMEOUT_MS handshake.
+func startWith(t *testing.T, maxRows int, handshake time.Duration) string {
+	t.Helper()
 	s := settings.Defaults
-	s.MaxRows = 50
-	handler := newHandler(s, procmetrics.New())
+	s.MaxRows = maxRows
+	server := httpx.NewServer(newHandler(s, procmetrics.New()), httpx.Limits{Handshake: handshake, Body: limits.HTTPRequestBytes})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	server := &http.Server{Handler: handler, DisableGeneralOptionsHandler: true}
-	go func() { _ = server.Serve(httpx.Listener(ln, handler)) }()
+	go func() { _ = server.Serve(httpx.Listener(ln, server.Handler)) }()
 	t.Cleanup(func() { _ = server.Close() })
 	return "http://" + ln.Addr().String()
 }

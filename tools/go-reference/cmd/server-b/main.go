@@ -6,13 +6,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
 	"net"
 	"strconv"
 	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	_ "google.golang.org/grpc/encoding/gzip" // accepted: grpc-go inflates a request into at most its receive limit
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/status"
 
@@ -23,16 +23,13 @@ import (
 	"goreference/internal/bulk"
 	"goreference/internal/grpccodec"
 	"goreference/internal/lifecycle"
+	"goreference/internal/limits"
 	"goreference/internal/procmetrics"
 	"goreference/internal/samples"
 	"goreference/internal/validation"
 )
 
 const name = "server-b"
-
-// MaxMessageBytes is the largest message either end sends or accepts (2^31-1, as in libs/proto):
-// the 1,000,000-row reply is ~150 MB.
-const MaxMessageBytes = math.MaxInt32
 
 // StreamChunkRows is the rows per message of GetSamplesStream (STREAM_CHUNK_ROWS in libs/samples).
 const StreamChunkRows = 10_000
@@ -74,25 +71,18 @@ func (s *sampleService) count(param *samplepb.GetSamplesParam) (int, error) {
 	return int(count), nil
 }
 
-func (s *sampleService) GetSamples(_ context.Context, param *samplepb.GetSamplesParam) (*samplepb.Samples, error) {
-	count, err := s.count(param)
-	if err != nil {
-		return nil, err
-	}
-	started := time.Now()
-	rows := BuildRows(0, count)
-	s.sampler.AddBuild(time.Since(started))
-	return &samplepb.Samples{Samples: rows}, nil
-}
-
 // GetSamplesStream sends the same rows as messages of StreamChunkRows rows, each built just before
-// it is sent (present when proto/sample.proto declares it; harmless otherwise).
+// it is sent, until the call's deadline passes or it is cancelled (present when proto/sample.proto
+// declares it; harmless otherwise).
 func (s *sampleService) GetSamplesStream(param *samplepb.GetSamplesParam, stream grpc.ServerStreamingServer[samplepb.Samples]) error {
 	count, err := s.count(param)
 	if err != nil {
 		return err
 	}
 	for start := 0; start < count; start += StreamChunkRows {
+		if err := stream.Context().Err(); err != nil {
+			return abandon(stream.Context(), "GetSamplesStream", count, start)
+		}
 		started := time.Now()
 		rows := BuildRows(start, min(start+StreamChunkRows, count))
 		s.sampler.AddBuild(time.Since(started))
@@ -152,23 +142,53 @@ func (m metricsService) Read(_ context.Context, req *metricspb.ReadRequest) (*me
 		PeakRssBytes: s.PeakRSSBytes, MaxRssBytes: s.MaxRSSBytes, BuildMs: s.BuildMs, EncodeMs: s.EncodeMs}, nil
 }
 
-// newServer is server-b's services on a grpc.Server (not yet serving).
-func newServer(maxRows int, sampler *procmetrics.Sampler) *grpc.Server {
+// refuseMalformed answers INVALID_ARGUMENT to a unary call whose request could not be decoded.
+func refuseMalformed(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	if err := grpccodec.Malformed(req); err != nil {
+		return nil, err
+	}
+	return handler(ctx, req)
+}
+
+// refuseMalformedStream is refuseMalformed for streaming calls: checked as the handler receives its request.
+func refuseMalformedStream(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+	return handler(srv, checkedStream{ss})
+}
+
+type checkedStream struct{ grpc.ServerStream }
+
+func (s checkedStream) RecvMsg(m any) error {
+	if err := s.ServerStream.RecvMsg(m); err != nil {
+		return err
+	}
+	return grpccodec.Malformed(m)
+}
+
+// newServer is server-b's services on a grpc.Server (not yet serving): requests up to
+// limits.GRPCRequestBytes once inflated (gzip is accepted: grpc-go inflates into at most the limit,
+// then RESOURCE_EXHAUSTED), replies up to limits.ReplyBytes, a connection's HTTP/2 preface and
+// SETTINGS within handshake, an idle connection closed after limits.HTTP2Idle.
+func newServer(maxRows int, sampler *procmetrics.Sampler, handshake time.Duration) *grpc.Server {
 	codec := grpccodec.Metered{
-		Match:   func(v any) bool { _, ok := v.(*samplepb.Samples); return ok },
-		Encoded: func(_ int, d time.Duration) { sampler.AddEncode(d) },
+		Match:         func(v any) bool { _, ok := v.(*samplepb.Samples); return ok },
+		Encoded:       func(_ int, d time.Duration) { sampler.AddEncode(d) },
+		KeepMalformed: true,
 	}
 	server := grpc.NewServer(
-		grpc.MaxRecvMsgSize(MaxMessageBytes),
-		grpc.MaxSendMsgSize(MaxMessageBytes),
+		grpc.MaxRecvMsgSize(limits.GRPCRequestBytes),
+		grpc.MaxSendMsgSize(limits.ReplyBytes),
 		grpc.ForceServerCodecV2(codec),
+		grpc.UnaryInterceptor(refuseMalformed),
+		grpc.StreamInterceptor(refuseMalformedStream),
+		grpc.ConnectionTimeout(handshake),
+		grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: limits.HTTP2Idle}),
 		// HTTP/2 PINGs are answered however often they come, as grpc-js answers them: the client's path
 		// probe sends GET /bench/path's `samples` pings back to back on a connection with no stream,
 		// which grpc-go's default policy (5 min between pings, none without a stream) would end with a
 		// GOAWAY (ENHANCE_YOUR_CALM, "too_many_pings") after the third.
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: time.Nanosecond, PermitWithoutStream: true}),
 	)
-	samplepb.RegisterSampleServiceServer(server, &sampleService{countRange: validation.Range{Min: 1, Max: int64(maxRows)}, sampler: sampler})
+	server.RegisterService(sampleServiceDesc(), &sampleService{countRange: validation.Range{Min: 1, Max: int64(maxRows)}, sampler: sampler})
 	healthpb.RegisterHealthServer(server, healthService{})
 	metricspb.RegisterProcessMetricsServer(server, metricsService{sampler: sampler})
 	pathpb.RegisterPathProbeServer(server, pathService{})
@@ -179,7 +199,7 @@ func main() {
 	lifecycle.ExitWithParent(name)
 	s := lifecycle.LoadSettings(name)
 	sampler := procmetrics.Shared()
-	server := newServer(s.MaxRows, sampler)
+	server := newServer(s.MaxRows, sampler, s.Handshake())
 	address := net.JoinHostPort(s.Host, strconv.Itoa(s.ServerBPort))
 	ln, err := net.Listen("tcp", address)
 	if err != nil {

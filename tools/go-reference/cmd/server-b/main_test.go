@@ -23,6 +23,7 @@ import (
 	"goreference/gen/metricspb"
 	"goreference/gen/pathpb"
 	"goreference/gen/samplepb"
+	"goreference/internal/limits"
 	"goreference/internal/procmetrics"
 	"goreference/internal/samples"
 )
@@ -46,10 +47,23 @@ func TestBuildRowsMatchTheGenerator(t *testing.T) {
 	}
 }
 
+// serveTCP runs server-b on a free loopback port with the given handshake limit; its address.
+func serveTCP(t *testing.T, handshake time.Duration) string {
+	t.Helper()
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := newServer(50, procmetrics.New(), handshake)
+	go func() { _ = server.Serve(listener) }()
+	t.Cleanup(server.Stop)
+	return listener.Addr().String()
+}
+
 func dial(t *testing.T, maxRows int) *grpc.ClientConn {
 	t.Helper()
 	listener := bufconn.Listen(1 << 20)
-	server := newServer(maxRows, procmetrics.New())
+	server := newServer(maxRows, procmetrics.New(), limits.Handshake)
 	go func() { _ = server.Serve(listener) }()
 	conn, err := grpc.NewClient("passthrough:///bufnet",
 		grpc.WithContextDialer(func(context.Context, string) (net.Conn, error) { return listener.Dial() }),
@@ -246,14 +260,7 @@ func TestPathProbeBulkCancelled(t *testing.T) {
 // The client's path probe sends its pings back to back on a connection with no stream; every one is
 // answered (grpc-go's default enforcement would GOAWAY with "too_many_pings" after the third).
 func TestManyPingsAreAnswered(t *testing.T) {
-	listener, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	server := newServer(50, procmetrics.New())
-	go func() { _ = server.Serve(listener) }()
-	t.Cleanup(server.Stop)
-	conn, err := net.Dial("tcp", listener.Addr().String())
+	conn, err := net.Dial("tcp", serveTCP(t, limits.Handshake))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,9 @@ type Metered struct {
 	Encoded func(bytes int, d time.Duration)
 	// Decoded is told each matched message's encoded size and the time Unmarshal took.
 	Decoded func(bytes int, d time.Duration)
+	// KeepMalformed makes Unmarshal keep an undecodable message for Malformed to refuse (a server's
+	// requests: malformed.go says why) instead of failing.
+	KeepMalformed bool
 }
 
 var base = encoding.GetCodecV2("proto")
@@ -26,6 +29,13 @@ var base = encoding.GetCodecV2("proto")
 func (Metered) Name() string { return base.Name() }
 
 func (c Metered) Marshal(v any) (mem.BufferSlice, error) {
+	if parts, ok := v.(EncodedParts); ok {
+		out := make(mem.BufferSlice, len(parts))
+		for i, part := range parts {
+			out[i] = mem.SliceBuffer(part)
+		}
+		return out, nil
+	}
 	if c.Encoded == nil || !c.Match(v) {
 		return base.Marshal(v)
 	}
@@ -39,6 +49,12 @@ func (c Metered) Marshal(v any) (mem.BufferSlice, error) {
 }
 
 func (c Metered) Unmarshal(data mem.BufferSlice, v any) error {
+	if c.KeepMalformed {
+		if err := base.Unmarshal(data, v); err != nil && !keepMalformed(v, err) {
+			return err
+		}
+		return nil
+	}
 	if c.Decoded == nil || !c.Match(v) {
 		return base.Unmarshal(data, v)
 	}

@@ -95,7 +95,7 @@ type fakeConn struct {
 	closed bool
 }
 
-func (c *fakeConn) FetchAll(rows, requests int) ([]samples.Reply, error) {
+func (c *fakeConn) FetchAll(_ context.Context, rows, requests int) ([]samples.Reply, error) {
 	c.t.mu.Lock()
 	defer c.t.mu.Unlock()
 	c.t.calls++
@@ -216,8 +216,8 @@ func TestWrongRepliesFailTheirStage(t *testing.T) {
 
 type stuckConn struct{}
 
-func (stuckConn) FetchAll(int, int) ([]samples.Reply, error) { select {} }
-func (stuckConn) Close()                                     {}
+func (stuckConn) FetchAll(context.Context, int, int) ([]samples.Reply, error) { select {} }
+func (stuckConn) Close()                                                      {}
 
 func TestTimeCallFailsPastItsDeadline(t *testing.T) {
 	started := time.Now()
@@ -246,9 +246,9 @@ type slowTransport struct{ fakeTransport }
 type slowConn struct{ fakeConn }
 
 func (t *slowTransport) Shared() Connection { return &slowConn{fakeConn{t: &t.fakeTransport}} }
-func (c *slowConn) FetchAll(rows, requests int) ([]samples.Reply, error) {
+func (c *slowConn) FetchAll(ctx context.Context, rows, requests int) ([]samples.Reply, error) {
 	time.Sleep(2 * time.Second)
-	return c.fakeConn.FetchAll(rows, requests)
+	return c.fakeConn.FetchAll(ctx, rows, requests)
 }
 
 func TestRunEndsWhenItsCallerGoesAway(t *testing.T) {

@@ -16,8 +16,10 @@ import (
 // Connection is one way to reach a server: the client's long-lived one, or a fresh one for a cold call.
 type Connection interface {
 	// FetchAll fires `requests` requests of `rows` rows at once and returns when every reply has
-	// arrived and been decoded (the blog's forkJoin), or with the first error.
-	FetchAll(rows, requests int) ([]samples.Reply, error)
+	// arrived and been decoded (the blog's forkJoin), or with the first error. ctx ends at the call's
+	// deadline: each request carries it to the server (x-deadline-ms, grpc-timeout), and is abandoned
+	// (its connection closed, its stream cancelled) when ctx ends, so the server stops producing it.
+	FetchAll(ctx context.Context, rows, requests int) ([]samples.Reply, error)
 	Close()
 }
 
@@ -112,16 +114,18 @@ var ErrBusy = errors.New("another case (or path measurement) is running in this 
 const DefaultDeadline = 120 * time.Second
 
 // fetchWithin is FetchAll with a wall: past the deadline the call fails with DEADLINE_EXCEEDED, so a
-// server that accepts and never answers fails the case instead of hanging it. The abandoned fetch
-// ends on its own (its transport's timeouts); its result is dropped.
+// server that accepts and never answers fails the case instead of hanging it. The abandoned fetch's
+// requests are cancelled; its result is dropped.
 func fetchWithin(conn Connection, rows, requests int, deadline time.Duration) ([]samples.Reply, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
 	type result struct {
 		replies []samples.Reply
 		err     error
 	}
 	done := make(chan result, 1)
 	go func() {
-		replies, err := conn.FetchAll(rows, requests)
+		replies, err := conn.FetchAll(ctx, rows, requests)
 		done <- result{replies, err}
 	}()
 	timer := time.NewTimer(deadline)

@@ -97,3 +97,23 @@ func TestVerifyRefusesWrongReplies(t *testing.T) {
 		t.Errorf("nil reply: %q", reason)
 	}
 }
+
+func TestSamplesJSONLengthIsTheEncodedLength(t *testing.T) {
+	for _, count := range []int{0, 1, 9, 10, 11, 99, 100, 101, 1000, 10_001, 25_007} {
+		text, _ := json.Marshal(map[string][]Row{"samples": BuildRows(count)})
+		if count == 0 {
+			text = []byte(`{"samples":[]}`)
+		}
+		if got := SamplesJSONLength(count); got != len(text) {
+			t.Errorf("SamplesJSONLength(%d) = %d; want %d", count, got, len(text))
+		}
+	}
+}
+
+func TestParseDeadlineHeader(t *testing.T) {
+	for value, want := range map[string]int{"200": 200, "1": 1, "0": 0, "": 0, "-5": 0, "1.5": 0, "12345678901": 0, "abc": 0} {
+		if got := ParseDeadlineHeader(value); got != want {
+			t.Errorf("ParseDeadlineHeader(%q) = %d; want %d", value, got, want)
+		}
+	}
+}

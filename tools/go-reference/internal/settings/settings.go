@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
+	"goreference/internal/limits"
 	"goreference/internal/validation"
 )
 
@@ -20,6 +22,9 @@ type Settings struct {
 	ServerBURL  string `json:"serverBUrl"`
 	MaxRows     int    `json:"maxRows"`
 	MaxParallel int    `json:"maxParallel"`
+	// HandshakeTimeoutMs bounds the wait for an HTTP/1.1 request head or the HTTP/2 preface on every
+	// listener (HANDSHAKE_TIMEOUT_MS, limits.Handshake by default; a test makes it short).
+	HandshakeTimeoutMs int `json:"handshakeTimeoutMs"`
 }
 
 // Defaults are the values used when a variable is unset or blank: the same as DEFAULT_SETTINGS.
@@ -32,13 +37,22 @@ var Defaults = Settings{
 	ServerBURL:  "127.0.0.1:3002",
 	MaxRows:     1_000_000,
 	MaxParallel: 10_000,
+
+	HandshakeTimeoutMs: int(limits.Handshake / time.Millisecond),
+}
+
+// Handshake is HandshakeTimeoutMs as a duration.
+func (s Settings) Handshake() time.Duration {
+	return time.Duration(s.HandshakeTimeoutMs) * time.Millisecond
 }
 
 var (
 	portRange  = validation.Range{Min: 1, Max: 65_535}
 	countRange = validation.Range{Min: 1, Max: 100_000_000}
-	serverAURL = regexp.MustCompile(`^https?://[^/\s]+$`)
-	serverBURL = regexp.MustCompile(`^[^/\s:]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$`)
+	// handshakeRange is settings.ts's: 0.1 s lets a test drop a half-open connection quickly.
+	handshakeRange = validation.Range{Min: 100, Max: 600_000}
+	serverAURL     = regexp.MustCompile(`^https?://[^/\s]+$`)
+	serverBURL     = regexp.MustCompile(`^[^/\s:]+:\d{1,5}$|^\[[0-9a-fA-F:]+\]:\d{1,5}$`)
 )
 
 // Load reads and validates the settings once, at start-up; the error names the variable.
@@ -58,6 +72,7 @@ func Load(getenv func(string) string) (Settings, error) {
 		{"SERVER_B_PORT", &s.ServerBPort, portRange},
 		{"MAX_ROWS", &s.MaxRows, countRange},
 		{"MAX_PARALLEL", &s.MaxParallel, countRange},
+		{"HANDSHAKE_TIMEOUT_MS", &s.HandshakeTimeoutMs, handshakeRange},
 	}
 	if host, ok := read("HOST"); ok {
 		s.Host = host
