@@ -10,9 +10,14 @@ import { addPathCost, pathCostBetween } from '../src/planning/visits';
 // The servers' receive thread (found by name in /proc, measured by schedstat, carried per cell) and the wire faults.
 const t = topologyFor('receive-thread-test');
 
+// Removed after the file's tests: a left folder under the stage's own prefix would read as a stage's leftover.
+const fakeProcs: string[] = [];
+afterAll(() => fakeProcs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
 /** A fake /proc with the given threads (pid → comm, schedstat's first field in ns). */
 function fakeProc(threads: Record<number, { comm: string; ns: number }>): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbx-proc-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fake-proc-'));
+  fakeProcs.push(dir);
   fs.mkdirSync(path.join(dir, 'self'));
   for (const [pid, { comm, ns }] of Object.entries(threads)) {
     fs.mkdirSync(path.join(dir, pid));
