@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import { runTool, type Command, type CommandLine } from './cli';
 import { compareKit } from './compare/compare';
-import { renderComparison } from './export/comparison';
+import { renderComparison } from './compare/comparison';
 import { completenessOf, describeIncomplete } from './results/completeness';
 import { listRuns, readRun } from './results/runs';
 

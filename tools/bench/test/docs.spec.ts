@@ -6,9 +6,9 @@
 // target or option is documented-and-checked the day it lands.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BLOG_CASES } from '../src/planning/cases';
+import { BLOG_CASES } from '../src/plan/cases';
 import { helpText, type Command } from '../src/cli';
-import { parseOptions, USAGE } from '../src/planning/options';
+import { parseOptions, USAGE } from '../src/plan/options';
 import { usage, type SuiteOptionsSpec } from '../src/suites/common/args';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -495,7 +495,7 @@ describe('the docs checker', () => {
       'npx nx run-many -t lint test',
       '```',
       '',
-      'Edit `tools/bench/src/planning/cases.ts`; `tools/bench/dist/main.js` is built; `npm test` runs `payloads:generate`.',
+      'Edit `tools/bench/src/plan/cases.ts`; `tools/bench/dist/main.js` is built; `npm test` runs `payloads:generate`.',
     ].join('\n');
     expect(await check(text)).toEqual([]);
   });
@@ -524,7 +524,7 @@ describe('the docs checker', () => {
       /^docs\/example\.md:3: link "\.\.\/\.\.\/outside\.md" points outside the repository/,
       /^docs\/example\.md:3: link "missing\.md": docs\/missing\.md does not exist/,
       /^docs\/example\.md:3: link "method\.md#no-such-heading": docs\/method\.md has no heading/,
-      /^docs\/example\.md:6: bench:all has no option --no-such-flag \(not in the help of tools\/bench\/src\/planning\/options\.ts's command\)/,
+      /^docs\/example\.md:6: bench:all has no option --no-such-flag \(not in the help of tools\/bench\/src\/plan\/options\.ts's command\)/,
       /^docs\/example\.md:7: .*bench:all refuses it: .*9-9/,
       /^docs\/example\.md:8: .*project bench has no target nope/,
       /^docs\/example\.md:9: .*no project nobody/,

@@ -2,7 +2,7 @@
 // recomputed here.
 import { ablation, EFFECT_THRESHOLD, type AblationRow } from '../results/ablation';
 import type { CaseResult } from '../results/model';
-import { ms } from './format';
+import { ms } from '../results/format';
 
 export const ABLATION_HEADING = 'Ablation: each tuning measured alone';
 

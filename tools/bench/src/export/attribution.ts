@@ -3,7 +3,7 @@
 import { FACTORS, type Attribution, type Factor } from '../results/attribution';
 import type { CaseResult } from '../results/model';
 import { placeLabeller } from '../results/results';
-import { bytes } from './format';
+import { bytes } from '../results/format';
 
 /** One factor as a table cell: the ratio and its 95 % bootstrap CI, or why there is none. */
 export function factorCell(factor: Factor): string {

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { renderIndex } from '../export/index-page';
+import { renderIndex } from '../compare/index-page';
 import { writeIndex } from '../results/runs';
 import { createRunFolder, writeFileAtomic } from '../results/store';
 import { SUITES } from './catalog';

@@ -4,7 +4,7 @@ import { OUTLIER_Z } from '../../results/stats';
 import { bytesChart, coldChart, cpuChart, distributionChart, mediansChart, phasesChart, rssChart } from './case-charts';
 import { groupByCase, type CaseView } from './cases';
 import { renderDecisionMapHtml } from './decision-map';
-import { describeNetworks, describePaths } from '../format';
+import { describeNetworks, describePaths } from '../../results/format';
 import { escapeHtml } from './escape';
 import { renderLegend } from './legend';
 import { htmlDocument } from './page';

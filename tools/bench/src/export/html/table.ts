@@ -2,7 +2,7 @@
 import type { CaseResult } from '../../results/model';
 import { blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf } from '../../results/results';
 import { NOISY_BELOW_MS, NOISY_CV } from '../../results/stats';
-import { bytes, count, ms, ratio } from '../format';
+import { bytes, count, ms, ratio } from '../../results/format';
 import { NOISY_MARK, tableHeader, TABLE_HEADER } from '../markdown';
 import { escapeHtml } from './escape';
 import { el } from './svg';

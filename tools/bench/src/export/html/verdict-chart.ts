@@ -2,9 +2,9 @@
 // 0.5 ms to tens of seconds), each with its 95 % CI as a whisker. Dots, not bars: a log axis has no
 // zero for a bar to start at. Rows are in the verdict table's order.
 import type { BlogTransport } from '../../results/model';
-import { ms } from '../format';
-import type { Verdict, VerdictRow } from '../verdict';
-import { factorLabel, winnerLabel } from '../verdict';
+import { ms } from '../../results/format';
+import type { Verdict, VerdictRow } from '../../results/verdict';
+import { factorLabel, winnerLabel } from '../../results/verdict';
 import { logTicks } from './log-chart';
 import { GRID, INK, MUTED, TRANSPORT_STYLE } from './palette';
 import { circle, el, group, line, rect, text, title } from './svg';

@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import { parseCommandLine, helpText, UsageError, type Command, type IntOption, type OptionTable } from '../../cli';
 import { loadProfiles } from '../../network/profile';
-import { DEFAULT_RUNTIME, RUNTIMES, selectRuntimes, type RuntimeRecord } from '../../planning/runtimes';
+import { DEFAULT_RUNTIME, RUNTIMES, selectRuntimes, type RuntimeRecord } from '../../plan/runtimes';
 
 export const SUITE_PROFILES = ['default', 'quick'] as const;
 export type SuiteProfile = (typeof SUITE_PROFILES)[number];

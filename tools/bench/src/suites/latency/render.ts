@@ -1,5 +1,5 @@
 // bench:latency's Markdown and HTML, from results.json alone (pure).
-import { count, ms } from '../../export/format';
+import { count, ms } from '../../results/format';
 import { renderPercentileChart } from '../../export/html/percentile-chart';
 import { renderBarChart } from '../../export/html/bar-chart';
 import type { SuiteDocument } from '../common/document';

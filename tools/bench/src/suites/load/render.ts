@@ -1,5 +1,5 @@
 // bench:load's Markdown and HTML, from results.json alone (pure).
-import { bytes, count, ms } from '../../export/format';
+import { bytes, count, ms } from '../../results/format';
 import { renderBarChart } from '../../export/html/bar-chart';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';

@@ -1,5 +1,5 @@
 // bench:pingpong's Markdown and HTML, from results.json alone (pure).
-import { bytes, count, ms } from '../../export/format';
+import { bytes, count, ms } from '../../results/format';
 import { renderLogChart } from '../../export/html/log-chart';
 import { renderPercentileChart } from '../../export/html/percentile-chart';
 import type { SuiteDocument } from '../common/document';

@@ -1,4 +1,4 @@
-import { count } from '../../export/format';
+import { count } from '../../results/format';
 import { renderLogChart } from '../../export/html/log-chart';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';

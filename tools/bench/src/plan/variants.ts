@@ -1,5 +1,5 @@
 import { ablationOf, ablationVariant, nestVariantEnv, TUNINGS, tuningTransports } from '@bench/config';
-import type { AppName } from '../app-sets/app-names';
+import type { AppName } from './app-names';
 import { BLOG_TRANSPORTS, TRANSPORTS, type Transport } from '../results/model';
 
 /** A variant is a set of three processes the bench starts and drives through the same client API. */

@@ -1,4 +1,4 @@
-import { describePath, type PathRecord } from '../results/path-record';
+import { describePath, type PathRecord } from './path-record';
 /** Milliseconds for a table: 3 significant decimals under 10 ms, fewer above. */
 export function ms(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';

@@ -3,7 +3,7 @@
 // reader expects. The runner hands it visits; the exporters read its cells.
 import type { RawResult } from '../results/model';
 import { cellKey } from '../results/results';
-import { inPlanOrder, mergeVisits } from '../planning/visits';
+import { inPlanOrder, mergeVisits } from './visits';
 
 /** The order cells are listed in: as the options list networks, variants, cases and transports. */
 export interface CellOrder {

@@ -1,6 +1,6 @@
-import type { CaseResult, PhaseBreakdown, Transport } from '../results/model';
+import type { CaseResult, PhaseBreakdown, Transport } from './model';
 import { ms, ratio } from './format';
-import { cellKey, placeLabeller } from '../results/results';
+import { cellKey, placeLabeller } from './results';
 
 /** The parts of a call, in stacking order (bottom first). */
 export const PHASE_KEYS = ['build', 'encode', 'decode', 'remainder'] as const;

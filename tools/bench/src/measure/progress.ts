@@ -1,6 +1,6 @@
 import type { PlannedCase, RawResult } from '../results/model';
 import { summarize } from '../results/stats';
-import { ms } from '../export/format';
+import { ms } from '../results/format';
 
 /** Starting a set of apps, waiting until it is ready, and its path measurement (≈ 2.6 s each in the default runs here). */
 export const SET_START_MS = 2_500;

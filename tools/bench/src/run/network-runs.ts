@@ -1,13 +1,13 @@
 // The run's network stages: for each network profile, the stage is built, calibrated and recorded
 // before any call crosses it, and taken down after. main.ts decides what to run; this decides across what.
 import { failedVisit } from './app-sets';
-import { errorText } from '../measuring/failures';
-import { STAGE_BOUND_MS, withinBound } from '../planning/deadlines';
-import { describeCalibration } from '../export/format';
+import { errorText } from '../measure/failures';
+import { STAGE_BOUND_MS, withinBound } from '../plan/deadlines';
+import { describeCalibration } from '../results/format';
 import type { Placement } from './apps';
 import type { Failure, PlannedCase, RunDocument } from '../results/model';
 import { checkPrerequisites, delayerCpuBetween, startStage, usesStage, type Calibration, type DelayerCpu, type NetworkProfile, type Stage } from '../network';
-import type { RunnerHooks } from '../measuring/runner';
+import type { RunnerHooks } from '../measure/runner';
 
 /** Refuses the run at once when a profile needs what this machine lacks (root, iptables, the delayer). */
 export function checkNetworks(networks: readonly NetworkProfile[]): void {

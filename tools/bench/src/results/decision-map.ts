@@ -1,7 +1,7 @@
 // The decision map: for each variant, case and network (and runtime, when --node named several), which
 // transport wins and by how much. The reporter only reads the results' medians; Markdown and HTML render the same map.
-import type { CaseResult } from '../results/model';
-import { grpcOverJson, networkOf, runtimeOf, runtimesOf } from '../results/results';
+import type { CaseResult } from './model';
+import { grpcOverJson, networkOf, runtimeOf, runtimesOf } from './results';
 import { ms } from './format';
 
 /** Within this factor of each other (either way), neither transport is called the winner. */

@@ -1,4 +1,4 @@
-import { compareKit, type ComparableResult } from '../compare/compare';
+import { compareKit, type ComparableResult } from './compare';
 import type { StoredRun, SuiteRunEntry } from '../results/runs';
 
 /** What the index embeds per run: enough to list it and compare any two, nothing more. */

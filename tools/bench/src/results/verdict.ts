@@ -2,8 +2,8 @@
 // in one line. Computed once from the results (the reporter never measures); results.md and
 // report.html print these rows. The "why" is read from what the run recorded (phases, bytes), never
 // written per case, so it holds for whatever a user's run measured.
-import type { BlogTransport, CaseResult, MedianCi, Transport } from '../results/model';
-import { networkOf, runtimeOf, runtimesOf } from '../results/results';
+import type { BlogTransport, CaseResult, MedianCi, Transport } from './model';
+import { networkOf, runtimeOf, runtimesOf } from './results';
 import { PHASE_KEYS, PHASE_LABELS, phaseParts, type PhaseKey, type PhasePart } from './breakdown';
 import { mapCell, TIE_WITHIN, type MapCell } from './decision-map';
 import { bytes, ms } from './format';

@@ -2,20 +2,20 @@
 // other sets serve theirs, and stops after its last. main.ts decides what to run; this decides on what.
 import * as path from 'node:path';
 import { AppStartError, KEEP_WARM_NODE_FLAGS, startApps, type Placement, type StartedApps } from './apps';
-import { RESTARTS_PER_SET } from '../planning/deadlines';
-import { HttpClientDriver } from '../measuring/drivers/http-driver';
+import { RESTARTS_PER_SET } from '../plan/deadlines';
+import { HttpClientDriver } from '../measure/drivers/http-driver';
 import { givenToken } from './control-token';
-import { probeMachine } from '../measuring/machine-probe';
+import { probeMachine } from '../measure/machine-probe';
 import type { Failure, PlannedCase, RawResult, RunDocument } from '../results/model';
-import type { BenchOptions } from '../planning/options';
-import { appSetKey, lastVisitOfAppSet } from '../planning/plan';
+import type { BenchOptions } from '../plan/options';
+import { appSetKey, lastVisitOfAppSet } from '../plan/plan';
 import type { Pinning } from './pinning';
 import { QUIET_RULE, waitUntilQuiet, type QuietRule } from './quiesce';
-import { describeFailure, errorText } from '../measuring/failures';
+import { describeFailure, errorText } from '../measure/failures';
 import { describePath, pathChanges, type PathRecord } from '../results/path-record';
-import { runCases, type RunnerHooks } from '../measuring/runner';
-import type { VariantRecord } from '../planning/variants';
-import { DEFAULT_RUNTIME } from '../planning/runtimes';
+import { runCases, type RunnerHooks } from '../measure/runner';
+import type { VariantRecord } from '../plan/variants';
+import { DEFAULT_RUNTIME } from '../plan/runtimes';
 import type { NodeBinary } from './node-binaries';
 import { runtimeOfProcess } from './app-runtimes';
 

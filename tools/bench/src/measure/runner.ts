@@ -1,9 +1,9 @@
-import { MAX_TIMED_WARMUP_CALLS, visitBoundMs } from '../planning/deadlines';
+import { MAX_TIMED_WARMUP_CALLS, visitBoundMs } from '../plan/deadlines';
 import type { ClientDriver } from './drivers/driver';
 import { callFailure, describeFailure } from './failures';
 import type { MachineProbe } from './machine-probe';
 import type { Failure, Measurement, PathCost, PlannedCase, RawResult, Transport } from '../results/model';
-import { addPathCost, combineMeasurements, pathCostBetween } from '../planning/visits';
+import { addPathCost, combineMeasurements, pathCostBetween } from './visits';
 
 export { MAX_TIMED_WARMUP_CALLS };
 

@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import { parseCaseRun } from '@bench/harness';
-import { callsOf, requestBoundMs } from '../../planning/deadlines';
+import { callsOf, requestBoundMs } from '../../plan/deadlines';
 import type { Measurement } from '../../results/model';
 import type { CaseCall, ClientDriver } from './driver';
 
