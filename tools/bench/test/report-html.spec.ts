@@ -1,4 +1,5 @@
-import { PHASE_KEYS, renderVariantRatios, variantRatios } from '../src/results/breakdown';
+import { PHASE_KEYS, variantRatios } from '../src/results/breakdown';
+import { renderVariantRatios } from '../src/export/breakdown';
 import { renderBarChart } from '../src/export/html/bar-chart';
 import { groupByCase } from '../src/export/html/cases';
 import { escapeHtml } from '../src/export/html/escape';

@@ -5,7 +5,8 @@ import { nodeCacheDir, resolveNodeBinary, RuntimeUnavailableError, type Fetcher 
 import { parseOptions, UsageError } from '../src/plan/options';
 import { parseRuntimes, withOneRuntime } from '../src/suites/common/args';
 import { appSetKey, planCases } from '../src/plan/plan';
-import { DEFAULT_RUNTIME, defaultRuntime, RUNTIMES, runtimeNameOf, runtimePackage, selectRuntimes } from '../src/plan/runtimes';
+import { DEFAULT_RUNTIME, defaultRuntime, RUNTIMES, runtimePackage, selectRuntimes } from '../src/plan/runtimes';
+import { runtimeNameOf } from '../src/results/runtime-name';
 import { cellKey, withRuntimes } from '../src/results/results';
 import { summarize } from '../src/results/stats';
 import { variantRatios } from '../src/results/breakdown';

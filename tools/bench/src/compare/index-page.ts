@@ -1,5 +1,5 @@
 import { compareKit, type ComparableResult } from './compare';
-import type { StoredRun, SuiteRunEntry } from '../results/runs';
+import type { StoredRun, SuiteRunEntry } from '../results';
 
 /** What the index embeds per run: enough to list it and compare any two, nothing more. */
 interface RunEntry {

@@ -1,10 +1,6 @@
 // Failures as data: every way a cell can fail ends as a Failure (model.ts) with a one-line `error`.
-import type { CaseResult, Failure } from '../results/model';
-
-/** The message of whatever was thrown. */
-export function errorText(cause: unknown): string {
-  return cause instanceof Error ? cause.message : String(cause);
-}
+import { errorText } from '../cli';
+import type { CaseResult, Failure } from '../results';
 
 /** A failed request as data: past its deadline (the client's or the bench's wait), or the call's own error. */
 export function callFailure(cause: unknown, prefix = ''): Failure {

@@ -1,6 +1,4 @@
-import type { PlannedCase, RawResult } from '../results/model';
-import { summarize } from '../results/stats';
-import { ms } from '../results/format';
+import { type PlannedCase, type RawResult, summarize, ms } from '../results';
 
 /** Starting a set of apps, waiting until it is ready, and its path measurement (≈ 2.6 s each in the default runs here). */
 export const SET_START_MS = 2_500;

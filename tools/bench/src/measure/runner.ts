@@ -1,8 +1,8 @@
-import { MAX_TIMED_WARMUP_CALLS, visitBoundMs } from '../plan/deadlines';
+import { MAX_TIMED_WARMUP_CALLS, visitBoundMs } from '../plan';
 import type { ClientDriver } from './drivers/driver';
 import { callFailure, describeFailure } from './failures';
 import type { MachineProbe } from './machine-probe';
-import type { Failure, Measurement, PathCost, PlannedCase, RawResult, Transport } from '../results/model';
+import type { Failure, Measurement, PathCost, PlannedCase, RawResult, Transport } from '../results';
 import { addPathCost, combineMeasurements, pathCostBetween } from './visits';
 
 export { MAX_TIMED_WARMUP_CALLS };

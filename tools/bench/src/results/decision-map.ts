@@ -2,7 +2,6 @@
 // transport wins and by how much. The reporter only reads the results' medians; Markdown and HTML render the same map.
 import type { CaseResult } from './model';
 import { grpcOverJson, networkOf, runtimeOf, runtimesOf } from './results';
-import { ms } from './format';
 
 /** Within this factor of each other (either way), neither transport is called the winner. */
 export const TIE_WITHIN = 1.1;
@@ -62,30 +61,4 @@ export function mapCell(results: readonly CaseResult[], variant: string, caseId:
   const ratio = grpcOverJson(results, caseId, variant, network, runtime);
   const winner = ratio === null ? null : ratio > TIE_WITHIN ? 'json' : ratio < 1 / TIE_WITHIN ? 'grpc' : 'tie';
   return { ratio, winner, json: median(results, variant, caseId, network, runtime, 'json'), grpc: median(results, variant, caseId, network, runtime, 'grpc') };
-}
-
-/** "JSON 3.1×", "gRPC 2.0×", "tie", "—": who wins and by how much (the loser's median ÷ the winner's). */
-export function describeCell(cell: MapCell): string {
-  if (cell.ratio === null || cell.winner === null) return '—';
-  if (cell.winner === 'tie') return 'tie';
-  const factor = cell.winner === 'json' ? cell.ratio : 1 / cell.ratio;
-  return `${cell.winner === 'json' ? 'JSON' : 'gRPC'} ${factor.toFixed(1)}×`;
-}
-
-/** The map as Markdown: one table per variant, cases down, networks (and runtimes) across, medians in brackets. */
-export function renderDecisionMap(map: DecisionMap): string {
-  return map.variants
-    .map((variant) => {
-      const head = `| ${variant}: case | ${map.columns.map((c) => c.label).join(' | ')} |`;
-      const rule = `|---|${map.columns.map(() => '---').join('|')}|`;
-      const rows = map.cases.map((c) => {
-        const cells = map.columns.map((column) => {
-          const cell = map.cell(variant, c.id, column);
-          return cell.ratio === null ? '—' : `${describeCell(cell)} (${ms(cell.json)} vs ${ms(cell.grpc)} ms)`;
-        });
-        return `| ${c.id} | ${cells.join(' | ')} |`;
-      });
-      return [head, rule, ...rows].join('\n');
-    })
-    .join('\n\n');
 }

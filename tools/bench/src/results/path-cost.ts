@@ -3,7 +3,6 @@
 // delayer, so a run says what the emulated path took from the apps, cell by cell.
 import { placeLabeller } from './results';
 import type { CaseResult } from './model';
-import { count, ms } from './format';
 
 export interface PathCostRow {
   network: string;
@@ -85,50 +84,3 @@ export function pathCostTotal(rows: readonly PathCostRow[]): PathCostRow | null 
 
 /** The first cell of the whole run's row. */
 export const TOTAL_LABEL = 'the whole run';
-
-const percent = (share: number | null) => (share === null ? '–' : `${(share * 100).toFixed(1)} %`);
-
-export const PATH_COST_HEADING = "The network stage's own CPU (the delayer, per cell, timed calls only)";
-export const PATH_COST_NOTE =
-  "The delayer's CPU includes the router's forwarding of every packet it releases. The servers' network stack receives " +
-  "those packets in a kernel thread of its own (threaded NAPI on their veth end, as a host's NIC would), shown apart; " +
-  "– where the stage had none (that work is then in the delayer's CPU). Share = delayer ÷ (delayer + receive thread + " +
-  'client + server) over the same calls; the last row adds every cell up: the delayer\'s share of the run\'s CPU.';
-export const PATH_COST_HEADER = ['network', 'variant', 'case', 'transport', 'delayer CPU ms', 'packets', 'µs per packet', 'receive thread CPU ms', 'client + server CPU ms', 'delayer share'];
-/** Columns from here on are numbers. */
-export const PATH_COST_FIRST_NUMBER = 4;
-
-/** One row's cells, in PATH_COST_HEADER's order (results.md and report.html alike). */
-export function pathCostCells(r: PathCostRow): string[] {
-  return [
-    r.network,
-    r.variant,
-    r.case,
-    r.transport,
-    ms(r.delayerCpuMs),
-    count(r.packets),
-    r.perPacketUs === null ? '–' : r.perPacketUs.toFixed(1),
-    r.receiveCpuMs === null ? '–' : ms(r.receiveCpuMs),
-    r.appsCpuMs === null ? '–' : ms(r.appsCpuMs),
-    percent(r.share),
-  ];
-}
-
-/** results.md's section, empty when no cell crossed a delayer. */
-export function renderPathCostSection(results: readonly CaseResult[]): string[] {
-  const cells = pathCostRows(results);
-  const total = pathCostTotal(cells);
-  if (total === null) return [];
-  const rows = [...cells, total];
-  const align = PATH_COST_HEADER.map((_, i) => (i < PATH_COST_FIRST_NUMBER ? '---' : '---:'));
-  return [
-    `## ${PATH_COST_HEADING}`,
-    '',
-    PATH_COST_NOTE,
-    '',
-    `| ${PATH_COST_HEADER.join(' | ')} |`,
-    `|${align.join('|')}|`,
-    ...rows.map((r) => `| ${pathCostCells(r).join(' | ')} |`),
-    '',
-  ];
-}

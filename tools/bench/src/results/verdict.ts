@@ -8,7 +8,8 @@ import { PHASE_KEYS, PHASE_LABELS, phaseParts, type PhaseKey, type PhasePart } f
 import { mapCell, TIE_WITHIN, type MapCell } from './decision-map';
 import { bytes, ms } from './format';
 
-const NAME: Readonly<Record<Transport, string>> = {
+/** Each transport as a reader names it. */
+export const TRANSPORT_NAMES: Readonly<Record<Transport, string>> = {
   json: 'JSON',
   grpc: 'gRPC',
   'json-h2': 'JSON over HTTP/2',
@@ -75,7 +76,7 @@ function bytesClause(json: CaseResult, grpc: CaseResult): string {
  */
 export function whyLine(json: CaseResult | undefined, grpc: CaseResult | undefined, cell: MapCell): string {
   if (!json || !grpc) return `${!json ? 'JSON' : 'gRPC'} was not measured`;
-  for (const c of [json, grpc]) if (!c.ok) return `${NAME[c.transport]} failed: ${(c.error ?? 'unknown error').slice(0, 120)}`;
+  for (const c of [json, grpc]) if (!c.ok) return `${TRANSPORT_NAMES[c.transport]} failed: ${(c.error ?? 'unknown error').slice(0, 120)}`;
   if (cell.json === null || cell.grpc === null) return 'no timed calls';
   const [slow, fast] = cell.grpc > cell.json ? [grpc, json] : [json, grpc];
   const sp = partsOf(slow);
@@ -86,7 +87,7 @@ export function whyLine(json: CaseResult | undefined, grpc: CaseResult | undefin
   // goes negative and is no part of the call to compare.
   const overlap = [slow, fast].some((c) => (c.phases!.remainderMs ?? 0) < 0);
   const share = (key: PhaseKey, c: CaseResult, parts: Record<PhaseKey, PhasePart>) =>
-    parts[key].share === null || overlap ? null : `${NAME[c.transport]} ${percent(parts[key].share!)}`;
+    parts[key].share === null || overlap ? null : `${TRANSPORT_NAMES[c.transport]} ${percent(parts[key].share!)}`;
   if (cell.winner === 'tie') {
     // The part that takes the most time over both calls together.
     const largest = PHASE_KEYS.filter((k) => sp[k].ms !== null && fp[k].ms !== null).sort((a, b) => sp[b].ms! + fp[b].ms! - sp[a].ms! - fp[a].ms!)[0];
@@ -99,8 +100,8 @@ export function whyLine(json: CaseResult | undefined, grpc: CaseResult | undefin
   if (!widest || widest.gap <= 0) return `no measured phase explains the gap${sizes}`;
   const k = widest.k;
   const overlapping = slow.requests > 1 ? `, summed over ${slow.requests} parallel requests` : ', phases overlapping (a streamed reply)';
-  const of = overlap ? overlapping : sp[k].share === null ? '' : `, ${percent(sp[k].share!)} of ${NAME[slow.transport]}'s call`;
-  return `${PHASE_LABELS[k]}: ${NAME[slow.transport]} ${ms(sp[k].ms)} vs ${NAME[fast.transport]} ${ms(fp[k].ms)} ms per call${of}${sizes}`;
+  const of = overlap ? overlapping : sp[k].share === null ? '' : `, ${percent(sp[k].share!)} of ${TRANSPORT_NAMES[slow.transport]}'s call`;
+  return `${PHASE_LABELS[k]}: ${TRANSPORT_NAMES[slow.transport]} ${ms(sp[k].ms)} vs ${TRANSPORT_NAMES[fast.transport]} ${ms(fp[k].ms)} ms per call${of}${sizes}`;
 }
 
 function rangeOf(ci: VerdictRow['ci'], cell: MapCell): VerdictRow['range'] {
@@ -138,51 +139,4 @@ export function verdict(results: readonly CaseResult[]): Verdict {
   // The variant is always a column: every row of every export says which apps it measured (a run against a
   // tuned client must never read as the blog's).
   return { rows, byVariant: true, byNetwork: networks.length > 1, byRuntime: runtimes.length > 1 };
-}
-
-/** "JSON", "gRPC", "tie" or "—". */
-export function winnerLabel(row: VerdictRow): string {
-  const w = row.cell.winner;
-  return w === null ? '—' : w === 'tie' ? 'tie' : NAME[w];
-}
-
-/** "3.06× (2.71–3.40)": the factor with its range when both medians have a CI. */
-export function factorLabel(row: VerdictRow): string {
-  if (row.factor === null) return '—';
-  const range = row.range ? ` (${row.range.low.toFixed(2)}–${row.range.high.toFixed(2)})` : '';
-  return `${row.factor.toFixed(2)}×${range}`;
-}
-
-/** The verdict table's columns, shared by Markdown and HTML. */
-export function verdictHeader(v: Verdict): string[] {
-  return [...(v.byVariant ? ['variant'] : []), 'case', ...(v.byNetwork ? ['network'] : []), ...(v.byRuntime ? ['node'] : []), 'winner', 'by (slower ÷ faster median, CI range)', 'JSON vs gRPC median ms', 'why (the largest difference)'];
-}
-
-/** One row's cells, in verdictHeader's order. */
-export function verdictCells(v: Verdict, row: VerdictRow): string[] {
-  return [
-    ...(v.byVariant ? [row.variant] : []),
-    row.case,
-    ...(v.byNetwork ? [row.network] : []),
-    ...(v.byRuntime ? [`Node ${row.runtime}`] : []),
-    winnerLabel(row),
-    factorLabel(row),
-    `${ms(row.cell.json)} vs ${ms(row.cell.grpc)}`,
-    row.why,
-  ];
-}
-
-/** What the table says, under it (Markdown and HTML). */
-export const VERDICT_NOTE =
-  `Winner: the transport with the lower median, a tie within ${TIE_WITHIN}× either way. The range is the factor's bounds ` +
-  'from the two medians’ 95 % confidence intervals (both hold at once with ≥ 90 % probability); one that reaches below 1× means ' +
-  'this run cannot tell the two apart. Why: the part of a call (server build, server encode, client decode, or the remainder: ' +
-  'framework, transport and waiting) whose mean time differs most between the two, from the phases the processes measured; ' +
-  'then the bytes of one call, JSON vs gRPC.';
-
-/** The verdict as a Markdown table. */
-export function renderVerdictMarkdown(v: Verdict): string {
-  const header = verdictHeader(v);
-  const row = (cells: string[]) => `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
-  return [row(header), `|${header.map(() => '---').join('|')}|`, ...v.rows.map((r) => row(verdictCells(v, r)))].join('\n');
 }

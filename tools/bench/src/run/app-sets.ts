@@ -2,20 +2,13 @@
 // other sets serve theirs, and stops after its last. main.ts decides what to run; this decides on what.
 import * as path from 'node:path';
 import { AppStartError, KEEP_WARM_NODE_FLAGS, startApps, type Placement, type StartedApps } from './apps';
-import { RESTARTS_PER_SET } from '../plan/deadlines';
-import { HttpClientDriver } from '../measure/drivers/http-driver';
+import { RESTARTS_PER_SET, type BenchOptions, appSetKey, lastVisitOfAppSet, type VariantRecord, DEFAULT_RUNTIME } from '../plan';
+import { HttpClientDriver, probeMachine, describeFailure, runCases, type RunnerHooks } from '../measure';
 import { givenToken } from './control-token';
-import { probeMachine } from '../measure/machine-probe';
-import type { Failure, PlannedCase, RawResult, RunDocument } from '../results/model';
-import type { BenchOptions } from '../plan/options';
-import { appSetKey, lastVisitOfAppSet } from '../plan/plan';
+import { type Failure, type PlannedCase, type RawResult, type RunDocument, describePath, pathChanges, type PathRecord } from '../results';
 import type { Pinning } from './pinning';
 import { QUIET_RULE, waitUntilQuiet, type QuietRule } from './quiesce';
-import { describeFailure, errorText } from '../measure/failures';
-import { describePath, pathChanges, type PathRecord } from '../results/path-record';
-import { runCases, type RunnerHooks } from '../measure/runner';
-import type { VariantRecord } from '../plan/variants';
-import { DEFAULT_RUNTIME } from '../plan/runtimes';
+import { errorText } from '../cli';
 import type { NodeBinary } from './node-binaries';
 import { runtimeOfProcess } from './app-runtimes';
 

@@ -5,11 +5,9 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { CONTROL_TOKEN_ENV, PARENT_PIPE_ENV, SETTING_ENV } from '@bench/config';
 import { runToken } from './control-token';
-import { APP_NAMES, type AppName } from '../plan/app-names';
-import { START_BOUND_MS, STOP_BOUND_MS } from '../plan/deadlines';
-import type { Failure, PathCost } from '../results/model';
+import { APP_NAMES, type AppName, START_BOUND_MS, STOP_BOUND_MS, missingMains, type VariantRecord } from '../plan';
+import type { Failure, PathCost } from '../results';
 import type { Pinning } from './pinning';
-import { missingMains, type VariantRecord } from '../plan/variants';
 
 /** Where explicit ports are given (CLIENT_PORT, …), sets up at once take them this far apart: + slot × 10. */
 const PORT_STRIDE = 10;

@@ -1,6 +1,6 @@
 // A client the bench did not start (--client-url) says what it is; the run is labelled with that, never
 // with a default. A run of tuned apps labelled `blog` would be read with full confidence and be wrong.
-import { selectVariants, type VariantRecord } from '../plan/variants';
+import { selectVariants, type VariantRecord } from '../plan';
 
 /**
  * The variant a client reports in GET /bench/info (`variant`); clients from before that field are

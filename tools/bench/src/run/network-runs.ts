@@ -1,13 +1,12 @@
 // The run's network stages: for each network profile, the stage is built, calibrated and recorded
 // before any call crosses it, and taken down after. main.ts decides what to run; this decides across what.
 import { failedVisit } from './app-sets';
-import { errorText } from '../measure/failures';
-import { STAGE_BOUND_MS, withinBound } from '../plan/deadlines';
-import { describeCalibration } from '../results/format';
+import { errorText } from '../cli';
+import { STAGE_BOUND_MS, withinBound } from '../plan';
+import { describeCalibration, type Failure, type PlannedCase, type RunDocument } from '../results';
 import type { Placement } from './apps';
-import type { Failure, PlannedCase, RunDocument } from '../results/model';
 import { checkPrerequisites, delayerCpuBetween, startStage, usesStage, type Calibration, type DelayerCpu, type NetworkProfile, type Stage } from '../network';
-import type { RunnerHooks } from '../measure/runner';
+import type { RunnerHooks } from '../measure';
 
 /** Refuses the run at once when a profile needs what this machine lacks (root, iptables, the delayer). */
 export function checkNetworks(networks: readonly NetworkProfile[]): void {

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runtimePackage, type RuntimeRecord } from '../plan/runtimes';
+import { runtimePackage, type RuntimeRecord } from '../plan';
 
 /** Overrides the cache folder (tests, CI caches): the folder that holds one `<version>/bin/node` per release. */
 export const NODE_CACHE_ENV = 'BENCH_NODE_CACHE';

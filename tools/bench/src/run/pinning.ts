@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import type { AppName } from '../plan/app-names';
+import type { AppName } from '../plan';
 
 /** Where each app runs, or why they are not pinned; recorded in every report's settings. */
 export interface Pinning {

@@ -1,5 +1,5 @@
 import type { CaseRequest } from '@bench/harness';
-import type { Measurement } from '../../results/model';
+import type { Measurement } from '../../results';
 
 /**
  * One request to the client app (POST /bench/run's body, CaseRequest in libs/harness): optional cold

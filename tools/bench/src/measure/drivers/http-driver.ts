@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import { parseCaseRun } from '@bench/harness';
-import { callsOf, requestBoundMs } from '../../plan/deadlines';
-import type { Measurement } from '../../results/model';
+import { callsOf, requestBoundMs } from '../../plan';
+import type { Measurement } from '../../results';
 import type { CaseCall, ClientDriver } from './driver';
 
 /** How long the client may take to describe itself or say it is ready. */
