@@ -9,7 +9,7 @@ import { HttpClientDriver, failureSummary, CellPool, duration, expectedCostMs, P
 import { usesStage } from './network';
 import { renderCsv, renderReport, renderMarkdown, renderTable } from './export';
 import { renderIndex } from './compare';
-import { SCHEMA_VERSION, type PlannedCase, type RunDocument, collectProvenance, toCaseResult, cellLabel, plannedCells, writeIndex, createRunFolder, pointLatestAt, writeFileAtomic, runtimeNameOf } from './results';
+import { SCHEMA_VERSION, type PlannedCase, type RunDocument, collectProvenance, toCaseResult, cellLabel, plannedCells, writeIndex, createRunFolder, pointLatestAt, writeFileAtomic, runtimeNameOf, rttMs } from './results';
 import { errorText, runTool } from './cli';
 
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
@@ -68,7 +68,7 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
 function describeDuration(options: BenchOptions, plan: readonly PlannedCase[]): { expectedMs: number; boundMs: number } {
   const sets = options.clientUrl ? 0 : new Set(plan.map(appSetKey)).size;
   const stages = options.networks.filter(usesStage).length;
-  const rtt = new Map(options.networks.map((n) => [n.name, 2 * n.oneWayDelayMs]));
+  const rtt = new Map(options.networks.map((n) => [n.name, rttMs(n)]));
   const visitsMs = plan.reduce((sum, p) => sum + expectedCostMs(p, rtt.get(p.network) ?? 0), 0);
   return { expectedMs: visitsMs + sets * SET_START_MS + stages * STAGE_BUILD_MS, boundMs: runBoundMs(plan, (p) => p.deadlineMs, sets, stages) };
 }

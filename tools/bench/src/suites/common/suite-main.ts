@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { collectProvenance, writeIndex, createRunFolder, writeFileAtomic, describeCalibration } from '../../results';
 import { renderIndex } from '../../compare';
-import { runTool, UsageError } from '../../cli';
+import { runTool, UsageError, errorText } from '../../cli';
 import { parseSuiteArgs, suiteCommand, withOneRuntime, type SuiteArgs, type SuiteOptionsSpec, type SuiteProfile } from './args';
 import { resolveNodeBinary, type NodeBinary, runtimeOfProcess } from '../../run';
 import { coresNote, type SuiteDocument } from './document';
@@ -159,7 +159,7 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
     if (failure) log(`failed its check: ${failure}`);
     return failure ? 1 : 0;
   } catch (error) {
-    log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    log(`failed: ${errorText(error)}`);
     log(`what was measured is in ${path.relative(process.cwd(), runDir)}/results.json (marked incomplete)`);
     return 1;
   } finally {
