@@ -9,12 +9,12 @@ import { HttpClientDriver, failureSummary, CellPool, duration, expectedCostMs, P
 import { usesStage } from './network';
 import { renderCsv, renderReport, renderMarkdown, renderTable } from './export';
 import { renderIndex } from './compare';
-import { SCHEMA_VERSION, type PlannedCase, type RunDocument, collectProvenance, toCaseResult, cellLabel, plannedCells, writeIndex, createRunFolder, pointLatestAt, writeFileAtomic, runtimeNameOf, rttMs } from './results';
+import { SCHEMA_VERSION, type PlannedCase, type RunDocument, type BenchSettings, collectProvenance, toCaseResult, cellLabel, plannedCells, writeIndex, createRunFolder, pointLatestAt, writeFileAtomic, runtimeNameOf, rttMs } from './results';
 import { errorText, runTool, type CommandLine } from './cli';
 
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
 
-function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], startedAt: Date): Record<string, unknown> {
+function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], startedAt: Date): BenchSettings {
   return {
     startedAt: startedAt.toISOString(),
     profile: options.profile.name,
@@ -159,15 +159,15 @@ async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: r
     : planPinning(options.pin, os.cpus().length, options.pin && hasTaskset());
   if (options.pin && !pinning.pinned) process.stderr.write(`bench: not pinning: ${pinning.reason}\n`);
 
+  const visitsDone: Record<string, number> = {};
   const doc: RunDocument = {
     schemaVersion: SCHEMA_VERSION,
     incomplete: true,
     provenance: { ...collectProvenance(WORKSPACE_ROOT, argv), pinning, clients: {} },
     // plannedCells and visitsDone let bench:compare name what a killed run lacks (results/completeness.ts).
-    settings: { ...describeSettings(options, plan, startedAt), expectedMs: Math.round(expectedMs), boundMs, plannedCells: plannedCells(plan), visitsDone: {} },
+    settings: { ...describeSettings(options, plan, startedAt), expectedMs: Math.round(expectedMs), boundMs, plannedCells: plannedCells(plan), visitsDone },
     results: [],
   };
-  const visitsDone = doc.settings.visitsDone as Record<string, number>;
   const save = () => saveRun(runDir, doc);
   save();
   pointLatestAt(options.out, runDir);

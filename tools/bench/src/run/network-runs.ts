@@ -3,9 +3,9 @@
 import { failedVisit } from './app-sets';
 import { errorText } from '../cli';
 import { STAGE_BOUND_MS, withinBound } from '../plan';
-import { describeCalibration, type Failure, type PlannedCase, type RunDocument } from '../results';
+import { describeCalibration, type Failure, type NetworkRecord, type PlannedCase, type RunDocument } from '../results';
 import type { Placement } from './apps';
-import { checkPrerequisites, delayerCpuBetween, startStage, usesStage, type Calibration, type DelayerCpu, type NetworkProfile, type Stage } from '../network';
+import { checkPrerequisites, delayerCpuBetween, startStage, usesStage, type Calibration, type NetworkProfile, type Stage } from '../network';
 import type { RunnerHooks } from '../measure';
 
 /** Refuses the run at once when a profile needs what this machine lacks (root, iptables, the delayer). */
@@ -14,17 +14,6 @@ export function checkNetworks(networks: readonly NetworkProfile[]): void {
     const why = checkPrerequisites(network);
     if (why) throw new Error(`--network ${network.name}: ${why}`);
   }
-}
-
-/** What results.json keeps of one network of the run (provenance.networks[name]). */
-export interface NetworkRecord {
-  profile: NetworkProfile;
-  /** The stage's own calibration, or null for loopback (no stage). */
-  calibration: Calibration | null;
-  /** The delayer's CPU over the measured part of the run (after calibration), when the profile delays. */
-  delayerCpu: DelayerCpu | null;
-  /** Why nothing was measured across it, when so. */
-  refused: string | null;
 }
 
 /**
@@ -40,7 +29,7 @@ export async function acrossNetwork(
   save: () => void,
   measure: (placement: Placement | undefined) => Promise<void>,
 ): Promise<void> {
-  const records = ((doc.provenance.networks as Record<string, NetworkRecord> | undefined) ??= {});
+  const records = (doc.provenance.networks ??= {});
   const record: NetworkRecord = { profile: network, calibration: null, delayerCpu: null, refused: null };
   records[network.name] = record;
   if (!usesStage(network)) {
