@@ -7,7 +7,7 @@ import { noQuietWaits, runVariant, type VariantContext, KEEP_WARM_NODE_FLAGS, va
 import { DEADLINE_RULE, RESTARTS_PER_SET, runBoundMs, BENCH_ALL_COMMAND, optionsOf, type BenchOptions, appSetKey, planCases, missingMains, type VariantRecord } from './plan';
 import { HttpClientDriver, failureSummary, CellPool, duration, expectedCostMs, Progress, SET_START_MS, STAGE_BUILD_MS, type RunnerHooks } from './measure';
 import { usesStage } from './network';
-import { renderCsv, renderReport, renderMarkdown, renderTable } from './export';
+import { exportedFiles, renderTable, RUN_EXPORTERS, writeExports } from './export';
 import { renderIndex } from './compare';
 import { SCHEMA_VERSION, type PlannedCase, type RunDocument, type BenchSettings, collectProvenance, toCaseResult, cellLabel, plannedCells, writeIndex, createRunFolder, pointLatestAt, writeFileAtomic, runtimeNameOf, rttMs } from './results';
 import { errorText, runTool, type CommandLine } from './cli';
@@ -90,14 +90,6 @@ function prepareVariant(variant: VariantRecord): string | null {
   throw new Error(`variant ${variant.id}: ${why}`);
 }
 
-/** Every export of the run, rewritten after each case so an interrupted run still has them all. */
-function saveRun(runDir: string, doc: RunDocument): void {
-  writeFileAtomic(path.join(runDir, 'results.json'), JSON.stringify(doc, null, 2) + '\n');
-  writeFileAtomic(path.join(runDir, 'results.md'), renderMarkdown(doc));
-  writeFileAtomic(path.join(runDir, 'results.csv'), renderCsv(doc.results));
-  writeFileAtomic(path.join(runDir, 'report.html'), renderReport(doc));
-}
-
 /** With --client-url, the options with the variant the running client reports (client-identity.ts). */
 async function withClientVariant(options: BenchOptions): Promise<BenchOptions> {
   if (!options.clientUrl) return options;
@@ -168,7 +160,8 @@ async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: r
     settings: { ...describeSettings(options, plan, startedAt), expectedMs: Math.round(expectedMs), boundMs, plannedCells: plannedCells(plan), visitsDone },
     results: [],
   };
-  const save = () => saveRun(runDir, doc);
+  // Every export of the run, rewritten after each case so an interrupted run still has them all.
+  const save = () => writeExports(runDir, doc, RUN_EXPORTERS);
   save();
   pointLatestAt(options.out, runDir);
   writeIndex(options.out, renderIndex, writeFileAtomic);
@@ -228,7 +221,7 @@ async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: r
   const summary = failureSummary(doc.results);
   process.stderr.write(
     `${summary ? summary + '\n' : ''}bench: ${doc.results.length - failed} ok, ${failed} failed${doc.incomplete ? ', run incomplete' : ''}; ` +
-      `results in ${path.relative(process.cwd(), runDir)}/ (results.json, .md, .csv, report.html)\n`,
+      `results in ${path.relative(process.cwd(), runDir)}/ (${exportedFiles(RUN_EXPORTERS)})\n`,
   );
   if (abort.signal.aborted) return 130;
   return failed > 0 || doc.incomplete ? 1 : 0;

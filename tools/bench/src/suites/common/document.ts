@@ -21,7 +21,8 @@ export interface SuiteProvenance extends Provenance {
 
 /** results.json of a suite run: the source of truth its Markdown and HTML are rendered from. */
 export interface SuiteDocument<S, R> extends ResultsDocument<S & SuiteSettings, SuiteProvenance> {
-  schemaVersion: 1;
+  /** 2: a failed measurement records a Failure (kind, message) where version 1 had an `error` string. */
+  schemaVersion: 2;
   suite: string;
   /** The data records the run used (contenders, payloads, sweep), as they were. */
   plan: Record<string, unknown>;

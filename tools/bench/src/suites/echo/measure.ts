@@ -1,10 +1,10 @@
 import { buildEchoContent } from '@bench/samples';
-import { median } from '../../results';
+import { median, type Failure } from '../../results';
 import { ECHO_CALLERS, echoBidiCaller, type Servers } from '../callers/echo-callers';
 import { quantileCurve, summarizeLatencies, type LatencySummary } from '../common/latency';
 import { rotate, timeSequentialCalls, warmUp } from '../common/sequential';
 import type { EchoContender } from './contenders';
-import { errorText } from '../../cli';
+import { callFailure, describeFailure } from '../../measure';
 
 export interface EchoSettings extends Record<string, number> {
   calls: number;
@@ -44,7 +44,8 @@ export interface StreamCost {
 
 export interface EchoResults {
   cells: EchoCell[];
-  failures: Array<{ contender: string; round: number; error: string }>;
+  /** Each failed measurement and why, as bench:all records a failed cell (kind and message). */
+  failures: Array<{ contender: string; round: number; failure: Failure }>;
   streamCost: StreamCost | null;
 }
 
@@ -77,8 +78,8 @@ export async function measureEcho(
         results.cells = summarize(raw, settings.calls);
         progress(`round ${round + 1}/${settings.rounds} ${contender.id}: ${settings.calls} calls in ${(elapsedMs / 1000).toFixed(3)} s`, results);
       } catch (error) {
-        results.failures.push({ contender: contender.id, round, error: errorText(error) });
-        progress(`round ${round + 1}/${settings.rounds} ${contender.id} FAILED: ${results.failures.at(-1)!.error}`, results);
+        results.failures.push({ contender: contender.id, round, failure: callFailure(error) });
+        progress(`round ${round + 1}/${settings.rounds} ${contender.id} FAILED: ${describeFailure(results.failures.at(-1)!.failure)}`, results);
       }
     }
   }

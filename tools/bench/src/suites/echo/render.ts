@@ -6,6 +6,7 @@ import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';
 import type { EchoResults, EchoSettings } from './measure';
 import { ECHO_CONTENDERS } from './contenders';
+import { describeFailure } from '../../measure';
 
 export type EchoDocument = SuiteDocument<EchoSettings, EchoResults>;
 
@@ -82,7 +83,7 @@ export function renderEchoMarkdown(doc: EchoDocument): string {
   ];
   const stream = streamTable(doc.results);
   if (stream) lines.push('Stream open/close cost:', '', markdownTable(stream), '');
-  for (const f of doc.results.failures) lines.push(`- FAILED ${f.contender} round ${f.round + 1}: ${f.error}`);
+  for (const f of doc.results.failures) lines.push(`- FAILED ${f.contender} round ${f.round + 1}: ${describeFailure(f.failure)}`);
   lines.push('Published (experiments.md §4):', '', ...ECHO_PUBLISHED.map((p) => `- ${p}`), '');
   return lines.join('\n');
 }

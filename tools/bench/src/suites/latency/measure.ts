@@ -1,10 +1,10 @@
-import { mean, median } from '../../results';
+import { mean, median, type Failure } from '../../results';
 import type { Servers } from '../callers/echo-callers';
 import { LOOKUP_CALLERS } from '../callers/lookup-callers';
 import { quantileCurve, summarizeLatencies, type LatencySummary } from '../common/latency';
 import { rotate, timeSequentialCalls, warmUp } from '../common/sequential';
 import type { LatencyContender } from './contenders';
-import { errorText } from '../../cli';
+import { callFailure, describeFailure } from '../../measure';
 
 export interface LatencySettings extends Record<string, number> {
   calls: number;
@@ -25,7 +25,8 @@ export interface LatencyCell {
 
 export interface LatencyResults {
   cells: LatencyCell[];
-  failures: Array<{ contender: string; round: number; error: string }>;
+  /** Each failed measurement and why, as bench:all records a failed cell (kind and message). */
+  failures: Array<{ contender: string; round: number; failure: Failure }>;
 }
 
 const USER_ID = 42;
@@ -59,8 +60,8 @@ export async function measureLatency(
         const cell = results.cells.find((c) => c.contender === contender.id)!;
         progress(`round ${round + 1}/${settings.rounds} ${contender.id}: p50 ${cell.latency.p50Ms.toFixed(3)} ms so far`, results);
       } catch (error) {
-        results.failures.push({ contender: contender.id, round, error: errorText(error) });
-        progress(`round ${round + 1}/${settings.rounds} ${contender.id} FAILED: ${results.failures.at(-1)!.error}`, results);
+        results.failures.push({ contender: contender.id, round, failure: callFailure(error) });
+        progress(`round ${round + 1}/${settings.rounds} ${contender.id} FAILED: ${describeFailure(results.failures.at(-1)!.failure)}`, results);
       }
     }
   }

@@ -6,6 +6,7 @@ import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';
 import { firstCallMedian, type LatencyCell, type LatencyResults, type LatencySettings } from './measure';
 import { LATENCY_PUBLISHED } from './contenders';
+import { describeFailure } from '../../measure';
 
 export type LatencyDocument = SuiteDocument<LatencySettings, LatencyResults>;
 
@@ -64,7 +65,7 @@ export function renderLatencyMarkdown(doc: LatencyDocument): string {
     '',
     '"first call" is the median over rounds of the first call on a brand-new client (connection set-up included); "connect" is the TCP connect time of timed calls that opened a connection, and its share of their mean latency. On loopback a connection costs a fraction of a millisecond; across hosts (DNS, a round trip or more for TCP, Envoy in between) it is what the migration measured.',
     '',
-    ...doc.results.failures.map((f) => `- FAILED ${f.contender} round ${f.round + 1}: ${f.error}`),
+    ...doc.results.failures.map((f) => `- FAILED ${f.contender} round ${f.round + 1}: ${describeFailure(f.failure)}`),
     'Published (experiments.md §2):',
     '',
     ...LATENCY_PUBLISHED_TEXT.map((p) => `- ${p}`),

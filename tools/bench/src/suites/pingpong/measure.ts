@@ -2,7 +2,8 @@ import { buildEchoContent } from '@bench/samples';
 import { ECHO_CALLERS, type EchoTransport, type Servers } from '../callers/echo-callers';
 import { latencyHistogram, recordMs, summarizeHistogram, type HdrSummary } from '../common/hdr';
 import { rotate } from '../common/sequential';
-import { errorText } from '../../cli';
+import { callFailure, describeFailure } from '../../measure';
+import type { Failure } from '../../results';
 
 export interface PingPongSettings extends Record<string, number> {
   durationMs: number;
@@ -23,7 +24,8 @@ export interface PingPongCell {
 
 export interface PingPongResults {
   cells: PingPongCell[];
-  failures: Array<{ contender: string; payload: string; error: string }>;
+  /** Each failed measurement and why, as bench:all records a failed cell (kind and message). */
+  failures: Array<{ contender: string; payload: string; failure: Failure }>;
 }
 
 /**
@@ -80,8 +82,8 @@ export async function measurePingPong(
         results.cells.sort((a, b) => rank(a) - rank(b));
         progress(`${payload.id} ${contender.id}: ${calls} calls, ${Math.round(callsPerS)}/s`, results);
       } catch (error) {
-        results.failures.push({ contender: contender.id, payload: payload.id, error: errorText(error) });
-        progress(`${payload.id} ${contender.id} FAILED: ${results.failures.at(-1)!.error}`, results);
+        results.failures.push({ contender: contender.id, payload: payload.id, failure: callFailure(error) });
+        progress(`${payload.id} ${contender.id} FAILED: ${describeFailure(results.failures.at(-1)!.failure)}`, results);
       }
     }
   }

@@ -6,6 +6,7 @@ import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';
 import type { PingPongCell, PingPongResults, PingPongSettings } from './measure';
 import { PINGPONG_PUBLISHED } from './plan';
+import { describeFailure } from '../../measure';
 
 export type PingPongDocument = SuiteDocument<PingPongSettings, PingPongResults>;
 
@@ -76,7 +77,7 @@ export function renderPingPongMarkdown(doc: PingPongDocument): string {
     '',
     pingPongVerdict(doc.results.cells),
     '',
-    ...doc.results.failures.map((f) => `- FAILED ${f.payload} ${f.contender}: ${f.error}`),
+    ...doc.results.failures.map((f) => `- FAILED ${f.payload} ${f.contender}: ${describeFailure(f.failure)}`),
     'Published (experiments.md §3b):',
     '',
     ...PINGPONG_PUBLISHED.map((p) => `- ${p}`),
