@@ -17,24 +17,24 @@ const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
 function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], startedAt: Date): BenchSettings {
   return {
     startedAt: startedAt.toISOString(),
-    profile: options.profile.name,
+    profile: options.preset.name,
     runtimes: options.runtimes.map((r) => ({ name: r.name, version: r.version })),
     variants: options.variants.map((v) => ({ id: v.id, description: v.description, mains: v.mains, env: v.env })),
     cases: options.cases.map((c) => c.id),
     transports: options.transports,
-    runs: options.runs ?? options.profile.runs,
+    runs: options.runs ?? options.preset.runs,
     runsOverride: options.runs,
     warmup: options.warmup,
     warmupMs: options.warmupMs,
     settleMs: options.settleMs,
-    forks: options.forks ?? options.profile.forks,
+    forks: options.forks ?? options.preset.forks,
     forksPerCase: Object.fromEntries(plan.map((p) => [p.record.id, p.forks])),
-    visits: options.visits ?? options.profile.visits,
+    visits: options.visits ?? options.preset.visits,
     visitsPerCase: Object.fromEntries(plan.map((p) => [p.record.id, p.visits])),
     rewarmMs: options.rewarmMs,
     // Timed calls per case (all visits and transports) after which a visit stops repeating; null: every run is made.
-    budgetMs: options.runs === null ? options.profile.budgetMs : null,
-    minRunsPerVisit: options.profile.minRunsPerVisit,
+    budgetMs: options.runs === null ? options.preset.budgetMs : null,
+    minRunsPerVisit: options.preset.minRunsPerVisit,
     coldCallPerCase: true,
     order:
       "per case: each transport's cold call and warm-up (at least warmup calls and warmupMs ms), then timed repetitions interleaved in transport order " +

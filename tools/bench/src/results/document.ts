@@ -40,6 +40,7 @@ export interface Provenance {
 /** What every run's settings start with: when it started and with which preset (--profile). */
 export interface Settings {
   startedAt: string;
+  /** The preset's name (--profile: plan/presets.ts, a suite's presets). */
   profile: string;
 }
 

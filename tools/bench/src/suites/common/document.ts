@@ -1,10 +1,11 @@
 import * as os from 'node:os';
 import type { AppRuntimeRecord, Provenance, ResultsDocument, Settings } from '../../results';
-import type { SuiteProfile } from './args';
+import type { SuitePreset } from './args';
 
 /** What every suite's settings record beside its own numbers. */
 export interface SuiteSettings extends Settings {
-  profile: SuiteProfile;
+  /** The preset (--profile) the run took its defaults from. */
+  profile: SuitePreset;
   /** The network profile and the runtime it ran on (absent in runs from before --network and --node). */
   network?: string;
   node?: string;
@@ -21,10 +22,13 @@ export interface SuiteProvenance extends Provenance {
 
 /** results.json of a suite run: the source of truth its Markdown and HTML are rendered from. */
 export interface SuiteDocument<S, R> extends ResultsDocument<S & SuiteSettings, SuiteProvenance> {
-  /** 2: a failed measurement records a Failure (kind, message) where version 1 had an `error` string. */
+  /**
+   * 2: the ways of calling a suite compares are `transport` (plan.transports, cells[].transport) and a failed
+   * measurement records a Failure (kind, message); version 1 said `contender` and had an `error` string.
+   */
   schemaVersion: 2;
   suite: string;
-  /** The data records the run used (contenders, payloads, sweep), as they were. */
+  /** The data records the run used (transports, payloads, sweep), as they were. */
   plan: Record<string, unknown>;
   results: R;
 }

@@ -8,7 +8,7 @@ import { collectProvenance, writeIndex, createRunFolder, writeFileAtomic, descri
 import { exportedFiles, JSON_EXPORTER, writeExports, type Exporter } from '../../export';
 import { renderIndex } from '../../compare';
 import { runTool, UsageError, errorText, type CommandLine, type OptionTable } from '../../cli';
-import { suiteArgsOf, suiteCommand, withOneRuntime, type SuiteArgs, type SuiteOptionsSpec, type SuiteProfile } from './args';
+import { suiteArgsOf, suiteCommand, withOneRuntime, type SuiteArgs, type SuiteOptionsSpec, type SuitePreset } from './args';
 import { resolveNodeBinary, type NodeBinary, runtimeOfProcess, networkRecord, onStage } from '../../run';
 import { coresNote, type SuiteDocument } from './document';
 import { startSuiteServers, type SuiteServers } from './servers';
@@ -18,7 +18,7 @@ export const WORKSPACE_ROOT = path.resolve(__dirname, '../../../../..');
 
 export interface SuiteContext<S> {
   settings: S;
-  profile: SuiteProfile;
+  preset: SuitePreset;
   runDir: string;
   /** null for suites that need no network. */
   servers: SuiteServers | null;
@@ -101,7 +101,7 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
     suite,
     incomplete: true,
     provenance: collectProvenance(WORKSPACE_ROOT, argv),
-    settings: { ...args.settings, startedAt: startedAt.toISOString(), profile: args.profile, network: network.name, node: args.runtimes[0].name, cpuCount, cores: coresNote(cpuCount) },
+    settings: { ...args.settings, startedAt: startedAt.toISOString(), profile: args.preset, network: network.name, node: args.runtimes[0].name, cpuCount, cores: coresNote(cpuCount) },
     plan: definition.plan(args.settings),
     results: null,
   };
@@ -134,7 +134,7 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
       const save = (partial: unknown) => write(runDir, { ...doc, results: partial });
       const context: SuiteContext<S> = {
         settings: args.settings,
-        profile: args.profile,
+        preset: args.preset,
         runDir,
         servers: live.servers,
         log,
