@@ -7,6 +7,7 @@ import { CONNECTION_LIMITS, isTuned, limitHttp1Connections, limitHttp2Sessions, 
 import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
 import { connectSample, PROTOBUF_MEDIA_TYPE } from '@bench/proto';
 import { AppModule } from './app.module';
+import { closeAgedConnections } from './connection-age';
 import { refuseCompressedBodies } from './body-formats';
 import { cappedGzip } from './connect-compression';
 import { connectRoutes } from './connect-samples';
@@ -30,6 +31,7 @@ export async function createServerA(settings: Settings): Promise<INestApplicatio
     const adapter = fastify(new FastifyAdapter({ ...keepAlive, bodyLimit }));
     refuseCompressedBodies(adapter.getInstance());
     limitHttp1Connections(adapter.getInstance().server, settings.handshakeTimeoutMs);
+    if (settings.maxConnectionAgeMs > 0) closeAgedConnections(adapter.getInstance().server, settings.maxConnectionAgeMs);
     return NestFactory.create<NestFastifyApplication>(AppModule.register(settings, 'fastify'), adapter, { logger: LOGGER });
   }
   // bodyParser false: only the parsers below, not Nest's default urlencoded one, which inflates gzip bodies.
@@ -38,6 +40,7 @@ export async function createServerA(settings: Settings): Promise<INestApplicatio
   app.useBodyParser('raw', { type: PROTOBUF_MEDIA_TYPE, limit: bodyLimit, inflate: false });
   const server = app.getHttpServer();
   limitHttp1Connections(server, settings.handshakeTimeoutMs);
+  if (settings.maxConnectionAgeMs > 0) closeAgedConnections(server, settings.maxConnectionAgeMs);
   // Node 18+ counts headersTimeout from a request's first byte, not from the end of the previous one, so
   // the keep-alive below needs no longer head timeout (an idle connection outlives it: tested).
   if (isTuned(settings.variant, 'long-keep-alive')) server.keepAliveTimeout = KEEP_ALIVE_MS;

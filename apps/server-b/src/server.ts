@@ -29,5 +29,16 @@ class LimitedServerGrpc extends ServerGrpc {
 /** server-b as main.ts runs it, not yet listening: the contract, the variant's codec, the request and session limits. */
 export function createServerB(settings: Settings, url: string, logger: false | ('error' | 'warn')[] = ['error', 'warn']): Promise<INestMicroservice> {
   const { options } = serverGrpcOptions(url, grpcCodecFor(settings.variant));
-  return NestFactory.createMicroservice(AppModule.register(settings), { strategy: new LimitedServerGrpc(options, settings.handshakeTimeoutMs), logger });
+  const aged = settings.maxConnectionAgeMs > 0 ? { ...options, channelOptions: { ...options.channelOptions, ...maxConnectionAge(settings.maxConnectionAgeMs) } } : options;
+  return NestFactory.createMicroservice(AppModule.register(settings), { strategy: new LimitedServerGrpc(aged, settings.handshakeTimeoutMs), logger });
+}
+
+/**
+ * grpc-js sends GOAWAY once a connection is `ms` old (± 10 % jitter, grpc-js's own) and lets its calls
+ * finish for up to MAX_CONNECTION_AGE_GRACE_MS before closing it: clients reconnect without an error,
+ * which is what lets a Service's virtual IP re-balance long-lived HTTP/2 connections.
+ */
+const MAX_CONNECTION_AGE_GRACE_MS = 30_000;
+function maxConnectionAge(ms: number): Record<string, number> {
+  return { 'grpc.max_connection_age_ms': ms, 'grpc.max_connection_age_grace_ms': MAX_CONNECTION_AGE_GRACE_MS };
 }

@@ -30,6 +30,8 @@ export interface Settings {
   callTimeoutMs: number;
   /** How long every listener waits for an HTTP/1.1 request head or the HTTP/2 preface (CONNECTION_LIMITS.handshake). */
   handshakeTimeoutMs: number;
+  /** Servers close each connection this long after it opened, so clients reconnect and a Service re-balances (gRPC: GOAWAY; HTTP/1.1: `Connection: close`); 0: never. */
+  maxConnectionAgeMs: number;
 }
 
 
@@ -47,6 +49,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   variant: 'blog',
   callTimeoutMs: 120_000,
   handshakeTimeoutMs: CONNECTION_LIMITS.handshake.ms,
+  maxConnectionAgeMs: 0,
 });
 
 /** Environment variable for each setting, as documented in the README. */
@@ -64,6 +67,7 @@ export const SETTING_ENV: Readonly<Record<keyof Settings, string>> = Object.free
   variant: 'VARIANT',
   callTimeoutMs: 'CALL_TIMEOUT_MS',
   handshakeTimeoutMs: 'HANDSHAKE_TIMEOUT_MS',
+  maxConnectionAgeMs: 'MAX_CONNECTION_AGE_MS',
 });
 
 const PORT = { min: 1, max: 65_535 };
@@ -120,5 +124,6 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     variant,
     callTimeoutMs: int('callTimeoutMs', { min: 1, max: 3_600_000 }),
     handshakeTimeoutMs: int('handshakeTimeoutMs', { min: 100, max: 600_000 }),
+    maxConnectionAgeMs: read('maxConnectionAgeMs') === '0' ? 0 : int('maxConnectionAgeMs', { min: 100, max: 86_400_000 }),
   };
 }

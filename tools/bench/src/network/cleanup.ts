@@ -2,6 +2,8 @@ import * as fs from 'node:fs';
 import { teardownPlan, type TeardownStep } from './commands';
 import { isHeld, lockPath, readLock } from './lock';
 import { listNamespaces, namespacePids } from './namespaces';
+import { sweepCgroups } from './cgroups';
+import { runPrefix, sweepNetnsEtc } from './run-extras';
 import { tryRun } from './shell';
 import { isStageNamespace } from './topology';
 import { sweepWorkDirs } from './work-dirs';
@@ -26,6 +28,7 @@ export function runTeardown(steps: readonly TeardownStep[]): string[] {
 
 /** What cleanupLeftovers removed, and what it could not. */
 export interface CleanupReport {
+  /** Namespaces, then `cgroup <name>` and `/etc/netns/<name>` left by replicas. */
   removed: string[];
   killed: number[];
   failures: string[];
@@ -45,12 +48,19 @@ export function cleanupLeftovers(): CleanupReport {
   const holder = readLock();
   const live = holder && isHeld(holder) && holder.pid !== process.pid ? holder : null;
   if (holder && !live && holder.pid !== process.pid) fs.rmSync(lockPath(), { force: true });
+  // A live run owns every namespace named after it (its replicas' too), not only the three it locked.
   const liveNamespaces = new Set(live ? Object.values(live.namespaces) : []);
+  const liveOwns = (ns: string) => liveNamespaces.has(ns) || (live !== null && ns.startsWith(runPrefix(live.runId)));
   const ours = listNamespaces().filter(isStageNamespace);
-  const stale = ours.filter((ns) => !liveNamespaces.has(ns));
+  const stale = ours.filter((ns) => !liveOwns(ns));
   const pids = new Map(stale.map((ns) => [ns, namespacePids(ns)]));
   const failures = runTeardown(teardownPlan(stale, pids, null));
+  // Then what those runs' replicas left outside their namespaces: CPU cgroups, /etc/netns folders.
+  const keep = live ? runPrefix(live.runId) : null;
+  const cgroups = sweepCgroups(keep);
+  failures.push(...cgroups.failures);
+  const etc = sweepNetnsEtc(keep);
   // Work folders of dead runs; ownerless (older) ones only when no other stage lives to own them.
   const workDirs = sweepWorkDirs({ ownerlessToo: live === null });
-  return { removed: stale, workDirs, killed: [...pids.values()].flat(), failures, kept: ours.filter((ns) => liveNamespaces.has(ns)) };
+  return { removed: [...stale, ...cgroups.removed.map((name) => `cgroup ${name}`), ...etc.map((name) => `/etc/netns/${name}`)], workDirs, killed: [...pids.values()].flat(), failures, kept: ours.filter(liveOwns) };
 }

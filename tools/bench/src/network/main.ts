@@ -109,7 +109,7 @@ async function down(): Promise<number> {
     while (isAlive(holder.pid) && readLock()?.pid === holder.pid && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const report = cleanupLeftovers();
-  if (report.removed.length) log(`removed leftover namespaces: ${report.removed.join(', ')}${report.killed.length ? ` (killed pids ${report.killed.join(', ')})` : ''}`);
+  if (report.removed.length) log(`removed leftovers: ${report.removed.join(', ')}${report.killed.length ? ` (killed pids ${report.killed.join(', ')})` : ''}`);
   if (report.workDirs.length) log(`removed leftover work folders: ${report.workDirs.join(', ')}`);
   report.failures.forEach((failure) => log(failure));
   if (report.kept.length) log(`still up (its owner did not stop in time): ${report.kept.join(', ')}`);

@@ -9,6 +9,7 @@ import { CALIBRATION_TOLERANCE } from './limits';
 import { acquireLock } from './lock';
 import { createWorkDir } from './work-dirs';
 import { namespacePids } from './namespaces';
+import { removeRunExtras, runNamespaces } from './run-extras';
 import { checkPrerequisites } from './prerequisites';
 import { bulkTransfer, connectRtts, offloadState, pingRtts, queueDrops, routerRuleCounters, startProbeServer } from './probes';
 import { usesDelayer, usesStage, type NetworkProfile } from './profile';
@@ -123,9 +124,11 @@ export async function startStage(profile: NetworkProfile, options: StageOptions)
     stopped = true;
     removeHooks();
     delayer?.kill();
-    const namespaces = [t.namespaces.client, t.namespaces.server, t.namespaces.router];
+    // Replicas' namespaces (replicas.ts) are named after the run too: they come down with the stage.
+    const namespaces = [...new Set([t.namespaces.client, t.namespaces.server, t.namespaces.router, ...runNamespaces(t.runId)])];
     // Only a delayer still running is signalled by PID: an exited one's PID may already be reused.
     runTeardown(teardownPlan(namespaces, new Map(namespaces.map((ns) => [ns, namespacePids(ns)])), delayer?.running ? delayer.pid : null));
+    removeRunExtras(t.runId);
     for (const bridge of bridges) void bridge.close().catch(() => undefined);
     if (ownWorkDir) fs.rmSync(workDir, { recursive: true, force: true });
     releaseLockFile();

@@ -22,6 +22,8 @@ export interface SuiteOptionsSpec<S extends Record<string, number>> {
   /** One entry per setting; the command-line flag is the key in kebab case (durationS → --duration-s). */
   options: { readonly [K in keyof S]: NumericOption };
   profiles: Readonly<Record<SuiteProfile, S>>;
+  /** Options beyond the numeric settings (text, lists), read into SuiteArgs.extras by their flag. */
+  extraOptions?: OptionTable;
 }
 
 export interface SuiteArgs<S> {
@@ -32,6 +34,8 @@ export interface SuiteArgs<S> {
   /** --node: the Node runtimes to run on (the bench's calls and the servers), one after the other, each in run folders of its own. */
   runtimes: RuntimeRecord[];
   settings: S;
+  /** The values of the spec's extraOptions, by flag. */
+  extras: Record<string, unknown>;
 }
 
 /** --profile, --out and --node: every suite's, and bench:suites' (which passes them on). */
@@ -88,7 +92,7 @@ export function suiteCommand<S extends Record<string, number>>(spec: SuiteOption
     flagOf(key),
     { kind: 'int', value: 'N', min: option.min, max: option.max, description: option.description, defaultText: SUITE_PROFILES.map((p) => `${p} ${spec.profiles[p][key]}`).join(', ') },
   ]);
-  const options: OptionTable = { ...SUITE_RUN_OPTIONS, network: NETWORK_OPTION, ...Object.fromEntries(settings) };
+  const options: OptionTable = { ...SUITE_RUN_OPTIONS, network: NETWORK_OPTION, ...spec.extraOptions, ...Object.fromEntries(settings) };
   return { name: `bench:${spec.suite}`, synopsis: `npx nx run bench:${spec.suite} [options]`, about: spec.about, options };
 }
 
@@ -108,5 +112,6 @@ export function parseSuiteArgs<S extends Record<string, number>>(spec: SuiteOpti
   const networks = values.network as string[];
   if (networks.length === 0) throw new UsageError('--network selected no profile');
   const runtimes = parseRuntimes(values.node as string[]);
-  return { profile, out: path.resolve(values.out as string), networks: [...new Set(networks)], runtimes, settings: settings as S };
+  const extras = Object.fromEntries(Object.keys(spec.extraOptions ?? {}).map((flag) => [flag, values[flag]]));
+  return { profile, out: path.resolve(values.out as string), networks: [...new Set(networks)], runtimes, settings: settings as S, extras };
 }

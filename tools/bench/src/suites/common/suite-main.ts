@@ -25,6 +25,12 @@ export interface SuiteContext<S> {
   runDir: string;
   /** null for suites that need no network. */
   servers: SuiteServers | null;
+  /** The network stage the run is on (null on loopback), for suites that place their own apps on it (usesStage). */
+  stage: Stage | null;
+  /** The values of the suite's extraOptions, by flag. */
+  extras: Record<string, unknown>;
+  /** Records more provenance (what the suite built: replicas, rules) in results.json. */
+  addProvenance(entries: Record<string, unknown>): void;
   /** One line of progress on stderr. */
   log(line: string): void;
   /** Rewrites results.json (atomically, marked incomplete) with what has been measured so far. */
@@ -36,6 +42,10 @@ export interface SuiteContext<S> {
 export interface SuiteDefinition<S extends Record<string, number>, R> {
   spec: SuiteOptionsSpec<S>;
   needsServers: boolean;
+  /** The suite starts its own apps on the network stage (context.stage) rather than the blog's servers. */
+  usesStage?: boolean;
+  /** Why the options cannot run (a usage error: exit 2), or null; checked before anything starts. */
+  checkArgs?(args: SuiteArgs<S>, networks: readonly NetworkProfile[]): string | null;
   /** The data records this run uses, recorded in results.json as `plan`. */
   plan(settings: S): Record<string, unknown>;
   run(context: SuiteContext<S>): Promise<R>;
@@ -60,7 +70,9 @@ export async function runSuite<S extends Record<string, number>, R>(definition: 
   const suite = definition.spec.suite;
   const args = parseSuiteArgs(definition.spec, argv);
   const networks = args.networks.map((name) => findProfile(name));
-  if (networks.some(usesStage) && !definition.needsServers) throw new UsageError(`--network: bench:${suite} calls no server, so it runs the same on any network`);
+  const wrong = definition.checkArgs?.(args, networks) ?? null;
+  if (wrong) throw new UsageError(wrong);
+  if (networks.some(usesStage) && !definition.needsServers && !definition.usesStage) throw new UsageError(`--network: bench:${suite} calls no server, so it runs the same on any network`);
   const binaries: NodeBinary[] = args.runtimes.map((runtime) => resolveNodeBinary(runtime, { installed: path.join(WORKSPACE_ROOT, 'node_modules', '.bin', 'node') }));
   if (binaries.length > 1 || binaries[0].source !== 'bench') {
     let worst = 0;
@@ -120,7 +132,7 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
       const calibration = await stage.calibrate();
       doc.provenance = { ...doc.provenance, networks: { [network.name]: { profile: network, calibration, delayerCpu: null, refused: null } } };
       // Every suite's page prints the setup note: it says across what the calls went, and how.
-      doc.settings.cores +=
+      if (definition.needsServers) doc.settings.cores +=
         `. Across the ${network.name} network stage (${describeCalibration(calibration)}): the servers run in its server namespace and ` +
         "the bench's calls reach them through the stage's forwarder in the client namespace, so a new connection's handshake crosses the " +
         'stage but the "connect" figures time only the hop to the forwarder';
@@ -142,6 +154,12 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
       profile: args.profile,
       runDir,
       servers,
+      stage,
+      extras: args.extras,
+      addProvenance: (entries) => {
+        doc.provenance = { ...doc.provenance, ...entries };
+        write(runDir, doc);
+      },
       log,
       save,
       progress: (line, partial) => {

@@ -1,0 +1,78 @@
+// The bench's side of the driver: starts it in the client namespace and exchanges one JSON line per
+// command (driver.ts has the protocol).
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+import * as readline from 'node:readline';
+import type { Stage } from '../../network';
+import type { DriverCommand, DriverConfig, DriverReply } from './driver';
+
+const DRIVER_MAIN = path.join(__dirname, 'driver.js');
+
+export class DriverProcess {
+  private readonly replies: DriverReply[] = [];
+  private waiting: ((reply: DriverReply) => void) | null = null;
+  private stderr = '';
+  private exited: string | null = null;
+
+  private constructor(private readonly child: ChildProcess) {
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      const reply = JSON.parse(line) as DriverReply;
+      if (this.waiting) {
+        const w = this.waiting;
+        this.waiting = null;
+        w(reply);
+      } else this.replies.push(reply);
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString()).slice(-4000)));
+    child.once('exit', (code, signal) => {
+      this.exited = `the driver exited (${signal ?? `code ${code}`})${this.stderr.trim() ? `: ${this.stderr.trim()}` : ''}`;
+      this.waiting?.({ type: 'ready' } as DriverReply);
+    });
+  }
+
+  /** Starts the driver in the client namespace on the bench's own node, and waits for its warm-up to end. */
+  static async start(stage: Stage, config: DriverConfig): Promise<DriverProcess> {
+    const [command, ...args] = stage.wrap('client', [process.execPath, DRIVER_MAIN, JSON.stringify(config)]);
+    const driver = new DriverProcess(spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] }));
+    await driver.next('ready');
+    return driver;
+  }
+
+  get pid(): number {
+    return this.child.pid ?? -1;
+  }
+
+  async send<T extends DriverReply['type']>(command: DriverCommand, expect: T): Promise<Extract<DriverReply, { type: T }>> {
+    this.child.stdin!.write(`${JSON.stringify(command)}\n`);
+    return this.next(expect);
+  }
+
+  private next<T extends DriverReply['type']>(expect: T): Promise<Extract<DriverReply, { type: T }>> {
+    const check = (reply: DriverReply) => {
+      if (this.exited) throw new Error(this.exited);
+      if (reply.type !== expect) throw new Error(`driver: expected ${expect}, got ${reply.type}`);
+      return reply as Extract<DriverReply, { type: T }>;
+    };
+    if (this.exited) return Promise.reject(new Error(this.exited));
+    const queued = this.replies.shift();
+    if (queued) return Promise.resolve().then(() => check(queued));
+    return new Promise((resolve, reject) => {
+      this.waiting = (reply) => {
+        try {
+          resolve(check(reply));
+        } catch (error) {
+          reject(error);
+        }
+      };
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.exited) return;
+    const gone = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.stdin!.end(`${JSON.stringify({ type: 'stop' })}\n`);
+    const force = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
+    await gone;
+    clearTimeout(force);
+  }
+}
