@@ -4,9 +4,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import type { Stage } from '../../network';
+import { WORKSPACE_ROOT } from '../common/suite-main';
 import type { DriverCommand, DriverConfig, DriverReply } from './driver';
 
-const DRIVER_MAIN = path.join(__dirname, 'driver.js');
+/** The built driver, also when this module runs from source (tests): the same place either way. */
+const DRIVER_MAIN = path.join(WORKSPACE_ROOT, 'tools/bench/dist/suites/service/driver.js');
 
 export class DriverProcess {
   private readonly replies: DriverReply[] = [];
