@@ -1,5 +1,6 @@
-// The network stage (issue #17, "Across a network"): client — router — server namespaces with the
-// delay, rate and loss of a profile, calibrated before anything is measured on it.
+// network/: the network stage (issue #17, "Across a network"): client — router — server namespaces with
+// the delay, rate and loss of a profile, calibrated before anything is measured on it; bench:network.
+// Imports cli/ and results/; plan/, run/ and suites/ use it (as they will security/, its sibling).
 export { loadProfiles, findProfile, validateProfiles, validateProfile, usesStage, usesDelayer, ProfileError, type NetworkProfile } from './profile';
 export { PROFILE_RECORDS } from './profiles';
 export { STAGE_LIMITS, CALIBRATION_TOLERANCE } from './limits';
@@ -19,3 +20,20 @@ export { cleanupLeftovers, type CleanupReport } from './cleanup';
 export { judge, bulkBytesFor, allowedRttErrorMs, type Achieved, type Expected, type Verdict } from './calibration';
 export { NAMESPACE_PREFIX, topologyFor, type StageHost, type Topology, type TcpSettings } from './topology';
 export { readLock, isHeld, lockPath, type LockInfo } from './lock';
+// Behind a Service (issue #35): replicas on the server side, their CPU cgroups, balancing strategies.
+export { ReplicaSet, REPLICA_LAN, type Replica, type ReplicaRecord } from './replicas';
+export { parseCpuLimit, throttlingBetween, type CpuThrottling } from './cgroups';
+export {
+  BALANCING_STRATEGIES,
+  SERVICE_NAME,
+  SERVICE_TRANSPORTS,
+  SERVICE_VIP,
+  applyVirtualIp,
+  findStrategy,
+  virtualIpRulesInForce,
+  writeHeadlessName,
+  type BalancingStrategy,
+  type ServiceTransport,
+  type StrategyName,
+} from './balancing';
+export { run as runStageCommand } from './shell';

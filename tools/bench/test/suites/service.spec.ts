@@ -191,7 +191,7 @@ describe('saturation and the report', () => {
     expect(sharesText(cells[0])).toBe('100% / 0% / 0%');
     expect(saturationPoints(cells)[0]).toMatchObject({ strategy: 'l4', sustained: { offeredPerS: 200, shares: '100% / 0% / 0%' }, saturatedAt: 400 });
     const md = renderServiceMarkdown({
-      schemaVersion: 1,
+      schemaVersion: 2,
       suite: 'service',
       incomplete: false,
       provenance: {},

@@ -6,7 +6,7 @@ import * as http from 'node:http';
 import type { LookupFunction } from 'node:net';
 import type { ProcessSample } from '@bench/config';
 import { MAX_MESSAGE_BYTES, samplePackageDefinition } from '@bench/proto';
-import type { BalancingStrategy, ServiceTransport } from '../../network/balancing';
+import type { BalancingStrategy, ServiceTransport } from '../../network';
 
 type Unary = (request: unknown, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, reply?: unknown) => void) => void;
 type Client = grpc.Client & Record<string, Unary>;

@@ -2,10 +2,10 @@
 // stage's server side, each with a CPU limit, reached through each balancing strategy, under load at
 // fixed rates up to saturation; per-replica shares from the replicas' own counters.
 import type { OptionTable } from '../../cli';
-import { BALANCING_STRATEGIES } from '../../network/balancing';
-import { parseCpuLimit } from '../../network/cgroups';
-import { ReplicaSet } from '../../network/replicas';
-import { usesStage } from '../../network/profile';
+import { BALANCING_STRATEGIES } from '../../network';
+import { parseCpuLimit } from '../../network';
+import { ReplicaSet } from '../../network';
+import { usesStage } from '../../network';
 import type { SuiteOptionsSpec } from '../common/args';
 import { suiteMain, type SuiteDefinition } from '../common/suite-main';
 import { measureService, parseStrategies, type ServiceResults, type ServiceSettings } from './measure';
@@ -36,7 +36,7 @@ export const SERVICE_SPEC: SuiteOptionsSpec<ServiceSettings> = {
     drainMs: { description: 'how long calls still in flight after a step are waited for, ms', min: 100, max: 60_000 },
     deadlineMs: { description: 'deadline of each call, ms', min: 100, max: 120_000 },
   },
-  profiles: {
+  presets: {
     default: { stepMs: 5_000, warmupMs: 2_000, drainMs: 5_000, deadlineMs: 10_000 },
     quick: { stepMs: 1_000, warmupMs: 500, drainMs: 3_000, deadlineMs: 5_000 },
   },
@@ -59,7 +59,7 @@ export const SERVICE_SUITE: SuiteDefinition<ServiceSettings, ServiceResults> = {
   checkArgs: (args, networks) => {
     if (networks.some((n) => !usesStage(n))) return `--network: replicas live in namespaces of the network stage; ${networks.filter((n) => !usesStage(n)).map((n) => n.name).join(', ')} has none (use veth for no delay)`;
     try {
-      rates(args.extras, args.profile);
+      rates(args.extras, args.preset);
       if (millicores(args.extras) !== null) {
         const why = ReplicaSet.limitUnavailable();
         if (why) return `--cpu-limit: ${why}`;
@@ -74,7 +74,7 @@ export const SERVICE_SUITE: SuiteDefinition<ServiceSettings, ServiceResults> = {
     measureService(
       context.stage!,
       context.runDir,
-      { replicas: context.extras.replicas as number, millicores: millicores(context.extras), strategies: parseStrategies(context.extras.balance as string[]), rates: rates(context.extras, context.profile) },
+      { replicas: context.extras.replicas as number, millicores: millicores(context.extras), strategies: parseStrategies(context.extras.balance as string[]), rates: rates(context.extras, context.preset) },
       context.settings,
       context.addProvenance,
       context.progress as (line: string, partial: ServiceResults) => void,

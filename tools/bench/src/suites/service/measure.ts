@@ -5,10 +5,10 @@
 import * as path from 'node:path';
 import type { ProcessSample } from '@bench/config';
 import type { Stage } from '../../network';
-import { applyVirtualIp, findStrategy, SERVICE_NAME, SERVICE_TRANSPORTS, SERVICE_VIP, virtualIpRulesInForce, writeHeadlessName, type BalancingStrategy, type ServiceTransport, type StrategyName } from '../../network/balancing';
-import { throttlingBetween, type CpuThrottling } from '../../network/cgroups';
-import { ReplicaSet, type Replica, type ReplicaRecord } from '../../network/replicas';
-import { delayerCpuBetween, type DelayerCpu } from '../../network/stage';
+import { applyVirtualIp, findStrategy, SERVICE_NAME, SERVICE_TRANSPORTS, SERVICE_VIP, virtualIpRulesInForce, writeHeadlessName, type BalancingStrategy, type ServiceTransport, type StrategyName } from '../../network';
+import { throttlingBetween, type CpuThrottling } from '../../network';
+import { ReplicaSet, type Replica, type ReplicaRecord } from '../../network';
+import { delayerCpuBetween, type DelayerCpu } from '../../network';
 import type { HdrSummary } from '../common/hdr';
 import { rotate } from '../common/sequential';
 import { DriverProcess } from './driver-process';

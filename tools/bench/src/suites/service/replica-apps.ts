@@ -4,9 +4,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PARENT_PIPE_ENV } from '@bench/config';
-import type { Replica, ReplicaSet } from '../../network/replicas';
-import { run } from '../../network/shell';
-import { VARIANTS } from '../../planning/variants';
+import type { Replica, ReplicaSet } from '../../network';
+import { runStageCommand as run } from '../../network';
+import { VARIANTS } from '../../plan';
 import { SERVICE_PORTS } from './plan';
 
 const PARENT_PIPE_FD = 3;
