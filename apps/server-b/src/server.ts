@@ -29,7 +29,10 @@ class LimitedServerGrpc extends ServerGrpc {
 /** server-b as main.ts runs it, not yet listening: the contract, the variant's codec, the request and session limits. */
 export function createServerB(settings: Settings, url: string, logger: false | ('error' | 'warn')[] = ['error', 'warn']): Promise<INestMicroservice> {
   const { options } = serverGrpcOptions(url, grpcCodecFor(settings.variant));
-  const aged = settings.maxConnectionAgeMs > 0 ? { ...options, channelOptions: { ...options.channelOptions, ...maxConnectionAge(settings.maxConnectionAgeMs) } } : options;
+  const aged: GrpcOptions['options'] = settings.maxConnectionAgeMs > 0 ? { ...options, channelOptions: { ...options.channelOptions, ...maxConnectionAge(settings.maxConnectionAgeMs) } } : options;
+  // On SIGTERM, drain rather than drop: grpc-js's tryShutdown sends GOAWAY and lets calls in flight finish
+  // (a replica leaving a Service loses no call); Nest's default is forceShutdown, which cancels them.
+  aged.gracefulShutdown = true;
   return NestFactory.createMicroservice(AppModule.register(settings), { strategy: new LimitedServerGrpc(aged, settings.handshakeTimeoutMs), logger });
 }
 

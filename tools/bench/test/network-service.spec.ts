@@ -41,7 +41,7 @@ const netnsEtc = () => (fs.existsSync('/etc/netns') ? fs.readdirSync('/etc/netns
 const leftovers = (runId: string) => [...namespaces().split('\n').filter((n) => n.includes(`nbx-${runId}`)), ...cgroups().filter((n) => n.includes(runId)), ...netnsEtc().filter((n) => n.includes(runId))];
 
 describeRoot('bench:service behind a Service (root)', () => {
-  it('l4 pins one gRPC channel to one replica; dns-round-robin spreads it; max-connection-age re-balances without errors; nothing left', async () => {
+  it('l4 pins one gRPC channel to one replica; dns-round-robin spreads it; max-connection-age re-balances without errors; replicas join and leave under load losing nothing; nothing left', async () => {
     const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-service-'));
     const stage = await startStage(tiny, { runId: 'jest-svc' });
     let cells: ServiceCell[] = [];
@@ -50,13 +50,18 @@ describeRoot('bench:service behind a Service (root)', () => {
         stage,
         runDir,
         { replicas: 2, millicores: 500, strategies: ['l4', 'dns-round-robin', 'max-connection-age'].map(findStrategy), rates: [40] },
-        { stepMs: 3000, warmupMs: 300, drainMs: 3000, deadlineMs: 5000 },
+        { stepMs: 3000, warmupMs: 300, drainMs: 3000, deadlineMs: 5000, changeRate: 40, changePhaseMs: 2000 },
         () => undefined,
         () => undefined,
       );
       expect(results.failures).toEqual([]);
       expect(results.replicas.map((r) => r.cpuLimit?.setting)).toEqual(expect.arrayContaining([expect.stringMatching(/cfs_quota_us 50000|cpu\.max 50000 100000/)]));
       cells = results.cells;
+      // A replica joined and the oldest left gracefully under every strategy and transport: no call lost;
+      // gRPC drains (GOAWAY, calls in flight finish) without a single error.
+      expect(results.changes).toHaveLength(6);
+      for (const change of results.changes) expect(change.lost).toBe(0);
+      for (const change of results.changes.filter((c) => c.transport === 'grpc')) expect(change.errors).toBe(0);
       // Leftovers are checked before the stage comes down: the replicas' namespaces and cgroups exist while it is up.
       expect(leftovers('jest-svc').filter((n) => /-r\d/.test(n)).length).toBeGreaterThanOrEqual(2);
     } finally {

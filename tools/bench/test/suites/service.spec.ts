@@ -195,9 +195,9 @@ describe('saturation and the report', () => {
       suite: 'service',
       incomplete: false,
       provenance: {},
-      settings: { stepMs: 1000, warmupMs: 0, drainMs: 1000, deadlineMs: 1000, startedAt: 'now', profile: 'quick', cpuCount: 2, cores: '2 CPUs' },
+      settings: { stepMs: 1000, warmupMs: 0, drainMs: 1000, deadlineMs: 1000, changeRate: 0, changePhaseMs: 1000, startedAt: 'now', profile: 'quick', cpuCount: 2, cores: '2 CPUs' },
       plan: {},
-      results: { replicas: [], cells, skipped: [{ strategy: 'l7-proxy', transport: 'all', why: 'Envoy is not installed' }], failures: [] },
+      results: { replicas: [], cells, changes: [], skipped: [{ strategy: 'l7-proxy', transport: 'all', why: 'Envoy is not installed' }], failures: [] },
     });
     expect(md).toContain('| l4 | grpc | 200 |');
     expect(md).toContain('34% / 33% / 33%');

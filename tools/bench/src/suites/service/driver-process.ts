@@ -11,24 +11,23 @@ import type { DriverCommand, DriverConfig, DriverReply } from './driver';
 const DRIVER_MAIN = path.join(WORKSPACE_ROOT, 'tools/bench/dist/suites/service/driver.js');
 
 export class DriverProcess {
-  private readonly replies: DriverReply[] = [];
-  private waiting: ((reply: DriverReply) => void) | null = null;
+  private readonly queued: DriverReply[] = [];
+  /** Replies are matched by type: a counters reply may arrive while a step is still running. */
+  private readonly waiters: { type: DriverReply['type']; resolve(reply: DriverReply): void; reject(error: Error): void }[] = [];
   private stderr = '';
   private exited: string | null = null;
 
   private constructor(private readonly child: ChildProcess) {
     readline.createInterface({ input: child.stdout! }).on('line', (line) => {
       const reply = JSON.parse(line) as DriverReply;
-      if (this.waiting) {
-        const w = this.waiting;
-        this.waiting = null;
-        w(reply);
-      } else this.replies.push(reply);
+      const i = this.waiters.findIndex((w) => w.type === reply.type);
+      if (i >= 0) this.waiters.splice(i, 1)[0].resolve(reply);
+      else this.queued.push(reply);
     });
     child.stderr!.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString()).slice(-4000)));
     child.once('exit', (code, signal) => {
       this.exited = `the driver exited (${signal ?? `code ${code}`})${this.stderr.trim() ? `: ${this.stderr.trim()}` : ''}`;
-      this.waiting?.({ type: 'ready' } as DriverReply);
+      this.waiters.splice(0).forEach((w) => w.reject(new Error(this.exited!)));
     });
   }
 
@@ -49,24 +48,11 @@ export class DriverProcess {
     return this.next(expect);
   }
 
-  private next<T extends DriverReply['type']>(expect: T): Promise<Extract<DriverReply, { type: T }>> {
-    const check = (reply: DriverReply) => {
-      if (this.exited) throw new Error(this.exited);
-      if (reply.type !== expect) throw new Error(`driver: expected ${expect}, got ${reply.type}`);
-      return reply as Extract<DriverReply, { type: T }>;
-    };
+  private next<T extends DriverReply['type']>(type: T): Promise<Extract<DriverReply, { type: T }>> {
+    const i = this.queued.findIndex((r) => r.type === type);
+    if (i >= 0) return Promise.resolve(this.queued.splice(i, 1)[0] as Extract<DriverReply, { type: T }>);
     if (this.exited) return Promise.reject(new Error(this.exited));
-    const queued = this.replies.shift();
-    if (queued) return Promise.resolve().then(() => check(queued));
-    return new Promise((resolve, reject) => {
-      this.waiting = (reply) => {
-        try {
-          resolve(check(reply));
-        } catch (error) {
-          reject(error);
-        }
-      };
-    });
+    return new Promise((resolve, reject) => this.waiters.push({ type, resolve: (reply) => resolve(reply as Extract<DriverReply, { type: T }>), reject }));
   }
 
   async stop(): Promise<void> {

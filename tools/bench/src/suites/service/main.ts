@@ -35,10 +35,12 @@ export const SERVICE_SPEC: SuiteOptionsSpec<ServiceSettings> = {
     warmupMs: { description: 'load at the lowest rate before the sweep, ms', min: 0, max: 60_000 },
     drainMs: { description: 'how long calls still in flight after a step are waited for, ms', min: 100, max: 60_000 },
     deadlineMs: { description: 'deadline of each call, ms', min: 100, max: 120_000 },
+    changeRate: { description: 'offered rate while a replica joins and one leaves, calls/s (0: no change-under-load runs)', min: 0, max: 100_000 },
+    changePhaseMs: { description: 'each phase of a change-under-load run (steady, joined, left), ms', min: 500, max: 600_000 },
   },
   presets: {
-    default: { stepMs: 5_000, warmupMs: 2_000, drainMs: 5_000, deadlineMs: 10_000 },
-    quick: { stepMs: 1_000, warmupMs: 500, drainMs: 3_000, deadlineMs: 5_000 },
+    default: { stepMs: 5_000, warmupMs: 2_000, drainMs: 5_000, deadlineMs: 10_000, changeRate: 200, changePhaseMs: 5_000 },
+    quick: { stepMs: 1_000, warmupMs: 500, drainMs: 3_000, deadlineMs: 5_000, changeRate: 40, changePhaseMs: 2_000 },
   },
   extraOptions: EXTRA_OPTIONS,
 };

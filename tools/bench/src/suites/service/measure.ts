@@ -13,6 +13,7 @@ import type { HdrSummary } from '../common/hdr';
 import { rotate } from '../common/sequential';
 import { DriverProcess } from './driver-process';
 import type { StepResult } from './driver';
+import type { TimelineBin } from './timeline';
 import { HTTP_CONNECTIONS, MAX_IN_FLIGHT, SATURATION, SERVICE_PORTS, SERVICE_ROWS } from './plan';
 import { startReplicaApps, type ReplicaApps } from './replica-apps';
 import { WORKSPACE_ROOT } from '../common/suite-main';
@@ -22,6 +23,10 @@ export interface ServiceSettings extends Record<string, number> {
   warmupMs: number;
   drainMs: number;
   deadlineMs: number;
+  /** Offered rate of the change-under-load runs (calls/s); 0 runs none. */
+  changeRate: number;
+  /** Each of their three phases: steady, after a replica joined, after one left (ms). */
+  changePhaseMs: number;
 }
 
 export interface ServiceOptions {
@@ -54,9 +59,26 @@ export interface ServiceCell extends Pick<StepResult, 'ok' | 'errors' | 'errorKi
   saturated: string | null;
 }
 
+/** A replica added and one removed gracefully under load at a fixed rate. */
+export interface ChangeRun {
+  strategy: StrategyName;
+  transport: ServiceTransport;
+  offeredPerS: number;
+  ok: number;
+  errors: number;
+  errorKinds: Record<string, number>;
+  /** Calls due in the run that neither succeeded nor failed: none may be lost. */
+  lost: number;
+  corrected: HdrSummary;
+  added: { name: string; endpointAtMs: number; firstRequestAfterMs: number | null; requests: number };
+  removed: { name: string; leftAtMs: number; drainedInMs: number };
+  bins: TimelineBin[];
+}
+
 export interface ServiceResults {
   replicas: ReplicaRecord[];
   cells: ServiceCell[];
+  changes: ChangeRun[];
   /** Strategy × transport pairs not run, with why (does not apply, or what is missing here). */
   skipped: { strategy: StrategyName; transport: ServiceTransport | 'all'; why: string }[];
   failures: { strategy: StrategyName; transport: ServiceTransport; error: string }[];
@@ -86,7 +108,7 @@ export async function measureService(
   const addresses = replicas.map((r) => r.address);
   applyVirtualIp(t, [SERVICE_PORTS.http, SERVICE_PORTS.grpc], addresses);
   const hostsFile = writeHeadlessName(t, addresses);
-  const results: ServiceResults = { replicas: set.record(), cells: [], skipped: [], failures: [] };
+  const results: ServiceResults = { replicas: set.record(), cells: [], changes: [], skipped: [], failures: [] };
   addProvenance({ service: { replicas: set.record(), virtualIp: SERVICE_VIP, virtualIpRules: virtualIpRulesInForce(t), headlessName: SERVICE_NAME, hostsFile, ports: SERVICE_PORTS } });
 
   const read = async (driver: DriverProcess): Promise<Reading> => {
@@ -94,39 +116,54 @@ export async function measureService(
     return { counters: counters.replicas, driverCpuMs: counters.driverCpuMs, throttling: new Map(replicas.map((r) => [r.name, set.throttling(r)])), delayer: await stage.delayerCpu() };
   };
 
-  let k = 0;
-  for (const strategy of options.strategies) {
+  const apps = new Map<string, ReplicaApps>();
+  const startApps = async (strategy: BalancingStrategy, rs: Replica[]) => {
+    const started = await Promise.all(rs.map((r) => startReplicaApps(WORKSPACE_ROOT, path.join(runDir, 'logs'), set, r, strategy.maxConnectionAgeMs)));
+    started.forEach((a) => apps.set(a.replica.name, a));
+  };
+  const stopApps = async () => {
+    await Promise.all([...apps.values()].map((a) => a.stop()));
+    apps.clear();
+  };
+  const runnable = options.strategies.filter((strategy) => {
     const unavailable = strategyUnavailable(strategy);
     if (unavailable) {
       results.skipped.push({ strategy: strategy.name, transport: 'all', why: unavailable });
       progress(`${strategy.name}: not run: ${unavailable}`, results);
-      continue;
     }
-    let apps: ReplicaApps[] = [];
-    try {
-      apps = await Promise.all(replicas.map((r) => startReplicaApps(WORKSPACE_ROOT, path.join(runDir, 'logs'), set, r, strategy.maxConnectionAgeMs)));
-      for (const transport of rotate(SERVICE_TRANSPORTS, k++)) {
-        const why = strategy.notFor[transport];
-        if (why) {
-          results.skipped.push({ strategy: strategy.name, transport, why });
-          continue;
+    return !unavailable;
+  });
+  // Each strategy × transport it applies to, with the strategy's servers up; `what` runs one pair.
+  const eachPair = async (what: string, run: (strategy: BalancingStrategy, transport: ServiceTransport) => Promise<void>) => {
+    let k = 0;
+    for (const strategy of runnable) {
+      try {
+        await startApps(strategy, replicas);
+        for (const transport of rotate(SERVICE_TRANSPORTS, k++)) {
+          const why = strategy.notFor[transport];
+          if (why) {
+            if (!results.skipped.some((s) => s.strategy === strategy.name && s.transport === transport)) results.skipped.push({ strategy: strategy.name, transport, why });
+            continue;
+          }
+          try {
+            await run(strategy, transport);
+          } catch (error) {
+            results.failures.push({ strategy: strategy.name, transport, error: `${what}: ${error instanceof Error ? error.message : String(error)}` });
+            progress(`${strategy.name} ${transport} ${what} FAILED: ${results.failures.at(-1)!.error}`, results);
+          }
         }
-        try {
-          await sweep(strategy, transport);
-        } catch (error) {
-          results.failures.push({ strategy: strategy.name, transport, error: error instanceof Error ? error.message : String(error) });
-          progress(`${strategy.name} ${transport} FAILED: ${results.failures.at(-1)!.error}`, results);
-        }
+      } finally {
+        await stopApps();
       }
-    } finally {
-      await Promise.all(apps.map((a) => a.stop()));
     }
-  }
+  };
+  await eachPair('sweep', sweep);
+  if (settings.changeRate > 0) await eachPair('change under load', changeUnderLoad);
   return results;
 
-  async function sweep(strategy: BalancingStrategy, transport: ServiceTransport): Promise<void> {
+  function startDriver(strategy: BalancingStrategy, transport: ServiceTransport, warmupRate: number): Promise<DriverProcess> {
     const port = transport === 'grpc' ? SERVICE_PORTS.grpc : SERVICE_PORTS.http;
-    const driver = await DriverProcess.start(stage, {
+    return DriverProcess.start(stage, {
       caller: {
         transport,
         strategy,
@@ -136,12 +173,16 @@ export async function measureService(
         httpConnections: HTTP_CONNECTIONS,
         deadlineMs: settings.deadlineMs,
       },
-      warmup: { rate: options.rates[0], durationMs: settings.warmupMs },
+      warmup: { rate: warmupRate, durationMs: settings.warmupMs },
       maxInFlight: MAX_IN_FLIGHT,
       drainMs: settings.drainMs,
       replicas: replicas.map((r) => ({ name: r.name, address: r.address })),
       counterPort: port,
     });
+  }
+
+  async function sweep(strategy: BalancingStrategy, transport: ServiceTransport): Promise<void> {
+    const driver = await startDriver(strategy, transport, options.rates[0]);
     try {
       for (const rate of options.rates) {
         const before = await read(driver);
@@ -159,6 +200,78 @@ export async function measureService(
     } finally {
       await driver.stop();
     }
+  }
+
+  /**
+   * At a fixed rate for three phases: steady; then a new replica joins (its apps start, then it becomes
+   * an endpoint: the virtual IP's rules and the headless name list it) and its own counter is polled
+   * until it serves a request; then the oldest replica leaves gracefully (taken out of the rules and
+   * the name first, then SIGTERM: its apps drain) and is removed. Errors, lost calls and latency per
+   * bin are recorded.
+   */
+  async function changeUnderLoad(strategy: BalancingStrategy, transport: ServiceTransport): Promise<void> {
+    const rate = settings.changeRate;
+    const phase = settings.changePhaseMs;
+    const driver = await startDriver(strategy, transport, rate);
+    try {
+      const started = performance.now();
+      const at = () => performance.now() - started;
+      const timeline = driver.send({ type: 'timeline', rate, durationMs: 3 * phase, binMs: CHANGE_BIN_MS }, 'timeline');
+      await sleep(phase);
+      const joining = set.add();
+      await startApps(strategy, [joining]);
+      replicas.push(joining);
+      publishEndpoints();
+      const endpointAtMs = at();
+      await driver.send({ type: 'replicas', replicas: replicas.map((r) => ({ name: r.name, address: r.address })) }, 'replicas');
+      const base = await driver.send({ type: 'counters' }, 'counters');
+      const baseRequests = requestsOf(base.replicas[joining.name]);
+      let firstRequestAfterMs: number | null = null;
+      while (at() < 2 * phase) {
+        const now = await driver.send({ type: 'counters' }, 'counters');
+        if (firstRequestAfterMs === null && requestsOf(now.replicas[joining.name]) > baseRequests) firstRequestAfterMs = at() - endpointAtMs;
+        await sleep(CHANGE_POLL_MS);
+      }
+      const leaving = replicas.shift()!;
+      publishEndpoints();
+      const leftAtMs = at();
+      await apps.get(leaving.name)?.stop();
+      apps.delete(leaving.name);
+      const drainedInMs = at() - leftAtMs;
+      set.remove(leaving);
+      await driver.send({ type: 'replicas', replicas: replicas.map((r) => ({ name: r.name, address: r.address })) }, 'replicas');
+      const { result, bins } = await timeline;
+      const end = await driver.send({ type: 'counters' }, 'counters');
+      const change: ChangeRun = {
+        strategy: strategy.name,
+        transport,
+        offeredPerS: rate,
+        ok: result.ok,
+        errors: result.errors,
+        errorKinds: result.errorKinds,
+        lost: result.due - result.ok - result.errors,
+        corrected: result.corrected,
+        added: { name: joining.name, endpointAtMs, firstRequestAfterMs, requests: requestsOf(end.replicas[joining.name]) - baseRequests },
+        removed: { name: leaving.name, leftAtMs, drainedInMs },
+        bins,
+      };
+      results.changes.push(change);
+      results.replicas = set.record();
+      progress(
+        `${strategy.name} ${transport} under change at ${rate}/s: ${joining.name} joined, first request ${firstRequestAfterMs === null ? 'never in the phase' : `after ${Math.round(firstRequestAfterMs)} ms`}; ` +
+          `${leaving.name} left, drained in ${Math.round(drainedInMs)} ms; ${result.errors} errors, ${change.lost} lost, p99 ${result.corrected.p99Ms.toFixed(1)} ms`,
+        results,
+      );
+    } finally {
+      await driver.stop();
+    }
+  }
+
+  /** The Service's endpoints are the replicas now listed: the virtual IP's rules and the headless name. */
+  function publishEndpoints(): void {
+    const now = replicas.map((r) => r.address);
+    applyVirtualIp(t, [SERVICE_PORTS.http, SERVICE_PORTS.grpc], now);
+    writeHeadlessName(t, now);
   }
 
   function cellOf(strategy: BalancingStrategy, transport: ServiceTransport, step: StepResult, before: Reading, after: Reading): ServiceCell {
@@ -202,6 +315,11 @@ export async function measureService(
     };
   }
 }
+
+const CHANGE_BIN_MS = 250;
+const CHANGE_POLL_MS = 100;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const requestsOf = (sample: ProcessSample | { error: string } | undefined) => (sample && !('error' in sample) ? (sample.requests ?? 0) : 0);
 
 /** What a strategy needs that this machine lacks, or null. */
 function strategyUnavailable(strategy: BalancingStrategy): string | null {

@@ -35,6 +35,8 @@ export interface OpenLoopOptions {
   maxInFlight: number;
   /** Calls still in flight this long after the window are counted as errors and not waited for. */
   drainMs: number;
+  /** Told of every call as it ends: when (ms since the start), its latency from its due time, and whether it succeeded. */
+  observe?(atMs: number, correctedMs: number, ok: boolean): void;
 }
 
 export async function runOpenLoop(options: OpenLoopOptions, call: () => Promise<void>, now: () => number = () => performance.now()): Promise<OpenLoopResult> {
@@ -69,10 +71,12 @@ export async function runOpenLoop(options: OpenLoopOptions, call: () => Promise<
         recordMs(corrected, end - dueAt);
         recordMs(service, end - sentAt);
         lastEnd = end;
+        options.observe?.(end - start, end - dueAt, true);
       },
       (error: unknown) => {
         lastEnd = now();
         fail(error instanceof Error ? error.message : String(error));
+        options.observe?.(lastEnd - start, lastEnd - dueAt, false);
       },
     ).finally(() => {
       inFlight -= 1;

@@ -92,6 +92,25 @@ function saturationTable(cells: readonly ServiceCell[]): Table {
   };
 }
 
+function changeTable(results: ServiceResults): Table {
+  return {
+    header: ['strategy', 'transport', 'rate/s', 'joined: first request after', 'its requests', 'left: drained in', 'errors', 'lost', 'p99 ms', 'worst bin ms'],
+    numeric: [false, false, true, false, true, false, true, true, true, true],
+    rows: results.changes.map((c) => [
+      c.strategy,
+      c.transport,
+      count(c.offeredPerS),
+      c.added.firstRequestAfterMs === null ? 'never (in the phase)' : `${count(Math.round(c.added.firstRequestAfterMs))} ms`,
+      count(c.added.requests),
+      `${count(Math.round(c.removed.drainedInMs))} ms`,
+      count(c.errors),
+      count(c.lost),
+      ms(c.corrected.p99Ms),
+      ms(Math.max(0, ...c.bins.map((b) => b.maxMs))),
+    ]),
+  };
+}
+
 function skippedLines(results: ServiceResults): string[] {
   return [
     ...results.skipped.map((s) => `- not run: ${s.strategy}${s.transport === 'all' ? '' : ` × ${s.transport}`}: ${s.why}`),
@@ -120,6 +139,9 @@ export function renderServiceMarkdown(doc: ServiceDocument): string {
     '',
     markdownTable(sweepTable(r.cells)),
     '',
+    ...(r.changes.length
+      ? ['## Change under load', '', `At a fixed rate: ${s.changePhaseMs} ms steady, a replica joins (an endpoint once its apps listen), ${s.changePhaseMs} ms later the oldest leaves gracefully (out of the endpoints, then SIGTERM: it drains).`, '', markdownTable(changeTable(r)), '']
+      : []),
     ...skippedLines(r),
     '',
   ].join('\n');
@@ -169,6 +191,9 @@ export function renderServiceHtml(doc: ServiceDocument): string {
       { id: 'saturation', heading: 'Where each strategy saturates', intro: 'The highest offered rate each strategy and transport sustained (≥ 90 % completed, ≤ 1 % errors, p99 ≤ 1 s), its p99 and CPU cost.', table: htmlTable(saturationTable(cells)) },
       { id: 'shares', heading: "Each replica's share", intro: "Requests each replica served, by its own counter: under l4 one gRPC channel is one connection, so one replica.", legend: { ids: transports.map((t) => SERIES[t]), marks: 'bars' }, charts: shareCharts },
       { id: 'latency', heading: 'Latency against offered rate', intro: 'p99 from each call’s due time, per strategy.', legend: { ids: transports.map((t) => SERIES[t]), marks: 'lines' }, charts: latencyCharts },
+      ...(doc.results.changes.length
+        ? [{ id: 'change', heading: 'Change under load', intro: 'A replica joins, then the oldest leaves gracefully, under load at a fixed rate: when the new one first serves, errors, lost calls and the worst latency in any 250 ms bin.', table: htmlTable(changeTable(doc.results)) }]
+        : []),
       { id: 'sweep', heading: 'The sweep', intro: skippedLines(doc.results).join(' ') || 'Every strategy and transport ran.', table: htmlTable(sweepTable(cells)) },
     ],
   });
