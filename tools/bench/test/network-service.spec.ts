@@ -12,6 +12,7 @@ import * as readline from 'node:readline';
 import { checkPrerequisites, cleanupLeftovers, startStage, validateProfile, type NetworkProfile } from '../src/network';
 import { findStrategy } from '../src/network/balancing';
 import { ReplicaSet } from '../src/network/replicas';
+import { cachedEnvoy } from '../src/network/front-proxy';
 import { measureService, type ServiceCell } from '../src/suites/service/measure';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -23,6 +24,8 @@ function missing(): string | null {
   if (spawnSync('sh', ['-c', 'command -v iptables && command -v iptables-restore && command -v ss']).status !== 0) return 'iptables or ss not installed (apt-get install -y iptables iproute2)';
   for (const built of ['suites/service/driver.js', 'network/index.js']) if (!fs.existsSync(path.join(DIST, built))) return `the bench is not built (${built}): npx nx run bench:build`;
   for (const app of ['server-a', 'server-b']) if (!fs.existsSync(path.join(ROOT, 'apps', app, 'dist/main.js'))) return `${app} is not built: npx nx run ${app}:build`;
+  const envoy = cachedEnvoy();
+  if ('missing' in envoy) return envoy.missing;
   return checkPrerequisites(tiny) ?? ReplicaSet.limitUnavailable();
 }
 
@@ -49,7 +52,7 @@ describeRoot('bench:service behind a Service (root)', () => {
       const results = await measureService(
         stage,
         runDir,
-        { replicas: 2, millicores: 500, strategies: ['l4', 'dns-round-robin', 'max-connection-age'].map(findStrategy), rates: [40] },
+        { replicas: 2, millicores: 500, strategies: ['l4', 'dns-round-robin', 'max-connection-age', 'l7-proxy'].map(findStrategy), rates: [40] },
         { stepMs: 3000, warmupMs: 300, drainMs: 3000, deadlineMs: 5000, changeRate: 40, changePhaseMs: 2000 },
         () => undefined,
         () => undefined,
@@ -59,7 +62,8 @@ describeRoot('bench:service behind a Service (root)', () => {
       cells = results.cells;
       // A replica joined and the oldest left gracefully under every strategy and transport: no call lost;
       // gRPC drains (GOAWAY, calls in flight finish) without a single error.
-      expect(results.changes).toHaveLength(6);
+      expect(results.skipped).toEqual([]);
+      expect(results.changes).toHaveLength(8);
       for (const change of results.changes) expect(change.lost).toBe(0);
       for (const change of results.changes.filter((c) => c.transport === 'grpc')) expect(change.errors).toBe(0);
       // Leftovers are checked before the stage comes down: the replicas' namespaces and cgroups exist while it is up.
@@ -79,6 +83,9 @@ describeRoot('bench:service behind a Service (root)', () => {
     const l4 = cell('l4', 'grpc').replicas.map((r) => r.requests);
     expect(l4.filter((n) => n > 0)).toHaveLength(1); // one channel = one connection = one DNAT choice
     expect(cell('dns-round-robin', 'grpc').replicas.every((r) => r.requests > 0)).toBe(true); // round_robin: a subchannel per replica
+    expect(cell('l7-proxy', 'grpc').replicas.every((r) => r.requests > 0)).toBe(true); // Envoy balances each stream
+    expect(cell('l7-proxy', 'http-json').replicas.every((r) => r.requests > 0)).toBe(true); // and each request
+    expect(cell('l7-proxy', 'grpc').cpuMs.proxy).toBeGreaterThan(0);
     expect(cell('max-connection-age', 'grpc').errors).toBe(0); // GOAWAY after 1 s, calls finish in the grace
     expect(leftovers('jest-svc')).toEqual([]);
   }, 300_000);

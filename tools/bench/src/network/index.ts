@@ -37,3 +37,4 @@ export {
   type StrategyName,
 } from './balancing';
 export { run as runStageCommand } from './shell';
+export { FrontProxy, cachedEnvoy, type ProxyRoute } from './front-proxy';

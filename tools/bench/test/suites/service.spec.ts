@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { createCpuCgroup, cpuHierarchy, inCgroup, parseCpuLimit, parseCpuStat, readThrottling, sweepCgroups } from '../../src/network/cgroups';
 import { BALANCING_STRATEGIES, SERVICE_TRANSPORTS, SERVICE_VIP, virtualIpRules } from '../../src/network/balancing';
 import { replicaCommands, replicaLanCommands } from '../../src/network/replicas';
+import { endpointsDocument, frontProxyConfig } from '../../src/network/front-proxy';
 import { topologyFor, tcpSettingsFor } from '../../src/network/topology';
 import { runOpenLoop } from '../../src/suites/service/open-loop';
 import { saturation, type ServiceCell } from '../../src/suites/service/measure';
@@ -121,6 +122,20 @@ describe('balancing strategies as data', () => {
       expect(named).toMatch(/nbx-unit-(server|router|r1)\b/);
     }
     expect(commands.map((c) => c.argv.join(' '))).toContain('ip -n nbx-unit-r1 addr add 198.18.4.11/24 dev eth0');
+  });
+});
+
+describe("l7-proxy's Envoy", () => {
+  it('balances round robin over endpoints from a watched file, HTTP/2 upstream for gRPC', () => {
+    const routes = [
+      { name: 'server-a', listenPort: 18080, replicaPort: 8080, protocol: 'http1' as const },
+      { name: 'server-b', listenPort: 19090, replicaPort: 9090, protocol: 'http2' as const },
+    ];
+    const config = JSON.stringify(frontProxyConfig(routes, '198.18.2.2', '/tmp/a.sock', (r) => `/tmp/eds-${r.name}.json`));
+    expect(config).toContain('"lb_policy":"ROUND_ROBIN"');
+    expect(config).toContain('"path_config_source":{"path":"/tmp/eds-server-b.json"}');
+    expect(config).toContain('"http2_protocol_options":{}');
+    expect(JSON.stringify(endpointsDocument(routes[1], ['198.18.4.11', '198.18.4.12']))).toContain('{"address":"198.18.4.12","port_value":9090}');
   });
 });
 

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import type { ProcessSample } from '@bench/config';
 import type { Stage } from '../../network';
-import { applyVirtualIp, findStrategy, SERVICE_NAME, SERVICE_TRANSPORTS, SERVICE_VIP, virtualIpRulesInForce, writeHeadlessName, type BalancingStrategy, type ServiceTransport, type StrategyName } from '../../network';
+import { FrontProxy, cachedEnvoy, applyVirtualIp, findStrategy, SERVICE_NAME, SERVICE_TRANSPORTS, SERVICE_VIP, virtualIpRulesInForce, writeHeadlessName, type BalancingStrategy, type ServiceTransport, type StrategyName } from '../../network';
 import { throttlingBetween, type CpuThrottling } from '../../network';
 import { ReplicaSet, type Replica, type ReplicaRecord } from '../../network';
 import { delayerCpuBetween, type DelayerCpu } from '../../network';
@@ -14,7 +14,7 @@ import { rotate } from '../common/sequential';
 import { DriverProcess } from './driver-process';
 import type { StepResult } from './driver';
 import type { TimelineBin } from './timeline';
-import { HTTP_CONNECTIONS, MAX_IN_FLIGHT, SATURATION, SERVICE_PORTS, SERVICE_ROWS } from './plan';
+import { HTTP_CONNECTIONS, MAX_IN_FLIGHT, PROXY_PORTS, SATURATION, SERVICE_PORTS, SERVICE_ROWS } from './plan';
 import { startReplicaApps, type ReplicaApps } from './replica-apps';
 import { WORKSPACE_ROOT } from '../common/suite-main';
 
@@ -84,7 +84,7 @@ export interface ServiceResults {
   failures: { strategy: StrategyName; transport: ServiceTransport; error: string }[];
 }
 
-type Reading = { counters: Record<string, ProcessSample | { error: string }>; driverCpuMs: number; throttling: Map<string, CpuThrottling | null>; delayer: DelayerCpu | null };
+type Reading = { counters: Record<string, ProcessSample | { error: string }>; driverCpuMs: number; throttling: Map<string, CpuThrottling | null>; delayer: DelayerCpu | null; proxyCpuMs: number | null };
 
 /** Why a step counts as saturated (SATURATION), or null. */
 export function saturation(step: Pick<StepResult, 'rate' | 'throughputPerS' | 'errors' | 'due'> & { corrected: Pick<HdrSummary, 'p99Ms'> }): string | null {
@@ -113,10 +113,17 @@ export async function measureService(
 
   const read = async (driver: DriverProcess): Promise<Reading> => {
     const counters = await driver.send({ type: 'counters' }, 'counters');
-    return { counters: counters.replicas, driverCpuMs: counters.driverCpuMs, throttling: new Map(replicas.map((r) => [r.name, set.throttling(r)])), delayer: await stage.delayerCpu() };
+    return {
+      counters: counters.replicas,
+      driverCpuMs: counters.driverCpuMs,
+      throttling: new Map(replicas.map((r) => [r.name, set.throttling(r)])),
+      delayer: await stage.delayerCpu(),
+      proxyCpuMs: proxy?.cpuMs() ?? null,
+    };
   };
 
   const apps = new Map<string, ReplicaApps>();
+  let proxy: FrontProxy | null = null;
   const startApps = async (strategy: BalancingStrategy, rs: Replica[]) => {
     const started = await Promise.all(rs.map((r) => startReplicaApps(WORKSPACE_ROOT, path.join(runDir, 'logs'), set, r, strategy.maxConnectionAgeMs)));
     started.forEach((a) => apps.set(a.replica.name, a));
@@ -139,6 +146,7 @@ export async function measureService(
     for (const strategy of runnable) {
       try {
         await startApps(strategy, replicas);
+        if (strategy.address === 'proxy') proxy = await startProxy();
         for (const transport of rotate(SERVICE_TRANSPORTS, k++)) {
           const why = strategy.notFor[transport];
           if (why) {
@@ -153,10 +161,22 @@ export async function measureService(
           }
         }
       } finally {
+        await proxy?.stop();
+        proxy = null;
         await stopApps();
       }
     }
   };
+
+  function startProxy(): Promise<FrontProxy> {
+    const envoy = cachedEnvoy();
+    if ('missing' in envoy) throw new Error(envoy.missing);
+    const routes = [
+      { name: 'server-a', listenPort: PROXY_PORTS.http, replicaPort: SERVICE_PORTS.http, protocol: 'http1' as const },
+      { name: 'server-b', listenPort: PROXY_PORTS.grpc, replicaPort: SERVICE_PORTS.grpc, protocol: 'http2' as const },
+    ];
+    return FrontProxy.start(t, envoy.binary, routes, replicas.map((r) => r.address), path.join(stage.workDir, 'front-proxy'));
+  }
   await eachPair('sweep', sweep);
   if (settings.changeRate > 0) await eachPair('change under load', changeUnderLoad);
   return results;
@@ -167,8 +187,8 @@ export async function measureService(
       caller: {
         transport,
         strategy,
-        host: strategy.address === 'dns-name' ? SERVICE_NAME : SERVICE_VIP,
-        port,
+        host: strategy.address === 'dns-name' ? SERVICE_NAME : strategy.address === 'proxy' ? stage.hosts.server : SERVICE_VIP,
+        port: strategy.address === 'proxy' ? (transport === 'grpc' ? PROXY_PORTS.grpc : PROXY_PORTS.http) : port,
         rows: SERVICE_ROWS,
         httpConnections: HTTP_CONNECTIONS,
         deadlineMs: settings.deadlineMs,
@@ -272,6 +292,7 @@ export async function measureService(
     const now = replicas.map((r) => r.address);
     applyVirtualIp(t, [SERVICE_PORTS.http, SERVICE_PORTS.grpc], now);
     writeHeadlessName(t, now);
+    proxy?.setEndpoints(now);
   }
 
   function cellOf(strategy: BalancingStrategy, transport: ServiceTransport, step: StepResult, before: Reading, after: Reading): ServiceCell {
@@ -294,9 +315,9 @@ export async function measureService(
       replicas: shares.reduce((n, s) => n + s.cpuMs, 0),
       delayer: delayer?.cpuMs ?? null,
       receive: delayer?.receiveCpuMs ?? null,
-      proxy: null,
+      proxy: before.proxyCpuMs !== null && after.proxyCpuMs !== null ? after.proxyCpuMs - before.proxyCpuMs : null,
     };
-    const total = cpu.driver + cpu.replicas + (cpu.delayer ?? 0) + (cpu.receive ?? 0);
+    const total = cpu.driver + cpu.replicas + (cpu.delayer ?? 0) + (cpu.receive ?? 0) + (cpu.proxy ?? 0);
     return {
       strategy: strategy.name,
       transport,
@@ -323,7 +344,10 @@ const requestsOf = (sample: ProcessSample | { error: string } | undefined) => (s
 
 /** What a strategy needs that this machine lacks, or null. */
 function strategyUnavailable(strategy: BalancingStrategy): string | null {
-  if (strategy.address === 'proxy') return 'Envoy (the l7-proxy) is not wired into bench:service yet: see docs/behind-a-service.md';
+  if (strategy.address === 'proxy') {
+    const envoy = cachedEnvoy();
+    if ('missing' in envoy) return envoy.missing;
+  }
   return null;
 }
 

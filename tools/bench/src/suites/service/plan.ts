@@ -23,3 +23,6 @@ export const SATURATION = Object.freeze({ minThroughputShare: 0.9, maxErrorShare
 
 /** Calls in flight at most per driver; a due call waits for a slot (and that wait is in its latency). */
 export const MAX_IN_FLIGHT = 2000;
+
+/** Where the l7-proxy strategy's Envoy listens, on the server namespace's address (server-a's routes over HTTP/1.1, server-b's over HTTP/2). */
+export const PROXY_PORTS = Object.freeze({ http: 18080, grpc: 19090 });
