@@ -76,6 +76,7 @@ export interface ChangeRun {
 }
 
 export interface ServiceResults {
+  /** The replicas the sweeps ran on (change-under-load runs add and remove others: ChangeRun.added/removed). */
   replicas: ReplicaRecord[];
   cells: ServiceCell[];
   changes: ChangeRun[];
@@ -276,7 +277,6 @@ export async function measureService(
         bins,
       };
       results.changes.push(change);
-      results.replicas = set.record();
       progress(
         `${strategy.name} ${transport} under change at ${rate}/s: ${joining.name} joined, first request ${firstRequestAfterMs === null ? 'never in the phase' : `after ${Math.round(firstRequestAfterMs)} ms`}; ` +
           `${leaving.name} left, drained in ${Math.round(drainedInMs)} ms; ${result.errors} errors, ${change.lost} lost, p99 ${result.corrected.p99Ms.toFixed(1)} ms`,

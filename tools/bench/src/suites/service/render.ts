@@ -164,7 +164,7 @@ export function renderServiceHtml(doc: ServiceDocument): string {
   );
   const shareCharts = strategies.map((strategy) => {
     const last = (transport: string) => cells.filter((c) => c.strategy === strategy && c.transport === transport && !c.saturated).at(-1) ?? cells.filter((c) => c.strategy === strategy && c.transport === transport).at(-1);
-    const names = doc.results.replicas.map((r) => r.name);
+    const names = cells.find((c) => c.strategy === strategy)?.replicas.map((r) => r.name) ?? [];
     return renderBarChart({
       kind: 'service-shares',
       caseId: strategy,
