@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { teardownPlan, type TeardownStep } from './commands';
 import { isHeld, lockPath, readLock } from './lock';
-import { listNamespaces, namespacePids } from './namespaces';
+import { listNamespaces, namespacePids, removeNetnsEtc } from './namespaces';
 import { tryRun } from './shell';
 import { isStageNamespace } from './topology';
 import { sweepWorkDirs } from './work-dirs';
@@ -31,6 +31,8 @@ export interface CleanupReport {
   failures: string[];
   /** Stage work folders of dead runs, removed. */
   workDirs: string[];
+  /** /etc/netns/<ns> folders of dead runs' namespaces, removed. */
+  etc: string[];
   /** Namespaces left alone because a live run holds the lock for them. */
   kept: string[];
 }
@@ -50,7 +52,9 @@ export function cleanupLeftovers(): CleanupReport {
   const stale = ours.filter((ns) => !liveNamespaces.has(ns));
   const pids = new Map(stale.map((ns) => [ns, namespacePids(ns)]));
   const failures = runTeardown(teardownPlan(stale, pids, null));
+  // Namespaces a live run holds keep their files; any other stage namespace's are a dead run's.
+  const etc = removeNetnsEtc(stale, (name) => isStageNamespace(name) && !liveNamespaces.has(name));
   // Work folders of dead runs; ownerless (older) ones only when no other stage lives to own them.
   const workDirs = sweepWorkDirs({ ownerlessToo: live === null });
-  return { removed: stale, workDirs, killed: [...pids.values()].flat(), failures, kept: ours.filter((ns) => liveNamespaces.has(ns)) };
+  return { removed: stale, etc, workDirs, killed: [...pids.values()].flat(), failures, kept: ours.filter((ns) => liveNamespaces.has(ns)) };
 }
