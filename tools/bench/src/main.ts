@@ -3,35 +3,14 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { noQuietWaits, runVariant, type VariantContext } from './app-sets/app-sets';
-import { KEEP_WARM_NODE_FLAGS } from './app-sets/apps';
-import { variantOfClient } from './app-sets/client-identity';
-import { describeGivenToken, givenToken } from './app-sets/control-token';
-import { DEADLINE_RULE, RESTARTS_PER_SET, runBoundMs } from './planning/deadlines';
-import { HttpClientDriver } from './measuring/drivers/http-driver';
+import { noQuietWaits, runVariant, type VariantContext, KEEP_WARM_NODE_FLAGS, variantOfClient, describeGivenToken, givenToken, acrossNetwork, checkNetworks, hasTaskset, planPinning, resolveNodeBinary, type NodeBinary } from './run';
+import { DEADLINE_RULE, RESTARTS_PER_SET, runBoundMs, BENCH_ALL_COMMAND, optionsOf, type BenchOptions, appSetKey, planCases, missingMains, type VariantRecord } from './plan';
+import { HttpClientDriver, failureSummary, CellPool, duration, expectedCostMs, Progress, SET_START_MS, STAGE_BUILD_MS, type RunnerHooks } from './measure';
 import { usesStage } from './network';
-import { acrossNetwork, checkNetworks } from './app-sets/network-runs';
-import { renderCsv } from './export/csv';
-import { renderReport } from './export/html';
-import { renderIndex } from './export/index-page';
-import { renderMarkdown, renderTable } from './export/markdown';
-import { SCHEMA_VERSION, type PlannedCase, type RunDocument } from './results/model';
-import { errorText, failureSummary } from './measuring/failures';
-import { BENCH_ALL_COMMAND, parseOptions, type BenchOptions } from './planning/options';
-import { appSetKey, planCases } from './planning/plan';
-import { CellPool } from './measuring/cell-pool';
-import { hasTaskset, planPinning } from './app-sets/pinning';
-import { duration, expectedCostMs, Progress, SET_START_MS, STAGE_BUILD_MS } from './measuring/progress';
-import { runTool } from './cli';
-import { collectProvenance } from './results/provenance';
-import { toCaseResult } from './results/results';
-import { cellLabel, plannedCells } from './results/completeness';
-import type { RunnerHooks } from './measuring/runner';
-import { writeIndex } from './results/runs';
-import { missingMains, type VariantRecord } from './planning/variants';
-import { createRunFolder, pointLatestAt, writeFileAtomic } from './results/store';
-import { resolveNodeBinary, type NodeBinary } from './app-sets/node-binaries';
-import { runtimeNameOf } from './planning/runtimes';
+import { renderCsv, renderReport, renderMarkdown, renderTable } from './export';
+import { renderIndex } from './compare';
+import { SCHEMA_VERSION, type PlannedCase, type RunDocument, collectProvenance, toCaseResult, cellLabel, plannedCells, writeIndex, createRunFolder, pointLatestAt, writeFileAtomic, runtimeNameOf, rttMs } from './results';
+import { errorText, runTool, type CommandLine } from './cli';
 
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
 
@@ -89,7 +68,7 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
 function describeDuration(options: BenchOptions, plan: readonly PlannedCase[]): { expectedMs: number; boundMs: number } {
   const sets = options.clientUrl ? 0 : new Set(plan.map(appSetKey)).size;
   const stages = options.networks.filter(usesStage).length;
-  const rtt = new Map(options.networks.map((n) => [n.name, 2 * n.oneWayDelayMs]));
+  const rtt = new Map(options.networks.map((n) => [n.name, rttMs(n)]));
   const visitsMs = plan.reduce((sum, p) => sum + expectedCostMs(p, rtt.get(p.network) ?? 0), 0);
   return { expectedMs: visitsMs + sets * SET_START_MS + stages * STAGE_BUILD_MS, boundMs: runBoundMs(plan, (p) => p.deadlineMs, sets, stages) };
 }
@@ -152,8 +131,8 @@ function prepareRuntimes(options: BenchOptions): Map<string, NodeBinary> {
   return binaries;
 }
 
-async function main(argv: readonly string[]): Promise<number> {
-  const options = await withClientVariant(parseOptions(argv));
+async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: readonly string[]): Promise<number> {
+  const options = await withClientVariant(optionsOf(line));
   checkNetworks(options.networks);
   const binaries = prepareRuntimes(options);
   const plan = planCases(options);
@@ -255,4 +234,4 @@ async function main(argv: readonly string[]): Promise<number> {
   return failed > 0 || doc.incomplete ? 1 : 0;
 }
 
-if (require.main === module) runTool(BENCH_ALL_COMMAND, (_line, argv) => main(argv));
+if (require.main === module) runTool(BENCH_ALL_COMMAND, main);

@@ -1,5 +1,6 @@
-// The network stage (issue #17, "Across a network"): client — router — server namespaces with the
-// delay, rate and loss of a profile, calibrated before anything is measured on it.
+// network/: the network stage (issue #17, "Across a network"): client — router — server namespaces with
+// the delay, rate and loss of a profile, calibrated before anything is measured on it; bench:network.
+// Imports cli/ and results/; plan/, run/ and suites/ use it (as they will security/, its sibling).
 export { loadProfiles, findProfile, validateProfiles, validateProfile, usesStage, usesDelayer, ProfileError, type NetworkProfile } from './profile';
 export { PROFILE_RECORDS } from './profiles';
 export { STAGE_LIMITS, CALIBRATION_TOLERANCE } from './limits';
@@ -19,3 +20,7 @@ export { cleanupLeftovers, type CleanupReport } from './cleanup';
 export { judge, bulkBytesFor, allowedRttErrorMs, type Achieved, type Expected, type Verdict } from './calibration';
 export { NAMESPACE_PREFIX, topologyFor, type StageHost, type Topology, type TcpSettings } from './topology';
 export { readLock, isHeld, lockPath, type LockInfo } from './lock';
+export { findPath, startPath, pathCountersBetween, pathPrerequisites, PATH_FEATURES, PathProfileError, type PathProfile, type ActivePath, type PathCounters, type PathRecord, type PathFeatureId } from './path';
+export { lookupCost, SERVICE_NAMES, CLUSTER, type DnsCounts } from './cluster-dns';
+export { ENVOY, resolveEnvoy, EnvoyUnavailableError } from './envoy-binary';
+export type { EnvoyCounters } from './sidecars';

@@ -4,7 +4,7 @@
 // a record below, and every suite and bench:all take path profiles wherever they take a network profile.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { makeCertificates, removeCertificates, type CertificateSet } from '../security/certificates';
+import { makeCertificates, removeCertificates, type CertificateSet } from '../security';
 import { CLUSTER, DNS_ADDRESS, DnsServer, dnsCountsBetween, dnsmasqArgv, dnsmasqMissing, netnsEtcDir, podResolvConf, searchDomains, SERVICE_NAMES, serviceFqdn, writePodResolvConf, type DnsCounts } from './cluster-dns';
 import { ENVOY, resolveEnvoy } from './envoy-binary';
 import { findProfile, usesStage, type NetworkProfile } from './profile';

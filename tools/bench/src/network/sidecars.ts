@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import type { CertificateSet } from '../security/certificates';
+import type { CertificateSet } from '../security';
 import { threadsCpuMs } from './receive-thread';
 
 /** One service the mesh carries: what the caller dials, and the ports each Envoy uses for it. */
