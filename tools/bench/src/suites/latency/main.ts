@@ -26,7 +26,7 @@ export const LATENCY_SUITE: SuiteDefinition<LatencySettings, LatencyResults> = {
   spec: LATENCY_SPEC,
   needsServers: true,
   plan: () => ({ contenders: LATENCY_CONTENDERS }),
-  run: (context) => measureLatency(context.servers!, LATENCY_CONTENDERS, context.settings, context.progress),
+  run: (context) => measureLatency(context.servers!, LATENCY_CONTENDERS, context.settings, context.progress, context.path),
   markdown: renderLatencyMarkdown,
   html: renderLatencyHtml,
 };

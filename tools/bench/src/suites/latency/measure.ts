@@ -4,6 +4,9 @@ import { LOOKUP_CALLERS } from '../callers/lookup-callers';
 import { quantileCurve, summarizeLatencies, type LatencySummary } from '../common/latency';
 import { rotate, timeSequentialCalls, warmUp } from '../common/sequential';
 import type { LatencyContender } from './contenders';
+import { addPathCounters, pathCountersBetween, type PathCounters } from '../../network';
+import type { PathContext } from '../common/stage-job';
+import { predictRoundTrips, type RoundTrips } from './round-trips';
 import { errorText } from '../../cli';
 
 export interface LatencySettings extends Record<string, number> {
@@ -21,6 +24,10 @@ export interface LatencyCell {
   firstCallMs: number[];
   /** Mean TCP connect time of the timed calls that opened a connection, and its share of their mean latency. */
   connect: { calls: number; meanMs: number; shareOfMean: number } | null;
+  /** Across a stage: what the path's DNS server and sidecars counted during the timed calls (totals over `calls`). */
+  path?: { calls: number; counters: PathCounters };
+  /** Across a stage: the round trips one call should take on this path, and that many calibrated RTTs. */
+  predicted?: { roundTrips: RoundTrips; ms: number };
 }
 
 export interface LatencyResults {
@@ -35,27 +42,30 @@ export async function measureLatency(
   contenders: readonly LatencyContender[],
   settings: LatencySettings,
   progress: (line: string, partial: LatencyResults) => void,
+  path: PathContext | null = null,
 ): Promise<LatencyResults> {
-  const raw = new Map<string, { latencies: number[]; first: number[]; connects: number[] }>();
+  const raw = new Map<string, Raw>();
   const results: LatencyResults = { cells: [], failures: [] };
   for (let round = 0; round < settings.rounds; round++) {
     for (const contender of rotate(contenders, round)) {
       try {
         const caller = await LOOKUP_CALLERS[contender.id](servers, USER_ID);
-        const entry = raw.get(contender.id) ?? { latencies: [], first: [], connects: [] };
+        const entry: Raw = raw.get(contender.id) ?? { contender, latencies: [], first: [], connects: [], counted: [] };
         try {
           const t0 = performance.now();
           await caller.call();
           entry.first.push(performance.now() - t0);
           await warmUp(caller, settings.warmup);
+          const before = await path?.counters();
           const run = await timeSequentialCalls(caller, settings.calls);
+          if (path && before) entry.counted.push(pathCountersBetween(before, await path.counters()));
           entry.latencies.push(...run.latenciesMs);
           entry.connects.push(...run.connectMs);
         } finally {
           await caller.close();
         }
         raw.set(contender.id, entry);
-        results.cells = summarize(raw);
+        results.cells = summarize(raw, path);
         const cell = results.cells.find((c) => c.contender === contender.id)!;
         progress(`round ${round + 1}/${settings.rounds} ${contender.id}: p50 ${cell.latency.p50Ms.toFixed(3)} ms so far`, results);
       } catch (error) {
@@ -67,12 +77,29 @@ export async function measureLatency(
   return results;
 }
 
-function summarize(raw: Map<string, { latencies: number[]; first: number[]; connects: number[] }>): LatencyCell[] {
-  return [...raw].map(([contender, { latencies, first, connects }]) => {
+interface Raw {
+  contender: LatencyContender;
+  latencies: number[];
+  first: number[];
+  connects: number[];
+  /** The path's counters over each round's timed calls. */
+  counted: PathCounters[];
+}
+
+function summarize(raw: Map<string, Raw>, path: PathContext | null): LatencyCell[] {
+  return [...raw].map(([id, { contender, latencies, first, connects, counted }]) => {
     const latency = summarizeLatencies(latencies);
     const connect = connects.length > 0 ? { calls: connects.length, meanMs: mean(connects), shareOfMean: mean(connects) / latency.meanMs } : null;
-    return { contender, latency, curveMs: quantileCurve(latencies), firstCallMs: first, connect };
+    const cell: LatencyCell = { contender: id, latency, curveMs: quantileCurve(latencies), firstCallMs: first, connect };
+    if (!path) return cell;
+    const roundTrips = predictRoundTrips(contender, path.features);
+    return { ...cell, path: { calls: latencies.length, counters: sumCounters(counted) }, predicted: { roundTrips, ms: roundTrips.total * path.rttMs } };
   });
+}
+
+/** The counters of several rounds added up. */
+function sumCounters(list: readonly PathCounters[]): PathCounters {
+  return list.reduce<PathCounters>((total, c) => addPathCounters(total, c), { dns: null, envoy: null });
 }
 
 /** The median first call, for tables. */
