@@ -30,7 +30,7 @@ export const NETWORK_COMMAND: Command<typeof OPTIONS> = {
   status          the stage that is up, if any, and leftover namespaces
   shell <client|server|router>
                   a shell inside that namespace of the stage that is up (try: ping, curl, ss -ti)
-  fetch-envoy     fetch the mesh path's pinned Envoy into the bench's cache (once; a path with mesh fetches it on first use)
+  fetch-envoy     fetch the mesh path's pinned Envoy into the bench's cache (else fetched on first use)
   fault <${WIRE_FAULTS.map((f) => f.id).join('|')}|clear>
                   break the wire of the stage that is up (a bench run's too), or mend it:
 ${WIRE_FAULTS.flatMap((f) => wrap(`${f.id}: ${f.description}`, HELP_WIDTH - 18).map((line) => ' '.repeat(18) + line)).join('\n')}

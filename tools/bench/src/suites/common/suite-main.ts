@@ -11,7 +11,7 @@ import { suiteArgsOf, suiteCommand, withOneRuntime, type SuiteArgs, type SuiteOp
 import { resolveNodeBinary, type NodeBinary, runtimeOfProcess } from '../../run';
 import { coresNote, type SuiteDocument } from './document';
 import { startSuiteServers, type SuiteServers } from './servers';
-import { checkPrerequisites, findPath, pathPrerequisites, PathProfileError, startPath, startStage, usesStage, type ActivePath, type PathCounters, type PathProfile, type Stage } from '../../network';
+import { checkPath, checkPrerequisites, findPath, pathPrerequisites, PathProfileError, startPath, startStage, usesStage, type ActivePath, type PathCounters, type PathProfile, type Stage } from '../../network';
 import { countersFromParent, readJob, runInClientNamespace, tellParent, type PathContext, type StageJob } from './stage-job';
 
 export const WORKSPACE_ROOT = path.resolve(__dirname, '../../../../..');
@@ -149,8 +149,11 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
       log(`building the path: ${pathProfile.features.join(', ')} …`);
       activePath = await startPath(stage, pathProfile, servers.ports);
       const networks = doc.provenance.networks as Record<string, Record<string, unknown>>;
-      networks[pathProfile.name] = { ...networks[pathProfile.name], path: activePath.record() };
+      const check = await checkPath(stage, activePath, rttMs);
+      networks[pathProfile.name] = { ...networks[pathProfile.name], path: { ...activePath.record(), check } };
       write(runDir, doc);
+      log(`path check: ${check.verdict}${check.lookup ? `; a lookup ${check.lookup.medianMs} ms (expected ${check.lookup.expectedMs})` : ''}${check.meshRequest ? `; a request through the sidecars ${check.meshRequest.medianMs} ms (expected ${check.meshRequest.expectedMs})` : ''}`);
+      if (check.verdict === 'refuse') throw new Error(`path check refused: ${check.reasons.join('; ')}`);
     }
     const save = (partial: unknown) => write(runDir, { ...doc, results: partial });
     const context: SuiteContext<S> = {
