@@ -3,6 +3,7 @@
 // Envoy that cannot be fetched fails, with the message saying what to install.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { checkPrerequisites, startStage, validateProfile, type NetworkProfile, type Stage } from '../src/network';
 import { dnsmasqMissing } from '../src/network/cluster-dns';
@@ -114,5 +115,38 @@ describeRoot('the path on a stage (root)', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(pids.some(alive)).toBe(false);
     expect(namespaces()).not.toContain('nbx-jest-mesh');
+  });
+});
+
+describeRoot('bench:latency across a path (root)', () => {
+  it('region+names+mesh: per cell the DNS queries the server answered, the sidecars’ requests and CPU, the predicted round trips; nothing left', () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-path-suite-'));
+    try {
+      const args = [path.resolve(__dirname, '../dist/suites/latency/main.js'), '--profile', 'quick', '--calls', '5', '--network', 'region+names+mesh', '--out', out];
+      const result = spawnSync(process.execPath, args, { cwd: path.resolve(__dirname, '../../..'), encoding: 'utf8', timeout: 150_000 });
+      if (result.status !== 0) throw new Error(`bench:latency exited ${result.status}:\n${result.stderr.slice(-3000)}`);
+      const [run] = fs.readdirSync(out).filter((name) => name.startsWith('latency-'));
+      const doc = JSON.parse(fs.readFileSync(path.join(out, run, 'results.json'), 'utf8'));
+      expect(doc.settings.network).toBe('region+names+mesh');
+      const recorded = doc.provenance.networks['region+names+mesh'];
+      expect(recorded.calibration.verdict).toBe('ok');
+      expect(recorded.path.check.verdict).toBe('ok');
+      const cell = (id: string) => doc.results.cells.find((c: { contender: string }) => c.contender === id);
+      // A new connection per call: one lookup (4 queries) per call, counted at the DNS server; kept-alive: none.
+      expect(cell('protobuf-new-connection').path.counters.dns).toMatchObject({ lookups: 5, queries: 20 });
+      expect(cell('protobuf-keepalive').path.counters.dns.queries).toBe(0);
+      // Every timed call went through the sidecars, which kept their pooled connections.
+      for (const c of doc.results.cells) {
+        expect(c.path.counters.envoy.client.requests).toBe(5);
+        expect(c.path.counters.envoy.client.cpuMs + c.path.counters.envoy.server.cpuMs).toBeGreaterThan(0);
+      }
+      expect(cell('protobuf-new-connection').path.counters.envoy.client.upstreamConnections).toBe(0);
+      expect(cell('protobuf-new-connection').predicted.roundTrips).toEqual({ lookup: 2, tcp: 0, request: 1, total: 3 });
+      expect(fs.readFileSync(path.join(out, run, 'results.md'), 'utf8')).toContain('DNS queries / call');
+      expect(namespaces()).not.toContain('nbx-');
+      expect(fs.existsSync('/etc/netns') ? fs.readdirSync('/etc/netns').filter((name) => name.startsWith('nbx-')) : []).toEqual([]);
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
   });
 });

@@ -131,7 +131,7 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
       doc.provenance = { ...doc.provenance, networks: { [pathProfile.name]: { profile: network, calibration, delayerCpu: null, refused: null, path: null } } };
       // Every suite's page prints the setup note: it says across what the calls went, and how.
       doc.settings.cores +=
-        `. Across the ${pathProfile.name} path (${describeCalibration(calibration)}): the servers run in the stage's server namespace and ` +
+        `. Across the ${pathProfile.name} network stage (${describeCalibration(calibration)}): the servers run in the stage's server namespace and ` +
         "the calls are made by a process of the bench in its client namespace, so every connection's handshake and lookup crosses the stage";
       write(runDir, doc);
       log(`${network.name}: ${describeCalibration(calibration)}`);

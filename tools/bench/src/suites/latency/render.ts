@@ -79,6 +79,7 @@ export function latencyVerdict(cells: readonly LatencyCell[]): string {
   if (!grpc || !before) return 'The gRPC or the HTTP/1.1 new-connection cell is missing.';
   return (
     `HTTP/1.1 + protobuf with a new connection per call: mean ${times(before.latency.meanMs, grpc.latency.meanMs)} and p95 ${times(before.latency.p95Ms, grpc.latency.p95Ms)} gRPC's (published 4× and 7×)` +
+    (before.predicted && grpc.predicted ? `; the round trips predict ${times(before.predicted.ms, grpc.predicted.ms)} (${before.predicted.roundTrips.total} against ${grpc.predicted.roundTrips.total})` : '') +
     (kept ? `; with keep-alive: mean ${times(kept.latency.meanMs, grpc.latency.meanMs)}, p95 ${times(kept.latency.p95Ms, grpc.latency.p95Ms)}.` : '.')
   );
 }
