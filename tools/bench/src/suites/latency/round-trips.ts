@@ -16,7 +16,7 @@ export interface RoundTrips {
 
 export function predictRoundTrips(contender: LatencyContender, features: readonly PathFeatureId[]): RoundTrips {
   const perCall = contender.newConnectionPerCall;
-  const lookup = perCall && features.includes('names') ? lookupCost(SERVICE_NAMES.serverA, serviceFqdn(SERVICE_NAMES.serverA)).roundTrips : 0;
+  const lookup = perCall && !contender.lookupCached && features.includes('names') ? lookupCost(SERVICE_NAMES.serverA, serviceFqdn(SERVICE_NAMES.serverA)).roundTrips : 0;
   const tcp = perCall && !features.includes('mesh') ? 1 : 0;
   return { lookup, tcp, request: 1, total: lookup + tcp + 1 };
 }
