@@ -8,7 +8,7 @@ import { countLogLine, dnsmasqArgv, emptyDnsCounts, lookupCost, podResolvConf, S
 import { EnvoyUnavailableError, resolveEnvoy } from '../src/network/envoy-binary';
 import { addPathCounters, findPath, pathCountersBetween, pathNames, PathProfileError } from '../src/network/path';
 import { captureRules, clientEnvoyConfig, meshRoutes, parseClusterStats, serverEnvoyConfig } from '../src/network/sidecars';
-import { LATENCY_CONTENDERS } from '../src/suites/latency/contenders';
+import { LATENCY_TRANSPORTS } from '../src/suites/latency/transports';
 import { predictRoundTrips } from '../src/suites/latency/round-trips';
 import { cachingLookup } from '../src/suites/callers/cached-lookup';
 
@@ -120,7 +120,7 @@ describe('counters and the latency prediction', () => {
   });
 
   it('predicts round trips per call from the path: lookup + TCP + request', () => {
-    const byId = (id: string) => LATENCY_CONTENDERS.find((c) => c.id === id)!;
+    const byId = (id: string) => LATENCY_TRANSPORTS.find((c) => c.id === id)!;
     expect(predictRoundTrips(byId('protobuf-new-connection'), [])).toEqual({ lookup: 0, tcp: 1, request: 1, total: 2 });
     expect(predictRoundTrips(byId('protobuf-new-connection'), ['names'])).toEqual({ lookup: 2, tcp: 1, request: 1, total: 4 });
     expect(predictRoundTrips(byId('protobuf-new-connection'), ['names', 'mesh'])).toEqual({ lookup: 2, tcp: 0, request: 1, total: 3 });

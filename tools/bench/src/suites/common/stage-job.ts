@@ -24,7 +24,7 @@ export interface PathContext {
 /** What the job process is given (a JSON file in the run folder). */
 export interface StageJob<S> {
   settings: S;
-  profile: string;
+  preset: string;
   runDir: string;
   servers: Pick<SuiteServers, 'serverAUrl' | 'serverBAddress' | 'pids' | 'ports'>;
   path: Omit<PathContext, 'counters'>;

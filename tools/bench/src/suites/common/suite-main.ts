@@ -5,20 +5,21 @@ import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { collectProvenance, writeIndex, createRunFolder, writeFileAtomic, describeCalibration } from '../../results';
+import { exportedFiles, JSON_EXPORTER, writeExports, type Exporter } from '../../export';
 import { renderIndex } from '../../compare';
 import { runTool, UsageError, errorText, type CommandLine, type OptionTable } from '../../cli';
-import { suiteArgsOf, suiteCommand, withOneRuntime, type SuiteArgs, type SuiteOptionsSpec, type SuiteProfile } from './args';
-import { resolveNodeBinary, type NodeBinary, runtimeOfProcess } from '../../run';
+import { suiteArgsOf, suiteCommand, withOneRuntime, type SuiteArgs, type SuiteOptionsSpec, type SuitePreset } from './args';
+import { resolveNodeBinary, type NodeBinary, runtimeOfProcess, networkRecord, onStage } from '../../run';
 import { coresNote, type SuiteDocument } from './document';
 import { startSuiteServers, type SuiteServers } from './servers';
-import { checkPath, checkPrerequisites, findPath, pathPrerequisites, PathProfileError, startPath, startStage, usesStage, type ActivePath, type PathCounters, type PathProfile, type Stage } from '../../network';
+import { checkPath, checkPrerequisites, findPath, pathPrerequisites, PathProfileError, ProfileError, startPath, usesStage, type ActivePath, type PathCounters, type PathProfile, type Stage } from '../../network';
 import { countersFromParent, readJob, runInClientNamespace, tellParent, type PathContext, type StageJob } from './stage-job';
 
 export const WORKSPACE_ROOT = path.resolve(__dirname, '../../../../..');
 
 export interface SuiteContext<S> {
   settings: S;
-  profile: SuiteProfile;
+  preset: SuitePreset;
   runDir: string;
   /** null for suites that need no network. */
   servers: SuiteServers | null;
@@ -44,8 +45,14 @@ export interface SuiteDefinition<S extends Record<string, number>, R> {
   html(doc: SuiteDocument<S, R>): string;
 }
 
+/** results.json alone: what a suite rewrites while it measures. */
 function write<S, R>(runDir: string, doc: SuiteDocument<S, R>): void {
-  writeFileAtomic(path.join(runDir, 'results.json'), JSON.stringify(doc, null, 2) + '\n');
+  writeExports(runDir, doc, [JSON_EXPORTER]);
+}
+
+/** A suite's files: the document, then its Markdown and its page. */
+function exportersOf<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>): Exporter<SuiteDocument<S, R>>[] {
+  return [JSON_EXPORTER, { file: 'results.md', render: definition.markdown }, { file: 'report.html', render: definition.html }];
 }
 
 /**
@@ -62,7 +69,7 @@ export async function runSuite<S extends Record<string, number>, R>(definition: 
   try {
     networks = args.networks.map((name) => findPath(name));
   } catch (error) {
-    if (error instanceof PathProfileError || (error as Error).name === 'ProfileError') throw new UsageError((error as Error).message);
+    if (error instanceof PathProfileError || error instanceof ProfileError) throw new UsageError(error.message);
     throw error;
   }
   if (networks.some((p) => usesStage(p.network)) && !definition.needsServers) throw new UsageError(`--network: bench:${suite} calls no server, so it runs the same on any network`);
@@ -100,89 +107,103 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
   const runDir = createRunFolder(args.out, startedAt, suite);
   const cpuCount = os.cpus().length;
   const doc: SuiteDocument<S, R | null> = {
-    schemaVersion: 1,
+    schemaVersion: 2,
     suite,
     incomplete: true,
     provenance: collectProvenance(WORKSPACE_ROOT, argv),
-    settings: { ...args.settings, startedAt: startedAt.toISOString(), profile: args.profile, network: pathProfile.name, node: args.runtimes[0].name, cpuCount, cores: coresNote(cpuCount) },
+    settings: { ...args.settings, startedAt: startedAt.toISOString(), profile: args.preset, network: pathProfile.name, node: args.runtimes[0].name, cpuCount, cores: coresNote(cpuCount) },
     plan: definition.plan(args.settings),
     results: null,
   };
   write(runDir, doc);
-  let servers: SuiteServers | null = null;
-  let stage: Stage | null = null;
-  let activePath: ActivePath | null = null;
-  let rttMs = 0;
+  // What is up, for Ctrl-C and the end to stop: the servers first, then the stage they run in.
+  const live: { servers: SuiteServers | null; stage: Stage | null; path: ActivePath | null } = { servers: null, stage: null, path: null };
+  const stopAll = async () => {
+    live.path?.stop();
+    live.path = null;
+    await live.servers?.stop();
+    live.servers = null;
+    await live.stage?.stop();
+  };
   // Ctrl-C: keep what was measured (results.json stays marked incomplete) and stop the servers.
   const interrupted = () => {
     log(`interrupted; partial results in ${path.relative(process.cwd(), runDir)}/results.json`);
-    activePath?.stop();
-    void (servers?.stop() ?? Promise.resolve()).finally(() => void (stage?.stop() ?? Promise.resolve()).finally(() => process.exit(130)));
+    void stopAll().finally(() => process.exit(130));
   };
   process.once('SIGINT', interrupted);
   process.once('SIGTERM', interrupted);
+  // The servers (in the stage's server namespace when there is one), then the suite's calls; the servers stop before the stage.
+  const measure = async (): Promise<R> => {
+    try {
+      if (definition.needsServers) {
+        log(`starting server-a and server-b (blog variant)${live.stage ? ` in the ${network.name} stage's server namespace` : ''} …`);
+        live.servers = await startSuiteServers(WORKSPACE_ROOT, runDir, live.stage ?? undefined);
+        // What the servers run on, read from their processes (the calls are made by this process: provenance.bench).
+        const apps = Object.fromEntries(Object.entries(live.servers.pids).map(([app, pid]) => [app, runtimeOfProcess(pid)]));
+        doc.provenance = { ...doc.provenance, apps };
+        write(runDir, doc);
+      }
+      const save = (partial: unknown) => write(runDir, { ...doc, results: partial });
+      const context: SuiteContext<S> = {
+        settings: args.settings,
+        preset: args.preset,
+        runDir,
+        servers: live.servers,
+        path: null,
+        log,
+        save,
+        progress: (line, partial) => {
+          log(line);
+          save(partial);
+        },
+      };
+      if (!live.stage || !live.servers) return await definition.run(context);
+      // Across a stage: the path's parts, checked, then the calls from the client namespace.
+      const rttMs = doc.provenance.networks![pathProfile.name].calibration!.achieved.tcpConnectRttMs.median;
+      if (pathProfile.features.length > 0) {
+        log(`building the path: ${pathProfile.features.join(', ')} …`);
+        live.path = await startPath(live.stage, pathProfile, live.servers.ports);
+        const check = await checkPath(live.stage, live.path, rttMs);
+        doc.provenance.networks![pathProfile.name].path = { ...live.path.record(), check };
+        write(runDir, doc);
+        log(`path check: ${check.verdict}${check.lookup ? `; a lookup ${check.lookup.medianMs} ms (expected ${check.lookup.expectedMs})` : ''}${check.meshRequest ? `; a request through the sidecars ${check.meshRequest.medianMs} ms (expected ${check.meshRequest.expectedMs})` : ''}`);
+        if (check.verdict === 'refuse') throw new Error(`path check refused: ${check.reasons.join('; ')}`);
+      }
+      const activePath = live.path;
+      const counters = async (): Promise<PathCounters> => (activePath ? activePath.counters() : { dns: null, envoy: null });
+      return await runInClientNamespace<S, R>(live.stage, jobOf(args, runDir, live.servers, activePath, pathProfile, rttMs), { log, save, counters });
+    } finally {
+      live.path?.stop();
+      live.path = null;
+      await live.servers?.stop();
+      live.servers = null;
+    }
+  };
   try {
     log(`writing ${path.relative(process.cwd(), runDir)}/`);
-    if (usesStage(network)) {
-      log(`building the ${network.name} network stage …`);
-      stage = await startStage(network, { runId: `${process.pid}` });
-      const calibration = await stage.calibrate();
-      rttMs = calibration.achieved.tcpConnectRttMs.median;
-      doc.provenance = { ...doc.provenance, networks: { [pathProfile.name]: { profile: network, calibration, delayerCpu: null, refused: null, path: null } } };
-      // Every suite's page prints the setup note: it says across what the calls went, and how.
-      doc.settings.cores +=
-        `. Across the ${pathProfile.name} network stage (${describeCalibration(calibration)}): the servers run in the stage's server namespace and ` +
-        "the calls are made by a process of the bench in its client namespace, so every connection's handshake and lookup crosses the stage";
-      write(runDir, doc);
-      log(`${network.name}: ${describeCalibration(calibration)}`);
-      if (calibration.verdict === 'refuse') throw new Error(`calibration refused: ${calibration.reasons.join('; ')}`);
+    let results: R;
+    if (!usesStage(network)) results = await measure();
+    else {
+      const record = networkRecord(network);
+      doc.provenance = { ...doc.provenance, networks: { [pathProfile.name]: record } };
+      results = await onStage(network, record, log, () => write(runDir, doc), (stage) => {
+        live.stage = stage;
+        // Every suite's page prints the setup note: it says across what the calls went, and how.
+        doc.settings.cores +=
+          `. Across the ${pathProfile.name} network stage (${describeCalibration(record.calibration!)}): the servers run in the stage's server namespace and ` +
+          "the calls are made by a process of the bench in its client namespace, so every connection's handshake and lookup crosses the stage";
+        write(runDir, doc);
+        return measure();
+      });
+      live.stage = null;
     }
-    if (definition.needsServers) {
-      log(`starting server-a and server-b (blog variant)${stage ? ` in the ${network.name} stage's server namespace` : ''} …`);
-      servers = await startSuiteServers(WORKSPACE_ROOT, runDir, stage ?? undefined);
-      // What the servers run on, read from their processes (the calls are made by this process: provenance.bench).
-      const apps = Object.fromEntries(Object.entries(servers.pids).map(([app, pid]) => [app, runtimeOfProcess(pid)]));
-      doc.provenance = { ...doc.provenance, apps };
-      write(runDir, doc);
-    }
-    if (stage && servers && pathProfile.features.length > 0) {
-      log(`building the path: ${pathProfile.features.join(', ')} …`);
-      activePath = await startPath(stage, pathProfile, servers.ports);
-      const networks = doc.provenance.networks as Record<string, Record<string, unknown>>;
-      const check = await checkPath(stage, activePath, rttMs);
-      networks[pathProfile.name] = { ...networks[pathProfile.name], path: { ...activePath.record(), check } };
-      write(runDir, doc);
-      log(`path check: ${check.verdict}${check.lookup ? `; a lookup ${check.lookup.medianMs} ms (expected ${check.lookup.expectedMs})` : ''}${check.meshRequest ? `; a request through the sidecars ${check.meshRequest.medianMs} ms (expected ${check.meshRequest.expectedMs})` : ''}`);
-      if (check.verdict === 'refuse') throw new Error(`path check refused: ${check.reasons.join('; ')}`);
-    }
-    const save = (partial: unknown) => write(runDir, { ...doc, results: partial });
-    const context: SuiteContext<S> = {
-      settings: args.settings,
-      profile: args.profile,
-      runDir,
-      servers,
-      path: null,
-      log,
-      save,
-      progress: (line, partial) => {
-        log(line);
-        save(partial);
-      },
-    };
-    const counters = async (): Promise<PathCounters> => (activePath ? activePath.counters() : { dns: null, envoy: null });
-    const results: R =
-      stage && servers
-        ? await runInClientNamespace<S, R>(stage, jobOf(args, runDir, servers, activePath, pathProfile, rttMs), { log, save, counters })
-        : await definition.run(context);
     const done: SuiteDocument<S, R> = { ...doc, incomplete: false, provenance: { ...doc.provenance, finishedAt: new Date().toISOString() }, results };
-    write(runDir, done);
-    const md = definition.markdown(done);
-    writeFileAtomic(path.join(runDir, 'results.md'), md);
-    writeFileAtomic(path.join(runDir, 'report.html'), definition.html(done));
+    const exporters = exportersOf(definition);
+    writeExports(runDir, done, exporters);
     // results/index.html lists suite runs beside the blog's.
     writeIndex(args.out, renderIndex, writeFileAtomic);
-    process.stdout.write(md);
-    log(`results in ${path.relative(process.cwd(), runDir)}/ (results.json, results.md, report.html)`);
+    process.stdout.write(definition.markdown(done));
+    log(`results in ${path.relative(process.cwd(), runDir)}/ (${exportedFiles(exporters)})`);
     const failure = definition.failure?.(results) ?? null;
     if (failure) log(`failed its check: ${failure}`);
     return failure ? 1 : 0;
@@ -193,16 +214,14 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
   } finally {
     process.removeListener('SIGINT', interrupted);
     process.removeListener('SIGTERM', interrupted);
-    activePath?.stop();
-    await servers?.stop();
-    await stage?.stop();
+    await stopAll();
   }
 }
 
 function jobOf<S>(args: SuiteArgs<S>, runDir: string, servers: SuiteServers, activePath: ActivePath | null, pathProfile: PathProfile, rttMs: number): StageJob<S> {
   return {
     settings: args.settings,
-    profile: args.profile,
+    preset: args.preset,
     runDir,
     servers: { serverAUrl: activePath?.serverAUrl ?? servers.serverAUrl, serverBAddress: activePath?.serverBAddress ?? servers.serverBAddress, pids: servers.pids, ports: servers.ports },
     path: { name: pathProfile.name, features: pathProfile.features, rttMs },
@@ -215,7 +234,7 @@ async function runJob<S extends Record<string, number>, R>(definition: SuiteDefi
   const log = (line: string) => tellParent({ type: 'log', line });
   const context: SuiteContext<S> = {
     settings: job.settings,
-    profile: job.profile as SuiteProfile,
+    preset: job.preset as SuitePreset,
     runDir: job.runDir,
     servers: { ...job.servers, stop: async () => undefined },
     path: { ...job.path, counters: countersFromParent() },

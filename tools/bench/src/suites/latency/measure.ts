@@ -1,13 +1,13 @@
-import { mean, median } from '../../results';
+import { mean, median, type Failure } from '../../results';
 import type { Servers } from '../callers/echo-callers';
 import { LOOKUP_CALLERS } from '../callers/lookup-callers';
 import { quantileCurve, summarizeLatencies, type LatencySummary } from '../common/latency';
 import { rotate, timeSequentialCalls, warmUp } from '../common/sequential';
-import type { LatencyContender } from './contenders';
+import type { LatencyTransportRecord } from './transports';
+import { callFailure, describeFailure } from '../../measure';
 import { addPathCounters, pathCountersBetween, type PathCounters } from '../../network';
 import type { PathContext } from '../common/stage-job';
 import { predictRoundTrips, type RoundTrips } from './round-trips';
-import { errorText } from '../../cli';
 
 export interface LatencySettings extends Record<string, number> {
   calls: number;
@@ -16,7 +16,7 @@ export interface LatencySettings extends Record<string, number> {
 }
 
 export interface LatencyCell {
-  contender: string;
+  transport: string;
   latency: LatencySummary;
   /** 201 quantiles of the timed calls, for the percentile curve. */
   curveMs: number[];
@@ -32,14 +32,15 @@ export interface LatencyCell {
 
 export interface LatencyResults {
   cells: LatencyCell[];
-  failures: Array<{ contender: string; round: number; error: string }>;
+  /** Each failed measurement and why, as bench:all records a failed cell (kind and message). */
+  failures: Array<{ transport: string; round: number; failure: Failure }>;
 }
 
 const USER_ID = 42;
 
 export async function measureLatency(
   servers: Servers,
-  contenders: readonly LatencyContender[],
+  transports: readonly LatencyTransportRecord[],
   settings: LatencySettings,
   progress: (line: string, partial: LatencyResults) => void,
   path: PathContext | null = null,
@@ -47,10 +48,10 @@ export async function measureLatency(
   const raw = new Map<string, Raw>();
   const results: LatencyResults = { cells: [], failures: [] };
   for (let round = 0; round < settings.rounds; round++) {
-    for (const contender of rotate(contenders, round)) {
+    for (const transport of rotate(transports, round)) {
       try {
-        const caller = await LOOKUP_CALLERS[contender.id](servers, USER_ID);
-        const entry: Raw = raw.get(contender.id) ?? { contender, latencies: [], first: [], connects: [], counted: [] };
+        const caller = await LOOKUP_CALLERS[transport.id](servers, USER_ID);
+        const entry: Raw = raw.get(transport.id) ?? { transport, latencies: [], first: [], connects: [], counted: [] };
         try {
           const t0 = performance.now();
           await caller.call();
@@ -64,13 +65,13 @@ export async function measureLatency(
         } finally {
           await caller.close();
         }
-        raw.set(contender.id, entry);
+        raw.set(transport.id, entry);
         results.cells = summarize(raw, path);
-        const cell = results.cells.find((c) => c.contender === contender.id)!;
-        progress(`round ${round + 1}/${settings.rounds} ${contender.id}: p50 ${cell.latency.p50Ms.toFixed(3)} ms so far`, results);
+        const cell = results.cells.find((c) => c.transport === transport.id)!;
+        progress(`round ${round + 1}/${settings.rounds} ${transport.id}: p50 ${cell.latency.p50Ms.toFixed(3)} ms so far`, results);
       } catch (error) {
-        results.failures.push({ contender: contender.id, round, error: errorText(error) });
-        progress(`round ${round + 1}/${settings.rounds} ${contender.id} FAILED: ${results.failures.at(-1)!.error}`, results);
+        results.failures.push({ transport: transport.id, round, failure: callFailure(error) });
+        progress(`round ${round + 1}/${settings.rounds} ${transport.id} FAILED: ${describeFailure(results.failures.at(-1)!.failure)}`, results);
       }
     }
   }
@@ -78,7 +79,7 @@ export async function measureLatency(
 }
 
 interface Raw {
-  contender: LatencyContender;
+  transport: LatencyTransportRecord;
   latencies: number[];
   first: number[];
   connects: number[];
@@ -87,12 +88,12 @@ interface Raw {
 }
 
 function summarize(raw: Map<string, Raw>, path: PathContext | null): LatencyCell[] {
-  return [...raw].map(([id, { contender, latencies, first, connects, counted }]) => {
+  return [...raw].map(([id, { transport, latencies, first, connects, counted }]) => {
     const latency = summarizeLatencies(latencies);
     const connect = connects.length > 0 ? { calls: connects.length, meanMs: mean(connects), shareOfMean: mean(connects) / latency.meanMs } : null;
-    const cell: LatencyCell = { contender: id, latency, curveMs: quantileCurve(latencies), firstCallMs: first, connect };
+    const cell: LatencyCell = { transport: id, latency, curveMs: quantileCurve(latencies), firstCallMs: first, connect };
     if (!path) return cell;
-    const roundTrips = predictRoundTrips(contender, path.features);
+    const roundTrips = predictRoundTrips(transport, path.features);
     return { ...cell, path: { calls: latencies.length, counters: sumCounters(counted) }, predicted: { roundTrips, ms: roundTrips.total * path.rttMs } };
   });
 }

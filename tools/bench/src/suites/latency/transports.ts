@@ -1,7 +1,7 @@
 import type { LookupTransport } from '../callers/lookup-callers';
 
 /** One transport of experiment §2's comparison, as data. */
-export interface LatencyContender {
+export interface LatencyTransportRecord {
   id: LookupTransport;
   description: string;
   /** Whether each call opens a connection of its own (and, dialling a name, looks it up first). */
@@ -10,7 +10,7 @@ export interface LatencyContender {
   lookupCached?: boolean;
 }
 
-export const LATENCY_CONTENDERS: readonly LatencyContender[] = Object.freeze([
+export const LATENCY_TRANSPORTS: readonly LatencyTransportRecord[] = Object.freeze([
   { id: 'grpc', description: 'gRPC GetUser on one HTTP/2 channel (server-b)', newConnectionPerCall: false },
   { id: 'json-keepalive', description: 'GET /lookup/json/:id, HTTP/1.1, one kept-alive connection (server-a)', newConnectionPerCall: false },
   { id: 'json-new-connection', description: 'GET /lookup/json/:id, HTTP/1.1, a new TCP connection per request (server-a)', newConnectionPerCall: true },
