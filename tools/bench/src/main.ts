@@ -3,59 +3,38 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { noQuietWaits, runVariant, type VariantContext } from './app-sets/app-sets';
-import { KEEP_WARM_NODE_FLAGS } from './app-sets/apps';
-import { variantOfClient } from './app-sets/client-identity';
-import { describeGivenToken, givenToken } from './app-sets/control-token';
-import { DEADLINE_RULE, RESTARTS_PER_SET, runBoundMs } from './planning/deadlines';
-import { HttpClientDriver } from './measuring/drivers/http-driver';
+import { noQuietWaits, runVariant, type VariantContext, KEEP_WARM_NODE_FLAGS, variantOfClient, describeGivenToken, givenToken, acrossNetwork, checkNetworks, hasTaskset, planPinning, resolveNodeBinary, type NodeBinary } from './run';
+import { DEADLINE_RULE, RESTARTS_PER_SET, runBoundMs, BENCH_ALL_COMMAND, optionsOf, type BenchOptions, appSetKey, planCases, missingMains, type VariantRecord } from './plan';
+import { HttpClientDriver, failureSummary, CellPool, duration, expectedCostMs, Progress, SET_START_MS, STAGE_BUILD_MS, type RunnerHooks } from './measure';
 import { usesStage } from './network';
-import { acrossNetwork, checkNetworks } from './app-sets/network-runs';
-import { renderCsv } from './export/csv';
-import { renderReport } from './export/html';
-import { renderIndex } from './export/index-page';
-import { renderMarkdown, renderTable } from './export/markdown';
-import { SCHEMA_VERSION, type PlannedCase, type RunDocument } from './results/model';
-import { errorText, failureSummary } from './measuring/failures';
-import { BENCH_ALL_COMMAND, parseOptions, type BenchOptions } from './planning/options';
-import { appSetKey, planCases } from './planning/plan';
-import { CellPool } from './measuring/cell-pool';
-import { hasTaskset, planPinning } from './app-sets/pinning';
-import { duration, expectedCostMs, Progress, SET_START_MS, STAGE_BUILD_MS } from './measuring/progress';
-import { runTool } from './cli';
-import { collectProvenance } from './results/provenance';
-import { toCaseResult } from './results/results';
-import { cellLabel, plannedCells } from './results/completeness';
-import type { RunnerHooks } from './measuring/runner';
-import { writeIndex } from './results/runs';
-import { missingMains, type VariantRecord } from './planning/variants';
-import { createRunFolder, pointLatestAt, writeFileAtomic } from './results/store';
-import { resolveNodeBinary, type NodeBinary } from './app-sets/node-binaries';
-import { runtimeNameOf } from './planning/runtimes';
+import { exportedFiles, renderTable, RUN_EXPORTERS, writeExports } from './export';
+import { renderIndex } from './compare';
+import { SCHEMA_VERSION, type PlannedCase, type RunDocument, type BenchSettings, collectProvenance, toCaseResult, cellLabel, plannedCells, writeIndex, createRunFolder, pointLatestAt, writeFileAtomic, runtimeNameOf, rttMs } from './results';
+import { errorText, runTool, type CommandLine } from './cli';
 
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
 
-function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], startedAt: Date): Record<string, unknown> {
+function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], startedAt: Date): BenchSettings {
   return {
     startedAt: startedAt.toISOString(),
-    profile: options.profile.name,
+    profile: options.preset.name,
     runtimes: options.runtimes.map((r) => ({ name: r.name, version: r.version })),
     variants: options.variants.map((v) => ({ id: v.id, description: v.description, mains: v.mains, env: v.env })),
     cases: options.cases.map((c) => c.id),
     transports: options.transports,
-    runs: options.runs ?? options.profile.runs,
+    runs: options.runs ?? options.preset.runs,
     runsOverride: options.runs,
     warmup: options.warmup,
     warmupMs: options.warmupMs,
     settleMs: options.settleMs,
-    forks: options.forks ?? options.profile.forks,
+    forks: options.forks ?? options.preset.forks,
     forksPerCase: Object.fromEntries(plan.map((p) => [p.record.id, p.forks])),
-    visits: options.visits ?? options.profile.visits,
+    visits: options.visits ?? options.preset.visits,
     visitsPerCase: Object.fromEntries(plan.map((p) => [p.record.id, p.visits])),
     rewarmMs: options.rewarmMs,
     // Timed calls per case (all visits and transports) after which a visit stops repeating; null: every run is made.
-    budgetMs: options.runs === null ? options.profile.budgetMs : null,
-    minRunsPerVisit: options.profile.minRunsPerVisit,
+    budgetMs: options.runs === null ? options.preset.budgetMs : null,
+    minRunsPerVisit: options.preset.minRunsPerVisit,
     coldCallPerCase: true,
     order:
       "per case: each transport's cold call and warm-up (at least warmup calls and warmupMs ms), then timed repetitions interleaved in transport order " +
@@ -89,7 +68,7 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
 function describeDuration(options: BenchOptions, plan: readonly PlannedCase[]): { expectedMs: number; boundMs: number } {
   const sets = options.clientUrl ? 0 : new Set(plan.map(appSetKey)).size;
   const stages = options.networks.filter(usesStage).length;
-  const rtt = new Map(options.networks.map((n) => [n.name, 2 * n.oneWayDelayMs]));
+  const rtt = new Map(options.networks.map((n) => [n.name, rttMs(n)]));
   const visitsMs = plan.reduce((sum, p) => sum + expectedCostMs(p, rtt.get(p.network) ?? 0), 0);
   return { expectedMs: visitsMs + sets * SET_START_MS + stages * STAGE_BUILD_MS, boundMs: runBoundMs(plan, (p) => p.deadlineMs, sets, stages) };
 }
@@ -109,14 +88,6 @@ function prepareVariant(variant: VariantRecord): string | null {
   const why = `${missing.join(', ')} not built (see the build's message above)`;
   if (variant.optional) return why;
   throw new Error(`variant ${variant.id}: ${why}`);
-}
-
-/** Every export of the run, rewritten after each case so an interrupted run still has them all. */
-function saveRun(runDir: string, doc: RunDocument): void {
-  writeFileAtomic(path.join(runDir, 'results.json'), JSON.stringify(doc, null, 2) + '\n');
-  writeFileAtomic(path.join(runDir, 'results.md'), renderMarkdown(doc));
-  writeFileAtomic(path.join(runDir, 'results.csv'), renderCsv(doc.results));
-  writeFileAtomic(path.join(runDir, 'report.html'), renderReport(doc));
 }
 
 /** With --client-url, the options with the variant the running client reports (client-identity.ts). */
@@ -152,8 +123,8 @@ function prepareRuntimes(options: BenchOptions): Map<string, NodeBinary> {
   return binaries;
 }
 
-async function main(argv: readonly string[]): Promise<number> {
-  const options = await withClientVariant(parseOptions(argv));
+async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: readonly string[]): Promise<number> {
+  const options = await withClientVariant(optionsOf(line));
   checkNetworks(options.networks);
   const binaries = prepareRuntimes(options);
   const plan = planCases(options);
@@ -180,16 +151,17 @@ async function main(argv: readonly string[]): Promise<number> {
     : planPinning(options.pin, os.cpus().length, options.pin && hasTaskset());
   if (options.pin && !pinning.pinned) process.stderr.write(`bench: not pinning: ${pinning.reason}\n`);
 
+  const visitsDone: Record<string, number> = {};
   const doc: RunDocument = {
     schemaVersion: SCHEMA_VERSION,
     incomplete: true,
     provenance: { ...collectProvenance(WORKSPACE_ROOT, argv), pinning, clients: {} },
     // plannedCells and visitsDone let bench:compare name what a killed run lacks (results/completeness.ts).
-    settings: { ...describeSettings(options, plan, startedAt), expectedMs: Math.round(expectedMs), boundMs, plannedCells: plannedCells(plan), visitsDone: {} },
+    settings: { ...describeSettings(options, plan, startedAt), expectedMs: Math.round(expectedMs), boundMs, plannedCells: plannedCells(plan), visitsDone },
     results: [],
   };
-  const visitsDone = doc.settings.visitsDone as Record<string, number>;
-  const save = () => saveRun(runDir, doc);
+  // Every export of the run, rewritten after each case so an interrupted run still has them all.
+  const save = () => writeExports(runDir, doc, RUN_EXPORTERS);
   save();
   pointLatestAt(options.out, runDir);
   writeIndex(options.out, renderIndex, writeFileAtomic);
@@ -249,10 +221,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const summary = failureSummary(doc.results);
   process.stderr.write(
     `${summary ? summary + '\n' : ''}bench: ${doc.results.length - failed} ok, ${failed} failed${doc.incomplete ? ', run incomplete' : ''}; ` +
-      `results in ${path.relative(process.cwd(), runDir)}/ (results.json, .md, .csv, report.html)\n`,
+      `results in ${path.relative(process.cwd(), runDir)}/ (${exportedFiles(RUN_EXPORTERS)})\n`,
   );
   if (abort.signal.aborted) return 130;
   return failed > 0 || doc.incomplete ? 1 : 0;
 }
 
-if (require.main === module) runTool(BENCH_ALL_COMMAND, (_line, argv) => main(argv));
+if (require.main === module) runTool(BENCH_ALL_COMMAND, main);

@@ -6,8 +6,8 @@ import * as path from 'node:path';
 import { helpText, parseCommandLine, toolExitCode, UsageError, type Command } from '../src/cli';
 import { COMPARE_COMMAND } from '../src/compare-main';
 import { NETWORK_COMMAND } from '../src/network/main';
-import { BENCH_ALL_COMMAND } from '../src/planning/options';
-import { PROFILES } from '../src/planning/profiles';
+import { BENCH_ALL_COMMAND } from '../src/plan/options';
+import { PRESETS } from '../src/plan/presets';
 import { suiteCommand } from '../src/suites/common/args';
 import { ECHO_SPEC } from '../src/suites/echo/main';
 import { LATENCY_SPEC } from '../src/suites/latency/main';
@@ -98,8 +98,8 @@ describe('helpText', () => {
 
   it("bench:all's defaults come from the profiles the run uses", () => {
     const help = helpText(BENCH_ALL_COMMAND);
-    for (const profile of Object.values(PROFILES)) expect(help.replace(/\s+/g, ' ')).toContain(`${profile.name}: ${profile.description}`);
-    expect(help.replace(/\s+/g, ' ')).toContain(`; ${PROFILES.quick.runs} (quick))`);
+    for (const profile of Object.values(PRESETS)) expect(help.replace(/\s+/g, ' ')).toContain(`${profile.name}: ${profile.description}`);
+    expect(help.replace(/\s+/g, ' ')).toContain(`; ${PRESETS.quick.runs} (quick))`);
   });
 });
 

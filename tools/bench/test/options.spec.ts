@@ -1,11 +1,11 @@
 import * as path from 'node:path';
-import { parseOptions, UsageError } from '../src/planning/options';
-import { appSetKey, lastVisitOfAppSet, planCases, splitRuns } from '../src/planning/plan';
+import { parseOptions, UsageError } from '../src/plan/options';
+import { appSetKey, lastVisitOfAppSet, planCases, splitRuns } from '../src/plan/plan';
 
 describe('parseOptions', () => {
   it('defaults to the default profile: seven cases, both transports, a set of apps per case visited 4 times, timed calls within a budget', () => {
     const options = parseOptions([], '/work');
-    expect(options.profile.name).toBe('default');
+    expect(options.preset.name).toBe('default');
     expect(options.out).toBe(path.resolve('/work', 'results'));
     expect(options.clientUrl).toBeNull();
     const plan = planCases(options);

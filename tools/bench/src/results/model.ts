@@ -1,16 +1,20 @@
 // The one result type that joins measuring, statistics and exporting (as in hyperfine).
 import type { ProcessCost } from '@bench/config';
-import type { CaseRun, Http2Windows, Phases } from '@bench/harness';
+import { TRANSPORT_NAMES, type CaseRun, type Http2Windows, type Phases, type TransportName } from '@bench/harness';
+import type { PlannedCell } from './completeness';
+import type { Provenance, ResultsDocument, Settings } from './document';
+import type { PathRecord } from './path-record';
+import type { Pinning, QuietWaits, RuntimeProvenance, SetEvent } from './run-records';
 
 /** CPU time and peak RSS of a process (libs/config), and where a call's time went (libs/harness): as the client reports them. */
 export type { Phases, ProcessCost };
 
 /**
- * Every transport the bench can measure, in report order (libs/harness TRANSPORT_NAMES, as data): the
- * blog's two, the protocol × codec matrix's json-h2 and proto-h1, and connect-es's three (docs/decomposition.md).
+ * Every transport the bench can measure, in report order: the clients' list (libs/harness TRANSPORT_NAMES):
+ * the blog's two, the protocol × codec matrix's json-h2 and proto-h1, and connect-es's three (docs/decomposition.md).
  */
-export const TRANSPORTS = ['json', 'grpc', 'json-h2', 'proto-h1', 'connect-json', 'connect-proto', 'connect-grpc'] as const;
-export type Transport = (typeof TRANSPORTS)[number];
+export const TRANSPORTS = TRANSPORT_NAMES;
+export type Transport = TransportName;
 
 /** The blog's two transports: what every variant serves, and what bench:all runs unless --transports says otherwise. */
 export type BlogTransport = Extract<Transport, 'json' | 'grpc'>;
@@ -259,11 +263,62 @@ export interface CaseResult extends CaseIdentity {
 /** results.json's schema: 3 keys every cell by its runtime too (version 2 documents are still read). */
 export const SCHEMA_VERSION = 3;
 
-export interface RunDocument {
+/**
+ * bench:all's settings: what it was asked for and how it ran the cases (main.ts writes them). Optional:
+ * what runs from before the field existed lack.
+ */
+export interface BenchSettings extends Settings {
+  runtimes?: { name: string; version: string }[];
+  variants?: { id: string; description: string; mains: Readonly<Record<string, string>>; env: Readonly<Record<string, string>> }[];
+  cases: string[];
+  transports: Transport[];
+  runs: number;
+  runsOverride?: number | null;
+  warmup: number;
+  warmupMs?: number;
+  settleMs?: number;
+  forks?: number | null;
+  forksPerCase?: Record<string, number>;
+  visits?: number | null;
+  visitsPerCase?: Record<string, number>;
+  rewarmMs?: number;
+  /** Timed calls per case after which a visit stops repeating; null: every run is made. */
+  budgetMs?: number | null;
+  minRunsPerVisit?: number;
+  coldCallPerCase?: boolean;
+  order?: string;
+  clientUrl: string | null;
+  /** Whether the apps were pinned, in runs from before provenance.pinning. */
+  pinned?: boolean;
+  /** Every set of apps started, per variant: where, for which cases, its pids, ports and Node flags. */
+  startedApps?: Record<string, Record<string, unknown>[]>;
+  quietWaits?: QuietWaits;
+  keepWarmNodeFlags?: readonly string[];
+  deadlines?: { rule: string; override: number | null; perCaseMs: Record<string, number> };
+  failurePolicy?: string;
+  restarts?: SetEvent[];
+  expectedMs?: number;
+  boundMs?: number;
+  /** What bench:compare checks a run against (completeness.ts). */
+  plannedCells?: PlannedCell[];
+  visitsDone?: Record<string, number>;
+  /** Optional variants that could not run here, with why. */
+  skippedVariants?: Record<string, string>;
+}
+
+/** bench:all's provenance: the core's, with the pinning, each variant's client and runtime, and its measured path. */
+export interface BenchProvenance extends Provenance {
+  pinning?: Pinning;
+  /** Each client's description of itself (GET /bench/info), by variant (`variant@nodeN` off the default runtime). */
+  clients?: Record<string, Record<string, unknown>>;
+  /** The first client's, as runs from before variants recorded it. */
+  client?: Record<string, unknown>;
+  runtimes?: Record<string, RuntimeProvenance>;
+  /** The client's own measurement of its path before and after each variant, by network/variant. */
+  path?: Record<string, PathRecord>;
+}
+
+export interface RunDocument extends ResultsDocument<BenchSettings, BenchProvenance> {
   schemaVersion: 2 | typeof SCHEMA_VERSION;
-  /** True until every planned case has a result (an interrupted or crashed run stays incomplete). */
-  incomplete: boolean;
-  provenance: Record<string, unknown>;
-  settings: Record<string, unknown>;
   results: CaseResult[];
 }

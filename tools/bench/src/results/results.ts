@@ -1,6 +1,6 @@
 import type { CaseIdentity, CaseResult, PhaseBreakdown, Phases, RawResult, Transport } from './model';
 import { mean, summarize } from './stats';
-import { runtimeNameOf, UNKNOWN_RUNTIME } from '../planning/runtimes';
+import { runtimeNameOf, UNKNOWN_RUNTIME } from './runtime-name';
 
 /** The phases against the mean call time; what they leave is framework, transport and waiting. */
 export function phaseBreakdown(samplesMs: readonly number[], phases: Phases | null | undefined): PhaseBreakdown | null {
@@ -35,8 +35,8 @@ export function runtimesOf(results: readonly Pick<CaseIdentity, 'runtime'>[]): s
  * A document's results, each labelled with its runtime: as recorded (schema 3), or for a run from before
  * --node, the Node its provenance recorded for the measuring client (else the bench's), else UNKNOWN_RUNTIME.
  */
-export function withRuntimes<T extends Pick<CaseIdentity, 'runtime'>>(results: readonly T[], provenance: Record<string, unknown> | undefined): T[] {
-  const recorded = (key: string) => (provenance?.[key] as { node?: unknown } | undefined)?.node;
+export function withRuntimes<T extends Pick<CaseIdentity, 'runtime'>>(results: readonly T[], provenance: Partial<Record<'client' | 'bench', { node?: unknown }>> | undefined): T[] {
+  const recorded = (key: 'client' | 'bench') => provenance?.[key]?.node;
   const legacy = runtimeNameOf(recorded('client') ?? recorded('bench'));
   return results.map((r) => (r.runtime === undefined ? { ...r, runtime: legacy } : r));
 }
@@ -64,6 +64,21 @@ export function placeLabeller(results: readonly Pick<CaseIdentity, 'runtime'>[])
 /** The one key of a cell, wherever cells are pooled, exported or paired: network, runtime, variant, case and transport. */
 export function cellKey(cell: Pick<CaseIdentity, 'network' | 'runtime' | 'variant' | 'case' | 'transport'>): string {
   return `${networkOf(cell)}\u0000${runtimeOf(cell)}\u0000${cell.variant}\u0000${cell.case}\u0000${cell.transport}`;
+}
+
+/** A cell's result among a run's: the one with the same cellKey, or undefined when the run has none. */
+export function findCell<T extends Pick<CaseIdentity, 'network' | 'runtime' | 'variant' | 'case' | 'transport'>>(
+  results: readonly T[],
+  cell: Pick<CaseIdentity, 'network' | 'runtime' | 'variant' | 'case' | 'transport'>,
+): T | undefined {
+  const key = cellKey(cell);
+  return results.find((r) => cellKey(r) === key);
+}
+
+/** The median of a cell that succeeded, else null. */
+export function cellMedian(results: readonly CaseResult[], cell: Pick<CaseIdentity, 'network' | 'runtime' | 'variant' | 'case' | 'transport'>): number | null {
+  const found = findCell(results, cell);
+  return found?.ok ? (found.summary?.median ?? null) : null;
 }
 
 /** Turns the runner's raw result into the row results.json keeps (pure). */
@@ -108,8 +123,7 @@ export function toCaseResult(raw: RawResult): CaseResult {
  * `runtime`, by default the run's first (its only one, unless --node named several).
  */
 export function grpcOverJson(results: readonly CaseResult[], caseId: string, variant = 'blog', network = 'loopback', runtime = runtimesOf(results)[0]): number | null {
-  const median = (transport: Transport) =>
-    results.find((r) => cellKey(r) === cellKey({ network, runtime, variant, case: caseId, transport }) && r.ok)?.summary?.median ?? null;
+  const median = (transport: Transport) => cellMedian(results, { network, runtime, variant, case: caseId, transport });
   const json = median('json');
   const grpc = median('grpc');
   return json !== null && grpc !== null && json > 0 ? grpc / json : null;
