@@ -3,7 +3,7 @@ import type { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ServerGrpc, type GrpcOptions } from '@nestjs/microservices';
 import { grpcCodecFor, type Settings } from '@bench/config';
-import { limitGrpcSessions, serverGrpcOptions } from '@bench/proto';
+import { grpcServerCredentials, limitGrpcSessions, logGrpcTlsStates, serverGrpcOptions } from '@bench/proto';
 import { AppModule } from './app.module';
 
 /**
@@ -15,6 +15,7 @@ class LimitedServerGrpc extends ServerGrpc {
   constructor(
     options: GrpcOptions['options'],
     private readonly handshakeMs: number,
+    private readonly secure: boolean,
   ) {
     super(options);
   }
@@ -22,12 +23,15 @@ class LimitedServerGrpc extends ServerGrpc {
   override async createClient(): Promise<Server> {
     const server = (await super.createClient()) as Server;
     limitGrpcSessions(server, this.handshakeMs);
+    if (this.secure) logGrpcTlsStates(server, 'server-b');
     return server;
   }
 }
 
-/** server-b as main.ts runs it, not yet listening: the contract, the variant's codec, the request and session limits. */
+/** server-b as main.ts runs it, not yet listening: the contract, the variant's codec, its security, the request and session limits. */
 export function createServerB(settings: Settings, url: string, logger: false | ('error' | 'warn')[] = ['error', 'warn']): Promise<INestMicroservice> {
   const { options } = serverGrpcOptions(url, grpcCodecFor(settings.variant));
-  return NestFactory.createMicroservice(AppModule.register(settings), { strategy: new LimitedServerGrpc(options, settings.handshakeTimeoutMs), logger });
+  const secured = { ...options, credentials: grpcServerCredentials(settings.security) };
+  const strategy = new LimitedServerGrpc(secured, settings.handshakeTimeoutMs, settings.security.mode !== 'plain');
+  return NestFactory.createMicroservice(AppModule.register(settings), { strategy, logger });
 }

@@ -43,6 +43,7 @@ describe('loadSettings', () => {
       variant: 'tuned',
       callTimeoutMs: 2500,
       handshakeTimeoutMs: 500,
+      security: { mode: 'plain', ca: null, cert: null, key: null },
     });
   });
 
