@@ -12,7 +12,7 @@ import * as readline from 'node:readline';
 import { checkPrerequisites, cleanupLeftovers, startStage, validateProfile, type NetworkProfile } from '../src/network';
 import { findStrategy } from '../src/network/balancing';
 import { ReplicaSet } from '../src/network/replicas';
-import { cachedEnvoy } from '../src/network/front-proxy';
+import { resolveEnvoy } from '../src/network/envoy-binary';
 import { measureService, type ServiceCell } from '../src/suites/service/measure';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -24,8 +24,11 @@ function missing(): string | null {
   if (spawnSync('sh', ['-c', 'command -v iptables && command -v iptables-restore && command -v ss']).status !== 0) return 'iptables or ss not installed (apt-get install -y iptables iproute2)';
   for (const built of ['suites/service/driver.js', 'network/index.js']) if (!fs.existsSync(path.join(DIST, built))) return `the bench is not built (${built}): npx nx run bench:build`;
   for (const app of ['server-a', 'server-b']) if (!fs.existsSync(path.join(ROOT, 'apps', app, 'dist/main.js'))) return `${app} is not built: npx nx run ${app}:build`;
-  const envoy = cachedEnvoy();
-  if ('missing' in envoy) return envoy.missing;
+  try {
+    resolveEnvoy();
+  } catch (error) {
+    return (error as Error).message;
+  }
   return checkPrerequisites(tiny) ?? ReplicaSet.limitUnavailable();
 }
 

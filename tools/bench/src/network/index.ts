@@ -37,4 +37,9 @@ export {
   type StrategyName,
 } from './balancing';
 export { run as runStageCommand } from './shell';
-export { FrontProxy, cachedEnvoy, type ProxyRoute } from './front-proxy';
+export { FrontProxy, type ProxyRoute } from './front-proxy';
+export { findPath, pathNames, startPath, pathCountersBetween, addPathCounters, pathPrerequisites, PATH_FEATURES, PathProfileError, type PathProfile, type ActivePath, type PathCounters, type PathRecord, type PathFeatureId } from './path';
+export { lookupCost, serviceFqdn, SERVICE_NAMES, CLUSTER, type DnsCounts } from './cluster-dns';
+export { ENVOY, resolveEnvoy, EnvoyUnavailableError } from './envoy-binary';
+export type { EnvoyCounters } from './sidecars';
+export { checkPath, SIDECAR_ALLOWANCE_MS, type PathCheck } from './path-check';

@@ -8,14 +8,14 @@ import { expectedGoodputMbit, round, summarize } from './figures';
 import { CALIBRATION_TOLERANCE } from './limits';
 import { acquireLock } from './lock';
 import { createWorkDir } from './work-dirs';
-import { namespacePids } from './namespaces';
-import { removeRunExtras, runNamespaces } from './run-extras';
+import { namespacePids, removeNetnsEtc } from './namespaces';
+import { removeRunCgroups, runNamespaces } from './run-extras';
 import { checkPrerequisites } from './prerequisites';
 import { bulkTransfer, connectRtts, offloadState, pingRtts, queueDrops, routerRuleCounters, startProbeServer } from './probes';
 import { usesDelayer, usesStage, type NetworkProfile } from './profile';
 import { napiThreads, ReceiveThreads, receiveThreadCommands, type ReceiveThread } from './receive-thread';
 import { run } from './shell';
-import { chooseCongestionControl, tcpSettingsFor, topologyFor, type StageHost, type TcpSettings, type Topology } from './topology';
+import { chooseCongestionControl, isStageNamespace, tcpSettingsFor, topologyFor, type StageHost, type TcpSettings, type Topology } from './topology';
 import { errorText } from '../cli';
 import { rttMs } from '../results';
 
@@ -130,7 +130,8 @@ export async function startStage(profile: NetworkProfile, options: StageOptions)
     const namespaces = [...new Set([t.namespaces.client, t.namespaces.server, t.namespaces.router, ...runNamespaces(t.runId)])];
     // Only a delayer still running is signalled by PID: an exited one's PID may already be reused.
     runTeardown(teardownPlan(namespaces, new Map(namespaces.map((ns) => [ns, namespacePids(ns)])), delayer?.running ? delayer.pid : null));
-    removeRunExtras(t.runId);
+    removeNetnsEtc(namespaces, isStageNamespace);
+    removeRunCgroups(t.runId);
     for (const bridge of bridges) void bridge.close().catch(() => undefined);
     if (ownWorkDir) fs.rmSync(workDir, { recursive: true, force: true });
     releaseLockFile();

@@ -3,7 +3,7 @@
 // settings can be overridden one by one (--calls 2000).
 import * as path from 'node:path';
 import { parseCommandLine, helpText, UsageError, type Command, type CommandLine, type IntOption, type OptionTable, errorText } from '../../cli';
-import { loadProfiles } from '../../network';
+import { pathNames } from '../../network';
 import { DEFAULT_RUNTIME, RUNTIMES, selectRuntimes, type RuntimeRecord } from '../../plan';
 
 export const SUITE_PRESETS = ['default', 'quick'] as const;
@@ -76,10 +76,10 @@ export function withOneRuntime(argv: readonly string[], name: string): string[] 
 const NETWORK_OPTION = {
   kind: 'list',
   value: 'LIST',
-  choices: loadProfiles().map((p) => p.name),
+  choices: pathNames(),
   default: ['loopback'],
   description:
-    "the network profiles to measure across, one after the other, each a run folder of its own (network/profiles.ts): other than loopback, the servers run in the stage's server namespace",
+    "the network profiles or path profiles (region+names, region+mesh, region+names+mesh) to measure across, one after the other, each a run folder of its own (network/profiles.ts, network/path.ts): other than loopback, the servers run in the stage's server namespace and the calls are made from its client namespace",
 } as const;
 
 function flagOf(key: string): string {

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import type { ProcessSample } from '@bench/config';
 import type { Stage } from '../../network';
-import { FrontProxy, cachedEnvoy, applyVirtualIp, findStrategy, SERVICE_NAME, SERVICE_TRANSPORTS, SERVICE_VIP, virtualIpRulesInForce, writeHeadlessName, type BalancingStrategy, type ServiceTransport, type StrategyName } from '../../network';
+import { FrontProxy, resolveEnvoy, applyVirtualIp, findStrategy, SERVICE_NAME, SERVICE_TRANSPORTS, SERVICE_VIP, virtualIpRulesInForce, writeHeadlessName, type BalancingStrategy, type ServiceTransport, type StrategyName } from '../../network';
 import { throttlingBetween, type CpuThrottling } from '../../network';
 import { ReplicaSet, type Replica, type ReplicaRecord } from '../../network';
 import { delayerCpuBetween, type DelayerCpu } from '../../network';
@@ -170,13 +170,12 @@ export async function measureService(
   };
 
   function startProxy(): Promise<FrontProxy> {
-    const envoy = cachedEnvoy();
-    if ('missing' in envoy) throw new Error(envoy.missing);
+    const binary = resolveEnvoy();
     const routes = [
       { name: 'server-a', listenPort: PROXY_PORTS.http, replicaPort: SERVICE_PORTS.http, protocol: 'http1' as const },
       { name: 'server-b', listenPort: PROXY_PORTS.grpc, replicaPort: SERVICE_PORTS.grpc, protocol: 'http2' as const },
     ];
-    return FrontProxy.start(t, envoy.binary, routes, replicas.map((r) => r.address), path.join(stage.workDir, 'front-proxy'));
+    return FrontProxy.start(t, binary, routes, replicas.map((r) => r.address), path.join(stage.workDir, 'front-proxy'));
   }
   await eachPair('sweep', sweep);
   if (settings.changeRate > 0) await eachPair('change under load', changeUnderLoad);
@@ -345,8 +344,11 @@ const requestsOf = (sample: ProcessSample | { error: string } | undefined) => (s
 /** What a strategy needs that this machine lacks, or null. */
 function strategyUnavailable(strategy: BalancingStrategy): string | null {
   if (strategy.address === 'proxy') {
-    const envoy = cachedEnvoy();
-    if ('missing' in envoy) return envoy.missing;
+    try {
+      resolveEnvoy(); // the pinned Envoy from the bench's cache, fetched once (path's installer) if missing
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
   }
   return null;
 }
