@@ -18,8 +18,9 @@ const ROOMS = Object.freeze({
   results: ['cli'],
   export: ['cli', 'results'],
   compare: ['cli', 'results'],
-  network: ['cli', 'results'],
   security: ['cli', 'results'],
+  // The mesh path's sidecars speak mTLS with the run's throwaway CA.
+  network: ['cli', 'results', 'security'],
   plan: ['cli', 'results', 'network', 'security'],
   measure: ['cli', 'results', 'plan'],
   run: ['cli', 'results', 'plan', 'measure', 'network', 'security'],

@@ -1,6 +1,6 @@
 // bare client: the blog's caller on node:http with no framework. Serves the same /bench/run,
 // /bench/info, /health and /client/* routes as apps/client, measured by the same case runner.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import * as grpc from '@grpc/grpc-js';
 import {
   carriesToken,
@@ -11,20 +11,21 @@ import {
   loadSettings,
   needsToken,
   processSampler,
+  refusalHint,
   REQUEST_LIMITS,
   runtimeInfo,
   stopOnSignals,
   unauthorizedBody,
   type Settings,
 } from '@bench/config';
-import { BusyError, CaseFailure, CaseRunner, parseCaseRequest, parsePathRequest, type TransportName } from '@bench/harness';
-import { PROTO_LOADER_SETTINGS, samplePackageDefinition } from '@bench/proto';
+import { BusyError, CaseFailure, CaseRunner, parseCaseRequest, parsePathRequest, watchTlsHandshakes, type TransportName } from '@bench/harness';
+import { grpcChannelCredentials, PROTO_LOADER_SETTINGS, samplePackageDefinition } from '@bench/proto';
 import { callerSignal } from '@bench/samples';
 import { parseIntField } from '@bench/validation';
 import { BareGrpcTransport } from './grpc-transport';
 import { closable, listen, readBody, sendJson } from './http-util';
 import { safeDecode } from './json-server';
-import { BareJsonTransport } from './json-transport';
+import { BareJsonTransport, defaultAgent, get } from './json-transport';
 
 const BLOG_ROUTE = /^\/client\/call-(a|b)(-parallel)?\/([^/]*)$/;
 
@@ -35,14 +36,14 @@ type HealthCheck = (
 ) => void;
 
 /** Probes both servers' health endpoints, as the Nest client's /health/ready does. */
-async function readiness(settings: Settings): Promise<Record<string, string>> {
-  const serverA = fetch(`${settings.serverAUrl}/health`, { signal: AbortSignal.timeout(2000) })
-    .then(async (r) => ((await r.json()) as { status?: string }).status ?? 'UNKNOWN')
+async function readiness(settings: Settings, agent: Agent): Promise<Record<string, string>> {
+  const serverA = get(`${settings.serverAUrl}/health`, agent, 2000)
+    .then(({ text }) => (JSON.parse(text) as { status?: string }).status ?? 'UNKNOWN')
     .catch((error: Error) => `UNREACHABLE (${error.message})`);
   const services = grpc.loadPackageDefinition(samplePackageDefinition()) as unknown as {
     grpc: { health: { v1: { Health: new (a: string, c: grpc.ChannelCredentials) => grpc.Client & { Check: HealthCheck } } } };
   };
-  const health = new services.grpc.health.v1.Health(settings.serverBUrl, grpc.credentials.createInsecure());
+  const health = new services.grpc.health.v1.Health(settings.serverBUrl, grpcChannelCredentials(settings.security));
   const serverB = new Promise<string>((resolve) =>
     health.Check({ service: '' }, { deadline: Date.now() + 2000 }, (error: grpc.ServiceError | null, reply?: { status: string }) =>
       resolve(error ? `UNREACHABLE (${error.details})` : (reply?.status ?? 'UNKNOWN')),
@@ -63,6 +64,8 @@ async function main(): Promise<void> {
   const settings = loadSettings();
   const access = loadControlAccess(settings.host);
   processSampler();
+  if (settings.security.mode !== 'plain') watchTlsHandshakes(refusalHint(settings.security, 'client'));
+  const readinessAgent = defaultAgent(settings, true);
   const grpcTransport = new BareGrpcTransport(settings);
   const runner = new CaseRunner({ json: new BareJsonTransport(settings), grpc: grpcTransport });
 
@@ -88,14 +91,14 @@ async function main(): Promise<void> {
     if (req.method !== 'GET') return sendJson(res, 405, { statusCode: 405, error: 'Method Not Allowed' });
     if (url.pathname === '/health') return sendJson(res, 200, { status: 'SERVING', service: 'client' });
     if (url.pathname === '/health/ready') {
-      const upstreams = await readiness(settings);
+      const upstreams = await readiness(settings, readinessAgent);
       const ok = Object.values(upstreams).every((s) => s === 'SERVING');
       return sendJson(res, ok ? 200 : 503, { status: ok ? 'SERVING' : 'NOT_SERVING', upstreams });
     }
     if (url.pathname === '/bench/path') {
       const request = parsePathRequest({ samples: url.searchParams.get('samples') ?? undefined, bulkBytes: url.searchParams.get('bulkBytes') ?? undefined });
       if (!request.ok) return sendJson(res, 400, { statusCode: 400, error: 'Bad Request', ...request.error });
-      const options = { ...request.value, serverAUrl: settings.serverAUrl, serverBAddress: settings.serverBUrl, timeoutMs: settings.callTimeoutMs };
+      const options = { ...request.value, serverAUrl: settings.serverAUrl, serverBAddress: settings.serverBUrl, timeoutMs: settings.callTimeoutMs, security: settings.security };
       return sendJson(res, 200, await runner.path(options));
     }
     if (url.pathname === '/bench/info') {

@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { ProcessSample, Settings } from '@bench/config';
 import { ReplyMeter, type Connection, type ReplyTally, type RowTransport } from '@bench/harness';
-import { MAX_MESSAGE_BYTES, observeSampleCodec, samplePackageDefinition } from '@bench/proto';
+import { grpcChannelCredentials, MAX_MESSAGE_BYTES, observeSampleCodec, samplePackageDefinition } from '@bench/proto';
 
 type Unary = (request: unknown, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, reply?: unknown) => void) => void;
 type Client = grpc.Client & Record<string, Unary>;
@@ -33,8 +33,8 @@ export class BareGrpcTransport implements RowTransport {
 
   constructor(private readonly settings: Settings) {
     observeSampleCodec({ decoded: (bytes, ms) => this.meter.record(bytes, ms) });
-    this.client = new this.services.sample.SampleService(settings.serverBUrl, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
-    this.metrics = new this.services.bench.metrics.ProcessMetrics(settings.serverBUrl, grpc.credentials.createInsecure(), {});
+    this.client = new this.services.sample.SampleService(settings.serverBUrl, grpcChannelCredentials(settings.security), CHANNEL_OPTIONS);
+    this.metrics = new this.services.bench.metrics.ProcessMetrics(settings.serverBUrl, grpcChannelCredentials(settings.security), {});
     this.sharedConnection = this.connect(this.client, async () => undefined);
   }
 
@@ -44,7 +44,7 @@ export class BareGrpcTransport implements RowTransport {
 
   openFresh(): Connection {
     // A distinct channel: grpc-js shares subchannels between clients with equal options unless told not to.
-    const client = new this.services.sample.SampleService(this.settings.serverBUrl, grpc.credentials.createInsecure(), {
+    const client = new this.services.sample.SampleService(this.settings.serverBUrl, grpcChannelCredentials(this.settings.security), {
       ...CHANNEL_OPTIONS,
       'grpc.use_local_subchannel_pool': 1,
     });

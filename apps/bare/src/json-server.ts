@@ -1,6 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { pipeline } from 'node:stream';
-import { limitHttp1Connections, parseBulkRequest, processSampler, type Settings } from '@bench/config';
+import { limitHttp1Connections, logTlsStates, parseBulkRequest, processSampler, serverTlsOptions, type Settings } from '@bench/config';
 import {
   acceptsNdjson,
   buildRows,
@@ -16,10 +17,13 @@ import {
 import { parseIntField } from '@bench/validation';
 import { sendJson } from './http-util';
 
-/** server-a's routes on a plain node:http server (not yet listening), with the listeners' connection limits. */
+/**
+ * server-a's routes on a plain node:http server (not yet listening), with the listeners' connection limits;
+ * node:https under TLS (BENCH_SECURITY: TLS 1.3, ALPN http/1.1, client certificates for mtls).
+ */
 export function createJsonServer(settings: Settings): Server {
   const sampler = processSampler();
-  const server = createServer((req, res) => {
+  const handler: RequestListener = (req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');
     const match = /^\/server-a\/([^/]*)$/.exec(url.pathname);
     if (req.method !== 'GET') return sendJson(res, 405, { statusCode: 405, error: 'Method Not Allowed' });
@@ -56,9 +60,17 @@ export function createJsonServer(settings: Settings): Server {
     sampler.addPhase('encode', performance.now() - encoded);
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': text.length });
     res.end(text);
-  });
+  };
+  const server = settings.security.mode === 'plain' ? createServer(handler) : secureServer(settings, handler);
   limitHttp1Connections(server, settings.handshakeTimeoutMs);
   return server;
+}
+
+/** An https.Server: the same fields node:http's has (timeouts, closeIdleConnections), typed as one for the shared limits. */
+function secureServer(settings: Settings, handler: RequestListener): Server {
+  const server = createTlsServer({ ...serverTlsOptions(settings.security, ['http/1.1']), handshakeTimeout: settings.handshakeTimeoutMs }, handler);
+  logTlsStates(server, 'server-a');
+  return server as unknown as Server;
 }
 
 /** A path segment decoded, or left as it is when its %-escapes are malformed (then validation refuses it). */

@@ -1,5 +1,6 @@
 import * as http from 'node:http';
-import type { ProcessSample, Settings } from '@bench/config';
+import * as https from 'node:https';
+import { clientTlsOptions, type ProcessSample, type Settings } from '@bench/config';
 import { ReplyMeter, type Connection, type ReplyTally, type RowTransport } from '@bench/harness';
 import { deadlineHeader, isNdjson, NDJSON_FROM_ROWS, NDJSON_MEDIA_TYPE, readNdjson } from '@bench/samples';
 
@@ -9,14 +10,14 @@ import { deadlineHeader, isNdjson, NDJSON_FROM_ROWS, NDJSON_MEDIA_TYPE, readNdjs
  */
 function open(url: string, agent: http.Agent, timeoutMs: number, headers: Record<string, string> = {}): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const request = http.get(url, { agent, headers }, resolve).on('error', reject);
+    const request = (url.startsWith('https:') ? https.get : http.get)(url, { agent, headers }, resolve).on('error', reject);
     const timer = setTimeout(() => request.destroy(new Error(`timeout of ${timeoutMs}ms exceeded`)), timeoutMs);
     request.on('close', () => clearTimeout(timer));
   });
 }
 
 /** GET a URL and return the body text with its Content-Length; any status but 200 rejects. */
-async function get(url: string, agent: http.Agent, timeoutMs: number): Promise<{ text: string; length: number }> {
+export async function get(url: string, agent: http.Agent, timeoutMs: number): Promise<{ text: string; length: number }> {
   return textOf(await open(url, agent, timeoutMs));
 }
 
@@ -26,6 +27,17 @@ async function textOf(res: http.IncomingMessage): Promise<{ text: string; length
   const text = Buffer.concat(chunks).toString('utf8');
   if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
   return { text, length: Number(res.headers['content-length'] ?? Number.NaN) };
+}
+
+/**
+ * Node's global agent, as the blog's axios uses (or one like it: `fresh`); under TLS an https.Agent with the
+ * global agent's settings and session cache, trusting the run's CA (and holding the client certificate for mtls).
+ */
+export function defaultAgent(settings: Settings, fresh = false): http.Agent {
+  const like = { keepAlive: true, scheduling: 'lifo', timeout: 5000 } as const;
+  // ALPN http/1.1 offered as undici and curl do (Node's https offers none unless told).
+  if (settings.security.mode !== 'plain') return new https.Agent({ ...like, ...clientTlsOptions(settings.security), ALPNProtocols: ['http/1.1'] });
+  return fresh ? new http.Agent(like) : http.globalAgent;
 }
 
 /**
@@ -41,8 +53,8 @@ export class BareJsonTransport implements RowTransport {
 
   constructor(
     private readonly settings: Settings,
-    private readonly agent: http.Agent = http.globalAgent,
-    private readonly freshAgent: () => http.Agent = () => new http.Agent({ keepAlive: true, scheduling: 'lifo', timeout: 5000 }),
+    private readonly agent: http.Agent = defaultAgent(settings),
+    private readonly freshAgent: () => http.Agent = () => defaultAgent(settings, true),
   ) {
     this.sharedConnection = this.connect(agent, async () => undefined);
   }

@@ -14,7 +14,8 @@ async function main(): Promise<void> {
     throw new Error(explainListenError(error, { variable: 'SERVER_A_PORT', port: settings.serverAPort, host: settings.host }));
   }
   stopOnSignals(closable(server), 'server-a');
-  console.log(`server-a (bare node:http, JSON) listening on http://${settings.host}:${settings.serverAPort}`);
+  const scheme = settings.security.mode === 'plain' ? 'http' : 'https';
+  console.log(`server-a (bare node:http, JSON, ${settings.security.mode}) listening on ${scheme}://${settings.host}:${settings.serverAPort}`);
 }
 
 main().catch((error: unknown) => {

@@ -40,7 +40,7 @@ export class BenchController {
   @Get('path')
   path(@Query('samples') samples?: string, @Query('bulkBytes') bulkBytes?: string): Promise<PathReport> {
     const request = orBadRequest(parsePathRequest({ samples, bulkBytes }));
-    return this.runner.path({ ...request, serverAUrl: this.settings.serverAUrl, serverBAddress: this.settings.serverBUrl, timeoutMs: this.settings.callTimeoutMs });
+    return this.runner.path({ ...request, serverAUrl: this.settings.serverAUrl, serverBAddress: this.settings.serverBUrl, timeoutMs: this.settings.callTimeoutMs, security: this.settings.security });
   }
 
   /** One case's calls; a caller that goes away before the answer ends the run (and frees the runner for the next). */

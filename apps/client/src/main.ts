@@ -1,8 +1,9 @@
 // client: the blog's caller. Serves the four /client routes, the bench route and health checks.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { exitWithParent, explainListenError, loadControlAccess, loadSettings, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
+import { exitWithParent, explainListenError, loadControlAccess, loadSettings, processSampler, refusalHint, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { watchTlsHandshakes } from '@bench/harness';
 import { AppModule } from './app.module';
 import { limitClientRequests } from './http-limits';
 
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
   const access = loadControlAccess(settings.host);
   warnOnMissingNodeOptions(settings.variant, 'client');
   processSampler();
+  if (settings.security.mode !== 'plain') watchTlsHandshakes(refusalHint(settings.security, 'client'));
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(settings, access), { logger: ['error', 'warn'], bodyParser: false });
   limitClientRequests(app, settings);
   stopOnSignals(app, 'client');
@@ -21,7 +23,7 @@ async function main(): Promise<void> {
     throw new Error(explainListenError(error, { variable: 'CLIENT_PORT', port: settings.clientPort, host: settings.host }));
   }
   console.log(
-    `client (${settings.variant}) listening on http://${settings.host}:${settings.clientPort} ` +
+    `client (${settings.variant}, ${settings.security.mode}) listening on http://${settings.host}:${settings.clientPort} ` +
       `(server-a ${settings.serverAUrl}, server-b ${settings.serverBUrl}); ${access.describe}`,
   );
 }

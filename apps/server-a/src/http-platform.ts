@@ -3,10 +3,11 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { CONNECTION_LIMITS, isTuned, limitHttp1Connections, limitHttp2Sessions, processSampler, REPLY_LIMIT, REQUEST_LIMITS, type Settings } from '@bench/config';
+import { CONNECTION_LIMITS, isTuned, limitHttp1Connections, limitHttp2Sessions, logTlsStates, processSampler, REPLY_LIMIT, REQUEST_LIMITS, serverTlsOptions, type Settings } from '@bench/config';
 import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
 import { connectSample, PROTOBUF_MEDIA_TYPE } from '@bench/proto';
 import { AppModule } from './app.module';
+import { closeAgedConnections } from './connection-age';
 import { refuseCompressedBodies } from './body-formats';
 import { cappedGzip } from './connect-compression';
 import { connectRoutes } from './connect-samples';
@@ -27,17 +28,23 @@ export async function createServerA(settings: Settings): Promise<INestApplicatio
   const bodyLimit = REQUEST_LIMITS.http.bytes;
   if (isTuned(settings.variant, 'fastify-adapter')) {
     const keepAlive = isTuned(settings.variant, 'long-keep-alive') ? { keepAliveTimeout: KEEP_ALIVE_MS } : {};
-    const adapter = fastify(new FastifyAdapter({ ...keepAlive, bodyLimit }));
+    const https = settings.security.mode === 'plain' ? {} : { https: httpsOptions(settings, ['http/1.1']) };
+    const adapter = fastify(new FastifyAdapter({ ...keepAlive, bodyLimit, ...https }));
     refuseCompressedBodies(adapter.getInstance());
     limitHttp1Connections(adapter.getInstance().server, settings.handshakeTimeoutMs);
+    secured(adapter.getInstance().server, settings);
+    if (settings.maxConnectionAgeMs > 0) closeAgedConnections(adapter.getInstance().server, settings.maxConnectionAgeMs);
     return NestFactory.create<NestFastifyApplication>(AppModule.register(settings, 'fastify'), adapter, { logger: LOGGER });
   }
   // bodyParser false: only the parsers below, not Nest's default urlencoded one, which inflates gzip bodies.
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(settings, 'express'), { logger: LOGGER, bodyParser: false });
+  const https = settings.security.mode === 'plain' ? {} : { httpsOptions: httpsOptions(settings, ['http/1.1']) };
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(settings, 'express'), { logger: LOGGER, bodyParser: false, ...https });
   app.useBodyParser('json', { limit: bodyLimit, inflate: false });
   app.useBodyParser('raw', { type: PROTOBUF_MEDIA_TYPE, limit: bodyLimit, inflate: false });
   const server = app.getHttpServer();
   limitHttp1Connections(server, settings.handshakeTimeoutMs);
+  secured(server, settings);
+  if (settings.maxConnectionAgeMs > 0) closeAgedConnections(server, settings.maxConnectionAgeMs);
   // Node 18+ counts headersTimeout from a request's first byte, not from the end of the previous one, so
   // the keep-alive below needs no longer head timeout (an idle connection outlives it: tested).
   if (isTuned(settings.variant, 'long-keep-alive')) server.keepAliveTimeout = KEEP_ALIVE_MS;
@@ -56,9 +63,13 @@ export async function createServerA(settings: Settings): Promise<INestApplicatio
  * handshake limit are destroyed, and idle ones closed (GOAWAY) after CONNECTION_LIMITS.http2Idle.
  */
 export async function createServerAH2(settings: Settings): Promise<INestApplication> {
-  const adapter = new FastifyAdapter({ http2: true, bodyLimit: REQUEST_LIMITS.http.bytes, http2SessionTimeout: CONNECTION_LIMITS.http2Idle.ms });
+  // Under TLS the same listener is h2 by ALPN (allowHTTP1 false: a client that cannot speak h2 is refused in the handshake).
+  const https = settings.security.mode === 'plain' ? {} : { https: { ...httpsOptions(settings, ['h2']), allowHTTP1: false } };
+  // (Typed as the h2c options: Fastify's h2 options type differs only in `https`, which Nest's adapter passes through.)
+  const adapter = new FastifyAdapter({ http2: true, bodyLimit: REQUEST_LIMITS.http.bytes, http2SessionTimeout: CONNECTION_LIMITS.http2Idle.ms, ...(https as object) });
   closeSessionsOnClose(adapter);
   limitHttp2Sessions(adapter.getInstance().server as unknown as Http2Server, settings.handshakeTimeoutMs);
+  secured(adapter.getInstance().server, settings);
   // Connect reads its own bodies, and decides on their compression itself (below).
   refuseCompressedBodies(adapter.getInstance(), (url) => url.startsWith(CONNECT_PATH_PREFIX));
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(settings, 'fastify'), fastify(adapter), { logger: LOGGER });
@@ -81,6 +92,16 @@ export async function createServerAH2(settings: Settings): Promise<INestApplicat
 }
 
 const LOGGER: ('error' | 'warn')[] = ['error', 'warn'];
+
+/** The listener's TLS options under the app's security (BENCH_SECURITY): TLS 1.3, ALPN, client certificates for mtls. */
+function httpsOptions(settings: Settings, alpn: string[]): ReturnType<typeof serverTlsOptions> & { handshakeTimeout: number } {
+  return { ...serverTlsOptions(settings.security, alpn), handshakeTimeout: settings.handshakeTimeoutMs };
+}
+
+/** A TLS listener logs what it negotiated (once per distinct state); a cleartext one has nothing to log. */
+function secured(server: unknown, settings: Settings): void {
+  if (settings.security.mode !== 'plain') logTlsStates(server as Parameters<typeof logTlsStates>[0], 'server-a');
+}
 
 /** Where Connect's routes live on the HTTP/2 listener: /sample.SampleService/<Method>. */
 const CONNECT_PATH_PREFIX = `/${connectSample.SampleService.typeName}/`;

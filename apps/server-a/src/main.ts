@@ -23,9 +23,8 @@ async function main(): Promise<void> {
   };
   await listen(app, settings.serverAPort, 'SERVER_A_PORT');
   await listen(h2, settings.serverAH2Port, 'SERVER_A_H2_PORT');
-  console.log(
-    `server-a (JSON over HTTP, ${settings.variant}) listening on http://${settings.host}:${settings.serverAPort} (HTTP/1.1) and :${settings.serverAH2Port} (HTTP/2 cleartext)`,
-  );
+  const [scheme, second] = settings.security.mode === 'plain' ? ['http', 'HTTP/2 cleartext'] : ['https', `HTTP/2, ${settings.security.mode}`];
+  console.log(`server-a (JSON over HTTP, ${settings.variant}) listening on ${scheme}://${settings.host}:${settings.serverAPort} (HTTP/1.1) and :${settings.serverAH2Port} (${second})`);
 }
 
 main().catch((error: unknown) => {

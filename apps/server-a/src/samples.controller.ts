@@ -38,6 +38,7 @@ export class SamplesController {
   @Get(':count')
   getSamples(@Param('count') rawCount: string, @CallerSignal() signalOf: CallerSignalOf, @Headers('accept') accept?: string): { samples: SampleRow[] } | StreamableFile {
     const count = this.count(rawCount);
+    processSampler().countRequest();
     if (acceptsNdjson(accept) && isTuned(this.settings.variant, 'stream-json-replies')) {
       return abandonable(new StreamableFile(ndjsonRowStream(count, STREAM_PHASES, undefined, signalOf()), { type: NDJSON_MEDIA_TYPE }));
     }

@@ -80,10 +80,13 @@ describe('server-a metrics', () => {
         maxRssBytes: expect.any(Number),
         buildMs: expect.any(Number),
         encodeMs: expect.any(Number),
+        requests: expect.any(Number),
       });
       expect(response.body.peakRssBytes).toBeGreaterThan(0);
       await request(app.getHttpServer()).get('/server-a/2000').expect(200);
       const after = (await request(app.getHttpServer()).get('/metrics').expect(200)).body;
+      // Its own count of sample requests (a replica's share behind a Service); /metrics itself is not one.
+      expect(after.requests).toBe(response.body.requests + 1);
       expect(after.buildMs).toBeGreaterThan(response.body.buildMs);
       expect(after.encodeMs).toBeGreaterThan(response.body.encodeMs);
     } finally {

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   } catch (error) {
     throw new Error(explainListenError(error, { variable: 'SERVER_B_PORT', port: settings.serverBPort, host: settings.host }));
   }
-  console.log(`server-b (gRPC, ${settings.variant}) listening on ${url}`);
+  console.log(`server-b (gRPC, ${settings.variant}, ${settings.security.mode}) listening on ${url}`);
 }
 
 main().catch((error: unknown) => {

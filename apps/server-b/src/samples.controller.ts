@@ -20,6 +20,7 @@ export class SamplesController {
    */
   @GrpcMethod(SAMPLE_SERVICE, 'GetSamples')
   getSamples(param: GetSamplesParam__Output, _metadata: Metadata, call: ServerUnaryCall<unknown, Samples>): Promise<Samples | Buffer> {
+    processSampler().countRequest();
     return slicedSamplesReply(this.count(param), call, this.settings.variant, 'server-b GetSamples reply');
   }
 

@@ -118,6 +118,7 @@ describe('server-b (gRPC)', () => {
       maxRssBytes: expect.any(Number),
       buildMs: expect.any(Number),
       encodeMs: expect.any(Number),
+      requests: expect.any(Number),
     });
   });
 

@@ -42,3 +42,21 @@ export { missingNodeOptions, warnOnMissingNodeOptions } from './node-options';
 export { REQUEST_LIMITS, REPLY_LIMIT, type ByteLimit } from './message-limits';
 export { CONNECTION_LIMITS, type TimeLimit } from './connection-limits';
 export { limitHttp1Connections, limitHttp2Sessions } from './listener-timeouts';
+export {
+  SECURITY_MODES,
+  SECURITY_ENV,
+  PLAIN,
+  TLS_MIN_VERSION,
+  securityRecord,
+  loadSecurity,
+  refusalHint,
+  serverTlsOptions,
+  clientTlsOptions,
+  httpScheme,
+  tlsStateOf,
+  logTlsStates,
+  type SecurityName,
+  type SecurityRecord,
+  type SecuritySettings,
+  type TlsState,
+} from './security';

@@ -9,6 +9,8 @@ export interface ProcessSample {
   buildMs: number;
   /** Time spent serializing replies, summed over every request served. */
   encodeMs: number;
+  /** Sample requests served (GET /server-a/:count, GetSamples) since start: a replica's own count of its share of the load (absent: a server that does not count, e.g. bare's). */
+  requests?: number;
 }
 
 /** Phases a server times for itself, so a reader can see where a call's time went. */
@@ -29,6 +31,7 @@ export class ProcessSampler {
   private peak = 0;
   private readonly phases: Record<ServerPhase, number> = { build: 0, encode: 0 };
   private timer: NodeJS.Timeout | null = null;
+  private requests = 0;
 
   constructor() {
     this.peak = process.memoryUsage.rss();
@@ -46,6 +49,7 @@ export class ProcessSampler {
       maxRssBytes: process.resourceUsage().maxRSS * 1024,
       buildMs: this.phases.build,
       encodeMs: this.phases.encode,
+      requests: this.requests,
     };
     if (resetPeak) {
       this.peak = sample.rssBytes;
@@ -59,6 +63,11 @@ export class ProcessSampler {
   /** Whether a window is open and RSS is being sampled. */
   get sampling(): boolean {
     return this.timer !== null;
+  }
+
+  /** Counts one request served (cumulative: readers take differences). */
+  countRequest(): void {
+    this.requests += 1;
   }
 
   /** Adds time spent in a phase (cumulative, like CPU time: readers take differences). */

@@ -28,6 +28,7 @@ describe('loadSettings', () => {
       VARIANT: 'tuned',
       CALL_TIMEOUT_MS: '2500',
       HANDSHAKE_TIMEOUT_MS: '500',
+      MAX_CONNECTION_AGE_MS: '1500',
     });
     expect(settings).toEqual({
       host: '0.0.0.0',
@@ -43,6 +44,8 @@ describe('loadSettings', () => {
       variant: 'tuned',
       callTimeoutMs: 2500,
       handshakeTimeoutMs: 500,
+      maxConnectionAgeMs: 1500,
+      security: { mode: 'plain', ca: null, cert: null, key: null },
     });
   });
 

@@ -1,6 +1,7 @@
 import { parseIntField } from '@bench/validation';
 import { ConfigError } from './config-error';
 import { CONNECTION_LIMITS } from './connection-limits';
+import { loadSecurity, PLAIN, SECURITY_ENV, type SecuritySettings } from './security';
 import { grpcCodecFor, NEST_VARIANTS, parseNestVariant, TUNINGS, type NestVariant } from './tunings';
 
 export { ConfigError };
@@ -30,6 +31,10 @@ export interface Settings {
   callTimeoutMs: number;
   /** How long every listener waits for an HTTP/1.1 request head or the HTTP/2 preface (CONNECTION_LIMITS.handshake). */
   handshakeTimeoutMs: number;
+  /** Servers close each connection this long after it opened, so clients reconnect and a Service re-balances (gRPC: GOAWAY; HTTP/1.1: `Connection: close`); 0: never. */
+  maxConnectionAgeMs: number;
+  /** TLS between the services (BENCH_SECURITY and the BENCH_TLS_* files: security.ts). */
+  security: SecuritySettings;
 }
 
 
@@ -47,6 +52,8 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   variant: 'blog',
   callTimeoutMs: 120_000,
   handshakeTimeoutMs: CONNECTION_LIMITS.handshake.ms,
+  maxConnectionAgeMs: 0,
+  security: PLAIN,
 });
 
 /** Environment variable for each setting, as documented in the README. */
@@ -64,6 +71,8 @@ export const SETTING_ENV: Readonly<Record<keyof Settings, string>> = Object.free
   variant: 'VARIANT',
   callTimeoutMs: 'CALL_TIMEOUT_MS',
   handshakeTimeoutMs: 'HANDSHAKE_TIMEOUT_MS',
+  maxConnectionAgeMs: 'MAX_CONNECTION_AGE_MS',
+  security: SECURITY_ENV.mode,
 });
 
 const PORT = { min: 1, max: 65_535 };
@@ -85,11 +94,15 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     if (!result.ok) throw new ConfigError(result.error.message);
     return result.value;
   };
+  const security = loadSecurity(env);
+  // The scheme follows BENCH_SECURITY: a default URL takes it, a URL that says otherwise is an error.
+  const scheme = security.mode === 'plain' ? 'http' : 'https';
   const url = (key: 'serverAUrl' | 'serverAH2Url'): string => {
-    const value = read(key) ?? DEFAULT_SETTINGS[key];
+    const value = read(key) ?? DEFAULT_SETTINGS[key].replace(/^http:/, `${scheme}:`);
     if (!/^https?:\/\/[^/\s]+$/.test(value.replace(/\/$/, ''))) {
-      throw new ConfigError(`${SETTING_ENV[key]} must look like http://host:port, got ${JSON.stringify(value)}`);
+      throw new ConfigError(`${SETTING_ENV[key]} must look like ${scheme}://host:port, got ${JSON.stringify(value)}`);
     }
+    if (!value.startsWith(`${scheme}://`)) throw new ConfigError(`${SETTING_ENV[key]} is ${JSON.stringify(value)} but ${SECURITY_ENV.mode}=${security.mode} needs ${scheme}://`);
     return value.replace(/\/$/, '');
   };
   const serverBUrl = read('serverBUrl') ?? DEFAULT_SETTINGS.serverBUrl;
@@ -120,5 +133,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     variant,
     callTimeoutMs: int('callTimeoutMs', { min: 1, max: 3_600_000 }),
     handshakeTimeoutMs: int('handshakeTimeoutMs', { min: 100, max: 600_000 }),
+    maxConnectionAgeMs: read('maxConnectionAgeMs') === '0' ? 0 : int('maxConnectionAgeMs', { min: 100, max: 86_400_000 }),
+    security,
   };
 }

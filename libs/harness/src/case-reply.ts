@@ -1,6 +1,7 @@
 import type { ProcessCost } from '@bench/config';
 import type { FieldResult } from '@bench/validation';
 import type { CaseRun, Phases } from './case-runner';
+import type { TlsHandshakes } from './tls-handshakes';
 import { TRANSPORT_NAMES, type Http2Windows, type TransportName } from './transport';
 
 /** A field of the reply that is not what CaseRun says it is. */
@@ -69,6 +70,23 @@ function phases(field: string, value: unknown): Phases {
   };
 }
 
+function handshakes(field: string, value: unknown): TlsHandshakes {
+  const input = object(field, value);
+  return {
+    count: count(`${field}.count`, input.count),
+    resumed: orNull(number)(`${field}.resumed`, input.resumed) ?? 0,
+    meanMs: number(`${field}.meanMs`, input.meanMs),
+    maxMs: number(`${field}.maxMs`, input.maxMs),
+    protocol: orNull(text)(`${field}.protocol`, input.protocol),
+    alpn: orNull(text)(`${field}.alpn`, input.alpn),
+  };
+}
+
+function tlsOf(field: string, value: unknown): { cold: TlsHandshakes | null; timed: TlsHandshakes | null } {
+  const input = object(field, value);
+  return { cold: orNull(handshakes)(`${field}.cold`, input.cold), timed: orNull(handshakes)(`${field}.timed`, input.timed) };
+}
+
 function windows(field: string, value: unknown): Http2Windows {
   const input = object(field, value);
   return { streamBytes: count(`${field}.streamBytes`, input.streamBytes), connectionBytes: count(`${field}.connectionBytes`, input.connectionBytes) };
@@ -97,6 +115,7 @@ export function parseCaseRun(body: unknown): FieldResult<CaseRun> {
         server: orNull(cost)('server', input.server),
         serverMetricsError: orNull(text)('serverMetricsError', input.serverMetricsError),
         ...(input.http2Windows === undefined ? {} : { http2Windows: orNull(windows)('http2Windows', input.http2Windows) }),
+        ...(input.tls === undefined ? {} : { tls: tlsOf('tls', input.tls) }),
       },
     };
   } catch (error) {

@@ -1,6 +1,7 @@
 import { costBetween, processSampler, type ProcessCost, type ProcessSample } from '@bench/config';
 import { verifyReply, type ReplyCheck } from '@bench/samples';
 import { measurePath, type PathOptions, type PathReport } from './path-probe';
+import { takeTlsError, takeTlsHandshakes, watchingTlsHandshakes, type TlsHandshakes } from './tls-handshakes';
 import type { Connection, Http2Windows, RowTransport, TransportName } from './transport';
 
 /** Checks one decoded reply of `rows` rows (or items). */
@@ -67,6 +68,11 @@ export interface CaseRun {
    * had during the timed calls (absent or null: not HTTP/2, or not readable, e.g. inside grpc-js).
    */
   http2Windows?: Http2Windows | null;
+  /**
+   * Under TLS: the handshakes of the cold call (its fresh connection's) and of the timed calls (a client
+   * that reopens connections mid-run handshakes again, resuming a cached session or not). Absent in cleartext.
+   */
+  tls?: { cold: TlsHandshakes | null; timed: TlsHandshakes | null };
 }
 
 export interface TimedCall {
@@ -193,10 +199,13 @@ export class CaseRunner {
     return this.exclusive(async () => {
       const { rows, requests, runs, deadlineMs } = request;
       let coldMs: number | null = null;
+      takeTlsHandshakes();
+      let coldTls: TlsHandshakes | null = null;
       if (request.cold) {
         const fresh = transport.openFresh();
         try {
           coldMs = (await unlessAborted(signal, () => stage('cold', () => timeCall(fresh, rows, requests, deadlineMs, verify)))).elapsedMs;
+          coldTls = takeTlsHandshakes();
         } finally {
           // An abandoned run does not wait for the fresh connection's call in flight to settle before closing it.
           if (signal?.aborted) void fresh.close().catch(() => undefined);
@@ -212,11 +221,13 @@ export class CaseRunner {
       const serverBefore = await readQuietly(transport, true);
       transport.takeReplies();
       const clientBefore = sampler.read(true);
+      takeTlsHandshakes();
       const samplesMs: number[] = [];
       for (let i = 0; i < runs; i++) {
         samplesMs.push((await unlessAborted(signal, () => stage('timed', () => timeCall(transport.shared(), rows, requests, deadlineMs, verify)))).elapsedMs);
       }
       const clientAfter = sampler.read(false);
+      const timedTls = takeTlsHandshakes();
       const replies = transport.takeReplies();
       const serverAfter = await readQuietly(transport, false);
 
@@ -244,6 +255,7 @@ export class CaseRunner {
         server: server ? costBetween(server[0], server[1]) : null,
         serverMetricsError: 'error' in serverBefore ? serverBefore.error : 'error' in serverAfter ? serverAfter.error : null,
         ...(transport.http2Windows ? { http2Windows: transport.http2Windows() } : {}),
+        ...(watchingTlsHandshakes() ? { tls: { cold: coldTls, timed: timedTls } } : {}),
       };
     });
   }
@@ -310,10 +322,14 @@ async function readQuietly(transport: RowTransport, resetPeak: boolean): Promise
 }
 
 async function stage<T>(name: CaseFailure['stage'], work: () => Promise<T>): Promise<T> {
+  takeTlsError();
   try {
     return await work();
   } catch (error) {
-    throw new CaseFailure(name, describeError(error));
+    // A TLS refusal reaches some libraries only as a closed socket (undici: "other side closed"): say what TLS said.
+    const tls = takeTlsError();
+    const said = describeError(error);
+    throw new CaseFailure(name, tls && !said.includes(tls) ? `${said} (TLS: ${tls})` : said);
   }
 }
 

@@ -21,3 +21,4 @@ export { parseCaseRequest, MAX_CALLS, MAX_DEADLINE_MS, MAX_RUN_ROWS } from './ca
 export { parseCaseRun } from './case-reply';
 export { measurePath, PATH_BULK_HTTP2_WINDOW_BYTES, type PathReport, type PathOptions, type Spread, type BulkSpread, type GrpcBulkSpread, type Measured } from './path-probe';
 export { parsePathRequest, PATH_DEFAULTS, type PathRequest } from './path-request';
+export { watchTlsHandshakes, watchingTlsHandshakes, takeTlsHandshakes, type TlsHandshakes } from './tls-handshakes';

@@ -2,12 +2,13 @@
 // machine, across the network stage, on two hosts or in a cluster. A results file that does not carry
 // the round-trip time cannot be read; the bench records this before and after its timed calls.
 import * as http from 'node:http';
+import * as https from 'node:https';
 import * as http2 from 'node:http2';
 import * as net from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
-import { GRPC_FLOW_CONTROL_WINDOW_BYTES } from '@bench/config';
-import { PATH_PROTO, PROTO_DIR, PROTO_LOADER_OPTIONS, type BulkChunk__Output, type BulkRequest } from '@bench/proto';
+import { clientTlsOptions, GRPC_FLOW_CONTROL_WINDOW_BYTES, PLAIN, type SecuritySettings } from '@bench/config';
+import { grpcChannelCredentials, PATH_PROTO, PROTO_DIR, PROTO_LOADER_OPTIONS, type BulkChunk__Output, type BulkRequest } from '@bench/proto';
 
 export interface Spread {
   n: number;
@@ -54,6 +55,8 @@ export interface PathOptions {
   samples: number;
   bulkBytes: number;
   timeoutMs: number;
+  /** The client's security: the probes dial what the calls dial (a TLS handshake in each fresh connection's time). */
+  security?: SecuritySettings;
 }
 
 function spread(values: number[]): Spread {
@@ -92,8 +95,8 @@ async function tcpConnects(host: string, port: number, samples: number, timeoutM
 }
 
 /** HTTP/2 PING round trips on a connection of its own to server-b (the gRPC server's HTTP/2 layer answers them). */
-async function http2Pings(address: string, samples: number, timeoutMs: number): Promise<Spread> {
-  const session = http2.connect(`http://${address}`);
+async function http2Pings(address: string, samples: number, timeoutMs: number, security: SecuritySettings): Promise<Spread> {
+  const session = security.mode === 'plain' ? http2.connect(`http://${address}`) : http2.connect(`https://${address}`, clientTlsOptions(security));
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no HTTP/2 connection to ${address} within ${timeoutMs} ms`)), timeoutMs);
@@ -121,10 +124,12 @@ function transfer(bytes: number, ms: number): Transfer {
 }
 
 /** One bulk transfer from server-a on a fresh connection: bytes over the time from request to last byte. */
-function bulkFromServerA(serverAUrl: string, bytes: number, timeoutMs: number): Promise<Transfer> {
+function bulkFromServerA(serverAUrl: string, bytes: number, timeoutMs: number, security: SecuritySettings): Promise<Transfer> {
+  const get = security.mode === 'plain' ? http.get : https.get;
+  const tls = security.mode === 'plain' ? {} : clientTlsOptions(security);
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const req = http.get(`${serverAUrl}/path/bulk?bytes=${bytes}`, { agent: false, timeout: timeoutMs }, (res) => {
+    const req = get(`${serverAUrl}/path/bulk?bytes=${bytes}`, { agent: false, timeout: timeoutMs, ...tls }, (res) => {
       let received = 0;
       res.on('data', (chunk: Buffer) => (received += chunk.length));
       res.on('error', reject);
@@ -157,9 +162,9 @@ function pathProbe(): PathProbeConstructor {
  * One bulk transfer from server-b (PathProbe.Bulk) on a channel of its own, like server-a's on a fresh
  * connection: bytes over the time from the call (connection included) to the stream's end.
  */
-function bulkFromServerB(address: string, bytes: number, timeoutMs: number): Promise<Transfer> {
+function bulkFromServerB(address: string, bytes: number, timeoutMs: number, security: SecuritySettings): Promise<Transfer> {
   const window = PATH_BULK_HTTP2_WINDOW_BYTES;
-  const client = new (pathProbe())(address, grpc.credentials.createInsecure(), { 'grpc-node.flow_control_window': window });
+  const client = new (pathProbe())(address, grpcChannelCredentials(security), { 'grpc-node.flow_control_window': window });
   return new Promise<Transfer>((resolve, reject) => {
     const started = performance.now();
     let received = 0;
@@ -194,22 +199,23 @@ function hostPort(address: string): [string, number] {
 export async function measurePath(options: PathOptions): Promise<PathReport> {
   const a = new URL(options.serverAUrl);
   const [bHost, bPort] = hostPort(options.serverBAddress);
-  const aPort = Number(a.port || 80);
+  const aPort = Number(a.port || (a.protocol === 'https:' ? 443 : 80));
+  const security = options.security ?? PLAIN;
   return {
     measuredAt: new Date().toISOString(),
     serverA: {
       address: `${a.hostname}:${aPort}`,
       tcpConnectMs: await attempt(() => tcpConnects(a.hostname, aPort, options.samples, options.timeoutMs)),
       bulk: await attempt(() =>
-        bulkTransfers(options.bulkBytes, () => bulkFromServerA(options.serverAUrl.replace(/\/$/, ''), options.bulkBytes, options.timeoutMs)),
+        bulkTransfers(options.bulkBytes, () => bulkFromServerA(options.serverAUrl.replace(/\/$/, ''), options.bulkBytes, options.timeoutMs, security)),
       ),
     },
     serverB: {
       address: options.serverBAddress,
       tcpConnectMs: await attempt(() => tcpConnects(bHost, bPort, options.samples, options.timeoutMs)),
-      http2PingMs: await attempt(() => http2Pings(options.serverBAddress, options.samples, options.timeoutMs)),
+      http2PingMs: await attempt(() => http2Pings(options.serverBAddress, options.samples, options.timeoutMs, security)),
       bulk: await attempt(async () => ({
-        ...(await bulkTransfers(options.bulkBytes, () => bulkFromServerB(options.serverBAddress, options.bulkBytes, options.timeoutMs))),
+        ...(await bulkTransfers(options.bulkBytes, () => bulkFromServerB(options.serverBAddress, options.bulkBytes, options.timeoutMs, security))),
         http2WindowBytes: PATH_BULK_HTTP2_WINDOW_BYTES,
       })),
     },

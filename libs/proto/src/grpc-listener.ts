@@ -1,6 +1,6 @@
 import type { Http2Server } from 'node:http2';
 import type { Server } from '@grpc/grpc-js';
-import { limitHttp2Sessions } from '@bench/config';
+import { limitHttp2Sessions, logTlsStates } from '@bench/config';
 
 /**
  * Applies the HTTP/2 session limits (limitHttp2Sessions: handshake, GOAWAY grace) to a bound grpc-js server. grpc-js offers no handshake timeout
@@ -9,9 +9,18 @@ import { limitHttp2Sessions } from '@bench/config';
  * A grpc-js without it fails here, loudly, rather than serving without the limit.
  */
 export function limitGrpcSessions(server: Server, handshakeMs: number): void {
+  for (const http2Server of grpcHttp2Servers(server, 'the session limits cannot be applied')) limitHttp2Sessions(http2Server, handshakeMs);
+}
+
+/** Logs what a bound grpc-js server's TLS connections negotiated (logTlsStates), through the same private map. */
+export function logGrpcTlsStates(server: Server, app: string): void {
+  for (const http2Server of grpcHttp2Servers(server, 'its TLS cannot be reported')) logTlsStates(http2Server as unknown as Parameters<typeof logTlsStates>[0], app);
+}
+
+function grpcHttp2Servers(server: Server, consequence: string): Http2Server[] {
   const servers = (server as unknown as { http2Servers?: unknown }).http2Servers;
   if (!(servers instanceof Map) || servers.size === 0) {
-    throw new Error('grpc-js has no bound HTTP/2 servers in http2Servers (bind first; or grpc-js changed): the session limits cannot be applied');
+    throw new Error(`grpc-js has no bound HTTP/2 servers in http2Servers (bind first; or grpc-js changed): ${consequence}`);
   }
-  for (const http2Server of servers.keys() as IterableIterator<Http2Server>) limitHttp2Sessions(http2Server, handshakeMs);
+  return [...(servers.keys() as IterableIterator<Http2Server>)];
 }

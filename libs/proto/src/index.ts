@@ -29,3 +29,5 @@ export { echoCodec, lookupCodec, PROTOBUF_MEDIA_TYPE, type EchoUnaryMethod, type
 export * as connectSample from './generated/connect/sample_pb';
 export { grpcCallSignal, grpcCallSignalFor, type CancellableCall } from './call-signal';
 export { encodePayloadSliced, encodeSamplesSliced } from './sliced-samples';
+export { logGrpcTlsStates } from './grpc-listener';
+export { grpcServerCredentials, grpcChannelCredentials } from './grpc-credentials';

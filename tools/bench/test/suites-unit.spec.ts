@@ -33,7 +33,9 @@ describe('suite options', () => {
     expect(parseSuiteArgs(SPEC, []).networks).toEqual(['loopback']);
     expect(parseSuiteArgs(SPEC, ['--network', 'region']).networks).toEqual(['region']);
     expect(parseSuiteArgs(SPEC, ['--network', 'veth,region,veth']).networks).toEqual(['veth', 'region']);
-    expect(() => parseSuiteArgs(SPEC, ['--network', 'region,mars'])).toThrow('--network takes loopback, veth, zone, region or wan, got "mars"');
+    expect(() => parseSuiteArgs(SPEC, ['--network', 'region,mars'])).toThrow(/^--network takes loopback, veth, veth\+names, .*region\+names\+mesh, .* or wan\+names\+mesh, got "mars"$/);
+    expect(parseSuiteArgs(SPEC, ['--network', 'region+names+mesh']).networks).toEqual(['region+names+mesh']);
+    expect(() => parseSuiteArgs(SPEC, ['--network', 'loopback+mesh'])).toThrow('got "loopback+mesh"');
     const args = parseSuiteArgs(SPEC, ['--profile=quick', '--calls', '7', '--rounds=2', '--out', '/tmp/x']);
     expect(args).toEqual({ preset: 'quick', out: '/tmp/x', networks: ['loopback'], runtimes: [defaultRuntime()], settings: { calls: 7, rounds: 2 } });
   });

@@ -1,9 +1,11 @@
 import type * as http2 from 'node:http2';
+import type { ConnectionOptions } from 'node:tls';
 import { createClient, type Client, type Transport } from '@connectrpc/connect';
 import { createConnectTransport, createGrpcTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { http2WindowFor, type ProcessSample, type Settings } from '@bench/config';
 import type { Connection, Http2Windows, ReplyTally, RowTransport } from '@bench/harness';
 import { connectSample, MAX_MESSAGE_BYTES } from '@bench/proto';
+import { clientTls } from './client-tls';
 import { sessionWindows } from './http2-json';
 
 export const CONNECT_TRANSPORT_NAMES = ['connect-json', 'connect-proto', 'connect-grpc'] as const;
@@ -53,7 +55,7 @@ export class ConnectTransport implements RowTransport {
   }
 
   private sessionManager(): WindowedSessionManager {
-    return new WindowedSessionManager(this.settings.serverAH2Url, http2WindowFor(this.settings.variant));
+    return new WindowedSessionManager(this.settings.serverAH2Url, http2WindowFor(this.settings.variant), clientTls(this.settings));
   }
 
   private transport(manager: WindowedSessionManager): Transport {
@@ -121,8 +123,10 @@ class WindowedSessionManager {
   constructor(
     url: string,
     private readonly windowBytes: number | null,
+    tls: ConnectionOptions | null = null,
   ) {
-    this.inner = new Http2SessionManager(url, {}, windowBytes === null ? {} : { settings: { initialWindowSize: windowBytes } });
+    const settings = windowBytes === null ? {} : { settings: { initialWindowSize: windowBytes } };
+    this.inner = new Http2SessionManager(url, {}, { ...settings, ...(tls ?? {}) });
     this.authority = this.inner.authority;
   }
 

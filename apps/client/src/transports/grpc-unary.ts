@@ -1,4 +1,5 @@
 import * as http2 from 'node:http2';
+import type { ConnectionOptions } from 'node:tls';
 import { status as Status } from '@grpc/grpc-js';
 import { Http2Session } from './http2-json';
 
@@ -42,17 +43,18 @@ function unframe(body: Buffer): Buffer | string {
 export class GrpcUnaryClient {
   private readonly session: Http2Session;
 
-  /** `address` as grpc-js takes it (host:port, cleartext); `windowBytes` as Http2Session's (tuning http2-window). */
+  /** `address` as grpc-js takes it (host:port); `windowBytes` as Http2Session's (tuning http2-window); `tls` null in cleartext. */
   constructor(
     private readonly address: string,
     private readonly windowBytes: number | null,
+    private readonly tls: ConnectionOptions | null = null,
   ) {
-    this.session = new Http2Session(`http://${address}`, windowBytes);
+    this.session = new Http2Session(`${tls ? 'https' : 'http'}://${address}`, windowBytes, tls);
   }
 
   /** A client on a connection of its own (the bench's cold call). */
   fresh(): GrpcUnaryClient {
-    return new GrpcUnaryClient(this.address, this.windowBytes);
+    return new GrpcUnaryClient(this.address, this.windowBytes, this.tls);
   }
 
   /** Calls `path` (/package.Service/Method) with an encoded request; resolves with the encoded reply. */

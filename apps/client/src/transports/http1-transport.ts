@@ -3,6 +3,7 @@ import type { HttpService } from '@nestjs/axios';
 import { firstValueFrom } from 'rxjs';
 import { isTuned, type ProcessSample, type Settings } from '@bench/config';
 import { ReplyMeter, type Connection, type ReplyTally } from '@bench/harness';
+import { clientTls, httpsAgentFor } from './client-tls';
 import { undiciConnection, type BodyDecoder } from './undici-json';
 
 /**
@@ -32,10 +33,11 @@ export abstract class Http1Transport {
   }
 
   private undiciConnection(): Connection {
-    return undiciConnection(this.settings.serverAUrl, this.routePrefix, this.settings.maxParallel, this.settings.callTimeoutMs, this.meter, this.decoder);
+    return undiciConnection(this.settings.serverAUrl, this.routePrefix, this.settings.maxParallel, this.settings.callTimeoutMs, this.meter, this.decoder, clientTls(this.settings));
   }
 
   shared(): Connection {
+    // axios's shared agent under TLS is the HttpModule's httpsAgent (app.module.ts), as Node's global one in cleartext.
     this.sharedConnection ??= this.undici() ? this.undiciConnection() : this.connect(undefined, async () => undefined);
     return this.sharedConnection;
   }
@@ -43,7 +45,7 @@ export abstract class Http1Transport {
   openFresh(): Connection {
     if (this.undici()) return this.undiciConnection();
     // Same settings as Node 20's global agent, but its own socket pool, so the first call connects.
-    const agent = new Agent({ keepAlive: true, scheduling: 'lifo', timeout: 5000 });
+    const agent = httpsAgentFor(this.settings) ?? new Agent({ keepAlive: true, scheduling: 'lifo', timeout: 5000 });
     return this.connect(agent, async () => agent.destroy());
   }
 

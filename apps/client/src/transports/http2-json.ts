@@ -1,4 +1,5 @@
 import * as http2 from 'node:http2';
+import type { ConnectionOptions } from 'node:tls';
 import type { ProcessSample } from '@bench/config';
 import { ReplyMeter, type Connection, type Http2Windows, type ReplyTally, type RowTransport } from '@bench/harness';
 import { deadlineHeader, isNdjson } from '@bench/samples';
@@ -34,13 +35,15 @@ export class Http2Session {
   constructor(
     private readonly origin: string,
     private readonly windowBytes: number | null,
+    /** TLS options for an https:// origin (ALPN h2 is node:http2's own); null in cleartext. */
+    private readonly tls: ConnectionOptions | null = null,
   ) {}
 
   /** The session, opened on first use and again after the server or the network closed it. */
   private current(): http2.ClientHttp2Session {
     if (this.session && !this.session.closed && !this.session.destroyed) return this.session;
     const settings = this.windowBytes === null ? {} : { initialWindowSize: this.windowBytes };
-    const session = http2.connect(this.origin, { settings });
+    const session = http2.connect(this.origin, { settings, ...(this.tls ?? {}) });
     const windowBytes = this.windowBytes;
     if (windowBytes !== null) session.once('connect', () => session.setLocalWindowSize(windowBytes));
     // A session error fails its open streams (each rejects on its own); it must not crash the client.
@@ -112,8 +115,9 @@ export class Http2JsonTransport implements RowTransport {
     private readonly windowBytes: number | null,
     private readonly routePrefix = '/server-a/',
     private readonly streaming: RowStreaming | null = null,
+    private readonly tls: ConnectionOptions | null = null,
   ) {
-    this.session = new Http2Session(origin, windowBytes);
+    this.session = new Http2Session(origin, windowBytes, tls);
     this.sharedConnection = this.connect(this.session, async () => undefined);
   }
 
@@ -122,7 +126,7 @@ export class Http2JsonTransport implements RowTransport {
   }
 
   openFresh(): Connection {
-    const session = new Http2Session(this.origin, this.windowBytes);
+    const session = new Http2Session(this.origin, this.windowBytes, this.tls);
     return this.connect(session, () => session.close());
   }
 

@@ -46,7 +46,7 @@ export class JsonTransport extends Http1Transport implements RowTransport {
     const base = `${this.settings.serverAUrl}${this.routePrefix}`;
     const config: AxiosRequestConfig = {
       transformResponse: this.timedParse,
-      ...(agent ? { httpAgent: agent } : {}),
+      ...(agent ? { httpAgent: agent, httpsAgent: agent } : {}),
     };
     // `rows` is a validated integer, so the URL cannot be steered elsewhere by a request.
     const one = (rows: number, timeout: number): Observable<unknown> =>

@@ -45,7 +45,7 @@ export class ProtoH1Transport extends Http1Transport implements RowTransport {
     const base = `${this.settings.serverAUrl}${ROUTE}`;
     const one = (rows: number, timeout: number): Observable<unknown> =>
       this.http
-        .get(base + rows, { responseType: 'arraybuffer', transformResponse: this.timedDecode, timeout, headers: deadlineHeader(timeout), ...(agent ? { httpAgent: agent } : {}) })
+        .get(base + rows, { responseType: 'arraybuffer', transformResponse: this.timedDecode, timeout, headers: deadlineHeader(timeout), ...(agent ? { httpAgent: agent, httpsAgent: agent } : {}) })
         .pipe(map((response) => response.data as unknown));
     return {
       fetchAll: (rows, requests, deadlineMs) => lastValueFrom(forkJoin(Array.from({ length: requests }, () => one(rows, deadlineMs)))),

@@ -1,3 +1,4 @@
+import type { ConnectionOptions } from 'node:tls';
 import { Pool } from 'undici';
 import type { Connection, ReplyMeter } from '@bench/harness';
 import { deadlineHeader, isNdjson } from '@bench/samples';
@@ -24,8 +25,11 @@ export function undiciConnection(
   timeoutMs: number,
   meter: ReplyMeter,
   decoder: BodyDecoder = JSON_BODY,
+  tls: ConnectionOptions | null = null,
 ): Connection {
-  const pool = new Pool(origin, { connections, keepAliveTimeout: 60_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  // undici's connector keeps a TLS session cache of its own (100 sessions) and resumes from it.
+  const connect = tls ? { connect: tls as Pool.Options['connect'] } : {};
+  const pool = new Pool(origin, { connections, keepAliveTimeout: 60_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, ...connect });
   const one = async (rows: number, deadlineMs: number): Promise<unknown> => {
     const limits = { headersTimeout: deadlineMs, bodyTimeout: deadlineMs };
     const streaming = decoder.kind === 'json' ? decoder.streaming : null;
@@ -41,6 +45,8 @@ export function undiciConnection(
   };
   return {
     fetchAll: (rows, requests, deadlineMs) => Promise.all(Array.from({ length: requests }, () => one(rows, deadlineMs))),
-    close: () => pool.close(),
+    // destroy, not close: a pool whose TLS handshake failed leaves the other requests of that burst pending
+    // for ever (undici 6.22: ERR_TLS_CERT_ALTNAME_INVALID with 2 parallel requests), and close() waits for them.
+    close: () => pool.destroy(),
   };
 }

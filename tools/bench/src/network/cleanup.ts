@@ -1,7 +1,9 @@
 import * as fs from 'node:fs';
 import { teardownPlan, type TeardownStep } from './commands';
 import { isHeld, lockPath, readLock } from './lock';
-import { listNamespaces, namespacePids } from './namespaces';
+import { listNamespaces, namespacePids, removeNetnsEtc } from './namespaces';
+import { sweepCgroups } from './cgroups';
+import { runPrefix } from './run-extras';
 import { tryRun } from './shell';
 import { isStageNamespace } from './topology';
 import { sweepWorkDirs } from './work-dirs';
@@ -27,11 +29,14 @@ export function runTeardown(steps: readonly TeardownStep[]): string[] {
 
 /** What cleanupLeftovers removed, and what it could not. */
 export interface CleanupReport {
+  /** Namespaces, then `cgroup <name>` for replicas' CPU cgroups. */
   removed: string[];
   killed: number[];
   failures: string[];
   /** Stage work folders of dead runs, removed. */
   workDirs: string[];
+  /** /etc/netns/<ns> folders of dead runs' namespaces, removed. */
+  etc: string[];
   /** Namespaces left alone because a live run holds the lock for them. */
   kept: string[];
 }
@@ -46,12 +51,19 @@ export function cleanupLeftovers(): CleanupReport {
   const holder = readLock();
   const live = holder && isHeld(holder) && holder.pid !== process.pid ? holder : null;
   if (holder && !live && holder.pid !== process.pid) fs.rmSync(lockPath(), { force: true });
+  // A live run owns every namespace named after it (its replicas' too), not only the three it locked.
   const liveNamespaces = new Set(live ? Object.values(live.namespaces) : []);
+  const liveOwns = (ns: string) => liveNamespaces.has(ns) || (live !== null && ns.startsWith(runPrefix(live.runId)));
   const ours = listNamespaces().filter(isStageNamespace);
-  const stale = ours.filter((ns) => !liveNamespaces.has(ns));
+  const stale = ours.filter((ns) => !liveOwns(ns));
   const pids = new Map(stale.map((ns) => [ns, namespacePids(ns)]));
   const failures = runTeardown(teardownPlan(stale, pids, null));
+  // Namespaces a live run holds keep their files; any other stage namespace's are a dead run's.
+  const etc = removeNetnsEtc(stale, (name) => isStageNamespace(name) && !liveOwns(name));
+  // What dead runs' replicas left outside their namespaces: their CPU cgroups.
+  const cgroups = sweepCgroups(live ? runPrefix(live.runId) : null);
+  failures.push(...cgroups.failures);
   // Work folders of dead runs; ownerless (older) ones only when no other stage lives to own them.
   const workDirs = sweepWorkDirs({ ownerlessToo: live === null });
-  return { removed: stale, workDirs, killed: [...pids.values()].flat(), failures, kept: ours.filter((ns) => liveNamespaces.has(ns)) };
+  return { removed: [...stale, ...cgroups.removed.map((name) => `cgroup ${name}`)], etc, workDirs, killed: [...pids.values()].flat(), failures, kept: ours.filter(liveOwns) };
 }

@@ -20,3 +20,26 @@ export { cleanupLeftovers, type CleanupReport } from './cleanup';
 export { judge, bulkBytesFor, allowedRttErrorMs, type Achieved, type Expected, type Verdict } from './calibration';
 export { NAMESPACE_PREFIX, topologyFor, type StageHost, type Topology, type TcpSettings } from './topology';
 export { readLock, isHeld, lockPath, type LockInfo } from './lock';
+// Behind a Service (issue #35): replicas on the server side, their CPU cgroups, balancing strategies.
+export { ReplicaSet, REPLICA_LAN, type Replica, type ReplicaRecord } from './replicas';
+export { parseCpuLimit, throttlingBetween, type CpuThrottling } from './cgroups';
+export {
+  BALANCING_STRATEGIES,
+  SERVICE_NAME,
+  SERVICE_TRANSPORTS,
+  SERVICE_VIP,
+  applyVirtualIp,
+  findStrategy,
+  virtualIpRulesInForce,
+  writeHeadlessName,
+  type BalancingStrategy,
+  type ServiceTransport,
+  type StrategyName,
+} from './balancing';
+export { run as runStageCommand } from './shell';
+export { FrontProxy, type ProxyRoute } from './front-proxy';
+export { findPath, pathNames, startPath, pathCountersBetween, addPathCounters, pathPrerequisites, PATH_FEATURES, PathProfileError, type PathProfile, type ActivePath, type PathCounters, type PathRecord, type PathFeatureId } from './path';
+export { lookupCost, serviceFqdn, SERVICE_NAMES, CLUSTER, type DnsCounts } from './cluster-dns';
+export { ENVOY, resolveEnvoy, EnvoyUnavailableError } from './envoy-binary';
+export type { EnvoyCounters } from './sidecars';
+export { checkPath, SIDECAR_ALLOWANCE_MS, type PathCheck } from './path-check';

@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { HELP_WIDTH, runTool, UsageError, wrap, type Command, type CommandLine } from '../cli';
 import { cleanupLeftovers } from './cleanup';
+import { ENVOY, resolveEnvoy } from './envoy-binary';
 import { faultCommand, findFault, WIRE_FAULTS } from './faults';
 import { isHeld, lockPath, readLock } from './lock';
 import { isAlive } from './namespaces';
@@ -29,6 +30,7 @@ export const NETWORK_COMMAND: Command<typeof OPTIONS> = {
   status          the stage that is up, if any, and leftover namespaces
   shell <client|server|router>
                   a shell inside that namespace of the stage that is up (try: ping, curl, ss -ti)
+  fetch-envoy     fetch the mesh path's pinned Envoy into the bench's cache (else fetched on first use)
   fault <${WIRE_FAULTS.map((f) => f.id).join('|')}|clear>
                   break the wire of the stage that is up (a bench run's too), or mend it:
 ${WIRE_FAULTS.flatMap((f) => wrap(`${f.id}: ${f.description}`, HELP_WIDTH - 18).map((line) => ' '.repeat(18) + line)).join('\n')}
@@ -57,6 +59,10 @@ async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promi
     case 'fault':
       if (arg !== 'clear' && !WIRE_FAULTS.some((f) => f.id === arg)) throw new UsageError(`fault needs one of ${WIRE_FAULTS.map((f) => f.id).join(', ')} or clear`);
       return fault(arg);
+    case 'fetch-envoy':
+      if (arg) throw new UsageError(`fetch-envoy takes no argument (got ${arg})`);
+      log(`Envoy ${ENVOY.version}: ${resolveEnvoy()}`);
+      return 0;
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'no command given');
   }
@@ -109,7 +115,7 @@ async function down(): Promise<number> {
     while (isAlive(holder.pid) && readLock()?.pid === holder.pid && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const report = cleanupLeftovers();
-  if (report.removed.length) log(`removed leftover namespaces: ${report.removed.join(', ')}${report.killed.length ? ` (killed pids ${report.killed.join(', ')})` : ''}`);
+  if (report.removed.length) log(`removed leftovers: ${report.removed.join(', ')}${report.killed.length ? ` (killed pids ${report.killed.join(', ')})` : ''}`);
   if (report.workDirs.length) log(`removed leftover work folders: ${report.workDirs.join(', ')}`);
   report.failures.forEach((failure) => log(failure));
   if (report.kept.length) log(`still up (its owner did not stop in time): ${report.kept.join(', ')}`);

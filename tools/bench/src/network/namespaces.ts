@@ -40,3 +40,20 @@ export function startTicks(pid: number): number | null {
     return null;
   }
 }
+
+/**
+ * Removes /etc/netns/<ns>/ (files `ip netns exec` mounts over /etc: a path's resolv.conf) of the given
+ * namespaces, and of every stage namespace that no longer exists (a run killed between the two).
+ */
+export function removeNetnsEtc(namespaces: readonly string[], isOurs: (name: string) => boolean, etc = '/etc/netns'): string[] {
+  let existing: string[] = [];
+  try {
+    existing = fs.readdirSync(etc);
+  } catch {
+    return [];
+  }
+  const alive = new Set(listNamespaces());
+  const doomed = existing.filter((name) => isOurs(name) && (namespaces.includes(name) || !alive.has(name)));
+  for (const name of doomed) fs.rmSync(`${etc}/${name}`, { recursive: true, force: true });
+  return doomed;
+}

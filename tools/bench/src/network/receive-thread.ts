@@ -44,7 +44,7 @@ export function napiThreads(device: string, proc = '/proc'): number[] {
 }
 
 /** CPU the threads have run, in ms (schedstat's ns, not stat's 10 ms ticks); a thread gone counts 0. */
-export function threadsCpuMs(pids: readonly number[], proc = '/proc'): number {
+export function threadsCpuMs(pids: readonly (number | string)[], proc = '/proc'): number {
   let ns = 0;
   for (const pid of pids) {
     try {

@@ -8,13 +8,14 @@ import { expectedGoodputMbit, round, summarize } from './figures';
 import { CALIBRATION_TOLERANCE } from './limits';
 import { acquireLock } from './lock';
 import { createWorkDir } from './work-dirs';
-import { namespacePids } from './namespaces';
+import { namespacePids, removeNetnsEtc } from './namespaces';
+import { removeRunCgroups, runNamespaces } from './run-extras';
 import { checkPrerequisites } from './prerequisites';
 import { bulkTransfer, connectRtts, offloadState, pingRtts, queueDrops, routerRuleCounters, startProbeServer } from './probes';
 import { usesDelayer, usesStage, type NetworkProfile } from './profile';
 import { napiThreads, ReceiveThreads, receiveThreadCommands, type ReceiveThread } from './receive-thread';
 import { run } from './shell';
-import { chooseCongestionControl, tcpSettingsFor, topologyFor, type StageHost, type TcpSettings, type Topology } from './topology';
+import { chooseCongestionControl, isStageNamespace, tcpSettingsFor, topologyFor, type StageHost, type TcpSettings, type Topology } from './topology';
 import { errorText } from '../cli';
 import { rttMs } from '../results';
 
@@ -125,9 +126,12 @@ export async function startStage(profile: NetworkProfile, options: StageOptions)
     stopped = true;
     removeHooks();
     delayer?.kill();
-    const namespaces = [t.namespaces.client, t.namespaces.server, t.namespaces.router];
+    // Replicas' namespaces (replicas.ts) are named after the run too: they come down with the stage.
+    const namespaces = [...new Set([t.namespaces.client, t.namespaces.server, t.namespaces.router, ...runNamespaces(t.runId)])];
     // Only a delayer still running is signalled by PID: an exited one's PID may already be reused.
     runTeardown(teardownPlan(namespaces, new Map(namespaces.map((ns) => [ns, namespacePids(ns)])), delayer?.running ? delayer.pid : null));
+    removeNetnsEtc(namespaces, isStageNamespace);
+    removeRunCgroups(t.runId);
     for (const bridge of bridges) void bridge.close().catch(() => undefined);
     if (ownWorkDir) fs.rmSync(workDir, { recursive: true, force: true });
     releaseLockFile();

@@ -20,6 +20,8 @@ export interface NetworkRecord {
   delayerCpu: { cpuMs: number; packets: number; cpuPerPacketUs: number | null; receiveCpuMs?: number } | null;
   /** Why nothing was measured across it, when so. */
   refused: string | null;
+  /** A path profile's parts as built (names, mesh: network/path.ts's PathRecord) and its check; absent for a bare network. */
+  path?: Record<string, unknown> & { check: { verdict: 'ok' | 'refuse'; reasons: string[] } };
 }
 
 /** How a run was made (results/provenance.ts): the code, the machine, the bench's runtime, the command line. */

@@ -9,6 +9,8 @@ export interface HttpCallSpec {
   contentType?: string;
   /** One kept-alive connection for every call, or a new connection per call (Connection: close). */
   keepAlive: boolean;
+  /** How the host name is looked up for each new connection (default: Node's dns.lookup). */
+  lookup?: import('node:net').LookupFunction;
   /** Decodes and checks a 200 reply's body; throws on a wrong one. */
   check(body: Buffer): void;
   timeoutMs: number;
@@ -29,7 +31,7 @@ export function httpCaller(spec: HttpCallSpec): Caller {
     new Promise<number | undefined>((resolve, reject) => {
       const started = performance.now();
       let connectMs: number | undefined;
-      const req = http.request(spec.url, { method: spec.method, agent, headers, timeout: spec.timeoutMs }, (res) => {
+      const req = http.request(spec.url, { method: spec.method, agent, headers, timeout: spec.timeoutMs, ...(spec.lookup ? { lookup: spec.lookup } : {}) }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', reject);

@@ -6,8 +6,10 @@ import { expectEqual, type Caller } from './caller';
 import type { Servers } from './echo-callers';
 import { grpcUnaryCaller } from './grpc-unary';
 import { httpCaller } from './http-call';
+import { cachingLookup } from './cached-lookup';
+import type { LookupFunction } from 'node:net';
 
-export type LookupTransport = 'grpc' | 'json-keepalive' | 'json-new-connection' | 'protobuf-keepalive' | 'protobuf-new-connection';
+export type LookupTransport = 'grpc' | 'json-keepalive' | 'json-new-connection' | 'protobuf-keepalive' | 'protobuf-new-connection' | 'protobuf-new-connection-cached-lookup';
 
 const TIMEOUT_MS = 10_000;
 const checkId = (id: number) => (reply: { id: number }) => expectEqual('returned id', reply.id, id);
@@ -22,9 +24,10 @@ function jsonLookup(servers: Servers, id: number, keepAlive: boolean): Caller {
   });
 }
 
-function protobufLookup(servers: Servers, id: number, keepAlive: boolean): Caller {
+function protobufLookup(servers: Servers, id: number, keepAlive: boolean, lookup?: LookupFunction): Caller {
   const codec = lookupCodec();
   return httpCaller({
+    lookup,
     url: `${servers.serverAUrl}/lookup/protobuf/${id}`,
     method: 'GET',
     keepAlive,
@@ -39,4 +42,5 @@ export const LOOKUP_CALLERS: Readonly<Record<LookupTransport, (servers: Servers,
   'json-new-connection': async (servers, id) => jsonLookup(servers, id, false),
   'protobuf-keepalive': async (servers, id) => protobufLookup(servers, id, true),
   'protobuf-new-connection': async (servers, id) => protobufLookup(servers, id, false),
+  'protobuf-new-connection-cached-lookup': async (servers, id) => protobufLookup(servers, id, false, cachingLookup()),
 };

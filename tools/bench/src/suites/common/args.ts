@@ -3,7 +3,7 @@
 // settings can be overridden one by one (--calls 2000).
 import * as path from 'node:path';
 import { parseCommandLine, helpText, UsageError, type Command, type CommandLine, type IntOption, type OptionTable, errorText } from '../../cli';
-import { loadProfiles } from '../../network';
+import { pathNames } from '../../network';
 import { DEFAULT_RUNTIME, RUNTIMES, selectRuntimes, type RuntimeRecord } from '../../plan';
 
 export const SUITE_PRESETS = ['default', 'quick'] as const;
@@ -22,6 +22,8 @@ export interface SuiteOptionsSpec<S extends Record<string, number>> {
   /** One entry per setting; the command-line flag is the key in kebab case (durationS → --duration-s). */
   options: { readonly [K in keyof S]: NumericOption };
   presets: Readonly<Record<SuitePreset, S>>;
+  /** Options beyond the numeric settings (text, lists), read into SuiteArgs.extras by their flag. */
+  extraOptions?: OptionTable;
 }
 
 export interface SuiteArgs<S> {
@@ -32,6 +34,8 @@ export interface SuiteArgs<S> {
   /** --node: the Node runtimes to run on (the bench's calls and the servers), one after the other, each in run folders of its own. */
   runtimes: RuntimeRecord[];
   settings: S;
+  /** The values of the spec's extraOptions, by flag. */
+  extras: Record<string, unknown>;
 }
 
 /** --profile, --out and --node: every suite's, and bench:suites' (which passes them on). */
@@ -72,10 +76,10 @@ export function withOneRuntime(argv: readonly string[], name: string): string[] 
 const NETWORK_OPTION = {
   kind: 'list',
   value: 'LIST',
-  choices: loadProfiles().map((p) => p.name),
+  choices: pathNames(),
   default: ['loopback'],
   description:
-    "the network profiles to measure across, one after the other, each a run folder of its own (network/profiles.ts): other than loopback, the servers run in the stage's server namespace",
+    "the network profiles or path profiles (region+names, region+mesh, region+names+mesh) to measure across, one after the other, each a run folder of its own (network/profiles.ts, network/path.ts): other than loopback, the servers run in the stage's server namespace and the calls are made from its client namespace",
 } as const;
 
 function flagOf(key: string): string {
@@ -88,7 +92,7 @@ export function suiteCommand<S extends Record<string, number>>(spec: SuiteOption
     flagOf(key),
     { kind: 'int', value: 'N', min: option.min, max: option.max, description: option.description, defaultText: SUITE_PRESETS.map((p) => `${p} ${spec.presets[p][key]}`).join(', ') },
   ]);
-  const options: OptionTable = { ...SUITE_RUN_OPTIONS, network: NETWORK_OPTION, ...Object.fromEntries(settings) };
+  const options: OptionTable = { ...SUITE_RUN_OPTIONS, network: NETWORK_OPTION, ...spec.extraOptions, ...Object.fromEntries(settings) };
   return { name: `bench:${spec.suite}`, synopsis: `npx nx run bench:${spec.suite} [options]`, about: spec.about, options };
 }
 
@@ -113,5 +117,6 @@ export function suiteArgsOf<S extends Record<string, number>>(spec: SuiteOptions
   const networks = values.network as string[];
   if (networks.length === 0) throw new UsageError('--network selected no profile');
   const runtimes = parseRuntimes(values.node as string[]);
-  return { preset, out: path.resolve(values.out as string), networks: [...new Set(networks)], runtimes, settings: settings as S };
+  const extras = Object.fromEntries(Object.keys(spec.extraOptions ?? {}).map((flag) => [flag, values[flag]]));
+  return { preset, out: path.resolve(values.out as string), networks: [...new Set(networks)], runtimes, settings: settings as S, extras };
 }

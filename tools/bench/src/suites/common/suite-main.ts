@@ -12,7 +12,8 @@ import { suiteArgsOf, suiteCommand, withOneRuntime, type SuiteArgs, type SuiteOp
 import { resolveNodeBinary, type NodeBinary, runtimeOfProcess, networkRecord, onStage } from '../../run';
 import { coresNote, type SuiteDocument } from './document';
 import { startSuiteServers, type SuiteServers } from './servers';
-import { checkPrerequisites, findProfile, usesStage, type NetworkProfile, type Stage } from '../../network';
+import { checkPath, checkPrerequisites, findPath, pathPrerequisites, PathProfileError, ProfileError, startPath, usesStage, type ActivePath, type PathCounters, type PathProfile, type Stage } from '../../network';
+import { countersFromParent, readJob, runInClientNamespace, tellParent, type PathContext, type StageJob } from './stage-job';
 
 export const WORKSPACE_ROOT = path.resolve(__dirname, '../../../../..');
 
@@ -22,6 +23,14 @@ export interface SuiteContext<S> {
   runDir: string;
   /** null for suites that need no network. */
   servers: SuiteServers | null;
+  /** The network stage the run is on (null on loopback), for suites that place their own apps on it (usesStage). */
+  stage: Stage | null;
+  /** The values of the suite's extraOptions, by flag. */
+  extras: Record<string, unknown>;
+  /** Records more provenance (what the suite built: replicas, rules) in results.json. */
+  addProvenance(entries: Record<string, unknown>): void;
+  /** The path across a network stage (the calls are then made from its client namespace); null on loopback. */
+  path: PathContext | null;
   /** One line of progress on stderr. */
   log(line: string): void;
   /** Rewrites results.json (atomically, marked incomplete) with what has been measured so far. */
@@ -33,6 +42,10 @@ export interface SuiteContext<S> {
 export interface SuiteDefinition<S extends Record<string, number>, R> {
   spec: SuiteOptionsSpec<S>;
   needsServers: boolean;
+  /** The suite starts its own apps on the network stage (context.stage) rather than the blog's servers. */
+  usesStage?: boolean;
+  /** Why the options cannot run (a usage error: exit 2), or null; checked before anything starts. */
+  checkArgs?(args: SuiteArgs<S>, networks: readonly PathProfile['network'][]): string | null;
   /** The data records this run uses, recorded in results.json as `plan`. */
   plan(settings: S): Record<string, unknown>;
   run(context: SuiteContext<S>): Promise<R>;
@@ -62,8 +75,16 @@ function exportersOf<S extends Record<string, number>, R>(definition: SuiteDefin
 export async function runSuite<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, line: CommandLine<OptionTable>, argv: readonly string[]): Promise<number> {
   const suite = definition.spec.suite;
   const args = suiteArgsOf(definition.spec, line);
-  const networks = args.networks.map((name) => findProfile(name));
-  if (networks.some(usesStage) && !definition.needsServers) throw new UsageError(`--network: bench:${suite} calls no server, so it runs the same on any network`);
+  let networks: PathProfile[];
+  try {
+    networks = args.networks.map((name) => findPath(name));
+  } catch (error) {
+    if (error instanceof PathProfileError || error instanceof ProfileError) throw new UsageError(error.message);
+    throw error;
+  }
+  const wrong = definition.checkArgs?.(args, networks.map((p) => p.network)) ?? null;
+  if (wrong) throw new UsageError(wrong);
+  if (networks.some((p) => usesStage(p.network)) && !definition.needsServers && !definition.usesStage) throw new UsageError(`--network: bench:${suite} calls no server, so it runs the same on any network`);
   const binaries: NodeBinary[] = args.runtimes.map((runtime) => resolveNodeBinary(runtime, { installed: path.join(WORKSPACE_ROOT, 'node_modules', '.bin', 'node') }));
   if (binaries.length > 1 || binaries[0].source !== 'bench') {
     let worst = 0;
@@ -85,12 +106,13 @@ export async function runSuite<S extends Record<string, number>, R>(definition: 
   return worst;
 }
 
-async function runOnNetwork<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>, network: NetworkProfile, argv: readonly string[]): Promise<number> {
+async function runOnNetwork<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>, pathProfile: PathProfile, argv: readonly string[]): Promise<number> {
   const suite = definition.spec.suite;
-  const log = (line: string) => process.stderr.write(`${suite}${args.networks.length > 1 ? ` (${network.name})` : ''}: ${line}\n`);
-  const missing = checkPrerequisites(network);
+  const network = pathProfile.network;
+  const log = (line: string) => process.stderr.write(`${suite}${args.networks.length > 1 ? ` (${pathProfile.name})` : ''}: ${line}\n`);
+  const missing = checkPrerequisites(network) ?? pathPrerequisites(pathProfile);
   if (missing) {
-    process.stderr.write(`${suite}: --network ${network.name}: ${missing}\n`);
+    process.stderr.write(`${suite}: --network ${pathProfile.name}: ${missing}\n`);
     return 1;
   }
   const startedAt = new Date();
@@ -101,14 +123,16 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
     suite,
     incomplete: true,
     provenance: collectProvenance(WORKSPACE_ROOT, argv),
-    settings: { ...args.settings, startedAt: startedAt.toISOString(), profile: args.preset, network: network.name, node: args.runtimes[0].name, cpuCount, cores: coresNote(cpuCount) },
+    settings: { ...args.settings, startedAt: startedAt.toISOString(), profile: args.preset, network: pathProfile.name, node: args.runtimes[0].name, cpuCount, cores: coresNote(cpuCount) },
     plan: definition.plan(args.settings),
     results: null,
   };
   write(runDir, doc);
   // What is up, for Ctrl-C and the end to stop: the servers first, then the stage they run in.
-  const live: { servers: SuiteServers | null; stage: Stage | null } = { servers: null, stage: null };
+  const live: { servers: SuiteServers | null; stage: Stage | null; path: ActivePath | null } = { servers: null, stage: null, path: null };
   const stopAll = async () => {
+    live.path?.stop();
+    live.path = null;
     await live.servers?.stop();
     live.servers = null;
     await live.stage?.stop();
@@ -137,6 +161,13 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
         preset: args.preset,
         runDir,
         servers: live.servers,
+        stage: live.stage,
+        extras: args.extras,
+        addProvenance: (entries) => {
+          doc.provenance = { ...doc.provenance, ...entries };
+          write(runDir, doc);
+        },
+        path: null,
         log,
         save,
         progress: (line, partial) => {
@@ -144,8 +175,24 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
           save(partial);
         },
       };
-      return await definition.run(context);
+      if (!live.stage || !live.servers) return await definition.run(context);
+      // Across a stage: the path's parts, checked, then the calls from the client namespace.
+      const rttMs = doc.provenance.networks![pathProfile.name].calibration!.achieved.tcpConnectRttMs.median;
+      if (pathProfile.features.length > 0) {
+        log(`building the path: ${pathProfile.features.join(', ')} …`);
+        live.path = await startPath(live.stage, pathProfile, live.servers.ports);
+        const check = await checkPath(live.stage, live.path, rttMs);
+        doc.provenance.networks![pathProfile.name].path = { ...live.path.record(), check };
+        write(runDir, doc);
+        log(`path check: ${check.verdict}${check.lookup ? `; a lookup ${check.lookup.medianMs} ms (expected ${check.lookup.expectedMs})` : ''}${check.meshRequest ? `; a request through the sidecars ${check.meshRequest.medianMs} ms (expected ${check.meshRequest.expectedMs})` : ''}`);
+        if (check.verdict === 'refuse') throw new Error(`path check refused: ${check.reasons.join('; ')}`);
+      }
+      const activePath = live.path;
+      const counters = async (): Promise<PathCounters> => (activePath ? activePath.counters() : { dns: null, envoy: null });
+      return await runInClientNamespace<S, R>(live.stage, jobOf(args, runDir, live.servers, activePath, pathProfile, rttMs), { log, save, counters });
     } finally {
+      live.path?.stop();
+      live.path = null;
       await live.servers?.stop();
       live.servers = null;
     }
@@ -156,14 +203,13 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
     if (!usesStage(network)) results = await measure();
     else {
       const record = networkRecord(network);
-      doc.provenance = { ...doc.provenance, networks: { [network.name]: record } };
+      doc.provenance = { ...doc.provenance, networks: { [pathProfile.name]: record } };
       results = await onStage(network, record, log, () => write(runDir, doc), (stage) => {
         live.stage = stage;
         // Every suite's page prints the setup note: it says across what the calls went, and how.
-        doc.settings.cores +=
-          `. Across the ${network.name} network stage (${describeCalibration(record.calibration!)}): the servers run in its server namespace and ` +
-          "the bench's calls reach them through the stage's forwarder in the client namespace, so a new connection's handshake crosses the " +
-          'stage but the "connect" figures time only the hop to the forwarder';
+        if (definition.needsServers) doc.settings.cores +=
+          `. Across the ${pathProfile.name} network stage (${describeCalibration(record.calibration!)}): the servers run in the stage's server namespace and ` +
+          "the calls are made by a process of the bench in its client namespace, so every connection's handshake and lookup crosses the stage";
         write(runDir, doc);
         return measure();
       });
@@ -190,7 +236,48 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
   }
 }
 
+function jobOf<S>(args: SuiteArgs<S>, runDir: string, servers: SuiteServers, activePath: ActivePath | null, pathProfile: PathProfile, rttMs: number): StageJob<S> {
+  return {
+    settings: args.settings,
+    preset: args.preset,
+    runDir,
+    servers: { serverAUrl: activePath?.serverAUrl ?? servers.serverAUrl, serverBAddress: activePath?.serverBAddress ?? servers.serverBAddress, pids: servers.pids, ports: servers.ports },
+    path: { name: pathProfile.name, features: pathProfile.features, rttMs },
+  };
+}
+
+/** The measuring part in the client namespace: the suite's run with what the job file says, reporting over IPC. */
+async function runJob<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, job: StageJob<S>): Promise<void> {
+  const save = (partial: unknown) => tellParent({ type: 'save', partial });
+  const log = (line: string) => tellParent({ type: 'log', line });
+  const context: SuiteContext<S> = {
+    settings: job.settings,
+    preset: job.preset as SuitePreset,
+    runDir: job.runDir,
+    servers: { ...job.servers, stop: async () => undefined },
+    path: { ...job.path, counters: countersFromParent() },
+    // Suites that place their own apps on the stage (usesStage) run in the bench's process, never as a job.
+    stage: null,
+    extras: {},
+    addProvenance: () => undefined,
+    log,
+    save,
+    progress: (line, partial) => {
+      log(line);
+      save(partial);
+    },
+  };
+  try {
+    tellParent({ type: 'done', results: await definition.run(context) });
+  } catch (error) {
+    tellParent({ type: 'error', message: errorText(error) });
+  }
+  process.disconnect?.();
+}
+
 /** The entry point of a suite's main.ts: its help, its command line, its run, and exit with its code. */
 export function suiteMain<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>): void {
+  const job = readJob<S>();
+  if (job) return void runJob(definition, job);
   runTool(suiteCommand(definition.spec), (line, argv) => runSuite(definition, line, argv), { stack: true });
 }

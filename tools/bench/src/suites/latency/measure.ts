@@ -5,6 +5,9 @@ import { quantileCurve, summarizeLatencies, type LatencySummary } from '../commo
 import { rotate, timeSequentialCalls, warmUp } from '../common/sequential';
 import type { LatencyTransportRecord } from './transports';
 import { callFailure, describeFailure } from '../../measure';
+import { addPathCounters, pathCountersBetween, type PathCounters } from '../../network';
+import type { PathContext } from '../common/stage-job';
+import { predictRoundTrips, type RoundTrips } from './round-trips';
 
 export interface LatencySettings extends Record<string, number> {
   calls: number;
@@ -21,6 +24,10 @@ export interface LatencyCell {
   firstCallMs: number[];
   /** Mean TCP connect time of the timed calls that opened a connection, and its share of their mean latency. */
   connect: { calls: number; meanMs: number; shareOfMean: number } | null;
+  /** Across a stage: what the path's DNS server and sidecars counted during the timed calls (totals over `calls`). */
+  path?: { calls: number; counters: PathCounters };
+  /** Across a stage: the round trips one call should take on this path, and that many calibrated RTTs. */
+  predicted?: { roundTrips: RoundTrips; ms: number };
 }
 
 export interface LatencyResults {
@@ -36,27 +43,30 @@ export async function measureLatency(
   transports: readonly LatencyTransportRecord[],
   settings: LatencySettings,
   progress: (line: string, partial: LatencyResults) => void,
+  path: PathContext | null = null,
 ): Promise<LatencyResults> {
-  const raw = new Map<string, { latencies: number[]; first: number[]; connects: number[] }>();
+  const raw = new Map<string, Raw>();
   const results: LatencyResults = { cells: [], failures: [] };
   for (let round = 0; round < settings.rounds; round++) {
     for (const transport of rotate(transports, round)) {
       try {
         const caller = await LOOKUP_CALLERS[transport.id](servers, USER_ID);
-        const entry = raw.get(transport.id) ?? { latencies: [], first: [], connects: [] };
+        const entry: Raw = raw.get(transport.id) ?? { transport, latencies: [], first: [], connects: [], counted: [] };
         try {
           const t0 = performance.now();
           await caller.call();
           entry.first.push(performance.now() - t0);
           await warmUp(caller, settings.warmup);
+          const before = await path?.counters();
           const run = await timeSequentialCalls(caller, settings.calls);
+          if (path && before) entry.counted.push(pathCountersBetween(before, await path.counters()));
           entry.latencies.push(...run.latenciesMs);
           entry.connects.push(...run.connectMs);
         } finally {
           await caller.close();
         }
         raw.set(transport.id, entry);
-        results.cells = summarize(raw);
+        results.cells = summarize(raw, path);
         const cell = results.cells.find((c) => c.transport === transport.id)!;
         progress(`round ${round + 1}/${settings.rounds} ${transport.id}: p50 ${cell.latency.p50Ms.toFixed(3)} ms so far`, results);
       } catch (error) {
@@ -68,12 +78,29 @@ export async function measureLatency(
   return results;
 }
 
-function summarize(raw: Map<string, { latencies: number[]; first: number[]; connects: number[] }>): LatencyCell[] {
-  return [...raw].map(([transport, { latencies, first, connects }]) => {
+interface Raw {
+  transport: LatencyTransportRecord;
+  latencies: number[];
+  first: number[];
+  connects: number[];
+  /** The path's counters over each round's timed calls. */
+  counted: PathCounters[];
+}
+
+function summarize(raw: Map<string, Raw>, path: PathContext | null): LatencyCell[] {
+  return [...raw].map(([id, { transport, latencies, first, connects, counted }]) => {
     const latency = summarizeLatencies(latencies);
     const connect = connects.length > 0 ? { calls: connects.length, meanMs: mean(connects), shareOfMean: mean(connects) / latency.meanMs } : null;
-    return { transport, latency, curveMs: quantileCurve(latencies), firstCallMs: first, connect };
+    const cell: LatencyCell = { transport: id, latency, curveMs: quantileCurve(latencies), firstCallMs: first, connect };
+    if (!path) return cell;
+    const roundTrips = predictRoundTrips(transport, path.features);
+    return { ...cell, path: { calls: latencies.length, counters: sumCounters(counted) }, predicted: { roundTrips, ms: roundTrips.total * path.rttMs } };
   });
+}
+
+/** The counters of several rounds added up. */
+function sumCounters(list: readonly PathCounters[]): PathCounters {
+  return list.reduce<PathCounters>((total, c) => addPathCounters(total, c), { dns: null, envoy: null });
 }
 
 /** The median first call, for tables. */

@@ -40,6 +40,38 @@ function table(cells: readonly LatencyCell[]): Table {
   };
 }
 
+const perCall = (total: number, calls: number, digits = 2) => (calls ? (total / calls).toFixed(digits) : '—');
+
+/** Across a path: each call's predicted round trips against what it took, and what the DNS server and the sidecars counted. */
+function pathTable(cells: readonly LatencyCell[]): Table | null {
+  if (!cells.some((c) => c.path && c.predicted)) return null;
+  return {
+    header: ['transport', 'round trips predicted (lookup + TCP + request)', 'predicted ms', 'mean ms', 'mean ÷ predicted', 'DNS queries / call', 'lookups / call', 'sidecar requests / call', 'sidecar upstream connections', 'sidecar CPU µs / call'],
+    numeric: [false, false, true, true, true, true, true, true, true, true],
+    rows: cells.map((c) => {
+      const rt = c.predicted?.roundTrips;
+      const counters = c.path?.counters;
+      const calls = c.path?.calls ?? 0;
+      const envoy = counters?.envoy;
+      return [
+        c.transport,
+        rt ? `${rt.total} (${rt.lookup} + ${rt.tcp} + ${rt.request})` : '—',
+        c.predicted ? ms(c.predicted.ms) : '—',
+        ms(c.latency.meanMs),
+        c.predicted ? `${(c.latency.meanMs / c.predicted.ms).toFixed(2)}×` : '—',
+        counters?.dns ? perCall(counters.dns.queries, calls) : '—',
+        counters?.dns ? perCall(counters.dns.lookups, calls) : '—',
+        envoy ? perCall(envoy.client.requests, calls) : '—',
+        envoy ? count(envoy.client.upstreamConnections) : '—',
+        envoy ? perCall(1000 * (envoy.client.cpuMs + envoy.server.cpuMs), calls, 0) : '—',
+      ];
+    }),
+  };
+}
+
+const PATH_NOTE =
+  'Predicted: the round trips one call should take on this path (a name lookup tries each search domain until one answers, A and AAAA together; a new connection costs a TCP handshake unless a sidecar holds it on loopback and pools its own; then the request), times the calibrated RTT. DNS queries are counted at the DNS server, sidecar requests and upstream connections from the client Envoy\'s stats, sidecar CPU from both Envoys\' threads (/proc/<pid>/task/*/schedstat), all over the timed calls.';
+
 /** The sentence the README quotes: the migration's "before" (protobuf, new connection) against gRPC. */
 export function latencyVerdict(cells: readonly LatencyCell[]): string {
   const grpc = cells.find((c) => c.transport === 'grpc');
@@ -48,6 +80,7 @@ export function latencyVerdict(cells: readonly LatencyCell[]): string {
   if (!grpc || !before) return 'The gRPC or the HTTP/1.1 new-connection cell is missing.';
   return (
     `HTTP/1.1 + protobuf with a new connection per call: mean ${times(before.latency.meanMs, grpc.latency.meanMs)} and p95 ${times(before.latency.p95Ms, grpc.latency.p95Ms)} gRPC's (published 4× and 7×)` +
+    (before.predicted && grpc.predicted ? `; the round trips predict ${times(before.predicted.ms, grpc.predicted.ms)} (${before.predicted.roundTrips.total} against ${grpc.predicted.roundTrips.total})` : '') +
     (kept ? `; with keep-alive: mean ${times(kept.latency.meanMs, grpc.latency.meanMs)}, p95 ${times(kept.latency.p95Ms, grpc.latency.p95Ms)}.` : '.')
   );
 }
@@ -63,6 +96,10 @@ export function renderLatencyMarkdown(doc: LatencyDocument): string {
     '',
     latencyVerdict(doc.results.cells),
     '',
+    ...(() => {
+      const t = pathTable(doc.results.cells);
+      return t ? [`Across the path \`${s.network}\`:`, '', markdownTable(t), '', PATH_NOTE, ''] : [];
+    })(),
     '"first call" is the median over rounds of the first call on a brand-new client (connection set-up included); "connect" is the TCP connect time of timed calls that opened a connection, and its share of their mean latency. On loopback a connection costs a fraction of a millisecond; across hosts (DNS, a round trip or more for TCP, Envoy in between) it is what the migration measured.',
     '',
     ...doc.results.failures.map((f) => `- FAILED ${f.transport} round ${f.round + 1}: ${describeFailure(f.failure)}`),
@@ -121,6 +158,10 @@ export function renderLatencyHtml(doc: LatencyDocument): string {
         charts: [curve],
         table: htmlTable(table(cells)),
       },
+      ...(() => {
+        const t = pathTable(cells);
+        return t ? [{ id: 'path', heading: `Round trips per call across ${s.network}: predicted and measured`, intro: PATH_NOTE, charts: [], table: htmlTable(t) }] : [];
+      })(),
       {
         id: 'summary',
         heading: 'Mean, p95 and the first call',

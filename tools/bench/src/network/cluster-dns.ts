@@ -1,0 +1,177 @@
+// Service names as a Kubernetes pod resolves them: a real DNS server (dnsmasq) in the stage's server
+// namespace answers for cluster.local, and the client namespace gets a pod's resolver configuration
+// (search domains, ndots:5), so one lookup costs the queries and round trips it costs in a cluster.
+//
+// Why dnsmasq: one Debian package (dnsmasq-base) with no service to disable, everything on its command
+// line (no config file to write), authoritative answers for a local domain (--local, --host-record),
+// and a log line per query (--log-queries) that we count per cell. unbound needs a config file and is a
+// recursive resolver first; CoreDNS is not packaged by Debian (a Go binary to fetch and pin).
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as readline from 'node:readline';
+import { hasCommand } from './shell';
+
+/** The cluster the names belong to, as data: the client's and the servers' Kubernetes namespaces. */
+export const CLUSTER = Object.freeze({
+  domain: 'cluster.local',
+  clientNamespace: 'client',
+  serverNamespace: 'servers',
+  /** Kubernetes' default for pods (dnsPolicy ClusterFirst). */
+  ndots: 5,
+});
+
+/** What a caller dials: `<service>.<namespace>`, as a pod in another namespace would. */
+export const SERVICE_NAMES = Object.freeze({ serverA: `server-a.${CLUSTER.serverNamespace}`, serverB: `server-b.${CLUSTER.serverNamespace}` });
+
+/** The address the DNS server listens on, beside the servers (a kube-dns ClusterIP stands for it). */
+export const DNS_ADDRESS = '198.18.2.53';
+
+export const DNSMASQ_INSTALL = 'apt-get install -y dnsmasq-base';
+
+/** A pod's search list: its own namespace's services first, then every namespace's, then the cluster. */
+export function searchDomains(): string[] {
+  return [`${CLUSTER.clientNamespace}.svc.${CLUSTER.domain}`, `svc.${CLUSTER.domain}`, CLUSTER.domain];
+}
+
+/** The fully qualified name a service name resolves to. */
+export function serviceFqdn(name: string): string {
+  return `${name}.svc.${CLUSTER.domain}`;
+}
+
+/** /etc/resolv.conf as kubelet writes it for a pod with dnsPolicy ClusterFirst. */
+export function podResolvConf(nameserver = DNS_ADDRESS): string {
+  return `nameserver ${nameserver}\nsearch ${searchDomains().join(' ')}\noptions ndots:${CLUSTER.ndots}\n`;
+}
+
+/**
+ * The queries one lookup of `name` makes and the round trips they take, with glibc's getaddrinfo (A
+ * and AAAA sent together: one round trip per candidate) under ndots: a name with fewer dots than ndots
+ * tries each search domain before itself, and stops at the first that answers.
+ */
+export function lookupCost(name: string, answeredBy: string): { queries: number; roundTrips: number } {
+  const dots = name.split('.').length - 1;
+  const candidates = dots >= CLUSTER.ndots ? [name, ...searchDomains().map((d) => `${name}.${d}`)] : [...searchDomains().map((d) => `${name}.${d}`), name];
+  const tried = candidates.indexOf(answeredBy) + 1;
+  if (tried === 0) throw new Error(`${answeredBy} is not a candidate of ${name}`);
+  return { queries: 2 * tried, roundTrips: tried };
+}
+
+/** /etc/netns/<ns>/: `ip netns exec` bind-mounts the files in it over /etc (resolv.conf here). */
+export function netnsEtcDir(namespace: string): string {
+  return path.join('/etc/netns', namespace);
+}
+
+export function writePodResolvConf(namespace: string): string {
+  const dir = netnsEtcDir(namespace);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'resolv.conf');
+  fs.writeFileSync(file, podResolvConf());
+  return file;
+}
+
+/** Why names cannot be served here (what to install), or null. */
+export function dnsmasqMissing(): string | null {
+  return hasCommand('dnsmasq') ? null : `--names runs a DNS server (dnsmasq) in the stage, which is not installed: install it with \`${DNSMASQ_INSTALL}\``;
+}
+
+export function dnsmasqArgv(records: Readonly<Record<string, string>>): string[] {
+  return [
+    'dnsmasq',
+    '--keep-in-foreground',
+    '--conf-file=/dev/null',
+    '--no-resolv',
+    '--no-hosts',
+    '--no-poll',
+    '--pid-file=',
+    `--listen-address=${DNS_ADDRESS}`,
+    '--bind-interfaces',
+    // Every name it holds no record for is NXDOMAIN at once (a cluster's DNS would ask upstream).
+    '--address=/#/',
+    `--local=/${CLUSTER.domain}/`,
+    ...Object.entries(records).map(([name, address]) => `--host-record=${name},${address}`),
+    '--log-queries',
+    '--log-facility=-',
+  ];
+}
+
+/** What the DNS server answered, counted from its log (one line per query it received). */
+export interface DnsCounts {
+  /** Every query it received (A, AAAA, TXT, …). */
+  queries: number;
+  /** getaddrinfo calls: A queries for the first search domain, where every lookup of a short name starts. */
+  lookups: number;
+  /** Queries answered NXDOMAIN (the search domains tried in vain). */
+  nxdomain: number;
+  byType: Record<string, number>;
+}
+
+export function emptyDnsCounts(): DnsCounts {
+  return { queries: 0, lookups: 0, nxdomain: 0, byType: {} };
+}
+
+export function dnsCountsBetween(before: DnsCounts, after: DnsCounts): DnsCounts {
+  const byType = Object.fromEntries(Object.entries(after.byType).map(([type, n]) => [type, n - (before.byType[type] ?? 0)]).filter(([, n]) => n !== 0));
+  return { queries: after.queries - before.queries, lookups: after.lookups - before.lookups, nxdomain: after.nxdomain - before.nxdomain, byType };
+}
+
+/** Adds one dnsmasq log line to the counts (pure: tested on real lines). */
+export function countLogLine(counts: DnsCounts, line: string): void {
+  const query = /query\[(\w+)\] (\S+) from /.exec(line);
+  if (query) {
+    counts.queries++;
+    counts.byType[query[1]] = (counts.byType[query[1]] ?? 0) + 1;
+    if (query[1] === 'A' && query[2].endsWith(`.${searchDomains()[0]}`)) counts.lookups++;
+    return;
+  }
+  if (/ is NXDOMAIN$/.test(line)) counts.nxdomain++;
+}
+
+/** dnsmasq running in the server namespace; its log, read as it comes, is the query count. */
+export class DnsServer {
+  readonly counts = emptyDnsCounts();
+  private log = '';
+
+  private constructor(private readonly child: ChildProcess) {
+    readline.createInterface({ input: child.stderr! }).on('line', (line) => {
+      this.log = (this.log + line + '\n').slice(-2000);
+      countLogLine(this.counts, line);
+    });
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  /** Starts dnsmasq (argv wrapped into the server namespace) and waits until it answers. */
+  static async start(wrapped: readonly string[], probe: () => Promise<void>): Promise<DnsServer> {
+    const [program, ...args] = wrapped;
+    const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const server = new DnsServer(child);
+    const exited = new Promise<never>((_, reject) => child.once('exit', (code, signal) => reject(new Error(`dnsmasq exited (${signal ?? `code ${code}`}): ${server.log.trim()}`))));
+    exited.catch(() => undefined);
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      try {
+        await Promise.race([probe(), exited]);
+        return server;
+      } catch (error) {
+        if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+          child.kill('SIGKILL');
+          throw new Error(`the DNS server did not answer: ${(error as Error).message}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  }
+
+  /** The counts once every log line written so far has been read (dnsmasq logs a query before answering it). */
+  async snapshot(): Promise<DnsCounts> {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return structuredClone(this.counts);
+  }
+
+  stop(): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+  }
+}

@@ -1,0 +1,221 @@
+// The mesh path: an Envoy beside the client and one beside the servers, as a service mesh runs them.
+// The caller's connections to the servers' ports are redirected (iptables REDIRECT in the client
+// namespace, as Istio's init container does) to its local Envoy over loopback, in plaintext; that Envoy
+// sends each call over a pool of mTLS connections to the servers' Envoy, which hands it to the app.
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import type { CertificateSet } from '../security';
+import { threadsCpuMs } from './receive-thread';
+
+/** One service the mesh carries: what the caller dials, and the ports each Envoy uses for it. */
+export interface MeshRoute {
+  name: 'server-a' | 'server-b';
+  /** The app's port in the server namespace (what the caller dials; redirected on the client side). */
+  appPort: number;
+  protocol: 'http1' | 'http2';
+  /** The client Envoy's loopback listener the caller is redirected to. */
+  outboundPort: number;
+  /** The servers' Envoy's mTLS listener. */
+  inboundPort: number;
+}
+
+/** Worker threads per Envoy: Istio's default proxy concurrency. */
+export const ENVOY_CONCURRENCY = 2;
+
+export function meshRoutes(ports: { serverA: number; serverB: number }): MeshRoute[] {
+  return [
+    { name: 'server-a', appPort: ports.serverA, protocol: 'http1', outboundPort: 15001, inboundPort: 15443 },
+    { name: 'server-b', appPort: ports.serverB, protocol: 'http2', outboundPort: 15002, inboundPort: 15444 },
+  ];
+}
+
+const socketAddress = (address: string, port: number) => ({ socket_address: { address, port_value: port } });
+
+/** Plain HTTP/1.1 or HTTP/2 towards an upstream (Envoy keeps these connections and pools them). */
+function upstreamProtocol(protocol: MeshRoute['protocol']) {
+  return {
+    'envoy.extensions.upstreams.http.v3.HttpProtocolOptions': {
+      '@type': 'type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions',
+      explicit_http_config: protocol === 'http2' ? { http2_protocol_options: {} } : { http_protocol_options: {} },
+    },
+  };
+}
+
+function connectionManager(prefix: string, cluster: string, codec: 'AUTO' | 'HTTP1' | 'HTTP2') {
+  return {
+    name: 'envoy.filters.network.http_connection_manager',
+    typed_config: {
+      '@type': 'type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager',
+      stat_prefix: prefix,
+      codec_type: codec,
+      // The bench's large replies (a million rows) take seconds: no route timeout, as for the apps' own calls.
+      route_config: { virtual_hosts: [{ name: cluster, domains: ['*'], routes: [{ match: { prefix: '/' }, route: { cluster, timeout: '0s' } }] }] },
+      http_filters: [{ name: 'envoy.filters.http.router', typed_config: { '@type': 'type.googleapis.com/envoy.extensions.filters.http.router.v3.Router' } }],
+    },
+  };
+}
+
+function tlsContext(kind: 'upstream' | 'downstream', certs: CertificateSet, route: MeshRoute) {
+  const pair = kind === 'upstream' ? certs.client : certs.server;
+  const common = {
+    tls_certificates: [{ certificate_chain: { filename: pair.cert }, private_key: { filename: pair.key } }],
+    validation_context: { trusted_ca: { filename: certs.ca } },
+    alpn_protocols: [route.protocol === 'http2' ? 'h2' : 'http/1.1'],
+  };
+  if (kind === 'upstream') {
+    return {
+      name: 'envoy.transport_sockets.tls',
+      typed_config: { '@type': 'type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext', common_tls_context: common, sni: certs.identity.names[0] },
+    };
+  }
+  return {
+    name: 'envoy.transport_sockets.tls',
+    typed_config: { '@type': 'type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext', common_tls_context: common, require_client_certificate: true },
+  };
+}
+
+function cluster(name: string, address: string, port: number, route: MeshRoute, tls?: object) {
+  return {
+    name,
+    type: 'STATIC',
+    connect_timeout: '10s',
+    load_assignment: { cluster_name: name, endpoints: [{ lb_endpoints: [{ endpoint: { address: socketAddress(address, port) } }] }] },
+    typed_extension_protocol_options: upstreamProtocol(route.protocol),
+    ...(tls ? { transport_socket: tls } : {}),
+  };
+}
+
+const admin = (adminSocket: string) => ({ address: { pipe: { path: adminSocket } } });
+
+/** The client's sidecar: a plaintext loopback listener per service, mTLS to the servers' sidecar. */
+export function clientEnvoyConfig(routes: readonly MeshRoute[], serverAddress: string, certs: CertificateSet, adminSocket: string): object {
+  return {
+    admin: admin(adminSocket),
+    static_resources: {
+      listeners: routes.map((r) => ({
+        name: `outbound-${r.name}`,
+        address: socketAddress('127.0.0.1', r.outboundPort),
+        filter_chains: [{ filters: [connectionManager(`outbound_${r.name.replace('-', '_')}`, `outbound-${r.name}`, 'AUTO')] }],
+      })),
+      clusters: routes.map((r) => cluster(`outbound-${r.name}`, serverAddress, r.inboundPort, r, tlsContext('upstream', certs, r))),
+    },
+  };
+}
+
+/** The servers' sidecar: an mTLS listener per service (client certificate required), plaintext to the app. */
+export function serverEnvoyConfig(routes: readonly MeshRoute[], serverAddress: string, certs: CertificateSet, adminSocket: string): object {
+  return {
+    admin: admin(adminSocket),
+    static_resources: {
+      listeners: routes.map((r) => ({
+        name: `inbound-${r.name}`,
+        address: socketAddress(serverAddress, r.inboundPort),
+        filter_chains: [{ filters: [connectionManager(`inbound_${r.name.replace('-', '_')}`, `inbound-${r.name}`, r.protocol === 'http2' ? 'HTTP2' : 'HTTP1')], transport_socket: tlsContext('downstream', certs, r) }],
+      })),
+      clusters: routes.map((r) => cluster(`inbound-${r.name}`, serverAddress, r.appPort, r)),
+    },
+  };
+}
+
+/** iptables rules in the client namespace sending the caller's connections to its Envoy (Istio's capture). */
+export function captureRules(routes: readonly MeshRoute[], serverAddress: string): string[][] {
+  return routes.map((r) => ['iptables', '-w', '-t', 'nat', '-A', 'OUTPUT', '-p', 'tcp', '-d', serverAddress, '--dport', String(r.appPort), '-j', 'REDIRECT', '--to-ports', String(r.outboundPort)]);
+}
+
+export function envoyArgv(binary: string, configFile: string): string[] {
+  return [binary, '-c', configFile, '--concurrency', String(ENVOY_CONCURRENCY), '--disable-hot-restart', '--log-level', 'warn'];
+}
+
+/** One Envoy's counters: requests it handled, connections it opened upstream, its CPU so far. */
+export interface EnvoyCounters {
+  requests: number;
+  upstreamConnections: number;
+  cpuMs: number;
+}
+
+/** GET on Envoy's admin unix socket. */
+function adminGet(socketPath: string, urlPath: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get({ socketPath, path: urlPath, timeout: 5000 }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('timeout', () => request.destroy(new Error('no answer within 5 s')));
+    request.on('error', reject);
+  });
+}
+
+/** Sums Envoy's `cluster.<name>.upstream_rq_total` and `upstream_cx_total` (text stats, one `name: value` a line). */
+export function parseClusterStats(text: string): { requests: number; upstreamConnections: number } {
+  let requests = 0;
+  let upstreamConnections = 0;
+  for (const line of text.split('\n')) {
+    const match = /^cluster\.[^:]+\.(upstream_rq_total|upstream_cx_total): (\d+)$/.exec(line.trim());
+    if (!match) continue;
+    if (match[1] === 'upstream_rq_total') requests += Number(match[2]);
+    else upstreamConnections += Number(match[2]);
+  }
+  return { requests, upstreamConnections };
+}
+
+export class EnvoyProcess {
+  private stderr = '';
+
+  private constructor(
+    readonly side: 'client' | 'server',
+    private readonly child: ChildProcess,
+    readonly adminSocket: string,
+  ) {
+    child.stderr!.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString()).slice(-3000)));
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  /** Writes the config, starts Envoy (argv wrapped into its namespace; `ip netns exec` execs, so the PID is Envoy's) and waits until it is ready. */
+  static async start(side: 'client' | 'server', binary: string, config: object, workDir: string, wrap: (argv: readonly string[]) => string[]): Promise<EnvoyProcess> {
+    const configFile = path.join(workDir, `envoy-${side}.json`);
+    fs.writeFileSync(configFile, JSON.stringify(config, null, 2));
+    const adminSocket = (config as { admin: { address: { pipe: { path: string } } } }).admin.address.pipe.path;
+    const [program, ...args] = wrap(envoyArgv(binary, configFile));
+    const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const envoy = new EnvoyProcess(side, child, adminSocket);
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the ${side} Envoy exited (${child.signalCode ?? `code ${child.exitCode}`}): ${envoy.stderr.trim().split('\n').slice(-5).join(' | ')}`);
+      const ready = await adminGet(adminSocket, '/ready').catch(() => null);
+      if (ready?.status === 200) return envoy;
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`the ${side} Envoy was not ready within 20 s: ${envoy.stderr.trim().split('\n').slice(-5).join(' | ')}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** Its threads' CPU from /proc/<pid>/task/<tid>/schedstat (ns), as the receive thread's is read. */
+  cpuMs(proc = '/proc'): number {
+    let tids: number[] = [];
+    try {
+      tids = fs.readdirSync(`${proc}/${this.pid}/task`).map(Number);
+    } catch {
+      return 0;
+    }
+    return threadsCpuMs(tids.map((tid) => `${this.pid}/task/${tid}`), proc);
+  }
+
+  async counters(): Promise<EnvoyCounters> {
+    const stats = await adminGet(this.adminSocket, '/stats?filter=^cluster\\.');
+    if (stats.status !== 200) throw new Error(`the ${this.side} Envoy's stats answered ${stats.status}`);
+    return { ...parseClusterStats(stats.body), cpuMs: this.cpuMs() };
+  }
+
+  stop(): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+  }
+}

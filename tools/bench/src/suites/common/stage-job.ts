@@ -1,0 +1,96 @@
+// Across a network stage a suite's calls are made from the client namespace, as a service's would be:
+// its measuring part runs in a process of its own there (`ip netns exec`), so every connection, name
+// lookup and sidecar hop is the caller's own. That process reports back over Node's IPC channel (its
+// fd survives `ip netns exec`): progress, partial results, and asks for the path's counters per cell.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { errorText } from '../../cli';
+import type { PathCounters, PathFeatureId, Stage } from '../../network';
+import type { SuiteServers } from './servers';
+
+export const JOB_ENV = 'BENCH_SUITE_JOB';
+
+/** What the measuring part knows of the path it calls across (null on loopback). */
+export interface PathContext {
+  name: string;
+  features: PathFeatureId[];
+  /** The calibrated TCP connect RTT (median), ms. */
+  rttMs: number;
+  /** The DNS server's and the sidecars' counters now (differences make a cell's). */
+  counters(): Promise<PathCounters>;
+}
+
+/** What the job process is given (a JSON file in the run folder). */
+export interface StageJob<S> {
+  settings: S;
+  preset: string;
+  runDir: string;
+  servers: Pick<SuiteServers, 'serverAUrl' | 'serverBAddress' | 'pids' | 'ports'>;
+  path: Omit<PathContext, 'counters'>;
+}
+
+type ChildMessage = { type: 'log'; line: string } | { type: 'save'; partial: unknown } | { type: 'counters'; id: number } | { type: 'done'; results: unknown } | { type: 'error'; message: string };
+type ParentMessage = { type: 'counters'; id: number; counters: PathCounters };
+
+/** Parent side: runs the suite's measuring part in the client namespace and resolves with its results. */
+export function runInClientNamespace<S, R>(
+  stage: Stage,
+  job: StageJob<S>,
+  handlers: { log(line: string): void; save(partial: unknown): void; counters(): Promise<PathCounters> },
+): Promise<R> {
+  const file = path.join(job.runDir, 'stage-job.json');
+  fs.writeFileSync(file, JSON.stringify(job));
+  const [program, ...args] = stage.wrap('client', [process.execPath, process.argv[1]]);
+  const child = spawn(program, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, [JOB_ENV]: file } });
+  return new Promise<R>((resolve, reject) => {
+    let settled = false;
+    const finish = (error: Error | null, results?: R) => {
+      if (settled) return;
+      settled = true;
+      fs.rmSync(file, { force: true });
+      if (error) reject(error);
+      else resolve(results as R);
+    };
+    child.on('message', (message: ChildMessage) => {
+      if (message.type === 'log') handlers.log(message.line);
+      else if (message.type === 'save') handlers.save(message.partial);
+      else if (message.type === 'counters') {
+        void handlers.counters().then(
+          (counters) => child.send({ type: 'counters', id: message.id, counters } satisfies ParentMessage),
+          (error) => finish(new Error(`reading the path's counters: ${errorText(error)}`)),
+        );
+      } else if (message.type === 'done') finish(null, message.results as R);
+      else finish(new Error(message.message));
+    });
+    child.once('error', (error) => finish(error));
+    child.once('exit', (code, signal) => finish(new Error(`the measuring process in the client namespace exited (${signal ?? `code ${code}`}) before its results`)));
+  });
+}
+
+/** Child side: the job file this process was started with, or null when it is the suite's own process. */
+export function readJob<S>(env: NodeJS.ProcessEnv = process.env): StageJob<S> | null {
+  const file = env[JOB_ENV];
+  return file ? (JSON.parse(fs.readFileSync(file, 'utf8')) as StageJob<S>) : null;
+}
+
+/** Child side: sends a message to the suite's process. */
+export function tellParent(message: ChildMessage): void {
+  process.send?.(message);
+}
+
+/** Child side: the path's counters, asked of the suite's process (which runs the DNS server and the sidecars). */
+export function countersFromParent(): () => Promise<PathCounters> {
+  let next = 0;
+  return () =>
+    new Promise((resolve) => {
+      const id = next++;
+      const listener = (message: ParentMessage) => {
+        if (message.type !== 'counters' || message.id !== id) return;
+        process.off('message', listener);
+        resolve(message.counters);
+      };
+      process.on('message', listener);
+      tellParent({ type: 'counters', id });
+    });
+}

@@ -1,0 +1,119 @@
+// The callers the driver offers load with, one per transport, configured by the balancing strategy:
+// where they connect (the Service's virtual IP, the headless name, the proxy) and how they spread.
+import * as grpc from '@grpc/grpc-js';
+import * as dns from 'node:dns';
+import * as http from 'node:http';
+import type { LookupFunction } from 'node:net';
+import type { ProcessSample } from '@bench/config';
+import { MAX_MESSAGE_BYTES, samplePackageDefinition } from '@bench/proto';
+import type { BalancingStrategy, ServiceTransport } from '../../network';
+
+type Unary = (request: unknown, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, reply?: unknown) => void) => void;
+type Client = grpc.Client & Record<string, Unary>;
+type Services = {
+  sample: { SampleService: new (a: string, c: grpc.ChannelCredentials, o: object) => Client };
+  bench: { metrics: { ProcessMetrics: new (a: string, c: grpc.ChannelCredentials) => Client } };
+};
+const services = () => grpc.loadPackageDefinition(samplePackageDefinition()) as unknown as Services;
+
+export interface Caller {
+  call(): Promise<void>;
+  close(): void;
+}
+
+export interface CallerOptions {
+  transport: ServiceTransport;
+  strategy: Pick<BalancingStrategy, 'grpcPolicy' | 'httpConnections'>;
+  /** host (an address or the headless name) and port. */
+  host: string;
+  port: number;
+  rows: number;
+  httpConnections: number;
+  deadlineMs: number;
+}
+
+export function makeCaller(o: CallerOptions): Caller {
+  return o.transport === 'grpc' ? grpcCaller(o) : httpCaller(o);
+}
+
+function grpcCaller(o: CallerOptions): Caller {
+  // A name goes through grpc-js's DNS resolver (every address); an address is one subchannel.
+  const target = /^[\d.]+$/.test(o.host) ? `${o.host}:${o.port}` : `dns:///${o.host}:${o.port}`;
+  const client = new (services().sample.SampleService)(target, grpc.credentials.createInsecure(), {
+    'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+    'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ [o.strategy.grpcPolicy]: {} }] }),
+  });
+  return {
+    call: () =>
+      new Promise((resolve, reject) =>
+        client.GetSamples({ count: o.rows }, { deadline: Date.now() + o.deadlineMs }, (error) => (error ? reject(new Error(`gRPC ${grpc.status[error.code]}: ${error.details}`)) : resolve())),
+      ),
+    close: () => client.close(),
+  };
+}
+
+/** Each new connection to the next of the name's addresses (what a client-side balancer does per connection for HTTP/1.1). */
+function roundRobinLookup(): LookupFunction {
+  let next = 0;
+  return ((hostname: string, options: dns.LookupOptions, callback: (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void) => {
+    dns.lookup(hostname, { all: true, family: 4 }, (error, addresses) => {
+      if (error || addresses.length === 0) return callback(error ?? new Error(`${hostname}: no address`), '', 4);
+      const pick = addresses[next++ % addresses.length];
+      if (options.all) callback(null, [pick]);
+      else callback(null, pick.address, pick.family);
+    });
+  }) as LookupFunction;
+}
+
+function httpCaller(o: CallerOptions): Caller {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: o.httpConnections, maxFreeSockets: o.httpConnections, ...(o.strategy.httpConnections === 'round-robin' ? { lookup: roundRobinLookup() } : {}) });
+  const path = `/server-a/${o.rows}`;
+  return {
+    call: () =>
+      new Promise((resolve, reject) => {
+        const req = http.get({ host: o.host, port: o.port, path, agent, timeout: o.deadlineMs }, (res) => {
+          res.resume();
+          res.on('error', reject);
+          res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
+        });
+        req.on('timeout', () => req.destroy(new Error(`timeout after ${o.deadlineMs} ms`)));
+        req.on('error', reject);
+      }),
+    close: () => agent.destroy(),
+  };
+}
+
+/** A replica's own counters: its server-a's /metrics or its server-b's ProcessMetrics (requests served, CPU). */
+export class ReplicaCounters {
+  private readonly metrics = new Map<string, Client>();
+
+  constructor(private readonly transport: ServiceTransport) {}
+
+  read(address: string, port: number): Promise<ProcessSample> {
+    if (this.transport === 'http-json') {
+      return new Promise((resolve, reject) => {
+        http
+          .get({ host: address, port, path: '/metrics', agent: false, timeout: 10_000 }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as ProcessSample) : reject(new Error(`metrics: HTTP ${res.statusCode}`))));
+          })
+          .on('error', reject);
+      });
+    }
+    const key = `${address}:${port}`;
+    let client = this.metrics.get(key);
+    if (!client) {
+      client = new (services().bench.metrics.ProcessMetrics)(key, grpc.credentials.createInsecure());
+      this.metrics.set(key, client);
+    }
+    const c = client;
+    return new Promise((resolve, reject) =>
+      c.Read({ resetPeak: false }, { deadline: Date.now() + 10_000 }, (error, reply) => (error ? reject(new Error(`metrics: gRPC ${grpc.status[error.code]}: ${error.details}`)) : resolve(reply as ProcessSample))),
+    );
+  }
+
+  close(): void {
+    this.metrics.forEach((client) => client.close());
+  }
+}

@@ -1,0 +1,89 @@
+// bench:service ("Behind a Service", issue #35): N replicas of server-a and server-b on the network
+// stage's server side, each with a CPU limit, reached through each balancing strategy, under load at
+// fixed rates up to saturation; per-replica shares from the replicas' own counters.
+import type { OptionTable } from '../../cli';
+import { BALANCING_STRATEGIES } from '../../network';
+import { parseCpuLimit } from '../../network';
+import { ReplicaSet } from '../../network';
+import { usesStage } from '../../network';
+import type { SuiteOptionsSpec } from '../common/args';
+import { suiteMain, type SuiteDefinition } from '../common/suite-main';
+import { measureService, parseStrategies, type ServiceResults, type ServiceSettings } from './measure';
+import { HTTP_CONNECTIONS, MAX_IN_FLIGHT, RATE_SWEEP, SATURATION, SERVICE_PORTS, SERVICE_ROWS } from './plan';
+import { renderServiceHtml, renderServiceMarkdown } from './render';
+
+const EXTRA_OPTIONS: OptionTable = {
+  replicas: { kind: 'int', value: 'N', min: 1, max: 20, default: 3, description: 'replicas of server-a and server-b, each in a namespace of its own with its own address' },
+  'cpu-limit': { kind: 'text', value: 'CPU', default: 'none', description: 'CPU limit of each replica (a CPU cgroup, v1 or v2): 500m, 1, 1.5; none for no limit' },
+  balance: {
+    kind: 'list',
+    value: 'LIST',
+    choices: BALANCING_STRATEGIES.map((s) => s.name),
+    default: BALANCING_STRATEGIES.map((s) => s.name),
+    description: 'balancing strategies (network/balancing.ts), each run with every transport it applies to',
+  },
+  rates: { kind: 'list', value: 'LIST', description: 'offered rates, calls per second, lowest first (default: the profile\'s sweep in suites/service/plan.ts)' },
+};
+
+export const SERVICE_SPEC: SuiteOptionsSpec<ServiceSettings> = {
+  suite: 'service',
+  about:
+    'Behind a Service: --replicas N of server-a and server-b on the network stage, each with --cpu-limit, reached\n' +
+    'through each --balance strategy, under load at fixed rates (open loop) up to saturation; writes results/service-<UTC timestamp>/.',
+  options: {
+    stepMs: { description: 'load at each offered rate, ms', min: 200, max: 600_000 },
+    warmupMs: { description: 'load at the lowest rate before the sweep, ms', min: 0, max: 60_000 },
+    drainMs: { description: 'how long calls still in flight after a step are waited for, ms', min: 100, max: 60_000 },
+    deadlineMs: { description: 'deadline of each call, ms', min: 100, max: 120_000 },
+    changeRate: { description: 'offered rate while a replica joins and one leaves, calls/s (0: no change-under-load runs)', min: 0, max: 100_000 },
+    changePhaseMs: { description: 'each phase of a change-under-load run (steady, joined, left), ms', min: 500, max: 600_000 },
+  },
+  presets: {
+    default: { stepMs: 5_000, warmupMs: 2_000, drainMs: 5_000, deadlineMs: 10_000, changeRate: 200, changePhaseMs: 5_000 },
+    quick: { stepMs: 1_000, warmupMs: 500, drainMs: 3_000, deadlineMs: 5_000, changeRate: 40, changePhaseMs: 2_000 },
+  },
+  extraOptions: EXTRA_OPTIONS,
+};
+
+const rates = (extras: Record<string, unknown>, profile: 'default' | 'quick'): number[] => {
+  const given = extras.rates as string[] | undefined;
+  if (!given || given.length === 0) return [...RATE_SWEEP[profile]];
+  const parsed = given.map(Number);
+  if (parsed.some((r) => !Number.isInteger(r) || r < 1 || r > 100_000)) throw new Error(`--rates: whole calls per second from 1 to 100000 (got ${given.join(',')})`);
+  return parsed;
+};
+const millicores = (extras: Record<string, unknown>) => (extras['cpu-limit'] === 'none' ? null : parseCpuLimit(String(extras['cpu-limit'])));
+
+export const SERVICE_SUITE: SuiteDefinition<ServiceSettings, ServiceResults> = {
+  spec: SERVICE_SPEC,
+  needsServers: false,
+  usesStage: true,
+  checkArgs: (args, networks) => {
+    if (networks.some((n) => !usesStage(n))) return `--network: replicas live in namespaces of the network stage; ${networks.filter((n) => !usesStage(n)).map((n) => n.name).join(', ')} has none (use veth for no delay)`;
+    try {
+      rates(args.extras, args.preset);
+      if (millicores(args.extras) !== null) {
+        const why = ReplicaSet.limitUnavailable();
+        if (why) return `--cpu-limit: ${why}`;
+      }
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return null;
+  },
+  plan: () => ({ strategies: BALANCING_STRATEGIES, ports: SERVICE_PORTS, rows: SERVICE_ROWS, httpConnections: HTTP_CONNECTIONS, rates: RATE_SWEEP, saturation: SATURATION, maxInFlight: MAX_IN_FLIGHT }),
+  run: (context) =>
+    measureService(
+      context.stage!,
+      context.runDir,
+      { replicas: context.extras.replicas as number, millicores: millicores(context.extras), strategies: parseStrategies(context.extras.balance as string[]), rates: rates(context.extras, context.preset) },
+      context.settings,
+      context.addProvenance,
+      context.progress as (line: string, partial: ServiceResults) => void,
+    ),
+  failure: (results) => (results.failures.length ? `${results.failures.length} strategy × transport sweep(s) failed` : null),
+  markdown: renderServiceMarkdown,
+  html: renderServiceHtml,
+};
+
+if (require.main === module) suiteMain(SERVICE_SUITE);

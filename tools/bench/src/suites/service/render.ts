@@ -1,0 +1,200 @@
+// bench:service's Markdown and HTML, from results.json alone (pure): the sweep, each strategy's
+// saturation point, every replica's share (from its own counters) and latency against offered rate.
+import { count, ms } from '../../results';
+import { renderBarChart } from '../../export';
+import { renderLogChart } from '../../export';
+import type { SuiteDocument } from '../common/document';
+import { renderSuitePage } from '../common/page';
+import { htmlTable, markdownTable, type Table } from '../common/tables';
+import type { ServiceCell, ServiceResults, ServiceSettings } from './measure';
+
+export type ServiceDocument = SuiteDocument<ServiceSettings, ServiceResults>;
+
+/** The transports' colours and dashes in the charts (TRANSPORT_STYLE keys). */
+const SERIES = { 'http-json': 'json', grpc: 'grpc' } as const;
+
+const pct = (part: number, whole: number) => (whole > 0 ? `${Math.round((100 * part) / whole)}%` : '—');
+
+/** Requests per replica as shares, e.g. "100% / 0% / 0%". */
+export function sharesText(cell: ServiceCell): string {
+  const total = cell.replicas.reduce((n, r) => n + r.requests, 0);
+  return cell.replicas.map((r) => pct(r.requests, total)).join(' / ');
+}
+
+function throttledText(cell: ServiceCell): string {
+  if (cell.replicas.every((r) => r.throttling === null)) return 'no limit';
+  return cell.replicas.map((r) => (r.throttling ? `${Math.round(r.throttling.throttledMs)}` : '—')).join(' / ');
+}
+
+function sweepTable(cells: readonly ServiceCell[]): Table {
+  return {
+    header: ['strategy', 'transport', 'offered/s', 'completed/s', 'p50 ms', 'p99 ms', 'p99.9 ms', 'p99 ms (uncorrected)', 'errors', 'requests per replica', 'CPU ms per replica', 'throttled ms per replica', 'CPU ms / 1,000 calls', 'saturated'],
+    numeric: [false, false, true, true, true, true, true, true, true, false, false, false, true, false],
+    rows: cells.map((c) => [
+      c.strategy,
+      c.transport,
+      count(c.offeredPerS),
+      count(Math.round(c.throughputPerS)),
+      ms(c.corrected.p50Ms),
+      ms(c.corrected.p99Ms),
+      ms(c.corrected.p999Ms),
+      ms(c.service.p99Ms),
+      count(c.errors),
+      sharesText(c),
+      c.replicas.map((r) => Math.round(r.cpuMs)).join(' / '),
+      throttledText(c),
+      c.cpuPer1000CallsMs === null ? '—' : count(Math.round(c.cpuPer1000CallsMs)),
+      c.saturated ?? '',
+    ]),
+  };
+}
+
+export interface SaturationPoint {
+  strategy: string;
+  transport: string;
+  /** Highest completed rate in the sweep. */
+  maxThroughputPerS: number;
+  /** The highest offered rate that was not saturated, with its p99 and CPU cost; null if even the first was. */
+  sustained: { offeredPerS: number; p99Ms: number; cpuPer1000CallsMs: number | null; shares: string } | null;
+  saturatedAt: number | null;
+}
+
+export function saturationPoints(cells: readonly ServiceCell[]): SaturationPoint[] {
+  const keys = [...new Set(cells.map((c) => `${c.strategy}\u0000${c.transport}`))];
+  return keys.map((key) => {
+    const [strategy, transport] = key.split('\u0000');
+    const mine = cells.filter((c) => c.strategy === strategy && c.transport === transport);
+    const ok = mine.filter((c) => !c.saturated).sort((a, b) => b.offeredPerS - a.offeredPerS)[0];
+    return {
+      strategy,
+      transport,
+      maxThroughputPerS: Math.max(...mine.map((c) => c.throughputPerS)),
+      sustained: ok ? { offeredPerS: ok.offeredPerS, p99Ms: ok.corrected.p99Ms, cpuPer1000CallsMs: ok.cpuPer1000CallsMs, shares: sharesText(ok) } : null,
+      saturatedAt: mine.find((c) => c.saturated)?.offeredPerS ?? null,
+    };
+  });
+}
+
+function saturationTable(cells: readonly ServiceCell[]): Table {
+  return {
+    header: ['strategy', 'transport', 'sustained rate/s', 'p99 ms there', 'CPU ms / 1,000 calls there', 'requests per replica there', 'max completed/s', 'saturated at /s'],
+    numeric: [false, false, true, true, true, false, true, true],
+    rows: saturationPoints(cells).map((p) => [
+      p.strategy,
+      p.transport,
+      p.sustained ? count(p.sustained.offeredPerS) : 'none',
+      p.sustained ? ms(p.sustained.p99Ms) : '—',
+      p.sustained?.cpuPer1000CallsMs == null ? '—' : count(Math.round(p.sustained.cpuPer1000CallsMs)),
+      p.sustained?.shares ?? '—',
+      count(Math.round(p.maxThroughputPerS)),
+      p.saturatedAt === null ? 'not reached' : count(p.saturatedAt),
+    ]),
+  };
+}
+
+function changeTable(results: ServiceResults): Table {
+  return {
+    header: ['strategy', 'transport', 'rate/s', 'joined: first request after', 'its requests', 'left: drained in', 'errors', 'lost', 'p99 ms', 'worst bin ms'],
+    numeric: [false, false, true, false, true, false, true, true, true, true],
+    rows: results.changes.map((c) => [
+      c.strategy,
+      c.transport,
+      count(c.offeredPerS),
+      c.added.firstRequestAfterMs === null ? 'never (in the phase)' : `${count(Math.round(c.added.firstRequestAfterMs))} ms`,
+      count(c.added.requests),
+      `${count(Math.round(c.removed.drainedInMs))} ms`,
+      count(c.errors),
+      count(c.lost),
+      ms(c.corrected.p99Ms),
+      ms(Math.max(0, ...c.bins.map((b) => b.maxMs))),
+    ]),
+  };
+}
+
+function skippedLines(results: ServiceResults): string[] {
+  return [
+    ...results.skipped.map((s) => `- not run: ${s.strategy}${s.transport === 'all' ? '' : ` × ${s.transport}`}: ${s.why}`),
+    ...results.failures.map((f) => `- FAILED ${f.strategy} × ${f.transport}: ${f.error}`),
+  ];
+}
+
+function describeReplicas(results: ServiceResults): string {
+  const limit = results.replicas[0]?.cpuLimit;
+  return `${results.replicas.length} replicas (${results.replicas.map((r) => `${r.name} ${r.address}`).join(', ')}), each ${limit ? `limited to ${limit.millicores}m CPU (cgroup ${limit.version}: ${limit.setting})` : 'without a CPU limit'}`;
+}
+
+export function renderServiceMarkdown(doc: ServiceDocument): string {
+  const s = doc.settings;
+  const r = doc.results;
+  return [
+    `# bench:service: ${s.startedAt} (profile ${s.profile}, network ${s.network ?? '?'})`,
+    '',
+    `${describeReplicas(r)}. Load at fixed rates (open loop) from a driver in the client namespace, ${s.warmupMs} ms warm-up then ${s.stepMs} ms per rate; latency counted from each call's due time (corrected for coordinated omission), "uncorrected" from when it was sent. Requests and CPU per replica from the replicas' own counters; throttled time from each replica's cgroup. CPU per 1,000 calls: driver + replicas + delayer + the servers' receive thread. ${s.cores}.`,
+    '',
+    '## Where each strategy saturates',
+    '',
+    markdownTable(saturationTable(r.cells)),
+    '',
+    '## The sweep',
+    '',
+    markdownTable(sweepTable(r.cells)),
+    '',
+    ...(r.changes.length
+      ? ['## Change under load', '', `At a fixed rate: ${s.changePhaseMs} ms steady, a replica joins (an endpoint once its apps listen), ${s.changePhaseMs} ms later the oldest leaves gracefully (out of the endpoints, then SIGTERM: it drains).`, '', markdownTable(changeTable(r)), '']
+      : []),
+    ...skippedLines(r),
+    '',
+  ].join('\n');
+}
+
+export function renderServiceHtml(doc: ServiceDocument): string {
+  const cells = doc.results.cells;
+  const strategies = [...new Set(cells.map((c) => c.strategy))];
+  const transports = [...new Set(cells.map((c) => c.transport))];
+  const latencyCharts = strategies.map((strategy) =>
+    renderLogChart({
+      kind: 'service-latency',
+      caseId: strategy,
+      subheading: 'p99 (corrected) against offered rate',
+      label: `${strategy}: p99 latency, corrected for coordinated omission, against the offered rate`,
+      xLabel: 'offered calls/s',
+      unit: 'ms',
+      series: transports.map((transport) => ({ id: SERIES[transport], points: cells.filter((c) => c.strategy === strategy && c.transport === transport).map((c) => [c.offeredPerS, c.corrected.p99Ms] as const) })),
+    }),
+  );
+  const shareCharts = strategies.map((strategy) => {
+    const last = (transport: string) => cells.filter((c) => c.strategy === strategy && c.transport === transport && !c.saturated).at(-1) ?? cells.filter((c) => c.strategy === strategy && c.transport === transport).at(-1);
+    const names = cells.find((c) => c.strategy === strategy)?.replicas.map((r) => r.name) ?? [];
+    return renderBarChart({
+      kind: 'service-shares',
+      caseId: strategy,
+      subheading: "each replica's share of the requests (its own counter), highest sustained rate",
+      label: `${strategy}: share of requests per replica`,
+      unit: '%',
+      groups: names.map((name) => ({
+        label: name,
+        bars: transports.map((transport) => {
+          const cell = last(transport);
+          const total = cell ? cell.replicas.reduce((n, r) => n + r.requests, 0) : 0;
+          const mine = cell?.replicas.find((r) => r.name === name);
+          const value = cell && mine && total > 0 ? (100 * mine.requests) / total : null;
+          return { transport: SERIES[transport], value, valueLabel: value === null ? '—' : `${Math.round(value)}%`, tooltip: `${transport}, ${name}: ${mine?.requests ?? 0} of ${total} requests at ${cell?.offeredPerS ?? '?'}/s` };
+        }),
+      })),
+    });
+  });
+  return renderSuitePage(doc, {
+    title: 'bench:service — behind a Service: replicas, balancing and load at a fixed rate',
+    summary: `${describeReplicas(doc.results)}. Open-loop load per strategy and transport up to saturation; latency corrected for coordinated omission.`,
+    published: [],
+    sections: [
+      { id: 'saturation', heading: 'Where each strategy saturates', intro: 'The highest offered rate each strategy and transport sustained (≥ 90 % completed, ≤ 1 % errors, p99 ≤ 1 s), its p99 and CPU cost.', table: htmlTable(saturationTable(cells)) },
+      { id: 'shares', heading: "Each replica's share", intro: "Requests each replica served, by its own counter: under l4 one gRPC channel is one connection, so one replica.", legend: { ids: transports.map((t) => SERIES[t]), marks: 'bars' }, charts: shareCharts },
+      { id: 'latency', heading: 'Latency against offered rate', intro: 'p99 from each call’s due time, per strategy.', legend: { ids: transports.map((t) => SERIES[t]), marks: 'lines' }, charts: latencyCharts },
+      ...(doc.results.changes.length
+        ? [{ id: 'change', heading: 'Change under load', intro: 'A replica joins, then the oldest leaves gracefully, under load at a fixed rate: when the new one first serves, errors, lost calls and the worst latency in any 250 ms bin.', table: htmlTable(changeTable(doc.results)) }]
+        : []),
+      { id: 'sweep', heading: 'The sweep', intro: skippedLines(doc.results).join(' ') || 'Every strategy and transport ran.', table: htmlTable(sweepTable(cells)) },
+    ],
+  });
+}

@@ -1,0 +1,82 @@
+// server-a and server-b of the blog variant in one replica: in its namespace, inside its CPU cgroup,
+// listening on the replica's own address (the same ports in every replica, as pods of a Deployment).
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { PARENT_PIPE_ENV } from '@bench/config';
+import type { Replica, ReplicaSet } from '../../network';
+import { runStageCommand as run } from '../../network';
+import { VARIANTS } from '../../plan';
+import { SERVICE_PORTS } from './plan';
+
+const PARENT_PIPE_FD = 3;
+const READY_MS = 60_000;
+const STOP_MS = 10_000;
+
+export interface ReplicaApps {
+  replica: Replica;
+  pids: { 'server-a': number; 'server-b': number };
+  /** SIGTERM (each app drains: server-b's grpc-js sends GOAWAY and lets calls finish), SIGKILL after STOP_MS. */
+  stop(): Promise<void>;
+}
+
+export async function startReplicaApps(workspaceRoot: string, logDir: string, replicas: ReplicaSet, replica: Replica, maxConnectionAgeMs: number | null): Promise<ReplicaApps> {
+  const blog = VARIANTS.find((v) => v.id === 'blog');
+  if (!blog) throw new Error('the blog variant is missing from variants.ts');
+  fs.mkdirSync(logDir, { recursive: true });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...blog.env,
+    HOST: replica.address,
+    SERVER_A_PORT: String(SERVICE_PORTS.http),
+    SERVER_A_H2_PORT: String(SERVICE_PORTS.h2),
+    SERVER_B_PORT: String(SERVICE_PORTS.grpc),
+    MAX_CONNECTION_AGE_MS: String(maxConnectionAgeMs ?? 0),
+    [PARENT_PIPE_ENV]: String(PARENT_PIPE_FD),
+  };
+  const children: ChildProcess[] = [];
+  const start = (name: 'server-a' | 'server-b') => {
+    const main = path.join(workspaceRoot, blog.mains[name]);
+    if (!fs.existsSync(main)) throw new Error(`${blog.mains[name]} is missing: build the apps first (npx nx run-many -t build)`);
+    const log = fs.openSync(path.join(logDir, `${replica.name}-${name}.log`), 'a');
+    const [command, ...args] = replicas.wrap(replica, [process.execPath, main]);
+    const child = spawn(command, args, { cwd: workspaceRoot, env, stdio: ['ignore', log, log, 'pipe'] });
+    fs.closeSync(log);
+    children.push(child);
+    return child.pid ?? -1;
+  };
+  const stop = () => Promise.all(children.map(stopChild)).then(() => undefined);
+  try {
+    const pids = { 'server-a': start('server-a'), 'server-b': start('server-b') };
+    await waitListening(replica, [SERVICE_PORTS.http, SERVICE_PORTS.grpc], children, path.join(logDir, replica.name));
+    return { replica, pids, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Ready = both ports listening in the replica's namespace (`ss`, read there); fails at once if an app exits. */
+async function waitListening(replica: Replica, ports: number[], children: ChildProcess[], logPrefix: string): Promise<void> {
+  const deadline = Date.now() + READY_MS;
+  while (Date.now() < deadline) {
+    const dead = children.find((c) => c.exitCode !== null || c.signalCode !== null);
+    if (dead) throw new Error(`replica ${replica.name}: an app exited before it listened (logs: ${logPrefix}-*.log)`);
+    const listening = run(['ip', 'netns', 'exec', replica.namespace, 'ss', '-Hltn']);
+    if (ports.every((port) => listening.includes(`${replica.address}:${port} `))) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`replica ${replica.name}: not listening on ${ports.join(' and ')} after ${READY_MS / 1000} s (logs: ${logPrefix}-*.log)`);
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), STOP_MS);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
