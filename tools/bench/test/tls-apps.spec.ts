@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { freePort, stopProcess, waitFor } from '@bench/testing';
-import { makeCertificates, makeFaultyServerCertificate, removeCertificates, type CertificateSet, type KeyPair } from '../src/security/certificates';
+import { makeCertificates, makeFaultyServerCertificate, removeCertificates, type CertificateSet, type KeyPair } from '../src/security';
 
 // The built apps (Nest and bare) as processes under BENCH_SECURITY, with a CA made for the test: what the
 // servers negotiate (from their own sockets), what the client measures, and what each refuses.

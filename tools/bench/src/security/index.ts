@@ -1,0 +1,17 @@
+// security/: the throwaway CA of a run (certificates.ts); the modes themselves are libs/config SECURITY_MODES.
+export {
+  makeCertificates,
+  makeFaultyServerCertificate,
+  removeCertificates,
+  sweepCertificates,
+  opensslMissing,
+  sanOf,
+  CertificateError,
+  RunCertificates,
+  WRONG_NAME,
+  OPENSSL_INSTALL,
+  type CertificateSet,
+  type KeyPair,
+  type ServerIdentity,
+  type FaultyCertificate,
+} from './certificates';
