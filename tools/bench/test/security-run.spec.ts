@@ -1,25 +1,11 @@
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { listRuns } from '../src/results/runs';
+import { runBench } from './run-bench';
 
 // The built bench (tools/bench/dist) with --security on the tiny schedule CI affords: one case, every
 // mode, the built apps it starts itself, a throwaway CA in a temp folder of the test's that must be empty after.
-const ROOT = path.resolve(__dirname, '../../..');
-const MAIN = path.join(ROOT, 'tools/bench/dist/main.js');
-
-function runBench(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 describe('bench:all --security plain,tls,mtls (built apps, one case)', () => {
   let out: string;
   let tmp: string;
