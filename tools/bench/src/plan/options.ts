@@ -280,7 +280,7 @@ export function optionsOf({ values, help }: CommandLine<typeof BENCH_ALL_OPTIONS
     throw new UsageError('--node chooses the Node the bench starts the apps on; with --client-url the apps are yours');
   }
 
-  const securities = selectSecurities(values.security, variants, clientUrl);
+  const securities = selectSecurities(values.security, clientUrl);
 
   const warmup = values.warmup ?? preset.warmup;
   checkRunCap(cases, warmup);
@@ -309,16 +309,14 @@ export function optionsOf({ values, help }: CommandLine<typeof BENCH_ALL_OPTIONS
   };
 }
 
-/** The records --security names, in its order; TLS needs apps the bench starts and speak it (not the Go reference yet). */
-function selectSecurities(names: readonly string[], variants: readonly VariantRecord[], clientUrl: string | null): SecurityRecord[] {
+/** The records --security names, in its order; TLS needs apps the bench starts (it makes their certificates). */
+function selectSecurities(names: readonly string[], clientUrl: string | null): SecurityRecord[] {
   const unknown = names.filter((name) => !SECURITY_MODES.some((m) => m.name === name));
   if (unknown.length > 0) throw new UsageError(`--security: unknown ${unknown.map((u) => JSON.stringify(u)).join(', ')}; known: ${SECURITY_MODES.map((m) => m.name).join(', ')}`);
   const securities = SECURITY_MODES.filter((m) => names.includes(m.name));
   if (securities.length === 0) throw new UsageError('--security selected no mode');
   const secure = securities.filter((m) => m.tls);
   if (secure.length > 0 && clientUrl !== null) throw new UsageError('--security tls / mtls makes certificates for the apps the bench starts; with --client-url the apps are yours');
-  const go = variants.find((v) => v.runtime === 'executable');
-  if (secure.length > 0 && go) throw new UsageError(`--security ${secure.map((m) => m.name).join(',')}: the ${go.id} variant does not speak TLS yet (tools/go-reference); run it with --security plain`);
   return securities;
 }
 

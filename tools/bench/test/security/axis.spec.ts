@@ -16,10 +16,9 @@ describe('--security', () => {
     expect(parseOptions(['--security', 'mtls,plain,tls'], '/work').securities.map((s) => s.name)).toEqual(['plain', 'tls', 'mtls']);
   });
 
-  it('refuses an unknown mode, TLS against a client it did not start, and the Go reference under TLS', () => {
+  it('refuses an unknown mode, and TLS against a client it did not start', () => {
     expect(() => parseOptions(['--security', 'ssl'], '/work')).toThrow(new UsageError('--security: unknown "ssl"; known: plain, tls, mtls'));
     expect(() => parseOptions(['--security', 'tls', '--client-url', 'http://127.0.0.1:3000', '--forks', '0'], '/work')).toThrow(/with --client-url the apps are yours/);
-    expect(() => parseOptions(['--security', 'plain,mtls', '--variants', 'bare,go'], '/work')).toThrow(/go variant does not speak TLS yet/);
   });
 
   it('plans every case once per mode, each mode on apps of its own', () => {
