@@ -5,6 +5,7 @@ import { verdict } from '../../src/results/verdict';
 import { decisionMap } from '../../src/results/decision-map';
 import { renderMarkdown } from '../../src/export/markdown';
 import { renderCsv } from '../../src/export/csv';
+import { renderReport } from '../../src/export/html/report';
 import { compareKit } from '../../src/compare/compare';
 import type { RunDocument } from '../../src/results/model';
 import { caseResult } from '../case-result';
@@ -55,6 +56,7 @@ describe('--security', () => {
     expect(md).toContain('| security |');
     expect(md).toContain('## TLS: the handshakes behind each cell');
     expect(md).toMatch(/TLSv1\.3 h2 \|/);
+    expect(renderReport(doc)).toMatch(/<section id="tls" data-section="tls">.*TLSv1\.3 h2/s);
     expect(renderCsv(results).split('\n').filter((l) => l.startsWith('summary,')).map((l) => l.split(',')[3])).toEqual(['plain', 'plain', 'tls', 'tls']);
   });
 
