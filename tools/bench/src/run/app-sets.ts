@@ -11,6 +11,7 @@ import { errorText } from '../cli';
 import type { NodeBinary } from './node-binaries';
 import { runtimeOfProcess } from './app-runtimes';
 import type { RunCertificates } from '../security';
+import { SERVICE_NAMES, serviceFqdn } from '../network';
 
 export function noQuietWaits(): QuietWaits {
   return { rule: QUIET_RULE, visits: 0, totalMs: 0, notQuiet: 0 };
@@ -108,13 +109,15 @@ async function startSet(planned: PlannedCase, slot: number, variant: VariantReco
 
 /**
  * A visit's security for its apps: the mode, and the run's certificates naming the address its client
- * dials the servers at (127.0.0.1, or the network stage's server address) and localhost.
+ * dials the servers at (127.0.0.1, or the network stage's server address), localhost and the service names.
  */
 function securityFor(planned: PlannedCase, ctx: VariantContext): StartOptions['security'] {
   if (planned.security === 'plain') return undefined;
   if (!ctx.certificates) throw new Error(`--security ${planned.security}: the run made no certificates`);
   const server = ctx.placement?.hosts.server ?? '127.0.0.1';
-  return { mode: planned.security, certificates: ctx.certificates.for({ names: ['localhost'], ips: [server] }) };
+  // A path with names dials the servers by service name (network/cluster-dns.ts): those go into the SANs too.
+  const names = ['localhost', ...Object.values(SERVICE_NAMES).flatMap((name) => [name, serviceFqdn(name)])];
+  return { mode: planned.security, certificates: ctx.certificates.for({ names, ips: [server] }) };
 }
 
 function startFailure(error: unknown): Failure {
