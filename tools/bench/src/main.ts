@@ -11,6 +11,7 @@ import { exportedFiles, renderTable, RUN_EXPORTERS, writeExports } from './expor
 import { renderIndex } from './compare';
 import { SCHEMA_VERSION, type PlannedCase, type RunDocument, type BenchSettings, collectProvenance, toCaseResult, cellLabel, plannedCells, writeIndex, createRunFolder, pointLatestAt, writeFileAtomic, runtimeNameOf, rttMs } from './results';
 import { errorText, runTool, type CommandLine } from './cli';
+import { RunCertificates, opensslMissing } from './security';
 
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
 
@@ -19,6 +20,7 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
     startedAt: startedAt.toISOString(),
     profile: options.preset.name,
     runtimes: options.runtimes.map((r) => ({ name: r.name, version: r.version })),
+    security: options.securities.map((s) => ({ name: s.name, what: s.what })),
     variants: options.variants.map((v) => ({ id: v.id, description: v.description, mains: v.mains, env: v.env })),
     cases: options.cases.map((c) => c.id),
     transports: options.transports,
@@ -171,12 +173,21 @@ async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: r
   const pool = new CellPool({
     networks: options.networks.map((n) => n.name),
     runtimes: options.runtimes.map((r) => r.name),
+    securities: options.securities.map((s) => s.name),
     variants: options.variants.map((v) => v.id),
     cases: options.cases.map((c) => c.id),
     transports: options.transports,
   });
   const skipped: Record<string, string> = {};
   doc.settings.skippedVariants = skipped;
+  // One throwaway CA per run, made before the first TLS visit and removed at the end (or at exit).
+  const secure = options.securities.some((s) => s.tls);
+  const noOpenssl = secure ? opensslMissing() : null;
+  if (noOpenssl) {
+    process.stderr.write(`bench: ${noOpenssl}\n`);
+    return 2;
+  }
+  const certificates = secure ? new RunCertificates() : undefined;
   const hooks: RunnerHooks = {
     onCaseStart: (planned) => progress.caseStart(planned, done),
     onRepetition: (planned, repetition) => progress.repetition(planned, repetition),
@@ -194,8 +205,8 @@ async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: r
     await acrossNetwork(network, across, doc, hooks, save, async (placement) => {
       for (const runtime of options.runtimes) {
         const node = binaries.get(runtime.name);
-        const context: VariantContext = { workspaceRoot: WORKSPACE_ROOT, options, doc, runDir, pinning, signal: abort.signal, hooks, save, placement, node };
-        for (const variant of options.variants) {
+        const context: VariantContext = { workspaceRoot: WORKSPACE_ROOT, options, doc, runDir, pinning, signal: abort.signal, hooks, save, placement, node, certificates };
+        for (const security of options.securities) for (const variant of options.variants) {
           if (abort.signal.aborted) break;
           if (!options.clientUrl && !(variant.id in skipped)) {
             const why = prepareVariant(variant);
@@ -205,12 +216,13 @@ async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: r
             }
           }
           if (variant.id in skipped) continue;
-          await runVariant(across.filter((p) => p.runtime === runtime.name && p.variant === variant.id), variant, context);
+          await runVariant(across.filter((p) => p.runtime === runtime.name && p.security === security.name && p.variant === variant.id), variant, context);
         }
       }
     });
   }
 
+  certificates?.remove();
   doc.incomplete = done < plan.filter((p) => !(p.variant in skipped)).length;
   doc.provenance.finishedAt = new Date().toISOString();
   save();

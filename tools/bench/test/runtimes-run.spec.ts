@@ -1,27 +1,15 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { listRuns } from '../src/results/runs';
 import { RUNTIMES, runtimePackage } from '../src/plan/runtimes';
+import { ROOT, runBench } from './run-bench';
 
 // bench:all --node: one run on two runtimes (Node 20 is fetched from the npm registry into the bench's
 // cache the first time, then found there), and a runtime that can be neither found nor fetched.
-const ROOT = path.resolve(__dirname, '../../..');
-const MAIN = path.join(ROOT, 'tools/bench/dist/main.js');
 /** Fetching a Node release (≈ 30 MB) the first time, on a loaded CI machine: generous. */
 const RUN_TIMEOUT_MS = 600_000;
-
-function runBench(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('bench:all --node', () => {
   let out: string;

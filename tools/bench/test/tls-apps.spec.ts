@@ -7,13 +7,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { freePort, stopProcess, waitFor } from '@bench/testing';
-import { makeCertificates, makeFaultyServerCertificate, removeCertificates, type CertificateSet, type KeyPair } from '../src/security/certificates';
+import { makeCertificates, makeFaultyServerCertificate, removeCertificates, type CertificateSet, type KeyPair } from '../src/security';
 
 // The built apps (Nest and bare) as processes under BENCH_SECURITY, with a CA made for the test: what the
 // servers negotiate (from their own sockets), what the client measures, and what each refuses.
 const ROOT = path.resolve(__dirname, '../../..');
 const NEST = { 'server-a': 'apps/server-a/dist/main.js', 'server-b': 'apps/server-b/dist/main.js', client: 'apps/client/dist/main.js' };
 const BARE = { 'server-a': 'apps/bare/dist/server-a.js', 'server-b': 'apps/bare/dist/server-b.js', client: 'apps/bare/dist/client.js' };
+/** The Go reference's binaries (tools/go-reference/build.sh; the bench's test target builds them). */
+const GO = { 'server-a': 'tools/go-reference/dist/server-a', 'server-b': 'tools/go-reference/dist/server-b', client: 'tools/go-reference/dist/client' };
 const NEST_TRANSPORTS = ['json', 'json-h2', 'proto-h1', 'grpc', 'connect-json', 'connect-proto', 'connect-grpc'];
 
 type Mains = typeof NEST;
@@ -59,7 +61,8 @@ async function startApps(mains: Mains, mode: 'tls' | 'mtls', identity: Identity,
   for (const [name, main] of Object.entries(mains)) {
     const log = fs.openSync(path.join(logs, `${name}.log`), 'a');
     const env = { ...common, ...own(name === 'client' ? identity.client : identity.server) };
-    children.push(spawn(process.execPath, [main], { cwd: ROOT, env, stdio: ['ignore', log, log] }));
+    const [command, args] = main.endsWith('.js') ? [process.execPath, [main]] : [path.join(ROOT, main), []];
+    children.push(spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', log, log] }));
     fs.closeSync(log);
   }
   const stop = async () => void (await Promise.all(children.map((child) => stopProcess(child))));
@@ -125,6 +128,7 @@ describe.each([
   ['Nest', 'blog', NEST, NEST_TRANSPORTS],
   ['Nest', 'tuned', NEST, NEST_TRANSPORTS],
   ['bare', 'blog', BARE, ['json', 'grpc']],
+  ['Go', 'go', GO, ['json', 'grpc']],
 ])('%s apps (%s) under BENCH_SECURITY', (kind, variant, mains, transports) => {
   describe('mtls, with the client certificate', () => {
     let apps: Apps;
@@ -135,6 +139,8 @@ describe.each([
       const { status, body } = await benchRun(apps, transport);
       expect({ status, error: body.message }).toEqual({ status: 200, error: undefined });
       expect((body.samplesMs as number[]).length).toBe(2);
+      // The Go client reports no handshakes (its harness does not time them); its servers log what they negotiated.
+      if (kind === 'Go') return;
       const tls = body.tls as { cold: { count: number; protocol: string; alpn: string; meanMs: number } };
       expect(tls.cold).toMatchObject({ protocol: 'TLSv1.3', alpn: transport === 'json' || transport === 'proto-h1' ? 'http/1.1' : 'h2' });
       expect(tls.cold.count).toBeGreaterThan(0);
@@ -182,7 +188,7 @@ describe.each([
 
   describe.each([
     ['expired', /certificate has expired|CERT_HAS_EXPIRED/i],
-    ['wrong-name', /does not match|not in the cert's altnames|ERR_TLS_CERT_ALTNAME_INVALID/i],
+    ['wrong-name', /does not match|not in the cert's altnames|ERR_TLS_CERT_ALTNAME_INVALID|certificate is valid for|cannot validate certificate for/i],
   ] as const)('tls, the servers holding a %s certificate', (fault, reason) => {
     let apps: Apps;
     beforeAll(async () => (apps = await startApps(mains, 'tls', { server: makeFaultyServerCertificate(certs, fault), client: null }, variant)));

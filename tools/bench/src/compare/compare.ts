@@ -16,6 +16,8 @@ export interface ComparableResult {
   network?: string;
   /** The Node runtime (runtimes.ts's name); absent in runs from before --node (readRun labels those from their provenance). */
   runtime?: string;
+  /** plain, tls or mtls; absent in runs from before --security: plain. */
+  security?: string;
   /** Absent in runs from before variants: those were all the blog's. */
   variant?: string;
   case: string;
@@ -29,6 +31,8 @@ export interface ComparableResult {
 export interface CellComparison {
   /** The Node runtime both cells ran on ('unknown' when neither run recorded one). */
   runtime: string;
+  /** plain, tls or mtls: both cells' (they pair by it). */
+  security: string;
   variant: string;
   case: string;
   transport: string;
@@ -149,7 +153,7 @@ export function compareKit() {
   }
 
   function compareCell(
-    key: { runtime?: string; variant?: string; case: string; transport: string },
+    key: { runtime?: string; security?: string; variant?: string; case: string; transport: string },
     base: ComparableSummary,
     head: ComparableSummary,
     machineRatio: number | null = null,
@@ -164,6 +168,7 @@ export function compareKit() {
     const factorError = slower ? ratioError : ratioError / (ratio * ratio);
     return {
       runtime: key.runtime ?? 'unknown',
+      security: key.security ?? 'plain',
       variant: key.variant ?? 'blog',
       case: key.case,
       transport: key.transport,
@@ -184,10 +189,10 @@ export function compareKit() {
     return probe && probe.before > 0 && probe.after > 0 ? (probe.before + probe.after) / 2 : null;
   }
 
-  /** The same cell in both runs: network, runtime, variant, case and transport (results.ts's cellKey; this kit imports nothing). */
+  /** The same cell in both runs: network, runtime, security, variant, case and transport (results.ts's cellKey; this kit imports nothing). */
   function sameCell(a: ComparableResult, b: ComparableResult): boolean {
-    const same = (key: 'network' | 'runtime' | 'variant', absent: string) => (a[key] ?? absent) === (b[key] ?? absent);
-    return same('network', 'loopback') && same('runtime', 'unknown') && same('variant', 'blog') && a.case === b.case && a.transport === b.transport;
+    const same = (key: 'network' | 'runtime' | 'security' | 'variant', absent: string) => (a[key] ?? absent) === (b[key] ?? absent);
+    return same('network', 'loopback') && same('runtime', 'unknown') && same('security', 'plain') && same('variant', 'blog') && a.case === b.case && a.transport === b.transport;
   }
 
   /** Every cell that succeeded in both runs, in the head run's order. */

@@ -7,14 +7,15 @@ export function renderComparison(base: StoredRun, head: StoredRun, rows: readonl
   const commit = (run: StoredRun) => String(run.doc.provenance?.gitCommit ?? '?').slice(0, 12);
   // Cells pair by runtime (compare.ts's sameCell); a node column says which when the runs have several.
   const byRuntime = new Set(rows.map((r) => r.runtime)).size > 1;
+  const bySecurity = rows.some((r) => r.security !== 'plain');
   const lines = [
     `# ${head.name} (head, ${commit(head)}) vs ${base.name} (base, ${commit(base)})`,
     '',
-    `|${byRuntime ? ' node |' : ''} variant | case | transport | base median ms | head median ms | head vs base | p (Welch) | significant | CIs overlap | machine head/base |`,
-    `|${byRuntime ? '---|' : ''}---|---|---|---:|---:|---|---:|---|---|---:|`,
+    `|${byRuntime ? ' node |' : ''}${bySecurity ? ' security |' : ''} variant | case | transport | base median ms | head median ms | head vs base | p (Welch) | significant | CIs overlap | machine head/base |`,
+    `|${byRuntime ? '---|' : ''}${bySecurity ? '---|' : ''}---|---|---|---:|---:|---|---:|---|---|---:|`,
     ...rows.map(
       (r) =>
-        `|${byRuntime ? ` ${r.runtime} |` : ''} ${r.variant} | ${r.case} | ${r.transport} | ${ms(r.baseMedian)} | ${ms(r.headMedian)} | ${r.verdict} | ` +
+        `|${byRuntime ? ` ${r.runtime} |` : ''}${bySecurity ? ` ${r.security} |` : ''} ${r.variant} | ${r.case} | ${r.transport} | ${ms(r.baseMedian)} | ${ms(r.headMedian)} | ${r.verdict} | ` +
         `${r.pValue === null ? '—' : r.pValue < 0.001 ? '<0.001' : r.pValue.toFixed(3)} | ${r.significant ? 'yes' : 'no'} | ` +
         `${r.ciOverlap === null ? '—' : r.ciOverlap ? 'yes' : 'no'} | ${r.machineRatio === null ? '—' : `${r.machineRatio.toFixed(2)}×`} |`,
     ),
@@ -35,5 +36,5 @@ export function renderComparison(base: StoredRun, head: StoredRun, rows: readonl
 function largest(rows: readonly CellComparison[]): string {
   const worst = [...rows].sort((a, b) => Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)))[0];
   const several = new Set(rows.map((r) => r.runtime)).size > 1;
-  return `${several ? `Node ${worst.runtime} ` : ''}${worst.variant} ${worst.case} ${worst.transport}, ${worst.verdict}`;
+  return `${several ? `Node ${worst.runtime} ` : ''}${worst.security === 'plain' ? '' : `${worst.security} `}${worst.variant} ${worst.case} ${worst.transport}, ${worst.verdict}`;
 }

@@ -1,9 +1,10 @@
-import { type CaseResult, networkOf, runtimeOf } from '../results';
+import { type CaseResult, networkOf, runtimeOf, securityOf } from '../results';
 
 const COLUMNS = [
   'row_type',
   'network',
   'node',
+  'security',
   'variant',
   'case',
   'transport',
@@ -55,7 +56,7 @@ function cell(value: string | number | boolean | null | undefined): string {
 export function renderCsv(results: readonly CaseResult[]): string {
   const rows: Row[] = [];
   for (const r of results) {
-    const key = { network: networkOf(r), node: runtimeOf(r), variant: r.variant, case: r.case, transport: r.transport, rows: r.rows, requests: r.requests };
+    const key = { network: networkOf(r), node: runtimeOf(r), security: securityOf(r), variant: r.variant, case: r.case, transport: r.transport, rows: r.rows, requests: r.requests };
     r.samplesMs.forEach((ms, i) => rows.push({ row_type: 'sample', ...key, sample_index: i, sample_order: r.sampleOrder[i] ?? null, ms }));
     const s = r.summary;
     rows.push({

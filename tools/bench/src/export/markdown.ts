@@ -1,9 +1,10 @@
-import { type CaseResult, type RunDocument, anyOffLoopback, anyRuntimes, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf, decisionMap, verdict, attribution, withoutAblations, bytes, count, describeMemoryReclaim, describeNetworks, describeRuntimes, describePaths, describeVisits, ms, ratio } from '../results';
+import { type CaseResult, type RunDocument, anyOffLoopback, anyRuntimes, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf, securityOf, anySecurity, decisionMap, verdict, attribution, withoutAblations, bytes, count, describeMemoryReclaim, describeNetworks, describeRuntimes, describePaths, describeVisits, ms, ratio } from '../results';
 import { renderBreakdown, renderVariantRatios } from './breakdown';
 import { renderDecisionMap } from './decision-map';
 import { renderVerdictMarkdown, VERDICT_NOTE } from './verdict';
 import { renderAttributionSection } from './attribution';
 import { renderAblationSection } from './ablation';
+import { renderTlsSection } from './tls-handshakes';
 import { renderPathCostSection } from './path-cost';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
@@ -28,9 +29,9 @@ export const TABLE_HEADER = [
   'blog gRPC/JSON',
 ];
 
-/** The table's columns for these results: with a network column first when any ran off loopback, a node column when several runtimes ran. */
+/** The table's columns for these results: with a network column first when any ran off loopback, a node column when several runtimes ran, a security column when any ran over TLS. */
 export function tableHeader(results: readonly CaseResult[]): string[] {
-  return [...(anyOffLoopback(results) ? ['network'] : []), ...(anyRuntimes(results) ? ['node'] : []), ...TABLE_HEADER];
+  return [...(anyOffLoopback(results) ? ['network'] : []), ...(anyRuntimes(results) ? ['node'] : []), ...(anySecurity(results) ? ['security'] : []), ...TABLE_HEADER];
 }
 
 /** Marks a noisy cell's median so no one reads its decimals as signal (explained in a footnote). */
@@ -48,7 +49,7 @@ export function renderTable(results: readonly CaseResult[]): string {
   const lines = [`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i < labels ? '---' : '---:')).join('|')}|`];
   const seen = new Set<string>();
   for (const r of results) {
-    const key = `${networkOf(r)}\u0000${runtimeOf(r)}\u0000${r.variant}\u0000${r.case}`;
+    const key = `${networkOf(r)}\u0000${runtimeOf(r)}\u0000${securityOf(r)}\u0000${r.variant}\u0000${r.case}`;
     const first = !seen.has(key);
     seen.add(key);
     const s = r.summary;
@@ -67,7 +68,7 @@ export function renderTable(results: readonly CaseResult[]): string {
         r.transport,
         ...cells,
         ms(r.blogMs),
-        first ? ratio(grpcOverJson(results, r.case, r.variant, networkOf(r), runtimeOf(r))) : '',
+        first ? ratio(grpcOverJson(results, r.case, r.variant, networkOf(r), runtimeOf(r), securityOf(r))) : '',
         first ? ratio(blogRatio(results, r.case)) : '',
       ].join(' | ')} |`,
     );
@@ -152,6 +153,7 @@ export function renderMarkdown(doc: RunDocument): string {
     ...renderAttributionSection(attribution(named), named),
     ...renderAblationSection(doc.results),
     ...renderPathCostSection(doc.results),
+    ...renderTlsSection(doc.results),
     '## How the run was made',
     '',
     `- commit \`${commit}\`${doc.provenance.gitDirty ? ' (with uncommitted changes)' : ''}; profile \`${String(settings.profile)}\`; ` +

@@ -16,7 +16,7 @@ export function factorLabel(row: VerdictRow): string {
 
 /** The verdict table's columns, shared by Markdown and HTML. */
 export function verdictHeader(v: Verdict): string[] {
-  return [...(v.byVariant ? ['variant'] : []), 'case', ...(v.byNetwork ? ['network'] : []), ...(v.byRuntime ? ['node'] : []), 'winner', 'by (slower ÷ faster median, CI range)', 'JSON vs gRPC median ms', 'why (the largest difference)'];
+  return [...(v.byVariant ? ['variant'] : []), 'case', ...(v.byNetwork ? ['network'] : []), ...(v.byRuntime ? ['node'] : []), ...(v.bySecurity ? ['security'] : []), 'winner', 'by (slower ÷ faster median, CI range)', 'JSON vs gRPC median ms', 'why (the largest difference)'];
 }
 
 /** One row's cells, in verdictHeader's order. */
@@ -26,6 +26,7 @@ export function verdictCells(v: Verdict, row: VerdictRow): string[] {
     row.case,
     ...(v.byNetwork ? [row.network] : []),
     ...(v.byRuntime ? [`Node ${row.runtime}`] : []),
+    ...(v.bySecurity ? [row.security] : []),
     winnerLabel(row),
     factorLabel(row),
     `${ms(row.cell.json)} vs ${ms(row.cell.grpc)}`,

@@ -9,6 +9,8 @@ export interface CellOrder {
   networks: readonly string[];
   /** Runtimes (--node) within each network; absent: one runtime. */
   runtimes?: readonly string[];
+  /** Security modes (--security) within each runtime; absent: plain. */
+  securities?: readonly string[];
   variants: readonly string[];
   cases: readonly string[];
   transports: readonly string[];
@@ -30,7 +32,7 @@ export class CellPool {
 
   /** Every cell so far, pooled over its visits, in plan order. */
   results(): RawResult[] {
-    const { networks, runtimes, variants, cases, transports } = this.order;
-    return inPlanOrder([...this.cells.values()].map((cell) => cell.raw), networks, variants, cases, transports, runtimes);
+    const { networks, runtimes, securities, variants, cases, transports } = this.order;
+    return inPlanOrder([...this.cells.values()].map((cell) => cell.raw), networks, variants, cases, transports, runtimes, securities);
   }
 }

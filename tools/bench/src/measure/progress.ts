@@ -77,7 +77,7 @@ export class Progress {
     const { record, runs, variant, fork, forks, visit, visits } = planned;
     const forkLabel = (visits > 1 ? ` visit ${visit}/${visits}` : '') + (forks > 1 ? ` fork ${fork}/${forks}` : '');
     // Which Node, when the run has several (--node).
-    const on = new Set(this.plan.map((p) => p.runtime)).size > 1 ? ` (Node ${planned.runtime})` : '';
+    const on = (new Set(this.plan.map((p) => p.runtime)).size > 1 ? ` (Node ${planned.runtime})` : '') + (planned.security === 'plain' ? '' : ` (${planned.security})`);
     const made = results[0]?.runs ?? runs;
     const elapsed = performance.now() - this.started;
     const left = estimateLeftMs(this.plan, index + 1, 0, elapsed);

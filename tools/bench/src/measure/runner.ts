@@ -140,6 +140,7 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
       (acc): RawResult => ({
         network: planned.network,
         runtime: planned.runtime,
+        security: planned.security,
         variant: planned.variant,
         case: record.id,
         transport: acc.transport,

@@ -62,7 +62,18 @@ export function combineMeasurements(a: Measurement, b: Measurement): Measurement
     phases: weightedPhases(a.phases, a.samplesMs.length, b.phases, b.samplesMs.length),
     // HTTP/2 transports: the windows the latest visit's session had (they do not change between visits).
     ...(a.http2Windows === undefined && b.http2Windows === undefined ? {} : { http2Windows: b.http2Windows ?? a.http2Windows ?? null }),
+    // TLS: the first cold call's handshakes, and every visit's timed-call handshakes together.
+    ...(a.tls === undefined && b.tls === undefined ? {} : { tls: { cold: a.tls?.cold ?? b.tls?.cold ?? null, timed: addHandshakes(a.tls?.timed ?? null, b.tls?.timed ?? null) } }),
   };
+}
+
+type Handshakes = NonNullable<NonNullable<Measurement['tls']>['timed']>;
+
+/** Two stretches' handshakes as one: counts added, the mean weighted by count, the larger maximum, the latest protocol. */
+function addHandshakes(a: Handshakes | null, b: Handshakes | null): Handshakes | null {
+  if (!a || !b) return a ?? b;
+  const count = a.count + b.count;
+  return { count, resumed: a.resumed + b.resumed, meanMs: (a.meanMs * a.count + b.meanMs * b.count) / count, maxMs: Math.max(a.maxMs, b.maxMs), protocol: b.protocol, alpn: b.alpn };
 }
 
 /** Mean of the visits' probe readings, weighting each visit alike. */
@@ -99,16 +110,18 @@ export function mergeVisits(sofar: RawResult, more: RawResult, visitsSoFar: numb
  * Cells in the order a reader expects: variants, cases and transports as the options list them,
  * whatever order the visits happened in (①-3's one visit lands mid-run, after every other case's first).
  */
-export function inPlanOrder<T extends Pick<RawResult, 'network' | 'runtime' | 'variant' | 'case' | 'transport'>>(
+export function inPlanOrder<T extends Pick<RawResult, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'>>(
   cells: readonly T[],
   networks: readonly string[],
   variants: readonly string[],
   cases: readonly string[],
   transports: readonly string[],
   runtimes: readonly string[] = [],
+  securities: readonly string[] = [],
 ): T[] {
+  const place = (cell: T) => networks.indexOf(cell.network ?? 'loopback') * (runtimes.length + 1) + runtimes.indexOf(cell.runtime ?? '');
   const rank = (cell: T) => [
-    networks.indexOf(cell.network ?? 'loopback') * (runtimes.length + 1) + runtimes.indexOf(cell.runtime ?? ''),
+    place(cell) * (securities.length + 1) + securities.indexOf(cell.security ?? 'plain'),
     variants.indexOf(cell.variant),
     cases.indexOf(cell.case),
     transports.indexOf(cell.transport),

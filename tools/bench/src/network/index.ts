@@ -42,4 +42,4 @@ export { findPath, pathNames, startPath, pathCountersBetween, addPathCounters, p
 export { lookupCost, serviceFqdn, SERVICE_NAMES, CLUSTER, type DnsCounts } from './cluster-dns';
 export { ENVOY, resolveEnvoy, EnvoyUnavailableError } from './envoy-binary';
 export type { EnvoyCounters } from './sidecars';
-export { checkPath, SIDECAR_ALLOWANCE_MS, type PathCheck } from './path-check';
+export { checkPath, SIDECAR_BOUND_MS, type PathCheck } from './path-check';

@@ -8,8 +8,13 @@ import type { ActivePath } from './path';
 import { runToEnd } from './spawn-ready';
 import type { Stage } from './stage';
 
-/** A sidecar hop is not free: each Envoy's own time is allowed on top of the RTT's tolerance. */
-export const SIDECAR_ALLOWANCE_MS = 1;
+/**
+ * The sidecars' own time is measured (meshRequest.sidecarsMs), not assumed; what the check refuses is a
+ * mesh request that paid for more than the sidecars: a handshake per call (at least one more round trip)
+ * or a stalled proxy. So the bound above one round trip is half an RTT, and never less than this (at a
+ * short RTT a handshake cannot be told from the proxies' time; the bound then keeps them under it).
+ */
+export const SIDECAR_BOUND_MS = 10;
 const SAMPLES = 9;
 
 export interface PathCheck {
@@ -18,7 +23,7 @@ export interface PathCheck {
   /** Name lookups (getaddrinfo) timed from the client namespace; null without names. */
   lookup: { expectedMs: number; roundTrips: number; medianMs: number; samples: number[] } | null;
   /** A request on a new connection through the sidecars (whose pooled upstream costs no handshake); null without a mesh. */
-  meshRequest: { expectedMs: number; medianMs: number; samples: number[] } | null;
+  meshRequest: { expectedMs: number; medianMs: number; samples: number[]; sidecarsMs: number; boundMs: number } | null;
 }
 
 /** Times `samples` lookups and new-connection requests from the client namespace (one warm-up each). */
@@ -39,8 +44,9 @@ function probeScript(names: boolean, mesh: boolean, host: string, url: string): 
 /**
  * Checks the path against what it should cost at `rttMs` (the stage's calibrated RTT): a lookup takes
  * the round trips of the search domains it tries; a mesh request by IP, once the sidecars' pool is
- * warm, takes one round trip (the caller's handshake stays on loopback). Off by more than the stage's
- * RTT tolerance (plus SIDECAR_ALLOWANCE_MS through the mesh): refuse.
+ * warm, takes one round trip (the caller's handshake stays on loopback) plus the sidecars' own time. A
+ * lookup off by more than the stage's RTT tolerance, or a mesh request faster than one round trip or
+ * slower by more than SIDECAR_BOUND_MS / half an RTT: refuse.
  */
 export async function checkPath(stage: Stage, path: ActivePath, rttMs: number): Promise<PathCheck> {
   const names = path.profile.features.includes('names');
@@ -50,20 +56,22 @@ export async function checkPath(stage: Stage, path: ActivePath, rttMs: number): 
   const url = `http://${stage.hosts.server}:${new URL(path.serverAUrl).port}/`;
   const out = JSON.parse(await runToEnd(stage.wrap('client', [process.execPath, '-e', probeScript(names, mesh, SERVICE_NAMES.serverA, url)]), 60_000 + 20 * SAMPLES * rttMs)) as { lookup: number[]; mesh: number[] };
   const reasons: string[] = [];
-  const judge = (what: string, medianMs: number, expectedMs: number, allowanceMs: number) => {
-    const allowed = allowedRttErrorMs(expectedMs) + allowanceMs;
-    if (Math.abs(medianMs - expectedMs) > allowed) reasons.push(`${what} took ${round(medianMs)} ms (median), not ${round(expectedMs)} ± ${round(allowed)} ms`);
+  const judge = (what: string, medianMs: number, expectedMs: number, aboveMs = allowedRttErrorMs(expectedMs)) => {
+    const below = allowedRttErrorMs(expectedMs);
+    if (medianMs < expectedMs - below || medianMs > expectedMs + aboveMs) reasons.push(`${what} took ${round(medianMs)} ms (median), not ${round(expectedMs)} (−${round(below)}, +${round(aboveMs)}) ms`);
   };
   let lookup: PathCheck['lookup'] = null;
   if (names) {
     const roundTrips = lookupCost(SERVICE_NAMES.serverA, serviceFqdn(SERVICE_NAMES.serverA)).roundTrips;
     lookup = { expectedMs: round(roundTrips * rttMs), roundTrips, medianMs: round(summarize(out.lookup).median), samples: out.lookup.map((x) => round(x)) };
-    judge(`a lookup of ${SERVICE_NAMES.serverA} (${roundTrips} round trips)`, lookup.medianMs, lookup.expectedMs, 0);
+    judge(`a lookup of ${SERVICE_NAMES.serverA} (${roundTrips} round trips)`, lookup.medianMs, lookup.expectedMs);
   }
   let meshRequest: PathCheck['meshRequest'] = null;
   if (mesh) {
-    meshRequest = { expectedMs: round(rttMs), medianMs: round(summarize(out.mesh).median), samples: out.mesh.map((x) => round(x)) };
-    judge('a request on a new connection through the sidecars (1 round trip)', meshRequest.medianMs, meshRequest.expectedMs, 2 * SIDECAR_ALLOWANCE_MS);
+    const medianMs = round(summarize(out.mesh).median);
+    const boundMs = Math.max(SIDECAR_BOUND_MS, rttMs / 2);
+    meshRequest = { expectedMs: round(rttMs), medianMs, samples: out.mesh.map((x) => round(x)), sidecarsMs: round(medianMs - rttMs), boundMs: round(boundMs) };
+    judge('a request on a new connection through the sidecars (1 round trip + their own time)', medianMs, meshRequest.expectedMs, boundMs);
   }
   return { verdict: reasons.length ? 'refuse' : 'ok', reasons, lookup, meshRequest };
 }

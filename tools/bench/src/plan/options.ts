@@ -6,7 +6,7 @@ import { DEADLINE_RULE } from './deadlines';
 import { BLOG_TRANSPORTS, TRANSPORTS, type CaseRecord, type Transport } from '../results';
 import { PRESETS, type Preset } from './presets';
 import { findProfile, loadProfiles, ProfileError, type NetworkProfile } from '../network';
-import { TUNINGS } from '@bench/config';
+import { SECURITY_MODES, TUNINGS, type SecurityRecord } from '@bench/config';
 import { ablationIds, selectVariants, servedTransports, VARIANTS, type VariantRecord } from './variants';
 import { DEFAULT_RUNTIME, RUNTIMES, selectRuntimes, type RuntimeRecord } from './runtimes';
 
@@ -17,6 +17,8 @@ export interface BenchOptions {
   networks: NetworkProfile[];
   /** Node runtimes to run on (--node; runtimes.ts), each with its own sets of apps, one after the other. */
   runtimes: RuntimeRecord[];
+  /** What the connections between the services are wrapped in (--security; libs/config SECURITY_MODES), one after the other. */
+  securities: SecurityRecord[];
   /** Configurations to run, each with its own three processes, one after the other. */
   variants: VariantRecord[];
   /** Whether --variants was given (with --client-url the client's own variant is used, and must match it). */
@@ -101,6 +103,14 @@ const BENCH_ALL_OPTIONS = {
     description:
       `Node runtimes to run every Node app on, one after the other, each with its own sets of apps: ${RUNTIMES.map((r) => `${r.name} (${r.version})`).join(', ')}; ` +
       "each is fetched once from the npm registry into the bench's cache (docs/options.md, \"Node runtimes\")",
+  },
+  security: {
+    kind: 'list',
+    value: 'LIST',
+    default: ['plain'],
+    description:
+      `what the connections between client and servers are wrapped in, one after the other, each with its own apps: ${SECURITY_MODES.map((m) => `${m.name}: ${m.what}`).join('; ')}; ` +
+      'tls and mtls make a throwaway CA for the run with openssl (docs/security.md)',
   },
   variants: {
     kind: 'list',
@@ -270,6 +280,8 @@ export function optionsOf({ values, help }: CommandLine<typeof BENCH_ALL_OPTIONS
     throw new UsageError('--node chooses the Node the bench starts the apps on; with --client-url the apps are yours');
   }
 
+  const securities = selectSecurities(values.security, clientUrl);
+
   const warmup = values.warmup ?? preset.warmup;
   checkRunCap(cases, warmup);
   const warmupMs = values['warmup-ms'] ?? preset.warmupMs;
@@ -277,6 +289,7 @@ export function optionsOf({ values, help }: CommandLine<typeof BENCH_ALL_OPTIONS
     preset,
     networks,
     runtimes,
+    securities,
     variants,
     variantsGiven: values.variants !== undefined,
     cases,
@@ -294,6 +307,17 @@ export function optionsOf({ values, help }: CommandLine<typeof BENCH_ALL_OPTIONS
     pin: values.pin,
     help,
   };
+}
+
+/** The records --security names, in its order; TLS needs apps the bench starts (it makes their certificates). */
+function selectSecurities(names: readonly string[], clientUrl: string | null): SecurityRecord[] {
+  const unknown = names.filter((name) => !SECURITY_MODES.some((m) => m.name === name));
+  if (unknown.length > 0) throw new UsageError(`--security: unknown ${unknown.map((u) => JSON.stringify(u)).join(', ')}; known: ${SECURITY_MODES.map((m) => m.name).join(', ')}`);
+  const securities = SECURITY_MODES.filter((m) => names.includes(m.name));
+  if (securities.length === 0) throw new UsageError('--security selected no mode');
+  const secure = securities.filter((m) => m.tls);
+  if (secure.length > 0 && clientUrl !== null) throw new UsageError('--security tls / mtls makes certificates for the apps the bench starts; with --client-url the apps are yours');
+  return securities;
 }
 
 /**

@@ -19,10 +19,14 @@ export function splitRuns(runs: number, visits: number): number[] {
  * has its share of the runs and goes to fork ((v − 1) mod forks) + 1; a fork's first visit is cold.
  */
 export function planCases(options: BenchOptions): PlannedCase[] {
-  return options.networks.flatMap((network) => options.runtimes.flatMap((runtime) => planVariants(options, network, runtime)));
+  return options.networks.flatMap((network) =>
+    options.runtimes.flatMap((runtime) => (options.securities ?? [PLAIN_RECORD]).flatMap((security) => planVariants(options, network, runtime, security.name))),
+  );
 }
 
-function planVariants(options: BenchOptions, network: NetworkProfile, runtime: RuntimeRecord): PlannedCase[] {
+const PLAIN_RECORD = { name: 'plain' };
+
+function planVariants(options: BenchOptions, network: NetworkProfile, runtime: RuntimeRecord, security: string): PlannedCase[] {
   const { preset } = options;
   return options.variants.flatMap((variant) => {
     const transports = plannedTransports(variant, options.transports);
@@ -40,6 +44,7 @@ function planVariants(options: BenchOptions, network: NetworkProfile, runtime: R
         const planned: PlannedCase = {
           network: network.name,
           runtime: runtime.name,
+          security,
           variant: variant.id,
           record,
           transports,
@@ -66,10 +71,11 @@ function planVariants(options: BenchOptions, network: NetworkProfile, runtime: R
   });
 }
 
-/** Which set of apps serves a visit: the case's fork, or with no forks the variant's one set (per network and runtime). */
+/** Which set of apps serves a visit: the case's fork, or with no forks the variant's one set (per network, runtime and security). */
 export function appSetKey(planned: PlannedCase): string {
   const on = planned.runtime === DEFAULT_RUNTIME ? '' : `node${planned.runtime}:`;
-  const where = (planned.network === 'loopback' ? '' : `${planned.network}:`) + on;
+  const secured = planned.security === 'plain' ? '' : `${planned.security}:`;
+  const where = (planned.network === 'loopback' ? '' : `${planned.network}:`) + on + secured;
   return where + (planned.forks === 0 ? planned.variant : `${planned.variant}/${planned.record.id}#${planned.fork}`);
 }
 

@@ -25,8 +25,8 @@ export interface Completeness {
 }
 
 /** `network/variant case transport on Node N`: how messages name a cell. */
-export function cellLabel(cell: Pick<CaseIdentity, 'network' | 'runtime' | 'variant' | 'case' | 'transport'>): string {
-  const on = cell.runtime === undefined ? '' : ` on Node ${cell.runtime}`;
+export function cellLabel(cell: Pick<CaseIdentity, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'>): string {
+  const on = (cell.runtime === undefined ? '' : ` on Node ${cell.runtime}`) + (cell.security === undefined || cell.security === 'plain' ? '' : ` over ${cell.security}`);
   return `${networkOf(cell)}/${cell.variant} ${cell.case} ${cell.transport}${on}`;
 }
 
@@ -35,7 +35,7 @@ export function plannedCells(plan: readonly PlannedCase[]): PlannedCell[] {
   const cells = new Map<string, PlannedCell>();
   for (const p of plan) {
     for (const transport of p.transports) {
-      const cell = { network: p.network, runtime: p.runtime, variant: p.variant, case: p.record.id, transport, visits: p.visits };
+      const cell = { network: p.network, runtime: p.runtime, security: p.security, variant: p.variant, case: p.record.id, transport, visits: p.visits };
       cells.set(cellKey(cell), cell);
     }
   }

@@ -1,7 +1,7 @@
 // The decision map: for each variant, case and network (and runtime, when --node named several), which
 // transport wins and by how much. The reporter only reads the results' medians; Markdown and HTML render the same map.
 import type { CaseResult } from './model';
-import { cellMedian, grpcOverJson, networkOf, runtimesOf } from './results';
+import { cellMedian, grpcOverJson, networkOf, runtimesOf, securitiesOf } from './results';
 
 /** Within this factor of each other (either way), neither transport is called the winner. */
 export const TIE_WITHIN = 1.1;
@@ -19,6 +19,7 @@ export interface MapColumn {
   label: string;
   network: string;
   runtime: string;
+  security: string;
 }
 
 export interface DecisionMap {
@@ -33,9 +34,17 @@ export function decisionMap(results: readonly CaseResult[]): DecisionMap | null 
   const unique = <T>(values: T[]) => [...new Set(values)];
   const networks = unique(results.map(networkOf));
   const runtimes = runtimesOf(results);
-  if (networks.length < 2 && runtimes.length < 2) return null;
+  const securities = securitiesOf(results);
+  if (networks.length < 2 && runtimes.length < 2 && securities.length < 2) return null;
   const columns = networks.flatMap((network) =>
-    runtimes.map((runtime) => ({ network, runtime, label: [...(networks.length > 1 ? [network] : []), ...(runtimes.length > 1 ? [`Node ${runtime}`] : [])].join(' · ') })),
+    runtimes.flatMap((runtime) =>
+      securities.map((security) => ({
+        network,
+        runtime,
+        security,
+        label: [...(networks.length > 1 ? [network] : []), ...(runtimes.length > 1 ? [`Node ${runtime}`] : []), ...(securities.length > 1 ? [security] : [])].join(' · '),
+      })),
+    ),
   );
   const cases = unique(results.map((r) => r.case)).map((id) => {
     const r = results.find((x) => x.case === id)!;
@@ -45,14 +54,14 @@ export function decisionMap(results: readonly CaseResult[]): DecisionMap | null 
     variants: unique(results.map((r) => r.variant)),
     columns,
     cases,
-    cell: (variant, caseId, column) => mapCell(results, variant, caseId, column.network, column.runtime),
+    cell: (variant, caseId, column) => mapCell(results, variant, caseId, column.network, column.runtime, column.security),
   };
 }
 
 /** Who wins one case in one variant across one network on one runtime (default the run's first), from the two medians (a tie within TIE_WITHIN). */
-export function mapCell(results: readonly CaseResult[], variant: string, caseId: string, network: string, runtime = runtimesOf(results)[0]): MapCell {
-  const ratio = grpcOverJson(results, caseId, variant, network, runtime);
+export function mapCell(results: readonly CaseResult[], variant: string, caseId: string, network: string, runtime = runtimesOf(results)[0], security = 'plain'): MapCell {
+  const ratio = grpcOverJson(results, caseId, variant, network, runtime, security);
   const winner = ratio === null ? null : ratio > TIE_WITHIN ? 'json' : ratio < 1 / TIE_WITHIN ? 'grpc' : 'tie';
-  const median = (transport: 'json' | 'grpc') => cellMedian(results, { variant, case: caseId, network, runtime, transport });
+  const median = (transport: 'json' | 'grpc') => cellMedian(results, { variant, case: caseId, network, runtime, security, transport });
   return { ratio, winner, json: median('json'), grpc: median('grpc') };
 }

@@ -48,6 +48,8 @@ export interface PlannedCase {
   network: string;
   /** Which Node runtime its Node apps run on (runtimes.ts's name, e.g. `24`): DEFAULT_RUNTIME unless --node says otherwise. */
   runtime: string;
+  /** What its connections between the services are wrapped in (libs/config SECURITY_MODES): `plain` unless --security says otherwise. */
+  security: string;
   /** Which set of apps runs it (variants.ts). */
   variant: string;
   record: CaseRecord;
@@ -121,6 +123,8 @@ export interface CaseIdentity {
    * versions). Absent in runs from before --node (schema version 2): runtimeOf reads their provenance.
    */
   runtime?: string;
+  /** plain, tls or mtls (libs/config SECURITY_MODES; absent in runs from before --security: plain). */
+  security?: string;
   /** Which configuration served it: blog, tuned, bare (variants.ts). */
   variant: string;
   case: string;
@@ -252,6 +256,8 @@ export interface CaseResult extends CaseIdentity {
   phases: PhaseBreakdown | null;
   /** HTTP/2 transports whose client reads its session: the receive windows it had (absent: not HTTP/2, or not readable). */
   http2Windows?: Http2Windows | null;
+  /** Under TLS (--security): the client's handshakes in the cold call and over the timed calls (absent in cleartext). */
+  tls?: Measurement['tls'];
   startedAt: string;
   wallMs: number;
   /** The machine probe before and after the case (ms, lower is faster); null in older runs. */
@@ -269,6 +275,8 @@ export const SCHEMA_VERSION = 3;
  */
 export interface BenchSettings extends Settings {
   runtimes?: { name: string; version: string }[];
+  /** The security modes the run measured (--security; libs/config SECURITY_MODES); absent in runs from before it: plain. */
+  security?: { name: string; what: string }[];
   variants?: { id: string; description: string; mains: Readonly<Record<string, string>>; env: Readonly<Record<string, string>> }[];
   cases: string[];
   transports: Transport[];

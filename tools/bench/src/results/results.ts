@@ -46,9 +46,24 @@ export function anyRuntimes(results: readonly Pick<CaseIdentity, 'runtime'>[]): 
   return runtimesOf(results).length > 1;
 }
 
-/** The labels that place a result before its variant in a table row: its network (off loopback) and its runtime (several). */
-export function placeLabels(results: readonly Pick<CaseIdentity, 'network' | 'runtime'>[], cell: Pick<CaseIdentity, 'network' | 'runtime'>): string[] {
-  return [...(anyOffLoopback(results) ? [networkOf(cell)] : []), ...(anyRuntimes(results) ? [`Node ${runtimeOf(cell)}`] : [])];
+/** What a result's connections were wrapped in (plain in runs from before --security). */
+export function securityOf(cell: Pick<CaseIdentity, 'security'>): string {
+  return cell.security ?? 'plain';
+}
+
+/** The security modes of a run's results, in the order they first appear. */
+export function securitiesOf(results: readonly Pick<CaseIdentity, 'security'>[]): string[] {
+  return [...new Set(results.map(securityOf))];
+}
+
+/** Whether any result ran over TLS: then tables show a security column. */
+export function anySecurity(results: readonly Pick<CaseIdentity, 'security'>[]): boolean {
+  return results.some((r) => securityOf(r) !== 'plain');
+}
+
+/** The labels that place a result before its variant in a table row: its network (off loopback), its runtime (several), its security (any TLS). */
+export function placeLabels(results: readonly Pick<CaseIdentity, 'network' | 'runtime' | 'security'>[], cell: Pick<CaseIdentity, 'network' | 'runtime' | 'security'>): string[] {
+  return [...(anyOffLoopback(results) ? [networkOf(cell)] : []), ...(anyRuntimes(results) ? [`Node ${runtimeOf(cell)}`] : []), ...(anySecurity(results) ? [securityOf(cell)] : [])];
 }
 
 /**
@@ -56,27 +71,28 @@ export function placeLabels(results: readonly Pick<CaseIdentity, 'network' | 'ru
  * network column: its network, and with several runtimes in the run its runtime too ("loopback · Node 20"),
  * so their rows never pool two runtimes' cells.
  */
-export function placeLabeller(results: readonly Pick<CaseIdentity, 'runtime'>[]): (cell: Pick<CaseIdentity, 'network' | 'runtime'>) => string {
+export function placeLabeller(results: readonly Pick<CaseIdentity, 'runtime' | 'security'>[]): (cell: Pick<CaseIdentity, 'network' | 'runtime' | 'security'>) => string {
   const several = anyRuntimes(results);
-  return (cell) => (several ? `${networkOf(cell)} · Node ${runtimeOf(cell)}` : networkOf(cell));
+  const secure = anySecurity(results);
+  return (cell) => [networkOf(cell), ...(several ? [`Node ${runtimeOf(cell)}`] : []), ...(secure ? [securityOf(cell)] : [])].join(' · ');
 }
 
-/** The one key of a cell, wherever cells are pooled, exported or paired: network, runtime, variant, case and transport. */
-export function cellKey(cell: Pick<CaseIdentity, 'network' | 'runtime' | 'variant' | 'case' | 'transport'>): string {
-  return `${networkOf(cell)}\u0000${runtimeOf(cell)}\u0000${cell.variant}\u0000${cell.case}\u0000${cell.transport}`;
+/** The one key of a cell, wherever cells are pooled, exported or paired: network, runtime, security, variant, case and transport. */
+export function cellKey(cell: Pick<CaseIdentity, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'>): string {
+  return `${networkOf(cell)}\u0000${runtimeOf(cell)}\u0000${securityOf(cell)}\u0000${cell.variant}\u0000${cell.case}\u0000${cell.transport}`;
 }
 
 /** A cell's result among a run's: the one with the same cellKey, or undefined when the run has none. */
-export function findCell<T extends Pick<CaseIdentity, 'network' | 'runtime' | 'variant' | 'case' | 'transport'>>(
+export function findCell<T extends Pick<CaseIdentity, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'>>(
   results: readonly T[],
-  cell: Pick<CaseIdentity, 'network' | 'runtime' | 'variant' | 'case' | 'transport'>,
+  cell: Pick<CaseIdentity, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'>,
 ): T | undefined {
   const key = cellKey(cell);
   return results.find((r) => cellKey(r) === key);
 }
 
 /** The median of a cell that succeeded, else null. */
-export function cellMedian(results: readonly CaseResult[], cell: Pick<CaseIdentity, 'network' | 'runtime' | 'variant' | 'case' | 'transport'>): number | null {
+export function cellMedian(results: readonly CaseResult[], cell: Pick<CaseIdentity, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'>): number | null {
   const found = findCell(results, cell);
   return found?.ok ? (found.summary?.median ?? null) : null;
 }
@@ -88,6 +104,7 @@ export function toCaseResult(raw: RawResult): CaseResult {
   return {
     network: networkOf(raw),
     runtime: runtimeOf(raw),
+    security: securityOf(raw),
     variant: raw.variant,
     case: raw.case,
     transport: raw.transport,
@@ -111,6 +128,7 @@ export function toCaseResult(raw: RawResult): CaseResult {
     server: m?.server ?? null,
     phases: m ? phaseBreakdown(m.samplesMs, m.phases) : null,
     ...(m?.http2Windows === undefined ? {} : { http2Windows: m.http2Windows }),
+    ...(m?.tls === undefined ? {} : { tls: m.tls }),
     startedAt: raw.startedAt,
     wallMs: raw.wallMs,
     machineProbeMs: raw.machineProbeMs,
@@ -122,8 +140,8 @@ export function toCaseResult(raw: RawResult): CaseResult {
  * gRPC median ÷ JSON median for a case in a variant, when both ran and succeeded (> 1: gRPC slower); on
  * `runtime`, by default the run's first (its only one, unless --node named several).
  */
-export function grpcOverJson(results: readonly CaseResult[], caseId: string, variant = 'blog', network = 'loopback', runtime = runtimesOf(results)[0]): number | null {
-  const median = (transport: Transport) => cellMedian(results, { network, runtime, variant, case: caseId, transport });
+export function grpcOverJson(results: readonly CaseResult[], caseId: string, variant = 'blog', network = 'loopback', runtime = runtimesOf(results)[0], security = 'plain'): number | null {
+  const median = (transport: Transport) => cellMedian(results, { network, runtime, security, variant, case: caseId, transport });
   const json = median('json');
   const grpc = median('grpc');
   return json !== null && grpc !== null && json > 0 ? grpc / json : null;

@@ -3,7 +3,7 @@
 // report.html print these rows. The "why" is read from what the run recorded (phases, bytes), never
 // written per case, so it holds for whatever a user's run measured.
 import type { BlogTransport, CaseResult, MedianCi, Transport } from './model';
-import { findCell, networkOf, runtimeOf, runtimesOf } from './results';
+import { findCell, networkOf, runtimeOf, runtimesOf, securitiesOf, securityOf } from './results';
 import { PHASE_KEYS, PHASE_LABELS, phaseParts, type PhaseKey, type PhasePart } from './breakdown';
 import { mapCell, TIE_WITHIN, type MapCell } from './decision-map';
 import { bytes, ms } from './format';
@@ -25,6 +25,8 @@ export interface VerdictRow {
   network: string;
   /** The Node runtime (runtimes.ts's name) its apps ran on. */
   runtime: string;
+  /** plain, tls or mtls (--security). */
+  security: string;
   rows: number;
   requests: number;
   /** Medians, gRPC/JSON and the winner, as the decision map has them. */
@@ -49,12 +51,14 @@ export interface Verdict {
   byNetwork: boolean;
   /** Whether they show a node column (when the run has several runtimes, --node). */
   byRuntime: boolean;
+  /** Whether they show a security column (when the run has several, --security). */
+  bySecurity: boolean;
 }
 
 const percent = (share: number) => `${Math.round(share * 100)} %`;
 
-function find(results: readonly CaseResult[], variant: string, caseId: string, network: string, runtime: string, transport: Transport): CaseResult | undefined {
-  return findCell(results, { variant, case: caseId, network, runtime, transport });
+function find(results: readonly CaseResult[], variant: string, caseId: string, network: string, runtime: string, security: string, transport: Transport): CaseResult | undefined {
+  return findCell(results, { variant, case: caseId, network, runtime, security, transport });
 }
 
 /** The phases of a call as a record, or null when the cell has none (failed, or an older document). */
@@ -111,32 +115,35 @@ function rangeOf(ci: VerdictRow['ci'], cell: MapCell): VerdictRow['range'] {
   return cell.grpc >= cell.json ? { low: g.low / j.high, high: g.high / j.low } : { low: j.low / g.high, high: j.high / g.low };
 }
 
-/** The verdict rows of a run: variants, then cases, then networks, then runtimes, in the order they first appear. */
+/** The verdict rows of a run: variants, then cases, then networks, then runtimes, then security modes, in the order they first appear. */
 export function verdict(results: readonly CaseResult[]): Verdict {
   const unique = <T>(values: T[]) => [...new Set(values)];
   const variants = unique(results.map((r) => r.variant));
   const cases = unique(results.map((r) => r.case));
   const networks = unique(results.map(networkOf));
   const runtimes = runtimesOf(results);
+  const securities = securitiesOf(results);
   const rows: VerdictRow[] = [];
   for (const variant of variants) {
     for (const caseId of cases) {
       for (const network of networks) {
         for (const runtime of runtimes) {
-          const any = results.find((r) => r.variant === variant && r.case === caseId && networkOf(r) === network && runtimeOf(r) === runtime);
-          if (!any) continue;
-          const json = find(results, variant, caseId, network, runtime, 'json');
-          const grpc = find(results, variant, caseId, network, runtime, 'grpc');
-          const cell = mapCell(results, variant, caseId, network, runtime);
-          const factor = cell.ratio === null ? null : Math.max(cell.ratio, 1 / cell.ratio);
-          const ci = { json: (json?.ok && json.summary?.medianCi) || null, grpc: (grpc?.ok && grpc.summary?.medianCi) || null };
-          const why = whyLine(json, grpc, cell);
-          rows.push({ variant, case: caseId, network, runtime, rows: any.rows, requests: any.requests, cell, ci, factor, range: rangeOf(ci, cell), why });
+          for (const security of securities) {
+            const any = results.find((r) => r.variant === variant && r.case === caseId && networkOf(r) === network && runtimeOf(r) === runtime && securityOf(r) === security);
+            if (!any) continue;
+            const json = find(results, variant, caseId, network, runtime, security, 'json');
+            const grpc = find(results, variant, caseId, network, runtime, security, 'grpc');
+            const cell = mapCell(results, variant, caseId, network, runtime, security);
+            const factor = cell.ratio === null ? null : Math.max(cell.ratio, 1 / cell.ratio);
+            const ci = { json: (json?.ok && json.summary?.medianCi) || null, grpc: (grpc?.ok && grpc.summary?.medianCi) || null };
+            const why = whyLine(json, grpc, cell);
+            rows.push({ variant, case: caseId, network, runtime, security, rows: any.rows, requests: any.requests, cell, ci, factor, range: rangeOf(ci, cell), why });
+          }
         }
       }
     }
   }
   // The variant is always a column: every row of every export says which apps it measured (a run against a
   // tuned client must never read as the blog's).
-  return { rows, byVariant: true, byNetwork: networks.length > 1, byRuntime: runtimes.length > 1 };
+  return { rows, byVariant: true, byNetwork: networks.length > 1, byRuntime: runtimes.length > 1, bySecurity: securities.length > 1 };
 }

@@ -1,7 +1,7 @@
 // The life of a variant's app sets: each starts at its first visit, idles between its visits while the
 // other sets serve theirs, and stops after its last. main.ts decides what to run; this decides on what.
 import * as path from 'node:path';
-import { AppStartError, KEEP_WARM_NODE_FLAGS, startApps, type Placement, type StartedApps } from './apps';
+import { AppStartError, KEEP_WARM_NODE_FLAGS, startApps, type Placement, type StartedApps, type StartOptions } from './apps';
 import { RESTARTS_PER_SET, type BenchOptions, appSetKey, lastVisitOfAppSet, type VariantRecord, DEFAULT_RUNTIME } from '../plan';
 import { HttpClientDriver, probeMachine, describeFailure, runCases, type RunnerHooks } from '../measure';
 import { givenToken } from './control-token';
@@ -10,6 +10,8 @@ import { QUIET_RULE, waitUntilQuiet } from './quiesce';
 import { errorText } from '../cli';
 import type { NodeBinary } from './node-binaries';
 import { runtimeOfProcess } from './app-runtimes';
+import type { RunCertificates } from '../security';
+import { SERVICE_NAMES, serviceFqdn } from '../network';
 
 export function noQuietWaits(): QuietWaits {
   return { rule: QUIET_RULE, visits: 0, totalMs: 0, notQuiet: 0 };
@@ -30,6 +32,8 @@ export interface VariantContext {
   placement?: Placement;
   /** The `node` of the runtime these visits run on (--node); default the one running the bench. */
   node?: NodeBinary;
+  /** The run's certificates (--security tls / mtls); absent when every visit is plain. */
+  certificates?: RunCertificates;
 }
 
 /** Records what every app of a just-started set runs on, under provenance.runtimes[runtime].apps[variant]. */
@@ -70,14 +74,15 @@ async function startSet(planned: PlannedCase, slot: number, variant: VariantReco
     const id = planned.record.id;
     const forWhat = planned.fork > 0 ? ` for ${id} fork ${planned.fork}/${planned.forks}` : '';
     process.stderr.write(`bench: starting server-a, server-b and client (${variant.id})${forWhat} …\n`);
-    const logDir = path.join(runDir, 'logs', ...(planned.network === 'loopback' ? [] : [planned.network]), ...(planned.runtime === DEFAULT_RUNTIME ? [] : [`node${planned.runtime}`]), variant.id, ...(planned.fork > 0 ? [`${planned.record.aliases[0] ?? id}-fork${planned.fork}`] : []));
+    const logDir = path.join(runDir, 'logs', ...(planned.network === 'loopback' ? [] : [planned.network]), ...(planned.runtime === DEFAULT_RUNTIME ? [] : [`node${planned.runtime}`]), ...(planned.security === 'plain' ? [] : [planned.security]), variant.id, ...(planned.fork > 0 ? [`${planned.record.aliases[0] ?? id}-fork${planned.fork}`] : []));
     // Only sets that idle between visits need keeping warm; a set with one visit runs as plain Node.
     const nodeFlags = planned.visits > Math.max(1, planned.forks) ? KEEP_WARM_NODE_FLAGS : [];
-    apps = await startApps(ctx.workspaceRoot, logDir, pinning, variant, { slot, nodeFlags, placement: ctx.placement, nodeBinary: ctx.node?.path });
+    apps = await startApps(ctx.workspaceRoot, logDir, pinning, variant, { slot, nodeFlags, placement: ctx.placement, nodeBinary: ctx.node?.path, security: securityFor(planned, ctx) });
     if (variant.runtime === 'node') recordAppRuntimes(doc, planned.runtime, ctx.node, variant.id, apps.pids);
     ((doc.settings.startedApps ??= {})[variant.id] ??= []).push({
       network: planned.network,
       runtime: planned.runtime,
+      security: planned.security,
       cases: planned.fork > 0 ? [id] : 'all',
       fork: planned.fork,
       pids: apps.pids,
@@ -102,6 +107,19 @@ async function startSet(planned: PlannedCase, slot: number, variant: VariantReco
   }
 }
 
+/**
+ * A visit's security for its apps: the mode, and the run's certificates naming the address its client
+ * dials the servers at (127.0.0.1, or the network stage's server address), localhost and the service names.
+ */
+function securityFor(planned: PlannedCase, ctx: VariantContext): StartOptions['security'] {
+  if (planned.security === 'plain') return undefined;
+  if (!ctx.certificates) throw new Error(`--security ${planned.security}: the run made no certificates`);
+  const server = ctx.placement?.hosts.server ?? '127.0.0.1';
+  // A path with names dials the servers by service name (network/cluster-dns.ts): those go into the SANs too.
+  const names = ['localhost', ...Object.values(SERVICE_NAMES).flatMap((name) => [name, serviceFqdn(name)])];
+  return { mode: planned.security, certificates: ctx.certificates.for({ names, ips: [server] }) };
+}
+
 function startFailure(error: unknown): Failure {
   if (error instanceof AppStartError) return error.failure;
   return { kind: 'start', message: errorText(error) };
@@ -120,6 +138,7 @@ export function failedVisit(planned: PlannedCase, failure: Failure): RawResult[]
   return planned.transports.map((transport) => ({
     network: planned.network,
     runtime: planned.runtime,
+    security: planned.security,
     variant: planned.variant,
     case: planned.record.id,
     transport,

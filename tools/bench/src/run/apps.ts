@@ -3,11 +3,12 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { CONTROL_TOKEN_ENV, PARENT_PIPE_ENV, SETTING_ENV } from '@bench/config';
+import { CONTROL_TOKEN_ENV, PARENT_PIPE_ENV, SECURITY_ENV, SETTING_ENV } from '@bench/config';
 import { runToken } from './control-token';
 import { APP_NAMES, type AppName, START_BOUND_MS, STOP_BOUND_MS, missingMains, type VariantRecord } from '../plan';
 import type { Failure, PathCost, Pinning } from '../results';
 import { errorText } from '../cli';
+import type { CertificateSet } from '../security';
 
 /** Where explicit ports are given (CLIENT_PORT, …), sets up at once take them this far apart: + slot × 10. */
 const PORT_STRIDE = 10;
@@ -50,6 +51,8 @@ export interface StartOptions {
   nodeFlags?: readonly string[];
   /** The `node` every Node app of the set runs on (--node, node-binaries.ts); default the one running the bench. */
   nodeBinary?: string;
+  /** TLS between the apps (--security): the mode and the run's certificates for these servers; absent: plain. */
+  security?: { mode: string; certificates: CertificateSet };
 }
 
 /**
@@ -173,11 +176,12 @@ async function startOnce(
   logDir: string,
   pinning: Pinning,
   variant: VariantRecord,
-  { env = process.env, nodeFlags = [], placement, nodeBinary = process.execPath }: StartOptions,
+  { env = process.env, nodeFlags = [], placement, nodeBinary = process.execPath, security }: StartOptions,
   ports: AppPorts,
 ): Promise<Omit<StartedApps, 'portsFromOs' | 'portAttempts'>> {
   const hosts = placement?.hosts ?? { client: '127.0.0.1', server: '127.0.0.1' };
   const side = (name: AppName): 'client' | 'server' => (name === 'client' ? 'client' : 'server');
+  const scheme = security && security.mode !== 'plain' ? 'https' : 'http';
   const envFor = (name: AppName): NodeJS.ProcessEnv => ({
     ...env,
     ...variant.env,
@@ -186,9 +190,10 @@ async function startOnce(
     SERVER_A_PORT: String(ports.serverA),
     SERVER_B_PORT: String(ports.serverB),
     SERVER_A_H2_PORT: String(ports.serverAH2),
-    SERVER_A_URL: `http://${hosts.server}:${ports.serverA}`,
-    SERVER_A_H2_URL: `http://${hosts.server}:${ports.serverAH2}`,
+    SERVER_A_URL: `${scheme}://${hosts.server}:${ports.serverA}`,
+    SERVER_A_H2_URL: `${scheme}://${hosts.server}:${ports.serverAH2}`,
     SERVER_B_URL: `${hosts.server}:${ports.serverB}`,
+    ...securityEnv(security, side(name)),
     // Only the client serves a control API; the servers never see the token.
     ...(name === 'client' ? { [CONTROL_TOKEN_ENV]: runToken() } : {}),
     [PARENT_PIPE_ENV]: String(PARENT_PIPE_FD),
@@ -243,6 +248,17 @@ async function startOnce(
     await stop();
     throw error;
   }
+}
+
+/**
+ * The security variables of one app (libs/config SECURITY_ENV): the mode, the CA, and its own certificate:
+ * the servers' for server-a and server-b, the client's under mtls. Plain: the mode alone.
+ */
+function securityEnv(security: StartOptions['security'], side: 'client' | 'server'): NodeJS.ProcessEnv {
+  if (!security || security.mode === 'plain') return { [SECURITY_ENV.mode]: 'plain' };
+  const { certificates } = security;
+  const own = side === 'server' ? certificates.server : security.mode === 'mtls' ? certificates.client : null;
+  return { [SECURITY_ENV.mode]: security.mode, [SECURITY_ENV.ca]: certificates.ca, [SECURITY_ENV.cert]: own?.cert ?? '', [SECURITY_ENV.key]: own?.key ?? '' };
 }
 
 /** A set of apps that did not come up, with what is known of why (the app that exited, its log's last lines). */

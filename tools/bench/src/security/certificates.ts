@@ -226,3 +226,36 @@ function alive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/**
+ * The certificates of one run: one set per server identity it starts apps for (loopback, or a network
+ * stage's server address), made on first use, all removed at the run's end, or at its exit when it ends
+ * otherwise (a SIGKILLed run's are swept by the next: sweepCertificates).
+ */
+export class RunCertificates {
+  private readonly sets = new Map<string, CertificateSet>();
+  private readonly removeOnExit = () => this.remove();
+
+  constructor(private readonly options: { parent?: string; openssl?: string } = {}) {
+    sweepCertificates(options.parent);
+    process.once('exit', this.removeOnExit);
+  }
+
+  /** The set whose server certificate names `identity` (made now if this run has none yet). */
+  for(identity: ServerIdentity): CertificateSet {
+    const key = sanOf(identity);
+    let set = this.sets.get(key);
+    if (!set) {
+      set = makeCertificates(identity, this.options);
+      this.sets.set(key, set);
+    }
+    return set;
+  }
+
+  /** Every folder this run made, removed (keys included). */
+  remove(): void {
+    for (const set of this.sets.values()) removeCertificates(set);
+    this.sets.clear();
+    process.off('exit', this.removeOnExit);
+  }
+}

@@ -1,4 +1,4 @@
-// Security of the calls (issue #34): the throwaway certificate authority of one run.
+// security/: the throwaway CA of a run (certificates.ts); the modes themselves are libs/config SECURITY_MODES.
 export {
   makeCertificates,
   makeFaultyServerCertificate,
@@ -7,8 +7,9 @@ export {
   opensslMissing,
   sanOf,
   CertificateError,
-  OPENSSL_INSTALL,
+  RunCertificates,
   WRONG_NAME,
+  OPENSSL_INSTALL,
   type CertificateSet,
   type KeyPair,
   type ServerIdentity,

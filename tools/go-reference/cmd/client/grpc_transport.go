@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	"goreference/gen/metricspb"
 	"goreference/gen/samplepb"
@@ -52,7 +51,7 @@ func newGRPCTransport(s settings.Settings) (*grpcTransport, error) {
 	if t.shared, err = t.dial(); err != nil {
 		return nil, err
 	}
-	if t.metrics, err = grpc.NewClient(s.ServerBURL, grpc.WithTransportCredentials(insecure.NewCredentials())); err != nil {
+	if t.metrics, err = grpc.NewClient(s.ServerBURL, grpc.WithTransportCredentials(grpcCreds)); err != nil {
 		return nil, err
 	}
 	t.conn = &grpcConn{client: samplepb.NewSampleServiceClient(t.shared)}
@@ -63,7 +62,7 @@ func newGRPCTransport(s settings.Settings) (*grpcTransport, error) {
 // connection set-up). Its message limits are raised so 1,000,000 rows fit, and its codec is timed.
 func (t *grpcTransport) dial() (*grpc.ClientConn, error) {
 	return grpc.NewClient(t.settings.ServerBURL,
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithTransportCredentials(grpcCreds),
 		grpc.WithDefaultCallOptions(
 			grpc.MaxCallRecvMsgSize(maxMessageBytes),
 			grpc.MaxCallSendMsgSize(maxMessageBytes),

@@ -32,6 +32,7 @@ func newHTTPTransport(maxParallel int) *http.Transport {
 		IdleConnTimeout:     limits.ClientPoolIdle,
 		DisableCompression:  true,
 		ForceAttemptHTTP2:   false,
+		TLSClientConfig:     http1TLS,
 	}
 }
 

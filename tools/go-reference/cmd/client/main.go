@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
 	"goreference/gen/healthpb"
@@ -26,6 +25,7 @@ import (
 	"goreference/internal/lifecycle"
 	"goreference/internal/limits"
 	"goreference/internal/procmetrics"
+	"goreference/internal/security"
 	"goreference/internal/settings"
 	"goreference/internal/validation"
 )
@@ -215,7 +215,7 @@ func (a *app) readiness() map[string]string {
 		}
 	})
 	wg.Go(func() {
-		cc, err := grpc.NewClient(a.settings.ServerBURL, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		cc, err := grpc.NewClient(a.settings.ServerBURL, grpc.WithTransportCredentials(grpcCreds))
 		if err != nil {
 			serverB = fmt.Sprintf("UNREACHABLE (%v)", err)
 			return
@@ -241,6 +241,9 @@ func main() {
 	if err != nil {
 		lifecycle.Fail(name, err)
 	}
+	if err := setClientSecurity(s.Security); err != nil {
+		lifecycle.Fail(name, err)
+	}
 	sampler := procmetrics.Shared()
 	jsonT := newJSONTransport(s)
 	grpcT, err := newGRPCTransport(s)
@@ -251,10 +254,11 @@ func main() {
 		settings: s,
 		access:   rule,
 		runner:   harness.NewRunner(sampler, jsonT, grpcT),
-		probe:    &http.Client{Transport: &http.Transport{DisableKeepAlives: true, DisableCompression: true}},
+		probe:    &http.Client{Transport: &http.Transport{DisableKeepAlives: true, DisableCompression: true, TLSClientConfig: http1TLS}},
 	}
 	server := httpx.NewServer(handler, httpx.Limits{Handshake: s.Handshake(), Body: limits.ControlRequestBytes})
-	address := httpx.Serve(name, server, s.Host, s.ClientPort, "CLIENT_PORT")
+	// The control API stays cleartext: --security is about the calls between the services.
+	address := httpx.Serve(name, server, s.Host, s.ClientPort, "CLIENT_PORT", security.Plain)
 	fmt.Printf("%s (go net/http + google.golang.org/grpc) listening on http://%s; %s\n", name, address, rule.Describe)
 	lifecycle.StopOnSignals(name, func(ctx context.Context) error {
 		err := server.Shutdown(ctx)

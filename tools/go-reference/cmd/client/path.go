@@ -20,7 +20,6 @@ import (
 
 	"golang.org/x/net/http2"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
 	"goreference/gen/pathpb"
@@ -259,6 +258,9 @@ func http2Pings(address string, samples int, timeout time.Duration) (Spread, err
 	}
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(timeout))
+	if conn, err = overTLS(conn, address); err != nil {
+		return Spread{}, fmt.Errorf("HTTP/2 connection to %s: %w", address, err)
+	}
 	noConnection := func(err error) error {
 		if isTimeout(err) {
 			return fmt.Errorf("no HTTP/2 connection to %s within %d ms", address, timeout.Milliseconds())
@@ -356,7 +358,7 @@ func bulkSpread(size int, once func() (int, time.Duration, error)) (BulkSpread, 
 // bulkFromServerA is one bulk transfer from server-a on a fresh connection (no keep-alive, no
 // proxy): the bytes received and the time from the request to the last byte.
 func bulkFromServerA(serverAURL string, size int, timeout time.Duration) (int, time.Duration, error) {
-	transport := &http.Transport{DisableKeepAlives: true, DisableCompression: true}
+	transport := &http.Transport{DisableKeepAlives: true, DisableCompression: true, TLSClientConfig: http1TLS}
 	defer transport.CloseIdleConnections()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -400,7 +402,7 @@ func bulkFromServerA(serverAURL string, size int, timeout time.Duration) (int, t
 // (connection included: the ClientConn connects on its first call) to the stream's end.
 func bulkFromServerB(address string, size int, timeout time.Duration) (int, time.Duration, error) {
 	cc, err := grpc.NewClient(address,
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithTransportCredentials(grpcCreds),
 		grpc.WithInitialWindowSize(pathBulkHTTP2WindowBytes),
 		grpc.WithInitialConnWindowSize(pathBulkHTTP2WindowBytes),
 	)

@@ -119,7 +119,7 @@ func main() {
 	s := lifecycle.LoadSettings(name)
 	sampler := procmetrics.Shared()
 	server := httpx.NewServer(newHandler(s, sampler), httpx.Limits{Handshake: s.Handshake(), Body: limits.HTTPRequestBytes})
-	address := httpx.Serve(name, server, s.Host, s.ServerAPort, "SERVER_A_PORT")
-	fmt.Printf("%s (go net/http, JSON) listening on http://%s\n", name, address)
+	address := httpx.Serve(name, server, s.Host, s.ServerAPort, "SERVER_A_PORT", s.Security)
+	fmt.Printf("%s (go net/http, JSON, %s) listening on %s://%s\n", name, s.Security.Mode, s.Security.Scheme(), address)
 	lifecycle.StopOnSignals(name, func(ctx context.Context) error { return server.Shutdown(ctx) })
 }

@@ -12,6 +12,8 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/credentials/insecure"
 	_ "google.golang.org/grpc/encoding/gzip" // accepted: grpc-go inflates a request into at most its receive limit
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/status"
@@ -168,13 +170,14 @@ func (s checkedStream) RecvMsg(m any) error {
 // limits.GRPCRequestBytes once inflated (gzip is accepted: grpc-go inflates into at most the limit,
 // then RESOURCE_EXHAUSTED), replies up to limits.ReplyBytes, a connection's HTTP/2 preface and
 // SETTINGS within handshake, an idle connection closed after limits.HTTP2Idle.
-func newServer(maxRows int, sampler *procmetrics.Sampler, handshake time.Duration) *grpc.Server {
+func newServer(maxRows int, sampler *procmetrics.Sampler, handshake time.Duration, creds credentials.TransportCredentials) *grpc.Server {
 	codec := grpccodec.Metered{
 		Match:         func(v any) bool { _, ok := v.(*samplepb.Samples); return ok },
 		Encoded:       func(_ int, d time.Duration) { sampler.AddEncode(d) },
 		KeepMalformed: true,
 	}
 	server := grpc.NewServer(
+		grpc.Creds(creds),
 		grpc.MaxRecvMsgSize(limits.GRPCRequestBytes),
 		grpc.MaxSendMsgSize(limits.ReplyBytes),
 		grpc.ForceServerCodecV2(codec),
@@ -199,7 +202,15 @@ func main() {
 	lifecycle.ExitWithParent(name)
 	s := lifecycle.LoadSettings(name)
 	sampler := procmetrics.Shared()
-	server := newServer(s.MaxRows, sampler, s.Handshake())
+	creds := insecure.NewCredentials()
+	if s.Security.TLS() {
+		config, err := s.Security.ServerConfig(name, []string{"h2"})
+		if err != nil {
+			lifecycle.Fail(name, err)
+		}
+		creds = credentials.NewTLS(config)
+	}
+	server := newServer(s.MaxRows, sampler, s.Handshake(), creds)
 	address := net.JoinHostPort(s.Host, strconv.Itoa(s.ServerBPort))
 	ln, err := net.Listen("tcp", address)
 	if err != nil {
@@ -210,7 +221,7 @@ func main() {
 			lifecycle.Fail(name, err)
 		}
 	}()
-	fmt.Printf("%s (go google.golang.org/grpc) listening on %s\n", name, address)
+	fmt.Printf("%s (go google.golang.org/grpc, %s) listening on %s\n", name, s.Security.Mode, address)
 	lifecycle.StopOnSignals(name, func(ctx context.Context) error {
 		done := make(chan struct{})
 		go func() {

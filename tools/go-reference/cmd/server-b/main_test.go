@@ -54,7 +54,7 @@ func serveTCP(t *testing.T, handshake time.Duration) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	server := newServer(50, procmetrics.New(), handshake)
+	server := newServer(50, procmetrics.New(), handshake, insecure.NewCredentials())
 	go func() { _ = server.Serve(listener) }()
 	t.Cleanup(server.Stop)
 	return listener.Addr().String()
@@ -63,7 +63,7 @@ func serveTCP(t *testing.T, handshake time.Duration) string {
 func dial(t *testing.T, maxRows int) *grpc.ClientConn {
 	t.Helper()
 	listener := bufconn.Listen(1 << 20)
-	server := newServer(maxRows, procmetrics.New(), limits.Handshake)
+	server := newServer(maxRows, procmetrics.New(), limits.Handshake, insecure.NewCredentials())
 	go func() { _ = server.Serve(listener) }()
 	conn, err := grpc.NewClient("passthrough:///bufnet",
 		grpc.WithContextDialer(func(context.Context, string) (net.Conn, error) { return listener.Dial() }),

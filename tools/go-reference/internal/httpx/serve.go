@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"crypto/tls"
 	"net"
 	"net/http"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 
 	"goreference/internal/lifecycle"
 	"goreference/internal/limits"
+	"goreference/internal/security"
 )
 
 // Limits are one HTTP/1.1 listener's bounds (limits package and docs/reliability.md say why).
@@ -34,11 +36,19 @@ func NewServer(handler http.Handler, l Limits) *http.Server {
 // Serve binds host:port (a busy port stops the program with a message naming variable, as the Node
 // apps do), serves server on it in the background, and returns its address, so the caller can print
 // its banner and shut it down on a signal.
-func Serve(name string, server *http.Server, host string, port int, variable string) string {
+func Serve(name string, server *http.Server, host string, port int, variable string, sec security.Security) string {
 	address := net.JoinHostPort(host, strconv.Itoa(port))
 	ln, err := net.Listen("tcp", address)
 	if err != nil {
 		lifecycle.Fail(name, lifecycle.ExplainListenError(err, variable, port, host))
+	}
+	if sec.TLS() {
+		// TLS under the rescue listener, so that it reads and writes plain HTTP (ALPN http/1.1 only).
+		config, err := sec.ServerConfig(name, []string{"http/1.1"})
+		if err != nil {
+			lifecycle.Fail(name, err)
+		}
+		ln = tls.NewListener(ln, config)
 	}
 	go func() {
 		if err := server.Serve(Listener(ln, server.Handler)); err != nil && err != http.ErrServerClosed {

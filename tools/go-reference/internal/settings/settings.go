@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"goreference/internal/limits"
+	"goreference/internal/security"
 	"goreference/internal/validation"
 )
 
@@ -25,6 +26,8 @@ type Settings struct {
 	// HandshakeTimeoutMs bounds the wait for an HTTP/1.1 request head or the HTTP/2 preface on every
 	// listener (HANDSHAKE_TIMEOUT_MS, limits.Handshake by default; a test makes it short).
 	HandshakeTimeoutMs int `json:"handshakeTimeoutMs"`
+	// Security is BENCH_SECURITY and its files (security.Load); the scheme of ServerAURL follows it.
+	Security security.Security `json:"security"`
 }
 
 // Defaults are the values used when a variable is unset or blank: the same as DEFAULT_SETTINGS.
@@ -39,6 +42,7 @@ var Defaults = Settings{
 	MaxParallel: 10_000,
 
 	HandshakeTimeoutMs: int(limits.Handshake / time.Millisecond),
+	Security:           security.Plain,
 }
 
 // Handshake is HandshakeTimeoutMs as a duration.
@@ -62,6 +66,12 @@ func Load(getenv func(string) string) (Settings, error) {
 		return value, value != ""
 	}
 	s := Defaults
+	sec, err := security.Load(getenv)
+	if err != nil {
+		return s, err
+	}
+	s.Security = sec
+	s.ServerAURL = strings.Replace(s.ServerAURL, "http:", sec.Scheme()+":", 1)
 	ints := []struct {
 		name   string
 		target *int
@@ -80,6 +90,9 @@ func Load(getenv func(string) string) (Settings, error) {
 	if url, ok := read("SERVER_A_URL"); ok {
 		if !serverAURL.MatchString(strings.TrimSuffix(url, "/")) {
 			return s, fmt.Errorf("SERVER_A_URL must look like http://host:port, got %s", validation.JSString(url))
+		}
+		if !strings.HasPrefix(url, sec.Scheme()+"://") {
+			return s, fmt.Errorf("SERVER_A_URL is %s but BENCH_SECURITY=%s needs %s://", validation.JSString(url), sec.Mode, sec.Scheme())
 		}
 		s.ServerAURL = strings.TrimSuffix(url, "/")
 	}

@@ -1,6 +1,8 @@
 package settings
 
 import (
+	"goreference/internal/security"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -11,11 +13,11 @@ func env(values map[string]string) func(string) string {
 
 func TestDefaults(t *testing.T) {
 	s, err := Load(env(nil))
-	if err != nil || s != Defaults {
+	if err != nil || !reflect.DeepEqual(s, Defaults) {
 		t.Fatalf("Load() = %+v, %v", s, err)
 	}
 	s, err = Load(env(map[string]string{"CLIENT_PORT": "  ", "HOST": ""}))
-	if err != nil || s != Defaults {
+	if err != nil || !reflect.DeepEqual(s, Defaults) {
 		t.Fatalf("blank values should mean defaults: %+v, %v", s, err)
 	}
 }
@@ -27,8 +29,8 @@ func TestReadsEveryVariable(t *testing.T) {
 		"HANDSHAKE_TIMEOUT_MS": "500",
 	}))
 	want := Settings{Host: "0.0.0.0", ClientPort: 4000, ServerAPort: 4001, ServerBPort: 4002,
-		ServerAURL: "http://localhost:4001", ServerBURL: "[::1]:4002", MaxRows: 50, MaxParallel: 7, HandshakeTimeoutMs: 500}
-	if err != nil || s != want {
+		ServerAURL: "http://localhost:4001", ServerBURL: "[::1]:4002", MaxRows: 50, MaxParallel: 7, HandshakeTimeoutMs: 500, Security: security.Plain}
+	if err != nil || !reflect.DeepEqual(s, want) {
 		t.Fatalf("Load() = %+v, %v; want %+v", s, err, want)
 	}
 }

@@ -1,5 +1,5 @@
 // The document's results grouped the way the charts read them: one view per case, transports in order.
-import { TRANSPORTS, type CaseResult, anyRuntimes, networkOf, runtimeOf } from '../../results';
+import { TRANSPORTS, type CaseResult, anyRuntimes, networkOf, runtimeOf, securitiesOf, securityOf } from '../../results';
 
 export interface CaseView {
   id: string;
@@ -24,8 +24,9 @@ export function groupByCase(results: readonly CaseResult[]): CaseView[] {
   const multiVariant = new Set(results.map((r) => r.variant)).size > 1;
   const multiNetwork = new Set(results.map(networkOf)).size > 1;
   const multiRuntime = anyRuntimes(results);
+  const multiSecurity = securitiesOf(results).length > 1;
   for (const r of results) {
-    const id = [r.case, ...(multiVariant ? [r.variant] : []), ...(multiNetwork ? [networkOf(r)] : []), ...(multiRuntime ? [`Node ${runtimeOf(r)}`] : [])].join(' · ');
+    const id = [r.case, ...(multiVariant ? [r.variant] : []), ...(multiNetwork ? [networkOf(r)] : []), ...(multiRuntime ? [`Node ${runtimeOf(r)}`] : []), ...(multiSecurity ? [securityOf(r)] : [])].join(' · ');
     let view = views.get(id);
     if (!view) {
       view = { id, rows: r.rows, requests: r.requests, cells: [] };

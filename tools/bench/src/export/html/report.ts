@@ -14,6 +14,7 @@ import { renderVerdictSection } from './verdict';
 import { renderAttributionSection } from './attribution';
 import { renderAblationSection } from './ablation';
 import { renderPathCostSection } from './path-cost';
+import { renderTlsHtmlSection } from './tls-handshakes';
 
 
 interface ChartSection {
@@ -142,8 +143,9 @@ export function renderReport(doc: RunDocument): string {
   const attribution = renderAttributionSection(named);
   const ablation = renderAblationSection(doc.results);
   const pathCost = renderPathCostSection(doc.results);
+  const tls = renderTlsHtmlSection(doc.results);
   const transports = TRANSPORTS.filter((t) => named.some((r) => r.transport === t));
-  const tables = [['verdict', 'Verdict'], ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(ablation ? [['ablation', 'Ablation']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : []), ...(pathCost ? [['path-cost', "The stage's CPU"]] : [])];
+  const tables = [['verdict', 'Verdict'], ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(ablation ? [['ablation', 'Ablation']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : []), ...(pathCost ? [['path-cost', "The stage's CPU"]] : []), ...(tls ? [['tls', 'TLS handshakes']] : [])];
   const nav = el(
     'nav',
     {},
@@ -192,6 +194,7 @@ export function renderReport(doc: RunDocument): string {
         )
       : '',
     pathCost,
+    tls,
     ...CHART_SECTIONS.map((s) => chartSection(s, views, transports)),
     el('section', { id: 'provenance', 'data-section': 'provenance' }, el('h2', {}, 'How the run was made'), renderProvenance(doc)),
     el('footer', {}, `Generated from results.json (schema version ${escapeHtml(str(doc.schemaVersion))}). A single file: no scripts, nothing fetched.`),

@@ -1,5 +1,5 @@
 // The blog-style table (the columns of markdown's renderTable) as HTML, with noise marks and footnotes.
-import { type CaseResult, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf, NOISY_BELOW_MS, NOISY_CV, bytes, count, ms, ratio } from '../../results';
+import { type CaseResult, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf, securityOf, NOISY_BELOW_MS, NOISY_CV, bytes, count, ms, ratio } from '../../results';
 import { NOISY_MARK, tableHeader, TABLE_HEADER } from '../markdown';
 import { escapeHtml } from './escape';
 import { el } from './svg';
@@ -28,7 +28,7 @@ export function renderResultsTable(results: readonly CaseResult[]): string {
   const notes: string[] = [];
   const seen = new Set<string>();
   const rows = results.map((r) => {
-    const key = `${networkOf(r)}\u0000${runtimeOf(r)}\u0000${r.variant}\u0000${r.case}`;
+    const key = `${networkOf(r)}\u0000${runtimeOf(r)}\u0000${securityOf(r)}\u0000${r.variant}\u0000${r.case}`;
     const first = !seen.has(key);
     seen.add(key);
     const s = r.summary;
@@ -57,7 +57,7 @@ export function renderResultsTable(results: readonly CaseResult[]): string {
       : [el('td', { colspan: String(MEASURED_COLUMNS), class: 'failed' }, `<strong>FAILED</strong>: ${escapeHtml(r.error ?? 'unknown error')}`)];
     return el(
       'tr',
-      { 'data-case': r.case, 'data-transport': r.transport, 'data-variant': r.variant, 'data-network': networkOf(r), 'data-runtime': runtimeOf(r), 'data-ok': String(r.ok), class: first ? 'case-start' : null },
+      { 'data-case': r.case, 'data-transport': r.transport, 'data-variant': r.variant, 'data-network': networkOf(r), 'data-runtime': runtimeOf(r), 'data-security': securityOf(r), 'data-ok': String(r.ok), class: first ? 'case-start' : null },
       ...placeLabels(results, r).map((label) => el('td', {}, escapeHtml(label))),
       el('td', {}, escapeHtml(r.variant)),
       el('th', { scope: 'row' }, escapeHtml(r.case)),
@@ -66,7 +66,7 @@ export function renderResultsTable(results: readonly CaseResult[]): string {
       el('td', { class: `transport t-${r.transport}` }, escapeHtml(r.transport)),
       ...measured,
       num(escapeHtml(ms(r.blogMs))),
-      num(first ? escapeHtml(ratio(grpcOverJson(results, r.case, r.variant, networkOf(r), runtimeOf(r)))) : ''),
+      num(first ? escapeHtml(ratio(grpcOverJson(results, r.case, r.variant, networkOf(r), runtimeOf(r), securityOf(r)))) : ''),
       num(first ? escapeHtml(ratio(blogRatio(results, r.case))) : ''),
     );
   });

@@ -15,7 +15,7 @@ const RIGHT = WIDTH - 130;
 const CHAR = 6.4;
 
 function rowLabel(v: Verdict, row: VerdictRow): string {
-  return [row.case, ...(v.byVariant ? [row.variant] : []), ...(v.byNetwork ? [row.network] : []), ...(v.byRuntime ? [`Node ${row.runtime}`] : [])].join(' · ');
+  return [row.case, ...(v.byVariant ? [row.variant] : []), ...(v.byNetwork ? [row.network] : []), ...(v.byRuntime ? [`Node ${row.runtime}`] : []), ...(v.bySecurity ? [row.security] : [])].join(' · ');
 }
 
 function tick(value: number): string {
@@ -67,7 +67,7 @@ export function renderVerdictChart(v: Verdict): string {
     const cy = TOP + i * ROW + ROW / 2;
     const verdictText = row.cell.winner === null ? '—' : row.cell.winner === 'tie' ? 'tie' : `${winnerLabel(row)} ${row.factor!.toFixed(1)}×`;
     return group(
-      { 'data-row': i, 'data-case': row.case, 'data-network': row.network, 'data-runtime': row.runtime, 'data-variant': row.variant },
+      { 'data-row': i, 'data-case': row.case, 'data-network': row.network, 'data-runtime': row.runtime, 'data-security': row.security, 'data-variant': row.variant },
       title(`${labels[i]}: ${winnerLabel(row)} ${factorLabel(row)}; JSON ${ms(row.cell.json)} ms, gRPC ${ms(row.cell.grpc)} ms`),
       text(left - 10, cy + 4, labels[i], { 'font-size': 11, fill: INK, 'text-anchor': 'end', 'data-label': 'row' }),
       mark(row, 'json', cy, x),

@@ -14,7 +14,7 @@ export function renderVerdictSection(results: readonly CaseResult[]): string {
   const rows = v.rows.map((row) =>
     el(
       'tr',
-      { 'data-case': row.case, 'data-variant': row.variant, 'data-network': row.network, 'data-runtime': row.runtime, 'data-winner': row.cell.winner ?? 'none' },
+      { 'data-case': row.case, 'data-variant': row.variant, 'data-network': row.network, 'data-runtime': row.runtime, 'data-security': row.security, 'data-winner': row.cell.winner ?? 'none' },
       ...verdictCells(v, row).map((cell, i) =>
         i === winnerColumn
           ? el('td', { style: shade(row.cell), class: 'winner' }, escapeHtml(cell))

@@ -12,7 +12,7 @@ import {
   WRONG_NAME,
   type CertificateSet,
   type KeyPair,
-} from '../src/security/certificates';
+} from '../../src/security';
 
 // Real openssl, real TLS handshakes on loopback: what a client of these certificates accepts and refuses.
 describe('the throwaway certificate authority', () => {
