@@ -8,7 +8,7 @@ import { renderAttributionSection } from './attribution';
 import { renderAblationSection } from './ablation';
 import { withoutAblations } from '../results/ablation';
 import { renderPathCostSection } from './path-cost';
-import { bytes, count, describeMemoryReclaim, describeNetworks, describeRuntimes, describePaths, describeVisits, ms, ratio } from './format';
+import { bytes, count, describeDeployedApps, describeMemoryReclaim, describeNetworks, describeRuntimes, describePaths, describeVisits, ms, ratio } from './format';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
 export const TABLE_HEADER = [
@@ -80,6 +80,8 @@ export function renderTable(results: readonly CaseResult[]): string {
 }
 
 function describePinning(doc: RunDocument): string {
+  const deployed = describeDeployedApps(doc.settings, doc.provenance);
+  if (deployed) return deployed;
   const pin = doc.provenance.pinning as { pinned?: boolean; cores?: Record<string, string>; reason?: string } | undefined;
   if (pin?.pinned && pin.cores) {
     return `pinned with taskset: ${Object.entries(pin.cores).map(([app, cores]) => `${app} on CPU ${cores}`).join(', ')}`;
@@ -166,7 +168,7 @@ export function renderMarkdown(doc: RunDocument): string {
     `- repetitions of the transports interleaved (json, grpc, json, grpc, …) after each transport's cold call and warm-up; ${describeVisits(settings)}`,
     describeProbe(doc),
     ...describeRuntimes(doc.provenance.runtimes).map((line) => `- runtime ${line}`),
-    ...describeNetworks(doc.provenance.networks).map((line) => `- network ${line}`),
+    ...describeNetworks(doc.provenance.networks, doc.settings.clientUrl).map((line) => `- network ${line}`),
     ...describePaths(doc.provenance.path).map((line) => `- path ${line}`),
     reclaim === null ? '' : `- memory reclaim: ${reclaim}`,
     doc.incomplete ? '- **incomplete run**: interrupted or failed before every case ran' : '',
