@@ -5,7 +5,7 @@
 #
 # Installs Debian's Docker if it is missing (as root), starts its own dockerd (engine.sh: own data root,
 # no change to the host's firewall, forwarding or routes), builds the project's image (the Dockerfile's
-# base when a registry serves it, else one made here: base-image.sh), runs `docker-compose up` with the
+# base when a registry serves it, else one made here: image.sh), runs `docker-compose up` with the
 # bench's options replaced by these, checks that the run folder came back into ./results with every cell
 # ok and labelled as what ran (the variant, Node 24, the containers' CPUs and memory limits), then removes
 # everything it made: containers, networks and their bridges, images, the engine and its directory. The
@@ -16,8 +16,8 @@ cd "$root"
 here=$root/deploy/compose
 # shellcheck source=engine.sh
 source "$here/engine.sh"
-# shellcheck source=base-image.sh
-source "$here/base-image.sh"
+# shellcheck source=image.sh
+source "$here/image.sh"
 
 bench_args=("$@")
 [ ${#bench_args[@]} -eq 0 ] && bench_args=(--profile quick)
@@ -42,14 +42,7 @@ trap 'exit 130' INT TERM
 
 engine_start "$work/engine"
 
-wanted=$(sed -n 's/^ARG NODE_IMAGE=//p' Dockerfile)
-base=$(base_image "$wanted")
-build_args=(--build-arg "GIT_COMMIT=$(git rev-parse HEAD 2>/dev/null || true)")
-[ "$base" != "$wanted" ] && build_args+=(--build-arg "NODE_IMAGE=$base")
-echo "compose-check: building nest-grpc-vs-json-bench on $base ($(elapsed))" >&2
-# --network host: the build's npm ci reaches the registry through the host's own network (the engine has
-# no NAT of its own).
-docker build -q --network host "${build_args[@]}" -t nest-grpc-vs-json-bench . >/dev/null
+project_image nest-grpc-vs-json-bench
 echo "compose-check: image built ($(elapsed))" >&2
 
 # The bench's options, and a host port for the client that nothing else holds; the rest is the file as it is.

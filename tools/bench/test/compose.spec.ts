@@ -8,8 +8,8 @@ import { parse } from 'yaml';
 import { stopProcess } from '@bench/testing';
 import { listRuns } from '../src/results/runs';
 
-// No Docker engine runs here, so this starts every docker-compose service's own command as a plain
-// process with the environment compose would give it (variables interpolated as compose does,
+// Without a Docker engine (deploy/compose/check.sh is the run on a real one, in CI), this starts every
+// docker-compose service's own command as a plain process with the environment compose would give it (variables interpolated as compose does,
 // container hostnames mapped to 127.0.0.1, compose's own ports), runs each healthcheck command until it
 // passes, and lets the bench service drive the composed client. It exercises the compose wiring:
 // variable names, ports, health endpoints and the bench's --client-url path.

@@ -1,5 +1,6 @@
-# The Dockerfile's base image, for engines that cannot pull it (sourced; needs engine.sh's DOCKER_HOST).
+# The project's image on a private engine (sourced; needs engine.sh's DOCKER_HOST):
 #
+#   project_image TAG   # builds the Dockerfile as TAG, on its own base or on base_image's
 #   base_image NAME     # prints the image to pass as --build-arg NODE_IMAGE=…
 #
 # NAME (the Dockerfile's NODE_IMAGE) is pulled when a registry answers, and used as it is. Otherwise an
@@ -9,6 +10,9 @@
 # its version, fetched with `npm pack`, cached), and a `node` user with uid 1000 as the official image
 # has. Where outgoing HTTPS is re-signed by a local CA (/usr/local/share/ca-certificates/), that CA goes
 # into the image too (NODE_EXTRA_CA_CERTS), or the build's `npm ci` could not reach the registry.
+
+# shellcheck source=engine.sh
+source "$(dirname "${BASH_SOURCE[0]}")/engine.sh"
 
 BASE_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/nest-grpc-bench/docker
 
@@ -75,4 +79,17 @@ EOF
   rm -rf "$context"
   [ $status -eq 0 ] && echo "$tag"
   return $status
+}
+
+project_image() {
+  local tag=$1 root wanted base
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+  wanted=$(sed -n 's/^ARG NODE_IMAGE=//p' "$root/Dockerfile")
+  base=$(base_image "$wanted") || return 1
+  local args=(--build-arg "GIT_COMMIT=$(git -C "$root" rev-parse HEAD 2>/dev/null || true)")
+  [ "$base" != "$wanted" ] && args+=(--build-arg "NODE_IMAGE=$base")
+  echo "image: building $tag on $base" >&2
+  # --network host: the build's npm ci reaches the registry through the host's own network (the engine
+  # has no NAT of its own).
+  docker build -q --network host "${args[@]}" -t "$tag" "$root" >/dev/null
 }
