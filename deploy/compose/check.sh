@@ -14,8 +14,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 here=$root/deploy/compose
-# shellcheck source=engine.sh
-source "$here/engine.sh"
+# The private engine and the image (engine.sh comes with image.sh).
 # shellcheck source=image.sh
 source "$here/image.sh"
 
