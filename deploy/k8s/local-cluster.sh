@@ -11,7 +11,7 @@
 # Dockerfile built on a private Docker engine (deploy/compose/engine.sh, image.sh) and imported into
 # containerd; the pod sandbox is local/pause, built here: no registry is needed.
 #
-# What stays on the host: nothing. Every address (node 198.19.224.1, pods 198.19.225.0/24, Services
+# What stays on the host: nothing. Every address (node 198.19.224.1 on the namespace's loopback, pods 198.19.225.0/24, Services
 # 198.19.226.0/24, inside the benchmark range 198.18.0.0/15) and every iptables rule kube-proxy writes
 # lives in the namespace; etcd, containerd and the kubelet keep their state under one temporary
 # directory. The kubelet sets a few kernel settings of its own (vm.overcommit_memory, kernel.panic,
@@ -70,7 +70,8 @@ export KUBECONFIG=$work/admin.kubeconfig
 k() { in_ns "$bin/kubectl" "$@"; }
 start() { # NAME COMMAND…: in the namespace, logging to $work/NAME.log
   local name=$1; shift
-  in_ns "$@" > "$work/$name.log" 2>&1 &
+  # nsenter itself (not a function, whose subshell would be the pid), which execs the component: $! is its pid.
+  nsenter --net="/run/netns/$ns" "$@" > "$work/$name.log" 2>&1 &
   pids+=($!)
 }
 wait_for() { # WHAT SECONDS COMMAND…
@@ -95,14 +96,17 @@ cleanup() {
     for _ in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
     kill -9 "$pid" 2>/dev/null
   done
-  # containerd's shims and the containers they hold (found by their socket under $work).
+  # containerd's shims and the containers they hold, then anything else still naming $work (the
+  # directory is unique to this run), by pid.
   for pid in $(pgrep -f "containerd-shim-runc-v2 .*$work" || true); do
     pkill -9 -P "$pid" 2>/dev/null
     kill -9 "$pid" 2>/dev/null
   done
+  for pid in $(pgrep -f -- "$work" || true); do kill -9 "$pid" 2>/dev/null; done
   grep -o " $work/[^ ]*" /proc/mounts | sort -r | while read -r mnt; do umount -l "$mnt"; done
+  # The node's namespace, and the pods' (containerd names them cni-…) that a killed sandbox left.
   for d in $(ls /run/netns 2>/dev/null); do
-    grep -qxF "$d" <<< "$netns_before" || ip netns delete "$d"
+    [[ $d == "$ns" || ( $d == cni-* && -z $(grep -xF "$d" <<< "$netns_before") ) ]] && ip netns delete "$d"
   done
   # The pods' cgroups (cgroup v1: one kubepods tree per hierarchy), deepest first.
   find /sys/fs/cgroup -maxdepth 2 -name kubepods -type d 2>/dev/null | while read -r tree; do
@@ -129,9 +133,9 @@ say "image $image built and saved"
 
 ip netns add "$ns"
 ip -n "$ns" link set lo up
-ip -n "$ns" link add nb-node0 type dummy
-ip -n "$ns" addr add "$node_ip/32" dev nb-node0
-ip -n "$ns" link set nb-node0 up
+# The node's address, on the namespace's loopback device: local to every component, reached by the pods
+# through their bridge's gateway.
+ip -n "$ns" addr add "$node_ip/32" dev lo
 
 mkdir -p "$work/cni/net.d" "$work/cni/ipam"
 cat > "$work/cni/net.d/10-nestbench.conflist" <<EOF
