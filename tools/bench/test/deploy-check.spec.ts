@@ -57,3 +57,16 @@ describe('deploy/compose/check-run.js', () => {
     expect(run(path.join(scratch, 'elsewhere'), good('docker-compose'), described, 'kubernetes').stderr).toContain('the client says it ran under docker-compose, not under kubernetes');
   });
 });
+
+describe('the real engines keep to the benchmark range', () => {
+  // Whatever address the private Docker engine and the local cluster give out stays in 198.18.0.0/15
+  // (RFC 2544), as the network stage's do: never a range a real network on the machine may use.
+  it.each(['deploy/compose/engine.sh', 'deploy/k8s/local-cluster.sh'])('%s names no address outside 198.18.0.0/15 but loopback and 0.0.0.0', (file) => {
+    const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+    const addresses = [...text.matchAll(/\b(\d{1,3})\.(\d{1,3})\.\d{1,3}\.\d{1,3}\b/g)].map((m) => ({ text: m[0], a: Number(m[1]), b: Number(m[2]) }));
+    expect(addresses.length).toBeGreaterThan(0);
+    // 0.0.0.0/0 is the pods' default route (to their bridge's gateway, inside the namespace).
+    const outside = addresses.filter(({ text, a, b }) => !(a === 127 || text === '0.0.0.0' || (a === 198 && (b === 18 || b === 19))));
+    expect(outside.map((x) => x.text)).toEqual([]);
+  });
+});
