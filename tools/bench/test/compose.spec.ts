@@ -159,5 +159,8 @@ describe('docker-compose services as plain processes', () => {
     const markdown = fs.readFileSync(path.join(runDir, 'results.md'), 'utf8');
     expect(markdown).toContain('apps started by their deployment, not the bench (--client-url http://127.0.0.1:3000): tuned client under docker-compose, CPUs');
     expect(markdown).not.toContain('every app on 127.0.0.1');
+    const html = fs.readFileSync(path.join(runDir, 'report.html'), 'utf8');
+    expect(html).toContain('apps started by their deployment, not the bench');
+    expect(html).not.toContain('every app on 127.0.0.1');
   }, 120_000);
 });

@@ -446,6 +446,10 @@ describeWithTools('deploy/k8s containers as plain processes', { validator: false
     const provenance = doc.provenance as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(provenance.clients.tuned.kubernetes).toMatchObject(expectedPod('client'));
     expect(provenance.bench.kubernetes).toMatchObject({ ...expectedPod('bench'), cpuRequestMillis: 100, cpuLimitMillis: 1000 });
+    // results.md describes the pods, not a loopback run.
+    const markdown = fs.readFileSync(path.join(restored, 'results.md'), 'utf8');
+    expect(markdown).toContain(`(pod client-local on node ${os.hostname()}, placement packed)`);
+    expect(markdown).not.toContain('every app on 127.0.0.1');
 
     // A damaged or cut log is refused, not half-extracted.
     const cut = log.text.replace(/^----- END BENCH RUN -----$/m, '');

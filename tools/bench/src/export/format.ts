@@ -136,11 +136,14 @@ export function describeConfinement(c: ConfinementLike): string {
  */
 export function describeDeployedApps(settings: Record<string, unknown>, provenance: Record<string, unknown>): string | null {
   if (typeof settings.clientUrl !== 'string') return null;
-  const clients = Object.entries((provenance.clients ?? {}) as Record<string, { confinement?: ConfinementLike }>);
-  const bench = (provenance.bench ?? {}) as { confinement?: ConfinementLike };
+  type Deployed = { confinement?: ConfinementLike; kubernetes?: { podName?: string | null; nodeName?: string | null; placement?: string | null } };
+  // On Kubernetes, the pod's own name and node and the overlay's placement rule (runtime-info.ts).
+  const pod = (k: Deployed['kubernetes']) => (k ? ` (pod ${k.podName ?? '?'} on node ${k.nodeName ?? '?'}, placement ${k.placement ?? '?'})` : '');
+  const clients = Object.entries((provenance.clients ?? {}) as Record<string, Deployed>);
+  const bench = (provenance.bench ?? {}) as Deployed;
   const parts = [
-    ...clients.filter(([, info]) => info?.confinement).map(([variant, info]) => `${variant} client ${describeConfinement(info.confinement!)}`),
-    ...(bench.confinement ? [`bench ${describeConfinement(bench.confinement)}`] : []),
+    ...clients.filter(([, info]) => info?.confinement).map(([variant, info]) => `${variant} client ${describeConfinement(info.confinement!)}${pod(info.kubernetes)}`),
+    ...(bench.confinement ? [`bench ${describeConfinement(bench.confinement)}${pod(bench.kubernetes)}`] : []),
   ];
   return `apps started by their deployment, not the bench (--client-url ${settings.clientUrl}): ${parts.length > 0 ? parts.join('; ') : 'their placement not reported'}; the servers as the deployment placed them`;
 }
