@@ -43,6 +43,9 @@ engine_start "$work/engine"
 
 project_image nest-grpc-vs-json-bench
 echo "compose-check: image built ($(elapsed))" >&2
+# Why the file sizes every heap from the container's limit: what Node makes of that limit on its own.
+heap() { docker run --rm -m "${APP_MEMORY:-6g}" nest-grpc-vs-json-bench node "$@" -e 'console.log(Math.round(require("v8").getHeapStatistics().heap_size_limit / 2 ** 20))'; }
+echo "compose-check: V8 heap limit in a ${APP_MEMORY:-6g} container: $(heap) MiB by Node's default, $(heap --max-old-space-size-percentage=70) MiB with the file's --max-old-space-size-percentage=70" >&2
 
 # The bench's options, and a host port for the client that nothing else holds; the rest is the file as it is.
 {
