@@ -50,9 +50,10 @@ fi
 # The client's control token, new for every run (the client binds 0.0.0.0 and requires it; the Job sends
 # it): 32 random bytes as hex, into a kustomize-generated Secret, never into a file of the repository.
 token=$(od -An -vtx1 -N32 /dev/urandom | tr -d ' \n')
-# The Node options a variant's tunings need at process start (libs/config nodeOptionsFor; a test keeps the two equal).
-node_options=''
-[ "$variant" = tuned ] && node_options='--max-semi-space-size=64'
+# The heap from the container's limit (base/kustomization.yaml), then the Node options a variant's tunings
+# need at process start (libs/config nodeOptionsFor; a test keeps the two equal).
+node_options='--max-old-space-size-percentage=70'
+[ "$variant" = tuned ] && node_options+=' --max-semi-space-size=64'
 
 # A YAML (JSON) string.
 quote() { local s=${1//\\/\\\\}; s=${s//\"/\\\"}; printf '"%s"' "$s"; }

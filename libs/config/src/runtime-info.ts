@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { confinement, type Confinement } from './confinement';
 
 /** Packages whose versions decide what is measured; recorded in every report. */
 export const KEY_PACKAGES = [
@@ -31,6 +32,8 @@ export interface RuntimeInfo {
   packages: Record<string, string | null>;
   /** The Node/V8 options it started with (command line, then NODE_OPTIONS): a tuning may need some (libs/config nodeOptionsFor). */
   nodeOptions?: string;
+  /** Its CPUs, memory and heap limits, container and addresses, as the process sees them (confinement.ts). */
+  confinement?: Confinement;
   /** Where this process runs on Kubernetes (deploy/k8s/), from the pod's K8S_* environment; absent elsewhere. */
   kubernetes?: KubernetesInfo;
 }
@@ -104,6 +107,7 @@ export function runtimeInfo(): RuntimeInfo {
     totalMemoryBytes: os.totalmem(),
     packages: Object.fromEntries(KEY_PACKAGES.map((name) => [name, packageVersion(name)])),
     nodeOptions: [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ').trim(),
+    confinement: confinement(),
     ...(kubernetes ? { kubernetes } : {}),
   };
 }

@@ -202,7 +202,9 @@ async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: r
   for (const network of options.networks) {
     if (abort.signal.aborted) break;
     const across = plan.filter((p) => p.network === network.name && !(p.variant in skipped));
-    await acrossNetwork(network, across, doc, hooks, save, async (placement) => {
+    // With --client-url the profile's own description ("every app on 127.0.0.1") would be false: say what it is.
+    const recorded = options.clientUrl ? { ...network, description: `No stage: the apps run where their deployment put them, reached at ${options.clientUrl} (--client-url)` } : network;
+    await acrossNetwork(recorded, across, doc, hooks, save, async (placement) => {
       for (const runtime of options.runtimes) {
         const node = binaries.get(runtime.name);
         const context: VariantContext = { workspaceRoot: WORKSPACE_ROOT, options, doc, runDir, pinning, signal: abort.signal, hooks, save, placement, node, certificates };

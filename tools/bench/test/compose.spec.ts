@@ -8,8 +8,8 @@ import { parse } from 'yaml';
 import { stopProcess } from '@bench/testing';
 import { listRuns } from '../src/results/runs';
 
-// No Docker engine runs here, so this starts every docker-compose service's own command as a plain
-// process with the environment compose would give it (variables interpolated as compose does,
+// Without a Docker engine (deploy/compose/check.sh is the run on a real one, in CI), this starts every
+// docker-compose service's own command as a plain process with the environment compose would give it (variables interpolated as compose does,
 // container hostnames mapped to 127.0.0.1, compose's own ports), runs each healthcheck command until it
 // passes, and lets the bench service drive the composed client. It exercises the compose wiring:
 // variable names, ports, health endpoints and the bench's --client-url path.
@@ -17,6 +17,8 @@ const ROOT = path.resolve(__dirname, '../../..');
 
 interface Service {
   command: string[];
+  cpuset?: string;
+  mem_limit?: string;
   environment?: Record<string, string>;
   healthcheck?: { test: string[] };
 }
@@ -89,6 +91,22 @@ describe('docker-compose services as plain processes', () => {
     expect(() => serviceEnv(compose.services.client, withoutToken)).toThrow(/set BENCH_TOKEN to a random secret/);
   });
 
+  it('fits any machine: cores only when named, a memory limit per container and every Node heap sized from it', () => {
+    const shell = { ...process.env, BENCH_TOKEN: token, NODE_OPTIONS: '' };
+    for (const [name, service] of Object.entries(compose.services)) {
+      // An unset cpuset is "every core", so the defaults run on 2 cores as on 16; a list pins (docs/docker-compose.md).
+      expect(interpolate(String(service.cpuset), shell)).toBe('');
+      const variable = `${name.replace('-', '_').toUpperCase()}_CPUS`;
+      expect(interpolate(String(service.cpuset), { ...shell, [variable]: '0-1' })).toBe('0-1');
+      expect(interpolate(String(service.mem_limit), shell)).toMatch(/^\d+g$/);
+      // Node's own default in a 6g container is a heap the 1,000,000-row case outgrows.
+      expect(serviceEnv(service, shell).NODE_OPTIONS!.trim()).toBe('--max-old-space-size-percentage=70');
+    }
+    expect(serviceEnv(compose.services.client, { ...shell, NODE_OPTIONS: '--max-semi-space-size=64' }).NODE_OPTIONS).toBe(
+      '--max-old-space-size-percentage=70 --max-semi-space-size=64',
+    );
+  });
+
   const composeCli = spawnSync('sh', ['-c', 'command -v docker-compose'], { stdio: 'ignore' }).status === 0;
   (composeCli ? it : it.skip)('is refused by docker-compose itself without BENCH_TOKEN, naming it, and valid with one', () => {
     const config = (value: string) => spawnSync('docker-compose', ['config', '-q'], { cwd: ROOT, env: { ...process.env, BENCH_TOKEN: value }, encoding: 'utf8' });
@@ -135,5 +153,14 @@ describe('docker-compose services as plain processes', () => {
     expect(measured.before.serverA.tcpConnectMs.medianMs).toBeLessThan(50);
     expect(measured.after.serverB.http2PingMs.medianMs).toBeLessThan(50);
     expect(doc.settings).toMatchObject({ forks: 0, visits: 4, visitsPerCase: { '①-1': 2 } });
+    // Where the apps ran is what the client and the bench saw of themselves, not "every app on 127.0.0.1".
+    expect(doc.provenance.clients.tuned.confinement).toMatchObject({ cpuCount: expect.any(Number), heapLimitBytes: expect.any(Number) });
+    expect(doc.provenance.clients.tuned.nodeOptions).toContain('--max-old-space-size-percentage=70');
+    const markdown = fs.readFileSync(path.join(runDir, 'results.md'), 'utf8');
+    expect(markdown).toContain('apps started by their deployment, not the bench (--client-url http://127.0.0.1:3000): tuned client under docker-compose, CPUs');
+    expect(markdown).not.toContain('every app on 127.0.0.1');
+    const html = fs.readFileSync(path.join(runDir, 'report.html'), 'utf8');
+    expect(html).toContain('apps started by their deployment, not the bench');
+    expect(html).not.toContain('every app on 127.0.0.1');
   }, 120_000);
 });

@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-// The image's hygiene, checked offline (no Docker engine here): what the build context leaves out
-// (.dockerignore, with Docker's matching rules for the patterns it uses) and a base image pinned by digest.
+// The image's hygiene, checked offline (bench:compose-check builds it on a real engine): what the build
+// context leaves out (.dockerignore, with Docker's matching rules for the patterns it uses) and a base
+// image pinned by digest.
 const ROOT = path.resolve(__dirname, '../../..');
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 

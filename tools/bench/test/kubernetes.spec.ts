@@ -246,9 +246,20 @@ describeWithTools('deploy/k8s manifests', { validator: true }, () => {
     const beside = (app: string) => ({ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { 'app.kubernetes.io/name': app } } });
     for (const server of ['server-a', 'server-b']) expect(affinity(spread, server).podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution).toEqual([beside('client')]);
     const packed = renderDir(path.join(K8S, 'overlays/packed'));
-    expect(affinity(packed, 'client').podAffinity.requiredDuringSchedulingIgnoredDuringExecution).toEqual([beside('server-a'), beside('server-b')]);
+    // One term each: a pod's required podAffinity terms must all match one existing pod, so the client
+    // follows server-a alone (server-b is beside it already); a term per server would never schedule.
+    expect(affinity(packed, 'client').podAffinity.requiredDuringSchedulingIgnoredDuringExecution).toEqual([beside('server-a')]);
     expect(affinity(packed, 'server-b').podAffinity.requiredDuringSchedulingIgnoredDuringExecution).toEqual([beside('server-a')]);
     for (const [text, placement] of [[spread, 'spread'], [packed, 'packed']]) expect(parse(text).find((m) => m.kind === 'ConfigMap')!.data!.K8S_PLACEMENT).toBe(placement);
+
+    // Unpinned, the four pods ask for less than one CPU together, so a 2-CPU node holds them all (packed).
+    const millis = (cpu: string | number) => (String(cpu).endsWith('m') ? Number(String(cpu).slice(0, -1)) : Number(cpu) * 1000);
+    const requested = parse(packed)
+      .filter((m) => m.kind === 'Deployment' || m.kind === 'Job')
+      .reduce((sum, workload) => sum + millis(containerOf(workload).resources.requests.cpu), 0);
+    expect(requested).toBeLessThan(1000);
+    // Every Node sizes its heap from its container's memory limit (the 1,000,000-row case outgrows Node's own default there).
+    expect(parse(packed).find((m) => m.kind === 'ConfigMap')!.data!.NODE_OPTIONS).toBe('--max-old-space-size-percentage=70');
 
     // Guaranteed QoS: every container's requests equal its limits, CPUs whole.
     const pinned = parse(renderRun(['--overlay', 'packed', '--pinned', '--variant', 'tuned', '--image', 'registry.example/bench:v1', '--', '--profile', 'quick', '--cases', '1-1']));
@@ -259,7 +270,7 @@ describeWithTools('deploy/k8s manifests', { validator: true }, () => {
       expect(containerOf(workload).image).toBe('registry.example/bench:v1');
     }
     // One map sets VARIANT for the client and both servers, so they cannot disagree; the Job waits, suspended, for run.sh.
-    expect(pinned.find((m) => m.kind === 'ConfigMap')!.data).toMatchObject({ VARIANT: 'tuned', NODE_OPTIONS: nodeOptionsFor('tuned'), K8S_IMAGE: 'registry.example/bench:v1', K8S_PLACEMENT: 'packed' });
+    expect(pinned.find((m) => m.kind === 'ConfigMap')!.data).toMatchObject({ VARIANT: 'tuned', NODE_OPTIONS: `--max-old-space-size-percentage=70 ${nodeOptionsFor('tuned')}`, K8S_IMAGE: 'registry.example/bench:v1', K8S_PLACEMENT: 'packed' });
     const job = find(pinned, 'Job', 'bench');
     expect(job.spec).toMatchObject({ suspend: true, backoffLimit: 0 });
     expect(containerOf(job).args).toEqual(['--profile', 'quick', '--cases', '1-1']);
@@ -430,11 +441,15 @@ describeWithTools('deploy/k8s containers as plain processes', { validator: false
 
     // The run says where it ran: the client's pod and the bench's own, from the downward API.
     const { doc } = readRun(restored);
-    const expectedPod = (name: string) => ({ podName: `${name}-local`, namespace: 'default', nodeName: os.hostname(), cpuRequestMillis: 1000, cpuLimitMillis: 2000, image: `nest-grpc-vs-json-bench:${VERSION}`, placement: 'packed' });
+    const expectedPod = (name: string) => ({ podName: `${name}-local`, namespace: 'default', nodeName: os.hostname(), cpuRequestMillis: 250, cpuLimitMillis: 2000, image: `nest-grpc-vs-json-bench:${VERSION}`, placement: 'packed' });
     expect(doc.results.map((r) => `${r.variant}/${r.ok}`)).toEqual(['tuned/true', 'tuned/true']);
     const provenance = doc.provenance as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(provenance.clients.tuned.kubernetes).toMatchObject(expectedPod('client'));
-    expect(provenance.bench.kubernetes).toMatchObject({ ...expectedPod('bench'), cpuRequestMillis: 500, cpuLimitMillis: 1000 });
+    expect(provenance.bench.kubernetes).toMatchObject({ ...expectedPod('bench'), cpuRequestMillis: 100, cpuLimitMillis: 1000 });
+    // results.md describes the pods, not a loopback run.
+    const markdown = fs.readFileSync(path.join(restored, 'results.md'), 'utf8');
+    expect(markdown).toContain(`(pod client-local on node ${os.hostname()}, placement packed)`);
+    expect(markdown).not.toContain('every app on 127.0.0.1');
 
     // A damaged or cut log is refused, not half-extracted.
     const cut = log.text.replace(/^----- END BENCH RUN -----$/m, '');

@@ -1,4 +1,4 @@
-import { type CaseResult, type RunDocument, anyOffLoopback, anyRuntimes, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf, securityOf, anySecurity, decisionMap, verdict, attribution, withoutAblations, bytes, count, describeMemoryReclaim, describeNetworks, describeRuntimes, describePaths, describeVisits, ms, ratio } from '../results';
+import { type CaseResult, type RunDocument, describeDeployedApps, anyOffLoopback, anyRuntimes, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf, securityOf, anySecurity, decisionMap, verdict, attribution, withoutAblations, bytes, count, describeMemoryReclaim, describeNetworks, describeRuntimes, describePaths, describeVisits, ms, ratio } from '../results';
 import { renderBreakdown, renderVariantRatios } from './breakdown';
 import { renderDecisionMap } from './decision-map';
 import { renderVerdictMarkdown, VERDICT_NOTE } from './verdict';
@@ -77,6 +77,8 @@ export function renderTable(results: readonly CaseResult[]): string {
 }
 
 function describePinning(doc: RunDocument): string {
+  const deployed = describeDeployedApps(doc.settings, doc.provenance);
+  if (deployed) return deployed;
   const pin = doc.provenance.pinning;
   if (pin?.pinned && pin.cores) {
     return `pinned with taskset: ${Object.entries(pin.cores).map(([app, cores]) => `${app} on CPU ${cores}`).join(', ')}`;
@@ -163,7 +165,7 @@ export function renderMarkdown(doc: RunDocument): string {
     `- repetitions of the transports interleaved (json, grpc, json, grpc, …) after each transport's cold call and warm-up; ${describeVisits(settings)}`,
     describeProbe(doc),
     ...describeRuntimes(doc.provenance.runtimes).map((line) => `- runtime ${line}`),
-    ...describeNetworks(doc.provenance.networks).map((line) => `- network ${line}`),
+    ...describeNetworks(doc.provenance.networks, doc.settings.clientUrl).map((line) => `- network ${line}`),
     ...describePaths(doc.provenance.path).map((line) => `- path ${line}`),
     reclaim === null ? '' : `- memory reclaim: ${reclaim}`,
     doc.incomplete ? '- **incomplete run**: interrupted or failed before every case ran' : '',

@@ -80,15 +80,61 @@ export function describeCalibration(calibration: CalibrationRecord): string {
   );
 }
 
-/** One line per network of the run (provenance.networks): what was asked for, what was achieved, the delayer's cost. */
-export function describeNetworks(networks: Record<string, NetworkRecord> | undefined): string[] {
+/**
+ * One line per network of the run (provenance.networks): what was asked for, what was achieved, the
+ * delayer's cost. With `clientUrl` (apps the bench did not start) there is no stage, and no claim about
+ * where the apps are: the deployment placed them, and the client's own path measurement says what it is.
+ */
+export function describeNetworks(networks: Record<string, NetworkRecord> | undefined, clientUrl?: unknown): string[] {
   return Object.values(networks ?? {}).map(({ profile, calibration, delayerCpu, refused }) => {
+    if (!calibration && typeof clientUrl === 'string') return `${profile.name}: no network stage; the apps run where their deployment put them, reached at ${clientUrl} (--client-url)`;
     if (!calibration) return `${profile.name}: ${refused ?? 'every app on 127.0.0.1, no network stage'}`;
     const asked = `asked ${rttMs(profile)} ms RTT${profile.rateMbit === null ? '' : `, ${profile.rateMbit} Mbit/s`}${profile.loss > 0 ? `, ${profile.loss * 100}% loss` : ''}`;
     const receive = delayerCpu?.receiveCpuMs === undefined ? '' : ` (servers' receive thread ${ms(delayerCpu.receiveCpuMs)} ms)`;
     const cost = delayerCpu ? `; delayer ${ms(delayerCpu.cpuMs)} ms CPU for ${count(delayerCpu.packets)} packets while measuring${receive}` : '';
     return `${profile.name} (${asked}): ${describeCalibration(calibration)}${refused ? `; refused: ${refused}` : ''}${cost}`;
   });
+}
+
+interface ConfinementLike {
+  cpus?: string | null;
+  cpuCount?: number;
+  memoryLimitBytes?: number | null;
+  heapLimitBytes?: number;
+  deployment?: string | null;
+  addresses?: string[];
+}
+
+/** "under docker-compose, CPUs 0-1 (2), memory limit 6.00 GiB, V8 heap 4.20 GiB, eth0 198.19.240.3" (libs/config confinement.ts). */
+export function describeConfinement(c: ConfinementLike): string {
+  return [
+    c.deployment ? `under ${c.deployment}` : 'a plain process',
+    `CPUs ${c.cpus ?? '?'}${c.cpuCount === undefined ? '' : ` (${c.cpuCount})`}`,
+    c.memoryLimitBytes ? `memory limit ${bytes(c.memoryLimitBytes)}` : 'no memory limit of its own',
+    c.heapLimitBytes === undefined ? null : `V8 heap ${bytes(c.heapLimitBytes)}`,
+    c.addresses?.length ? c.addresses.join(', ') : 'loopback only',
+  ]
+    .filter((part) => part !== null)
+    .join(', ');
+}
+
+/**
+ * Where the apps ran when the bench did not start them (settings.clientUrl): the measuring client's and
+ * the bench's own confinement, as each read it (provenance.clients, provenance.bench); null otherwise.
+ * The servers are not visible from either: their placement is the deployment's.
+ */
+export function describeDeployedApps(settings: Record<string, unknown>, provenance: Record<string, unknown>): string | null {
+  if (typeof settings.clientUrl !== 'string') return null;
+  type Deployed = { confinement?: ConfinementLike; kubernetes?: { podName?: string | null; nodeName?: string | null; placement?: string | null } };
+  // On Kubernetes, the pod's own name and node and the overlay's placement rule (runtime-info.ts).
+  const pod = (k: Deployed['kubernetes']) => (k ? ` (pod ${k.podName ?? '?'} on node ${k.nodeName ?? '?'}, placement ${k.placement ?? '?'})` : '');
+  const clients = Object.entries((provenance.clients ?? {}) as Record<string, Deployed>);
+  const bench = (provenance.bench ?? {}) as Deployed;
+  const parts = [
+    ...clients.filter(([, info]) => info?.confinement).map(([variant, info]) => `${variant} client ${describeConfinement(info.confinement!)}${pod(info.kubernetes)}`),
+    ...(bench.confinement ? [`bench ${describeConfinement(bench.confinement)}${pod(bench.kubernetes)}`] : []),
+  ];
+  return `apps started by their deployment, not the bench (--client-url ${settings.clientUrl}): ${parts.length > 0 ? parts.join('; ') : 'their placement not reported'}; the servers as the deployment placed them`;
 }
 
 /** One line per network and variant of what the client measured of its path (provenance.path), with any change during the run. */

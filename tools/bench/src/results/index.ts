@@ -6,7 +6,7 @@ export { FACTORS, attribution, type Attribution, type Factor } from './attributi
 export { PHASE_KEYS, PHASE_LABELS, phaseParts, variantRatios, type PhaseKey, type PhasePart } from './breakdown';
 export { cellLabel, completenessOf, describeIncomplete, plannedCells } from './completeness';
 export { TIE_WITHIN, decisionMap, type DecisionMap, type MapCell } from './decision-map';
-export { bytes, count, describeCalibration, describeMemoryReclaim, describeNetworks, describePaths, describeRuntimes, describeVisits, ms, ratio } from './format';
+export { bytes, count, describeCalibration, describeConfinement, describeDeployedApps, describeMemoryReclaim, describeNetworks, describePaths, describeRuntimes, describeVisits, ms, ratio } from './format';
 export { BLOG_TRANSPORTS, SCHEMA_VERSION, TRANSPORTS, type BenchProvenance, type BenchSettings, type BlogTransport, type CaseRecord, type CaseResult, type Failure, type MachineProbeReading, type Measurement, type PathCost, type Phases, type PlannedCase, type ProcessCost, type RawResult, type RunDocument, type Transport } from './model';
 export { pathCostRows, pathCostTotal, type PathCostRow } from './path-cost';
 export { describePath, pathChanges, type PathRecord } from './path-record';

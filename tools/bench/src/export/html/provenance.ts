@@ -1,6 +1,6 @@
 // How the run was made: a few highlights read from known keys, then everything in provenance and
 // settings rendered generically (nested definition lists), so new fields show up without code changes.
-import { type RunDocument, bytes, describeMemoryReclaim, describeNetworks, describeRuntimes, describeVisits } from '../../results';
+import { type RunDocument, bytes, describeDeployedApps, describeMemoryReclaim, describeNetworks, describeRuntimes, describeVisits } from '../../results';
 import { escapeHtml } from './escape';
 import { el } from './svg';
 
@@ -39,6 +39,8 @@ function dirtyLabel(dirty: unknown): string {
 
 /** Whether the apps had cores of their own (provenance.pinning), else the older settings.pinned flag. */
 function pinningLabel(doc: RunDocument): string {
+  const deployed = describeDeployedApps(doc.settings, doc.provenance);
+  if (deployed) return escapeHtml(deployed);
   const pin = asDict(doc.provenance.pinning);
   if (pin.pinned === true) {
     const cores = Object.entries(asDict(pin.cores)).map(([app, list]) => `${app} on CPU ${String(list)}`);
@@ -71,7 +73,7 @@ function highlights(doc: RunDocument): string {
   const reclaim = describeMemoryReclaim(p.memoryReclaim);
   if (reclaim !== null) rows.push(['memory reclaim', escapeHtml(reclaim)]);
   for (const line of describeRuntimes(p.runtimes)) rows.push(['runtime', escapeHtml(line)]);
-  for (const line of describeNetworks(doc.provenance.networks)) rows.push(['network', escapeHtml(line)]);
+  for (const line of describeNetworks(doc.provenance.networks, doc.settings.clientUrl)) rows.push(['network', escapeHtml(line)]);
   const packages = Object.entries(asDict(runtime.packages));
   const packageTable =
     packages.length > 0
