@@ -14,20 +14,22 @@ import { acrossNetwork, checkNetworks } from './app-sets/network-runs';
 import { renderCsv } from './export/csv';
 import { renderReport } from './export/html';
 import { renderIndex } from './export/index-page';
-import { renderMarkdown, renderTable } from './export/markdown';
+import { renderMarkdown } from './export/markdown';
+import { renderRunEnd } from './export/terminal';
 import { SCHEMA_VERSION, type PlannedCase, type RunDocument } from './results/model';
-import { errorText, failureSummary } from './measuring/failures';
+import { errorText } from './measuring/failures';
 import { BENCH_ALL_COMMAND, parseOptions, type BenchOptions } from './planning/options';
 import { appSetKey, planCases } from './planning/plan';
 import { CellPool } from './measuring/cell-pool';
 import { hasTaskset, planPinning } from './app-sets/pinning';
-import { duration, expectedCostMs, Progress, SET_START_MS, STAGE_BUILD_MS } from './measuring/progress';
+import { expectedCostMs, Progress, SET_START_MS, STAGE_BUILD_MS } from './measuring/progress';
 import { runTool } from './cli';
 import { collectProvenance } from './results/provenance';
 import { toCaseResult } from './results/results';
 import { cellLabel, plannedCells } from './results/completeness';
 import type { RunnerHooks } from './measuring/runner';
-import { writeIndex } from './results/runs';
+import { listRuns, readRun, writeIndex, type StoredRun } from './results/runs';
+import { describeEstimate, estimateRun, type RunEstimate } from './results/estimate';
 import { missingMains, type VariantRecord } from './planning/variants';
 import { createRunFolder, pointLatestAt, writeFileAtomic } from './results/store';
 import { resolveNodeBinary, type NodeBinary } from './app-sets/node-binaries';
@@ -85,13 +87,21 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
   };
 }
 
-/** How long the run should take (from the blog's figures) and the longest it can take (deadlines.ts). */
-function describeDuration(options: BenchOptions, plan: readonly PlannedCase[]): { expectedMs: number; boundMs: number } {
+/** How long the run should take, from the last runs in the results folder (results/estimate.ts), and the longest it can take (deadlines.ts). */
+function describeDuration(options: BenchOptions, plan: readonly PlannedCase[]): { estimate: RunEstimate; boundMs: number } {
   const sets = options.clientUrl ? 0 : new Set(plan.map(appSetKey)).size;
   const stages = options.networks.filter(usesStage).length;
   const rtt = new Map(options.networks.map((n) => [n.name, 2 * n.oneWayDelayMs]));
-  const visitsMs = plan.reduce((sum, p) => sum + expectedCostMs(p, rtt.get(p.network) ?? 0), 0);
-  return { expectedMs: visitsMs + sets * SET_START_MS + stages * STAGE_BUILD_MS, boundMs: runBoundMs(plan, (p) => p.deadlineMs, sets, stages) };
+  const history: StoredRun[] = [];
+  for (const dir of listRuns(options.out)) {
+    try {
+      history.push(readRun(dir));
+    } catch {
+      // An unreadable past run only leaves the estimate to the others (the index names it).
+    }
+  }
+  const model = { visitMs: (p: PlannedCase) => expectedCostMs(p, rtt.get(p.network) ?? 0), setStartMs: SET_START_MS, stageBuildMs: STAGE_BUILD_MS };
+  return { estimate: estimateRun(plan, sets, stages, history, model), boundMs: runBoundMs(plan, (p) => p.deadlineMs, sets, stages) };
 }
 
 /**
@@ -159,12 +169,11 @@ async function main(argv: readonly string[]): Promise<number> {
   const plan = planCases(options);
   const startedAt = new Date();
   const runDir = createRunFolder(options.out, startedAt);
-  const { expectedMs, boundMs } = describeDuration(options, plan);
+  const { estimate, boundMs } = describeDuration(options, plan);
   process.stderr.write(
     `bench: ${plan.length} visit(s) × ${options.transports.join(' + ')}, repetitions interleaved; ` +
       `writing ${path.relative(process.cwd(), runDir)}\n` +
-      `bench: expected ≈ ${duration(expectedMs)} (from the blog's figures${options.networks.some(usesStage) ? ', one round trip per call across a network; a big reply on HTTP/2\'s default window takes far longer' : ''}); at most ${duration(boundMs)} ` +
-      `(every call at its deadline, every set of apps restarted once)\n`,
+      `bench: ${describeEstimate(estimate, boundMs, path.relative(process.cwd(), options.out) || '.')}\n`,
   );
 
   const abort = new AbortController();
@@ -185,7 +194,7 @@ async function main(argv: readonly string[]): Promise<number> {
     incomplete: true,
     provenance: { ...collectProvenance(WORKSPACE_ROOT, argv), pinning, clients: {} },
     // plannedCells and visitsDone let bench:compare name what a killed run lacks (results/completeness.ts).
-    settings: { ...describeSettings(options, plan, startedAt), expectedMs: Math.round(expectedMs), boundMs, plannedCells: plannedCells(plan), visitsDone: {} },
+    settings: { ...describeSettings(options, plan, startedAt), expectedMs: Math.round(estimate.ms), expectedFrom: estimate.runs, boundMs, plannedCells: plannedCells(plan), visitsDone: {} },
     results: [],
   };
   const visitsDone = doc.settings.visitsDone as Record<string, number>;
@@ -244,13 +253,11 @@ async function main(argv: readonly string[]): Promise<number> {
   save();
   writeIndex(options.out, renderIndex, writeFileAtomic);
 
-  process.stdout.write(`\n${renderTable(doc.results)}\n\n`);
+  const end = renderRunEnd(doc, path.relative(process.cwd(), runDir));
+  // The verdict first: stdout may be a pipe, so its write is let through before the paths on stderr.
+  await new Promise((resolve) => process.stdout.write(end.stdout, resolve));
+  process.stderr.write(end.stderr);
   const failed = doc.results.filter((r) => !r.ok).length;
-  const summary = failureSummary(doc.results);
-  process.stderr.write(
-    `${summary ? summary + '\n' : ''}bench: ${doc.results.length - failed} ok, ${failed} failed${doc.incomplete ? ', run incomplete' : ''}; ` +
-      `results in ${path.relative(process.cwd(), runDir)}/ (results.json, .md, .csv, report.html)\n`,
-  );
   if (abort.signal.aborted) return 130;
   return failed > 0 || doc.incomplete ? 1 : 0;
 }

@@ -112,8 +112,10 @@ describe('bench:all (built apps, quick profile)', () => {
       '①-1/json', '①-1/grpc', '①-2/json', '①-2/grpc', '②-1/json', '②-1/grpc', '②-2/json', '②-2/grpc', '20k×4/json', '20k×4/grpc',
     ]);
 
+    // The terminal ends with the verdict results.md opens with: a row per case, before the paths on stderr.
     const tableLines = result.stdout.split('\n').filter((line) => line.startsWith('| '));
-    expect(tableLines).toHaveLength(1 + 10);
+    expect(tableLines).toHaveLength(1 + 5);
+    expect(tableLines[0]).toContain('| winner |');
     const md = fs.readFileSync(path.join(runDir, 'results.md'), 'utf8');
     expect(md).toContain(tableLines[1]);
     expect(fs.readFileSync(path.join(runDir, 'report.html'), 'utf8')).toContain('data-chart="bars"');
@@ -230,7 +232,7 @@ describe('bench:all (built apps, quick profile)', () => {
     for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
   });
 
-  it('when server-a accepts but never answers: its calls fail by deadline within the printed bound, the run goes on', async () => {
+  it('when server-a accepts but never answers: its calls fail by deadline within the recorded bound, the run goes on', async () => {
     const env = await portsEnv();
     let stopped = 0;
     const started = Date.now();
@@ -244,10 +246,9 @@ describe('bench:all (built apps, quick profile)', () => {
     const wallMs = Date.now() - started;
     expect(stopped).toBeGreaterThan(0);
     expect(result.code).toBe(1);
-    const bound = /at most (\d+)m(\d+)s/.exec(result.stderr);
-    expect(bound).not.toBeNull();
-    expect(wallMs).toBeLessThan((Number(bound![1]) * 60 + Number(bound![2])) * 1000);
     const doc = JSON.parse(fs.readFileSync(path.join(onlyRunDir(out), 'results.json'), 'utf8'));
+    // The bound is recorded, and printed only when near the estimate (results/estimate.ts).
+    expect(wallMs).toBeLessThan(doc.settings.boundMs);
     expect(doc.settings.deadlines.perCaseMs).toEqual({ '①-1': 1500, '①-2': 1500, '②-1': 1500 });
     const byCell = Object.fromEntries(doc.results.map((r: { case: string; transport: string }) => [`${r.case}/${r.transport}`, r]));
     expect(byCell['①-2/json']).toMatchObject({ ok: false, failure: { kind: 'deadline' }, error: expect.stringContaining('DEADLINE_EXCEEDED') });
