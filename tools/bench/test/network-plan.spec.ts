@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { allowedRttErrorMs, bulkBytesFor, judge, type Achieved, type NetworkProfile } from '../src/network';
 import { delayerArgv, queueRuleCommand, roundTripHoldUs, setupCommands, teardownPlan } from '../src/network/commands';
 import { expectedGoodputMbit, parsePing, parseQueueCounters, parseRuleCounters, summarize } from '../src/network/figures';
-import { acquireLock, LockHeldError, readLock } from '../src/network/lock';
+import { acquireLock, isHeld, LockHeldError, readLock } from '../src/network/lock';
+import { startTicks } from '../src/network/namespaces';
 import { chooseCongestionControl, sanitizeRunId, tcpSettingsFor, topologyFor } from '../src/network/topology';
 
 const profile = (over: Partial<NetworkProfile> = {}): NetworkProfile => ({
@@ -209,10 +210,16 @@ describe('network lock', () => {
     expect(fs.existsSync(file)).toBe(false);
   });
 
-  it('treats a reused PID (same PID, other start time) as dead', () => {
+  it('treats a reused PID (a live PID, another start time) as dead: takes the lock over, and releases it', () => {
     const file = path.join(dir, 'lock');
-    fs.writeFileSync(file, JSON.stringify({ ...info, pid: process.ppid, startTicks: -1, startedAt: 'then' }));
+    const reused = { ...info, pid: process.ppid, startTicks: -1, startedAt: 'then' };
+    fs.writeFileSync(file, JSON.stringify(reused));
+    // The PID lives; with its own start time it would hold the lock, with another one it does not.
+    expect(isHeld({ ...reused, startTicks: startTicks(process.ppid) })).toBe(true);
+    expect(isHeld(reused)).toBe(false);
     const release = acquireLock(info, file);
+    expect(readLock(file)).toMatchObject({ pid: process.pid, startTicks: startTicks(process.pid), runId: 'r' });
     release();
+    expect(fs.existsSync(file)).toBe(false);
   });
 });
