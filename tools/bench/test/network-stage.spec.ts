@@ -1,6 +1,6 @@
-// Root-only: builds real stages (namespaces, iptables, the delayer). Skipped, with the reason printed,
-// where that cannot work (not root, iptables or ping missing, delayer or bench not built, or a
-// network run already holds the lock).
+// Root-only: builds real stages (namespaces, iptables, the delayer). Where that cannot work (not root,
+// iptables or ping missing, delayer or bench not built, or a network run already holds the lock) the
+// tests fail under CI=true and are skipped elsewhere, with the reason and what to install (needs.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -8,21 +8,21 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { checkPrerequisites, cleanupLeftovers, startStage, validateProfile, type NetworkProfile } from '../src/network';
 import { twoHostsTest } from './two-hosts';
+import { describeNeeding } from './needs';
 
 const DIST_INDEX = path.resolve(__dirname, '../dist/network/index.js');
 /** A test-only record: a few ms each way, no rate or loss, so everything stays quick. */
 const tiny: NetworkProfile = validateProfile({ name: 'test-tiny', description: 'test only: 3 ms each way', topology: 'namespaces', oneWayDelayMs: 3, rateMbit: null, loss: 0 });
 
-function skipReason(): string | null {
-  if (process.getuid?.() !== 0) return 'not root';
-  if (spawnSync('sh', ['-c', 'command -v iptables && command -v ping']).status !== 0) return 'iptables or ping not installed (apt-get install -y iptables iputils-ping ethtool)';
-  if (!fs.existsSync(DIST_INDEX)) return 'the bench is not built (npx nx run bench:build)';
+/** What the stage needs that this machine lacks, first thing first (the later checks assume the earlier). */
+function missingForStage(): string | null {
+  if (process.getuid?.() !== 0) return 'root (the stage creates network namespaces and iptables rules: run the tests as root)';
+  if (spawnSync('sh', ['-c', 'command -v iptables && command -v ping']).status !== 0) return 'iptables or ping (apt-get install -y iptables iputils-ping ethtool)';
+  if (!fs.existsSync(DIST_INDEX)) return 'the built bench (npx nx run bench:build)';
   return checkPrerequisites(tiny);
 }
 
-const why = skipReason();
-if (why) console.log(`network stage tests skipped: ${why}`);
-const describeRoot = why ? describe.skip : describe;
+const describeRoot = (name: string, body: () => void) => describeNeeding(name, [missingForStage()], body);
 
 const namespaces = () => spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout;
 const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { parseCpuTicks, readCpuTicks, waitUntilQuiet, type QuietRule } from '../src/app-sets/quiesce';
+import { missingHere } from './needs';
 
 const rule: QuietRule = { windowMs: 200, maxTicks: 1, timeoutMs: 1_000 };
 
@@ -42,7 +43,7 @@ describe('waitUntilQuiet', () => {
 
 describe('parseCpuTicks and readCpuTicks', () => {
   it('reads user + system ticks of a live process, and null for one that does not exist', () => {
-    if (!fs.existsSync('/proc/self/stat')) return;
+    if (missingHere('readCpuTicks', [fs.existsSync('/proc/self/stat') ? null : "Linux's /proc (the bench reads CPU ticks there)"])) return;
     expect(readCpuTicks(process.pid)).toEqual(expect.any(Number));
     // A pid above the kernel's maximum cannot exist.
     const max = Number(fs.readFileSync('/proc/sys/kernel/pid_max', 'utf8'));
