@@ -3,6 +3,7 @@
 // never imports app sources (it runs the apps' builds as processes).
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
+import benchRooms from './tools/bench/rooms.js';
 
 export default [
   { ignores: ['**/dist/**', '**/node_modules/**', '**/generated/**', 'results/**', '**/*.js', '**/*.mjs'] },
@@ -25,5 +26,11 @@ export default [
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
+  },
+  // The bench's folders are its stages; tools/bench/rooms.js says which may import which.
+  {
+    files: ['tools/bench/src/**/*.ts'],
+    plugins: { bench: benchRooms.plugin },
+    rules: { 'bench/rooms': 'error' },
   },
 ];

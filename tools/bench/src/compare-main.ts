@@ -1,10 +1,8 @@
 // bench:compare: `npx nx run bench:compare [--base DIR] [--head DIR] [--out DIR]`; defaults to the two newest runs.
 import * as path from 'node:path';
 import { runTool, type Command, type CommandLine } from './cli';
-import { compareKit } from './compare/compare';
-import { renderComparison } from './export/comparison';
-import { completenessOf, describeIncomplete } from './results/completeness';
-import { listRuns, readRun } from './results/runs';
+import { compareKit, renderComparison } from './compare';
+import { completenessOf, describeIncomplete, listRuns, readRun } from './results';
 
 const OPTIONS = {
   base: { kind: 'text', value: 'RUN_DIR', description: 'the run to compare against', defaultText: 'the newest run under --out other than --head' },

@@ -3,37 +3,14 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { noQuietWaits, runVariant, type VariantContext } from './app-sets/app-sets';
-import { KEEP_WARM_NODE_FLAGS } from './app-sets/apps';
-import { variantOfClient } from './app-sets/client-identity';
-import { describeGivenToken, givenToken } from './app-sets/control-token';
-import { DEADLINE_RULE, RESTARTS_PER_SET, runBoundMs } from './planning/deadlines';
-import { HttpClientDriver } from './measuring/drivers/http-driver';
+import { noQuietWaits, runVariant, type VariantContext, KEEP_WARM_NODE_FLAGS, variantOfClient, describeGivenToken, givenToken, acrossNetwork, checkNetworks, hasTaskset, planPinning, resolveNodeBinary, type NodeBinary } from './run';
+import { DEADLINE_RULE, RESTARTS_PER_SET, runBoundMs, BENCH_ALL_COMMAND, parseOptions, type BenchOptions, appSetKey, planCases, missingMains, type VariantRecord } from './plan';
+import { HttpClientDriver, failureSummary, CellPool, expectedCostMs, Progress, SET_START_MS, STAGE_BUILD_MS, type RunnerHooks, describeEstimate, estimateRun, type RunEstimate } from './measure';
 import { usesStage } from './network';
-import { acrossNetwork, checkNetworks } from './app-sets/network-runs';
-import { renderCsv } from './export/csv';
-import { renderReport } from './export/html';
-import { renderIndex } from './export/index-page';
-import { renderMarkdown } from './export/markdown';
-import { renderRunEnd } from './export/terminal';
-import { SCHEMA_VERSION, type PlannedCase, type RunDocument } from './results/model';
-import { errorText } from './measuring/failures';
-import { BENCH_ALL_COMMAND, parseOptions, type BenchOptions } from './planning/options';
-import { appSetKey, planCases } from './planning/plan';
-import { CellPool } from './measuring/cell-pool';
-import { hasTaskset, planPinning } from './app-sets/pinning';
-import { expectedCostMs, Progress, SET_START_MS, STAGE_BUILD_MS } from './measuring/progress';
-import { runTool } from './cli';
-import { collectProvenance } from './results/provenance';
-import { toCaseResult } from './results/results';
-import { cellLabel, plannedCells } from './results/completeness';
-import type { RunnerHooks } from './measuring/runner';
-import { listRuns, readRun, writeIndex, type StoredRun } from './results/runs';
-import { describeEstimate, estimateRun, type RunEstimate } from './results/estimate';
-import { missingMains, type VariantRecord } from './planning/variants';
-import { createRunFolder, pointLatestAt, writeFileAtomic } from './results/store';
-import { resolveNodeBinary, type NodeBinary } from './app-sets/node-binaries';
-import { runtimeNameOf } from './planning/runtimes';
+import { renderCsv, renderReport, renderMarkdown, renderRunEnd } from './export';
+import { renderIndex } from './compare';
+import { SCHEMA_VERSION, type PlannedCase, type RunDocument, collectProvenance, toCaseResult, cellLabel, plannedCells, writeIndex, listRuns, readRun, type StoredRun, createRunFolder, pointLatestAt, writeFileAtomic, runtimeNameOf } from './results';
+import { errorText, runTool } from './cli';
 
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
 
@@ -87,7 +64,7 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
   };
 }
 
-/** How long the run should take, from the last runs in the results folder (results/estimate.ts), and the longest it can take (deadlines.ts). */
+/** How long the run should take, from the last runs in the results folder (measure/estimate.ts), and the longest it can take (deadlines.ts). */
 function describeDuration(options: BenchOptions, plan: readonly PlannedCase[]): { estimate: RunEstimate; boundMs: number } {
   const sets = options.clientUrl ? 0 : new Set(plan.map(appSetKey)).size;
   const stages = options.networks.filter(usesStage).length;
@@ -253,7 +230,7 @@ async function main(argv: readonly string[]): Promise<number> {
   save();
   writeIndex(options.out, renderIndex, writeFileAtomic);
 
-  const end = renderRunEnd(doc, path.relative(process.cwd(), runDir));
+  const end = renderRunEnd(doc, path.relative(process.cwd(), runDir), failureSummary(doc.results));
   // The verdict first: stdout may be a pipe, so its write is let through before the paths on stderr.
   await new Promise((resolve) => process.stdout.write(end.stdout, resolve));
   process.stderr.write(end.stderr);

@@ -1,5 +1,5 @@
 import { completenessOf, describeIncomplete, plannedCells } from '../src/results/completeness';
-import { CASES } from '../src/planning/cases';
+import { CASES } from '../src/plan/cases';
 import type { PlannedCase } from '../src/results/model';
 
 // What a run planned against what it measured (results/completeness.ts): bench:compare's check.

@@ -1,7 +1,7 @@
-import { blame, failedVisit } from '../src/app-sets/app-sets';
-import { BLOG_CASES } from '../src/planning/cases';
-import { callDeadlineMs, callsOf, requestBoundMs, runBoundMs, visitBoundMs, withinBound, REQUEST_OVERHEAD_MS } from '../src/planning/deadlines';
-import { callFailure, describeFailure, failureSummary } from '../src/measuring/failures';
+import { blame, failedVisit } from '../src/run/app-sets';
+import { BLOG_CASES } from '../src/plan/cases';
+import { callDeadlineMs, callsOf, requestBoundMs, runBoundMs, visitBoundMs, withinBound, REQUEST_OVERHEAD_MS } from '../src/plan/deadlines';
+import { callFailure, describeFailure, failureSummary } from '../src/measure/failures';
 import type { Failure, PlannedCase, RawResult } from '../src/results/model';
 import { toCaseResult } from '../src/results/results';
 

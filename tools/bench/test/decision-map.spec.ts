@@ -1,4 +1,5 @@
-import { decisionMap, describeCell, renderDecisionMap, type DecisionMap } from '../src/export/decision-map';
+import { decisionMap, type DecisionMap } from '../src/results/decision-map';
+import { describeCell, renderDecisionMap } from '../src/export/decision-map';
 import { renderDecisionMapHtml } from '../src/export/html/decision-map';
 import type { CaseResult } from '../src/results/model';
 import { caseResult } from './case-result';

@@ -6,9 +6,9 @@
 // target or option is documented-and-checked the day it lands.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BLOG_CASES } from '../src/planning/cases';
+import { BLOG_CASES } from '../src/plan/cases';
 import { helpText, type Command } from '../src/cli';
-import { parseOptions, USAGE } from '../src/planning/options';
+import { parseOptions, USAGE } from '../src/plan/options';
 import { usage, type SuiteOptionsSpec } from '../src/suites/common/args';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -114,7 +114,9 @@ async function usageOf(project: Project, target: string): Promise<Usage | null> 
   }
   const imported = /import\s*{[^}]*\b[A-Z_]+_COMMAND\b[^}]*}\s*from\s*'(\.[^']+)'/.exec(text);
   if (imported) {
-    const modRel = path.relative(ROOT, path.resolve(path.dirname(src), imported[1]));
+    // A room's index.ts is imported by its folder's name.
+    const imports = path.resolve(path.dirname(src), imported[1]);
+    const modRel = path.relative(ROOT, fs.existsSync(imports) && fs.statSync(imports).isDirectory() ? path.join(imports, 'index') : imports);
     const command = commandIn((await import(path.join(ROOT, modRel))) as Record<string, unknown>, `${project.name}:${target}`);
     if (command) return { flags: flagsIn(helpText(command)), source: `the help of ${modRel}.ts's command` };
   }
@@ -495,7 +497,7 @@ describe('the docs checker', () => {
       'npx nx run-many -t lint test',
       '```',
       '',
-      'Edit `tools/bench/src/planning/cases.ts`; `tools/bench/dist/main.js` is built; `npm test` runs `payloads:generate`.',
+      'Edit `tools/bench/src/plan/cases.ts`; `tools/bench/dist/main.js` is built; `npm test` runs `payloads:generate`.',
     ].join('\n');
     expect(await check(text)).toEqual([]);
   });
@@ -524,7 +526,7 @@ describe('the docs checker', () => {
       /^docs\/example\.md:3: link "\.\.\/\.\.\/outside\.md" points outside the repository/,
       /^docs\/example\.md:3: link "missing\.md": docs\/missing\.md does not exist/,
       /^docs\/example\.md:3: link "method\.md#no-such-heading": docs\/method\.md has no heading/,
-      /^docs\/example\.md:6: bench:all has no option --no-such-flag \(not in the help of tools\/bench\/src\/planning\/options\.ts's command\)/,
+      /^docs\/example\.md:6: bench:all has no option --no-such-flag \(not in the help of tools\/bench\/src\/plan\/index\.ts's command\)/,
       /^docs\/example\.md:7: .*bench:all refuses it: .*9-9/,
       /^docs\/example\.md:8: .*project bench has no target nope/,
       /^docs\/example\.md:9: .*no project nobody/,

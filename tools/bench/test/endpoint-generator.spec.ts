@@ -30,7 +30,7 @@ describe('nx g ./tools/bench:endpoint', () => {
         'UPDATE libs/payloads/src/index.ts',
         'UPDATE apps/server-a/src/app.module.ts',
         'UPDATE apps/server-b/src/app.module.ts',
-        'UPDATE tools/bench/src/planning/payload-cases.ts',
+        'UPDATE tools/bench/src/plan/payload-cases.ts',
       ].sort(),
     );
     expect(tree.read('libs/payloads/src/order-books/order-books.payload.ts', 'utf-8')).toContain("export const ORDER_BOOKS = definePayload(\n  'order-books',\n  message('OrderBook', {");
@@ -43,7 +43,7 @@ describe('nx g ./tools/bench:endpoint', () => {
     }
     expect(tree.read('apps/server-a/src/order-books.controller.ts', 'utf-8')).toContain('@Controller(`server-a/${ORDER_BOOKS.names.route}`)');
     expect(tree.read('apps/server-b/src/order-books.controller.ts', 'utf-8')).toContain('@GrpcMethod(ORDER_BOOKS.names.service, ORDER_BOOKS.names.method)');
-    expect(tree.read('tools/bench/src/planning/payload-cases.ts', 'utf-8')).toContain(
+    expect(tree.read('tools/bench/src/plan/payload-cases.ts', 'utf-8')).toContain(
       "  { id: 'order-books-1×100', aliases: ['order-books-1x100'], payload: 'order-books', rows: 1, requests: 100 },\n]);",
     );
   });

@@ -1,11 +1,11 @@
 // A realistic RunDocument built the way main.ts builds one (runCases → toCaseResult), with a scripted
 // driver instead of the network: deterministic, so reports rendered from it can be compared and tested.
-import { BLOG_CASES } from '../src/planning/cases';
-import type { CaseCall } from '../src/measuring/drivers/driver';
-import { FakeDriver, type FakeScript } from '../src/measuring/drivers/fake-driver';
+import { BLOG_CASES } from '../src/plan/cases';
+import type { CaseCall } from '../src/measure/drivers/driver';
+import { FakeDriver, type FakeScript } from '../src/measure/drivers/fake-driver';
 import type { CaseResult, Phases, PlannedCase, ProcessCost, RunDocument, Transport } from '../src/results/model';
 import { phaseBreakdown, toCaseResult } from '../src/results/results';
-import { runCases } from '../src/measuring/runner';
+import { runCases } from '../src/measure/runner';
 
 /** The error the failing cell reports: markup, an ampersand, quotes and a pipe, to test escaping. */
 export const FIXTURE_ERROR = `HTTP 502: <script>alert("x")</script> & 'upstream' | code 14 UNAVAILABLE`;

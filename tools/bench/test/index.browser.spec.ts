@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { compareKit } from '../src/compare/compare';
 import { renderReport } from '../src/export/html';
-import { renderIndex } from '../src/export/index-page';
+import { renderIndex } from '../src/compare/index-page';
 import type { RunDocument } from '../src/results/model';
 import { readRun, writeIndex } from '../src/results/runs';
 import { writeFileAtomic } from '../src/results/store';

@@ -4,11 +4,11 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { freePort } from '@bench/testing';
-import { startApps } from '../src/app-sets/apps';
-import { planPinning } from '../src/app-sets/pinning';
+import { startApps } from '../src/run/apps';
+import { planPinning } from '../src/run/pinning';
 import { listRuns } from '../src/results/runs';
-import { VARIANTS } from '../src/planning/variants';
-import { defaultRuntime } from '../src/planning/runtimes';
+import { VARIANTS } from '../src/plan/variants';
+import { defaultRuntime } from '../src/plan/runtimes';
 import { tuningsFor } from '@bench/config';
 import { missingHere } from './needs';
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { listRuns } from '../src/results/runs';
-import { VARIANTS } from '../src/planning/variants';
+import { VARIANTS } from '../src/plan/variants';
 import { missingHere } from './needs';
 
 // A bench that dies without a word (SIGKILL: no exit hook runs) leaves neither its apps nor a run that

@@ -1,4 +1,4 @@
-import { describeMemoryReclaim } from '../src/export/format';
+import { describeMemoryReclaim } from '../src/results/format';
 import { readMemoryReclaim, type FileReader } from '../src/results/memory-reclaim';
 
 /** A sysfs tree as a map from path to content; anything else is unreadable. */

@@ -5,7 +5,7 @@ import { delayerCpuBetween } from '../src/network';
 import { faultCommand, findFault, WIRE_FAULTS } from '../src/network/faults';
 import { napiThreads, ReceiveThreads, receiveThreadCommands, threadsCpuMs } from '../src/network/receive-thread';
 import { topologyFor } from '../src/network/topology';
-import { addPathCost, pathCostBetween } from '../src/planning/visits';
+import { addPathCost, pathCostBetween } from '../src/measure/visits';
 
 // The servers' receive thread (found by name in /proc, measured by schedstat, carried per cell) and the wire faults.
 const t = topologyFor('receive-thread-test');

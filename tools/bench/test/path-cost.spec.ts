@@ -1,7 +1,7 @@
 import { renderCsv } from '../src/export/csv';
 import { renderReport } from '../src/export/html/report';
 import { renderMarkdown } from '../src/export/markdown';
-import { pathCostRows, pathCostTotal, TOTAL_LABEL } from '../src/export/path-cost';
+import { pathCostRows, pathCostTotal, TOTAL_LABEL } from '../src/results/path-cost';
 import type { RunDocument } from '../src/results/model';
 import { caseResult } from './case-result';
 

@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { parseCpuTicks, readCpuTicks, waitUntilQuiet, type QuietRule } from '../src/app-sets/quiesce';
+import { parseCpuTicks, readCpuTicks, waitUntilQuiet, type QuietRule } from '../src/run/quiesce';
 import { missingHere } from './needs';
 
 const rule: QuietRule = { windowMs: 200, maxTicks: 1, timeoutMs: 1_000 };

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { listRuns } from '../src/results/runs';
-import { RUNTIMES, runtimePackage } from '../src/planning/runtimes';
+import { RUNTIMES, runtimePackage } from '../src/plan/runtimes';
 
 // bench:all --node: one run on two runtimes (Node 20 is fetched from the npm registry into the bench's
 // cache the first time, then found there), and a runtime that can be neither found nor fetched.

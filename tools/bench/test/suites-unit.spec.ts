@@ -4,7 +4,7 @@ import { logTicks, renderLogChart } from '../src/export/html/log-chart';
 import { httpCaller } from '../src/suites/callers/http-call';
 import { UsageError } from '../src/cli';
 import { parseSuiteArgs, type SuiteOptionsSpec } from '../src/suites/common/args';
-import { defaultRuntime } from '../src/planning/runtimes';
+import { defaultRuntime } from '../src/plan/runtimes';
 import { latencyHistogram, recordMs, summarizeHistogram } from '../src/suites/common/hdr';
 import { quantileCurve, summarizeLatencies } from '../src/suites/common/latency';
 import { rotate, timeSequentialCalls } from '../src/suites/common/sequential';

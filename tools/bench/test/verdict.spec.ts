@@ -2,7 +2,8 @@
 // report.html and results.md put it first, from the same rows.
 import { renderReport } from '../src/export/html';
 import { renderMarkdown } from '../src/export/markdown';
-import { renderVerdictMarkdown, verdict, verdictCells, verdictHeader, whyLine } from '../src/export/verdict';
+import { verdict, whyLine } from '../src/results/verdict';
+import { renderVerdictMarkdown, verdictCells, verdictHeader } from '../src/export/verdict';
 import type { CaseResult, Phases, RunDocument, Transport } from '../src/results/model';
 import { phaseBreakdown } from '../src/results/results';
 import { summarize } from '../src/results/stats';

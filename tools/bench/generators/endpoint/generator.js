@@ -50,7 +50,7 @@ async function endpointGenerator(tree, options) {
   }
   appendToArray(
     tree,
-    'tools/bench/src/planning/payload-cases.ts',
+    'tools/bench/src/plan/payload-cases.ts',
     'PAYLOAD_CASES',
     CASES.map(
       (c) =>

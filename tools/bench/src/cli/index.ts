@@ -1,4 +1,6 @@
-// One argument parser for every tool of the bench: option tables as data, help generated from them.
+// cli/: the one frame every tool enters through: the argument parser (option tables as data, help
+// generated from them), runTool (parse, run, exit code) and errorText. Imports no other room; every
+// room may import it.
 export {
   parseCommandLine,
   helpText,
@@ -16,3 +18,4 @@ export {
   type TextOption,
 } from './command-line';
 export { runTool, toolExitCode, type ToolMain, type ToolOptions } from './run-tool';
+export { errorText } from './error-text';

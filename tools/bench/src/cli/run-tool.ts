@@ -1,7 +1,7 @@
 // The frame around every entry point: read the command line, print the help on --help (exit 0), run the
 // tool and exit with its code. Bad input (a UsageError, from the table or from the tool's own checks)
 // prints `<tool>: <message>` and the help on stderr and exits 2, the same for every tool.
-import { errorText } from '../measuring/failures';
+import { errorText } from './error-text';
 import { helpText, parseCommandLine, UsageError, type Command, type CommandLine, type OptionTable } from './command-line';
 
 export type ToolMain<T extends OptionTable> = (line: CommandLine<T>, argv: readonly string[]) => number | Promise<number>;

@@ -1,8 +1,6 @@
 // The ablation table (issue #18) as results.md and report.html print it: rows from ablation(), never
 // recomputed here.
-import { ablation, EFFECT_THRESHOLD, type AblationRow } from '../results/ablation';
-import type { CaseResult } from '../results/model';
-import { ms } from './format';
+import { ablation, EFFECT_THRESHOLD, type AblationRow, type CaseResult, ms } from '../results';
 
 export const ABLATION_HEADING = 'Ablation: each tuning measured alone';
 

@@ -1,9 +1,6 @@
 // The attribution table (issue #23) as results.md and report.html print it: rows from attribution(),
 // never recomputed here.
-import { FACTORS, type Attribution, type Factor } from '../results/attribution';
-import type { CaseResult } from '../results/model';
-import { placeLabeller } from '../results/results';
-import { bytes } from './format';
+import { FACTORS, type Attribution, type Factor, type CaseResult, placeLabeller, bytes } from '../results';
 
 /** One factor as a table cell: the ratio and its 95 % bootstrap CI, or why there is none. */
 export function factorCell(factor: Factor): string {

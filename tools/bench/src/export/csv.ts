@@ -1,5 +1,4 @@
-import type { CaseResult } from '../results/model';
-import { networkOf, runtimeOf } from '../results/results';
+import { type CaseResult, networkOf, runtimeOf } from '../results';
 
 const COLUMNS = [
   'row_type',

@@ -1,14 +1,10 @@
-import type { CaseResult, RunDocument } from '../results/model';
-import { anyOffLoopback, anyRuntimes, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf } from '../results/results';
+import { type CaseResult, type RunDocument, anyOffLoopback, anyRuntimes, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf, decisionMap, verdict, attribution, withoutAblations, bytes, count, describeMemoryReclaim, describeNetworks, describeRuntimes, describePaths, describeVisits, ms, ratio } from '../results';
 import { renderBreakdown, renderVariantRatios } from './breakdown';
-import { decisionMap, renderDecisionMap } from './decision-map';
-import { renderVerdictMarkdown, verdict, VERDICT_NOTE } from './verdict';
-import { attribution } from '../results/attribution';
+import { renderDecisionMap } from './decision-map';
+import { renderVerdictMarkdown, VERDICT_NOTE } from './verdict';
 import { renderAttributionSection } from './attribution';
 import { renderAblationSection } from './ablation';
-import { withoutAblations } from '../results/ablation';
 import { renderPathCostSection } from './path-cost';
-import { bytes, count, describeMemoryReclaim, describeNetworks, describeRuntimes, describePaths, describeVisits, ms, ratio } from './format';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
 export const TABLE_HEADER = [

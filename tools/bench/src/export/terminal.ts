@@ -1,8 +1,6 @@
 // What a run leaves on the terminal at its end: the verdict results.md opens with (stdout), then how many
 // cells failed and where the files are (stderr), so a newcomer reads the answer before the paths.
-import type { RunDocument } from '../results/model';
-import { withoutAblations } from '../results/ablation';
-import { failureSummary } from '../measuring/failures';
+import { withoutAblations, type RunDocument } from '../results';
 import { renderVerdictSection } from './markdown';
 
 export interface RunEnd {
@@ -10,10 +8,9 @@ export interface RunEnd {
   stderr: string;
 }
 
-/** The end of a bench:all run written to `folder` (as the user should type it). */
-export function renderRunEnd(doc: RunDocument, folder: string): RunEnd {
+/** The end of a bench:all run written to `folder` (as the user should type it); `summary` names the failed cells (measure/'s failureSummary). */
+export function renderRunEnd(doc: RunDocument, folder: string, summary: string | null): RunEnd {
   const failed = doc.results.filter((r) => !r.ok).length;
-  const summary = failureSummary(doc.results);
   return {
     stdout: `\n${renderVerdictSection(withoutAblations(doc.results)).join('\n')}\nEvery cell with its CI and the blog's figure: ${folder}/results.md\n\n`,
     stderr:

@@ -1,6 +1,6 @@
 import type { CaseIdentity, CaseResult, PhaseBreakdown, Phases, RawResult, Transport } from './model';
 import { mean, summarize } from './stats';
-import { runtimeNameOf, UNKNOWN_RUNTIME } from '../planning/runtimes';
+import { runtimeNameOf, UNKNOWN_RUNTIME } from './runtime-name';
 
 /** The phases against the mean call time; what they leave is framework, transport and waiting. */
 export function phaseBreakdown(samplesMs: readonly number[], phases: Phases | null | undefined): PhaseBreakdown | null {

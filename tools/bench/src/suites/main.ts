@@ -3,9 +3,8 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { renderIndex } from '../export/index-page';
-import { writeIndex } from '../results/runs';
-import { createRunFolder, writeFileAtomic } from '../results/store';
+import { renderIndex } from '../compare';
+import { writeIndex, createRunFolder, writeFileAtomic } from '../results';
 import { SUITES } from './catalog';
 import { runTool, type Command, type CommandLine } from '../cli';
 import { parseRuntimes, SUITE_RUN_OPTIONS } from './common/args';

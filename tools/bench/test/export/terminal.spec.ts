@@ -1,11 +1,12 @@
 import { renderMarkdown } from '../../src/export/markdown';
 import { renderRunEnd } from '../../src/export/terminal';
+import { failureSummary } from '../../src/measure/failures';
 import { buildRunDocument } from '../fixtures';
 
 describe('renderRunEnd: what bench:all leaves on the terminal', () => {
   it('prints the verdict results.md opens with (winner, factor, why), then the counts and where the files are', async () => {
     const doc = await buildRunDocument();
-    const end = renderRunEnd(doc, 'results/2026-11-25T12-00-00Z');
+    const end = renderRunEnd(doc, 'results/2026-11-25T12-00-00Z', failureSummary(doc.results));
     const markdown = renderMarkdown(doc);
     const verdict = markdown.slice(markdown.indexOf('## Verdict'), markdown.indexOf('\n## ', markdown.indexOf('## Verdict') + 1)).trim();
     expect(verdict).toContain('| winner | by (slower ÷ faster median, CI range) |');

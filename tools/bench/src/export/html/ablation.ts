@@ -1,6 +1,5 @@
 // The ablation section (issue #18): the rows of ablation(), the same as results.md's table.
-import { ablation } from '../../results/ablation';
-import type { CaseResult } from '../../results/model';
+import { ablation, type CaseResult } from '../../results';
 import { ABLATION_HEADING, ABLATION_NOTE, ablationCells, ablationHeader } from '../ablation';
 import { escapeHtml } from './escape';
 import { el } from './svg';

@@ -1,6 +1,5 @@
 // The attribution section (issue #23): the rows of attribution(), the same as results.md's table.
-import type { CaseResult } from '../../results/model';
-import { attribution } from '../../results/attribution';
+import { type CaseResult, attribution } from '../../results';
 import { attributionCells, attributionHeader, attributionNote, describeWindows } from '../attribution';
 import { escapeHtml } from './escape';
 import { el } from './svg';

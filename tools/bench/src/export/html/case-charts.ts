@@ -1,7 +1,5 @@
 // The report's charts for one case, each built from that case's results (pure: view in, svg out).
-import type { CaseResult, ProcessCost } from '../../results/model';
-import { PHASE_LABELS, phaseParts } from '../breakdown';
-import { bytes, count, ms } from '../format';
+import { type CaseResult, type ProcessCost, PHASE_LABELS, phaseParts, bytes, count, ms } from '../../results';
 import { renderBarChart, type Bar, type BarGroup } from './bar-chart';
 import { describeShape, type CaseView } from './cases';
 import { PHASE_COLOUR } from './palette';

@@ -1,6 +1,5 @@
 // The document's results grouped the way the charts read them: one view per case, transports in order.
-import { TRANSPORTS, type CaseResult } from '../../results/model';
-import { anyRuntimes, networkOf, runtimeOf } from '../../results/results';
+import { TRANSPORTS, type CaseResult, anyRuntimes, networkOf, runtimeOf } from '../../results';
 
 export interface CaseView {
   id: string;

@@ -1,8 +1,7 @@
 // The decision map as a heat map: a table per variant whose cells are coloured by who wins and by how
 // much (JSON's blue, gRPC's orange, stronger for larger factors), with the medians in each cell.
-import { decisionMap, describeCell, TIE_WITHIN, type MapCell } from '../decision-map';
-import type { CaseResult } from '../../results/model';
-import { ms } from '../format';
+import { decisionMap, TIE_WITHIN, type MapCell, type CaseResult, ms } from '../../results';
+import { describeCell } from '../decision-map';
 import { escapeHtml } from './escape';
 import { TRANSPORT_STYLE } from './palette';
 import { el } from './svg';

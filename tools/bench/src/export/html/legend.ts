@@ -1,6 +1,5 @@
 // The colour key, drawn with the same marks as the charts.
-import { BLOG_TRANSPORTS } from '../../results/model';
-import { PHASE_KEYS, PHASE_LABELS } from '../breakdown';
+import { BLOG_TRANSPORTS, PHASE_KEYS, PHASE_LABELS } from '../../results';
 import { INK, PHASE_COLOUR, styleOf } from './palette';
 import { el, line, rect } from './svg';
 

@@ -1,7 +1,6 @@
 // One colour and one line style per transport, from the Okabe–Ito palette (safe for the common forms
 // of colour blindness); the dash and marker shape repeat the distinction for greyscale prints.
-import type { Transport } from '../../results/model';
-import type { PhaseKey } from '../breakdown';
+import type { Transport, PhaseKey } from '../../results';
 
 export interface TransportStyle {
   colour: string;

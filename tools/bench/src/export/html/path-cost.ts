@@ -1,6 +1,6 @@
 // The network stage's own CPU per cell: the rows of pathCostRows(), the same as results.md's table.
-import type { CaseResult } from '../../results/model';
-import { PATH_COST_FIRST_NUMBER, PATH_COST_HEADER, PATH_COST_HEADING, PATH_COST_NOTE, pathCostCells, pathCostRows, pathCostTotal } from '../path-cost';
+import { type CaseResult, pathCostRows, pathCostTotal } from '../../results';
+import { PATH_COST_FIRST_NUMBER, PATH_COST_HEADER, PATH_COST_HEADING, PATH_COST_NOTE, pathCostCells } from '../path-cost';
 import { escapeHtml } from './escape';
 import { el } from './svg';
 import { renderTableSection } from './table-section';

@@ -1,7 +1,6 @@
 // How the run was made: a few highlights read from known keys, then everything in provenance and
 // settings rendered generically (nested definition lists), so new fields show up without code changes.
-import type { RunDocument } from '../../results/model';
-import { bytes, describeMemoryReclaim, describeNetworks, describeRuntimes, describeVisits } from '../format';
+import { type RunDocument, bytes, describeMemoryReclaim, describeNetworks, describeRuntimes, describeVisits } from '../../results';
 import { escapeHtml } from './escape';
 import { el } from './svg';
 

@@ -1,10 +1,8 @@
 // The self-contained HTML report of one run: inline CSS and SVG, no script, nothing fetched.
-import { TRANSPORTS, type RunDocument } from '../../results/model';
-import { OUTLIER_Z } from '../../results/stats';
+import { TRANSPORTS, type RunDocument, OUTLIER_Z, describeNetworks, describePaths, withoutAblations } from '../../results';
 import { bytesChart, coldChart, cpuChart, distributionChart, mediansChart, phasesChart, rssChart } from './case-charts';
 import { groupByCase, type CaseView } from './cases';
 import { renderDecisionMapHtml } from './decision-map';
-import { describeNetworks, describePaths } from '../format';
 import { escapeHtml } from './escape';
 import { renderLegend } from './legend';
 import { htmlDocument } from './page';
@@ -16,7 +14,6 @@ import { renderVerdictSection } from './verdict';
 import { renderAttributionSection } from './attribution';
 import { renderAblationSection } from './ablation';
 import { renderPathCostSection } from './path-cost';
-import { withoutAblations } from '../../results/ablation';
 
 
 interface ChartSection {

@@ -1,8 +1,5 @@
 // The blog-style table (the columns of markdown's renderTable) as HTML, with noise marks and footnotes.
-import type { CaseResult } from '../../results/model';
-import { blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf } from '../../results/results';
-import { NOISY_BELOW_MS, NOISY_CV } from '../../results/stats';
-import { bytes, count, ms, ratio } from '../format';
+import { type CaseResult, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf, NOISY_BELOW_MS, NOISY_CV, bytes, count, ms, ratio } from '../../results';
 import { NOISY_MARK, tableHeader, TABLE_HEADER } from '../markdown';
 import { escapeHtml } from './escape';
 import { el } from './svg';

@@ -1,8 +1,6 @@
 // The variants side by side as an HTML table: the rows of breakdown.ts's variantRatios, which the
 // Markdown report's table shows too.
-import type { CaseResult } from '../../results/model';
-import { variantRatios } from '../breakdown';
-import { ms, ratio } from '../format';
+import { type CaseResult, variantRatios, ms, ratio } from '../../results';
 import { escapeHtml } from './escape';
 import { el } from './svg';
 

@@ -1,7 +1,7 @@
 // The verdict section the report opens with: the verdict table (rows from export/verdict.ts, the same
 // as results.md's) and its one chart.
-import type { CaseResult } from '../../results/model';
-import { VERDICT_NOTE, verdict, verdictCells, verdictHeader } from '../verdict';
+import { type CaseResult, verdict } from '../../results';
+import { VERDICT_NOTE, verdictCells, verdictHeader } from '../verdict';
 import { shade } from './decision-map';
 import { escapeHtml } from './escape';
 import { el } from './svg';

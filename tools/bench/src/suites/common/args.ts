@@ -3,8 +3,8 @@
 // settings can be overridden one by one (--calls 2000).
 import * as path from 'node:path';
 import { parseCommandLine, helpText, UsageError, type Command, type IntOption, type OptionTable } from '../../cli';
-import { loadProfiles } from '../../network/profile';
-import { DEFAULT_RUNTIME, RUNTIMES, selectRuntimes, type RuntimeRecord } from '../../planning/runtimes';
+import { loadProfiles } from '../../network';
+import { DEFAULT_RUNTIME, RUNTIMES, selectRuntimes, type RuntimeRecord } from '../../plan';
 
 export const SUITE_PROFILES = ['default', 'quick'] as const;
 export type SuiteProfile = (typeof SUITE_PROFILES)[number];

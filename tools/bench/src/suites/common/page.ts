@@ -1,10 +1,6 @@
 // A suite's report.html: heading, what the authors published, one section per chart group with its
 // table, and how the run was made. Pure: document in, markup out.
-import { escapeHtml } from '../../export/html/escape';
-import { htmlDocument } from '../../export/html/page';
-import { INK, styleOf } from '../../export/html/palette';
-import { renderValue } from '../../export/html/provenance';
-import { el, line, rect } from '../../export/html/svg';
+import { escapeHtml, htmlDocument, INK, styleOf, renderValue, el, line, rect } from '../../export';
 import type { SuiteDocument } from './document';
 
 export interface SuiteSection {

@@ -1,9 +1,8 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startApps } from '../../app-sets/apps';
+import { startApps, planPinning } from '../../run';
 import type { Stage } from '../../network';
-import { planPinning } from '../../app-sets/pinning';
-import { VARIANTS } from '../../planning/variants';
+import { VARIANTS } from '../../plan';
 
 export interface SuiteServers {
   /** server-a's base URL, e.g. http://127.0.0.1:3001 */

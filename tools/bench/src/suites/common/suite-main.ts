@@ -4,17 +4,13 @@
 import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { collectProvenance } from '../../results/provenance';
-import { renderIndex } from '../../export/index-page';
-import { writeIndex } from '../../results/runs';
-import { createRunFolder, writeFileAtomic } from '../../results/store';
+import { collectProvenance, writeIndex, createRunFolder, writeFileAtomic, describeCalibration } from '../../results';
+import { renderIndex } from '../../compare';
 import { runTool, UsageError } from '../../cli';
 import { parseSuiteArgs, suiteCommand, withOneRuntime, type SuiteArgs, type SuiteOptionsSpec, type SuiteProfile } from './args';
-import { resolveNodeBinary, type NodeBinary } from '../../app-sets/node-binaries';
-import { runtimeOfProcess } from '../../app-sets/app-runtimes';
+import { resolveNodeBinary, type NodeBinary, runtimeOfProcess } from '../../run';
 import { coresNote, type SuiteDocument } from './document';
 import { startSuiteServers, type SuiteServers } from './servers';
-import { describeCalibration } from '../../export/format';
 import { checkPrerequisites, findProfile, startStage, usesStage, type NetworkProfile, type Stage } from '../../network';
 
 export const WORKSPACE_ROOT = path.resolve(__dirname, '../../../../..');

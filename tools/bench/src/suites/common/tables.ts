@@ -1,6 +1,5 @@
 // A table as data (header + rows of already formatted cells), rendered for Markdown or HTML.
-import { escapeHtml } from '../../export/html/escape';
-import { el } from '../../export/html/svg';
+import { escapeHtml, el } from '../../export';
 
 export interface Table {
   header: readonly string[];

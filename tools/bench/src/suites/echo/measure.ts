@@ -1,5 +1,5 @@
 import { buildEchoContent } from '@bench/samples';
-import { median } from '../../results/stats';
+import { median } from '../../results';
 import { ECHO_CALLERS, echoBidiCaller, type Servers } from '../callers/echo-callers';
 import { quantileCurve, summarizeLatencies, type LatencySummary } from '../common/latency';
 import { rotate, timeSequentialCalls, warmUp } from '../common/sequential';

@@ -1,7 +1,6 @@
 // bench:echo's Markdown and HTML, from results.json alone (pure).
-import { renderBarChart } from '../../export/html/bar-chart';
-import { renderPercentileChart } from '../../export/html/percentile-chart';
-import { count, ms } from '../../export/format';
+import { renderBarChart, renderPercentileChart } from '../../export';
+import { count, ms } from '../../results';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';

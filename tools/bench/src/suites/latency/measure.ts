@@ -1,4 +1,4 @@
-import { mean, median } from '../../results/stats';
+import { mean, median } from '../../results';
 import type { Servers } from '../callers/echo-callers';
 import { LOOKUP_CALLERS } from '../callers/lookup-callers';
 import { quantileCurve, summarizeLatencies, type LatencySummary } from '../common/latency';

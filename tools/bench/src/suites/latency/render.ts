@@ -1,7 +1,6 @@
 // bench:latency's Markdown and HTML, from results.json alone (pure).
-import { count, ms } from '../../export/format';
-import { renderPercentileChart } from '../../export/html/percentile-chart';
-import { renderBarChart } from '../../export/html/bar-chart';
+import { count, ms } from '../../results';
+import { renderPercentileChart, renderBarChart } from '../../export';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';

@@ -1,6 +1,6 @@
 // bench:load's Markdown and HTML, from results.json alone (pure).
-import { bytes, count, ms } from '../../export/format';
-import { renderBarChart } from '../../export/html/bar-chart';
+import { bytes, count, ms } from '../../results';
+import { renderBarChart } from '../../export';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';

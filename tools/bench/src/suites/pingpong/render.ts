@@ -1,7 +1,6 @@
 // bench:pingpong's Markdown and HTML, from results.json alone (pure).
-import { bytes, count, ms } from '../../export/format';
-import { renderLogChart } from '../../export/html/log-chart';
-import { renderPercentileChart } from '../../export/html/percentile-chart';
+import { bytes, count, ms } from '../../results';
+import { renderLogChart, renderPercentileChart } from '../../export';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';

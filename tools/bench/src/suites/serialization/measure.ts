@@ -1,4 +1,4 @@
-import { percentile } from '../../results/stats';
+import { percentile } from '../../results';
 import { calibrateIterations, sampleNsPerOp, type Calibration } from './calibrate';
 import type { CodecRecord } from './codecs';
 import type { SizeRecord } from './sizes';

@@ -1,5 +1,5 @@
-import { count } from '../../export/format';
-import { renderLogChart } from '../../export/html/log-chart';
+import { count } from '../../results';
+import { renderLogChart } from '../../export';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';

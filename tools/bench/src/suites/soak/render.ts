@@ -1,5 +1,5 @@
 // bench:soak's Markdown and HTML, from results.json alone (pure).
-import { count } from '../../export/format';
+import { count } from '../../results';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';

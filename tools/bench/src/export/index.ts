@@ -1,0 +1,14 @@
+// export/: renderers only: results.md, results.csv and report.html (html/) of one run, from results/.
+// Imports cli/ and results/.
+export { renderCsv } from './csv';
+export { renderBarChart } from './html/bar-chart';
+export { escapeHtml } from './html/escape';
+export { renderReport } from './html';
+export { renderLogChart } from './html/log-chart';
+export { htmlDocument } from './html/page';
+export { INK, styleOf } from './html/palette';
+export { renderPercentileChart } from './html/percentile-chart';
+export { renderValue } from './html/provenance';
+export { el, line, rect } from './html/svg';
+export { renderMarkdown, renderTable } from './markdown';
+export { renderRunEnd, type RunEnd } from './terminal';

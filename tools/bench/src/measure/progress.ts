@@ -1,0 +1,99 @@
+import { type PlannedCase, type RawResult, summarize, ms } from '../results';
+
+/** Starting a set of apps, waiting until it is ready, and its path measurement (≈ 2.6 s each in the default runs here). */
+export const SET_START_MS = 2_500;
+/** Building and calibrating a network stage (≈ 15 s at region here). */
+export const STAGE_BUILD_MS = 15_000;
+
+/**
+ * Expected cost of a visit in ms, from the blog's own figures: a rough but case-aware weight for the
+ * ETA. Across a network every call also takes at least one round trip (`rttMs`); HTTP/2's default
+ * flow-control window can make a big reply take far longer (docs/network.md), which the progress
+ * lines then estimate from the pace measured.
+ */
+export function expectedCostMs(planned: PlannedCase, rttMs = 0): number {
+  const { blogMs, rows, requests } = planned.record;
+  // Payload cases have no blog figure: weigh them like blog rows (~5 µs each, as ①-2 took) plus a call's overhead.
+  const callMs = (t: string) => (blogMs?.[t as keyof typeof blogMs] ?? 3 + 0.005 * rows * requests) + rttMs;
+  const repetitionMs = planned.transports.reduce((sum, t) => sum + callMs(t), 0);
+  // A budget ends the timed calls early, never before the visit's minimum runs.
+  const runs = planned.budgetMs === null ? planned.runs : Math.min(planned.runs, Math.max(planned.minRuns, Math.ceil(planned.budgetMs / repetitionMs)));
+  // The untimed calls (cold and counted warm-up) and the timed warm-up, which adds up to warmupMs per transport.
+  const untimed = planned.transports.reduce((sum, t) => sum + (planned.warmup + (planned.cold ? 1 : 0)) * callMs(t) + planned.warmupMs, 0);
+  return runs * repetitionMs + untimed;
+}
+
+/** Remaining time, scaling the expected cost of what is left by how the finished part compared. */
+export function estimateLeftMs(plan: readonly PlannedCase[], doneCases: number, doneFraction: number, elapsedMs: number): number | null {
+  const costs = plan.map((p) => expectedCostMs(p));
+  const finished = costs.slice(0, doneCases).reduce((a, b) => a + b, 0) + (costs[doneCases] ?? 0) * doneFraction;
+  const total = costs.reduce((a, b) => a + b, 0);
+  if (finished <= 0 || elapsedMs <= 0) return null;
+  return ((total - finished) * elapsedMs) / finished;
+}
+
+export function duration(msValue: number | null): string {
+  if (msValue === null) return '?';
+  const s = Math.round(msValue / 1000);
+  if (s >= 3600) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
+
+function describeResult(result: RawResult): string {
+  if (result.error !== null || result.measurement === null) return `${result.transport} FAILED: ${result.error}`;
+  const summary = summarize(result.measurement.samplesMs);
+  return `${result.transport} median ${ms(summary?.median)} ms (cold ${ms(result.measurement.coldMs)} ms)`;
+}
+
+/**
+ * Progress on stderr. On a terminal: one live line with case i of N, repetition j of M, elapsed time
+ * and an estimate of the time left, plus a line per finished case. Elsewhere (CI, pipes): only the
+ * plain line per finished case.
+ */
+export class Progress {
+  private readonly started = performance.now();
+  private caseIndex = 0;
+
+  constructor(
+    private readonly plan: readonly PlannedCase[],
+    private readonly stream: NodeJS.WriteStream = process.stderr,
+  ) {}
+
+  private get live(): boolean {
+    return Boolean(this.stream.isTTY);
+  }
+
+  caseStart(planned: PlannedCase, index: number): void {
+    this.caseIndex = index;
+    this.status(planned, 0);
+  }
+
+  repetition(planned: PlannedCase, repetition: number): void {
+    this.status(planned, repetition);
+  }
+
+  /** After the `index`-th visit of `total` (the run's count, which skipped variants do not advance). */
+  caseDone(planned: PlannedCase, results: RawResult[], index: number, total: number): void {
+    const { record, runs, variant, fork, forks, visit, visits } = planned;
+    const forkLabel = (visits > 1 ? ` visit ${visit}/${visits}` : '') + (forks > 1 ? ` fork ${fork}/${forks}` : '');
+    // Which Node, when the run has several (--node).
+    const on = new Set(this.plan.map((p) => p.runtime)).size > 1 ? ` (Node ${planned.runtime})` : '';
+    const made = results[0]?.runs ?? runs;
+    const elapsed = performance.now() - this.started;
+    const left = estimateLeftMs(this.plan, index + 1, 0, elapsed);
+    const line =
+      `[${index + 1}/${total}] ${variant} ${record.id}${forkLabel}${on} (${record.rows} row(s) × ${record.requests}, ${made} runs): ${results.map(describeResult).join('; ')}` +
+      ` [${duration(elapsed)} elapsed${index + 1 < total ? `, about ${duration(left)} left` : ''}]`;
+    this.stream.write(`${this.live ? '\r\x1b[K' : ''}${line}\n`);
+  }
+
+  private status(planned: PlannedCase, repetition: number): void {
+    if (!this.live) return;
+    const elapsed = performance.now() - this.started;
+    const left = estimateLeftMs(this.plan, this.caseIndex, repetition / Math.max(1, planned.runs), elapsed);
+    this.stream.write(
+      `\r\x1b[Kcase ${this.caseIndex + 1}/${this.plan.length} ${planned.variant} ${planned.record.id}, repetition ${repetition}/${planned.runs}, ` +
+        `elapsed ${duration(elapsed)}, about ${duration(left)} left`,
+    );
+  }
+}

@@ -1,0 +1,307 @@
+import * as path from 'node:path';
+import { helpText, parseCommandLine, UsageError, type Command } from '../cli';
+import { MAX_RUN_ROWS } from '@bench/harness';
+import { CASES, selectCases } from './cases';
+import { DEADLINE_RULE } from './deadlines';
+import { BLOG_TRANSPORTS, TRANSPORTS, type CaseRecord, type Transport } from '../results';
+import { PROFILES, type Profile } from './profiles';
+import { findProfile, loadProfiles, ProfileError, type NetworkProfile } from '../network';
+import { TUNINGS } from '@bench/config';
+import { ablationIds, selectVariants, servedTransports, VARIANTS, type VariantRecord } from './variants';
+import { DEFAULT_RUNTIME, RUNTIMES, selectRuntimes, type RuntimeRecord } from './runtimes';
+
+/** Everything a run needs to know, validated once here at the edge. */
+export interface BenchOptions {
+  profile: Profile;
+  /** Network profiles to run across, one after the other (network/profiles.ts); default loopback. */
+  networks: NetworkProfile[];
+  /** Node runtimes to run on (--node; runtimes.ts), each with its own sets of apps, one after the other. */
+  runtimes: RuntimeRecord[];
+  /** Configurations to run, each with its own three processes, one after the other. */
+  variants: VariantRecord[];
+  /** Whether --variants was given (with --client-url the client's own variant is used, and must match it). */
+  variantsGiven: boolean;
+  cases: CaseRecord[];
+  transports: Transport[];
+  /** --runs: overrides every case's timed repetitions. */
+  runs: number | null;
+  warmup: number;
+  warmupMs: number;
+  /** Re-warm per transport when a visit finds its fork warm: the profile's, never longer than warmupMs. */
+  rewarmMs: number;
+  settleMs: number;
+  /** --forks: overrides every case's forks (0 with --client-url: the bench cannot restart that client). */
+  forks: number | null;
+  /** --visits: overrides every case's visits. */
+  visits: number | null;
+  /** --deadline-ms: overrides every call's deadline (deadlines.ts derives it from the case). */
+  deadlineMs: number | null;
+  /** Parent folder of the run folders. */
+  out: string;
+  /** An already-running client; when null the bench starts the three apps itself. */
+  clientUrl: string | null;
+  /** Pin the client and each server to cores of their own (needs ≥ 4 cores and taskset). */
+  pin: boolean;
+  help: boolean;
+}
+
+export { UsageError };
+
+/** A default that depends on --profile, from the profiles themselves: `2000 (profile default); 3000 (thorough); 0 (quick)`. */
+function perProfile(value: (profile: Profile) => string | number): string {
+  const byValue = new Map<string, string[]>();
+  for (const profile of Object.values(PROFILES)) byValue.set(String(value(profile)), [...(byValue.get(String(value(profile))) ?? []), profile.name]);
+  if (byValue.size === 1) return [...byValue.keys()][0];
+  return [...byValue].map(([shown, names], i) => `${shown} (${i === 0 ? 'profile ' : ''}${names.join(', ')})`).join('; ');
+}
+
+/** A profile's number with the cases that have their own (`100 (①-2: 300, ①-3: 9)`), where the profile honours them. */
+function withCaseDefaults(profile: Profile, value: number, own: (record: CaseRecord) => number | undefined): string {
+  if (!profile.caseDefaults) return String(value);
+  const exceptions = selectCases(profile.cases).filter((c) => own(c) !== undefined && own(c) !== value);
+  return exceptions.length ? `${value} (${exceptions.map((c) => `${c.id}: ${own(c)}`).join(', ')})` : String(value);
+}
+
+function runsOf(profile: Profile): string {
+  const runs = withCaseDefaults(profile, profile.runs, (c) => c.defaultRuns);
+  if (profile.budgetMs === null) return runs;
+  return `at most ${runs}, until ${profile.budgetMs / 1000} s of timed calls per case are spent (at least ${profile.minRunsPerVisit} per visit)`;
+}
+
+/** bench:all's options: the parser reads them, the help is generated from them, defaults from the data the run uses. */
+const BENCH_ALL_OPTIONS = {
+  profile: {
+    kind: 'text',
+    value: 'NAME',
+    default: 'default',
+    description: `defaults for cases, runs, visits and warm-up: ${Object.values(PROFILES)
+      .map((p) => `${p.name}: ${p.description}`)
+      .join('; ')}`,
+  },
+  cases: {
+    kind: 'list',
+    value: 'IDS',
+    description: `comma-separated case ids or aliases: ${CASES.map((c) => (c.aliases.length ? `${c.id} (${c.aliases[0]})` : c.id)).join(', ')}`,
+    defaultText: perProfile((p) => p.cases.join(',')),
+  },
+  transports: { kind: 'list', value: 'LIST', default: BLOG_TRANSPORTS, description: `which transports to run, of ${TRANSPORTS.join(', ')} (docs/decomposition.md); the Nest variants serve all, bare and go the first two` },
+  network: {
+    kind: 'list',
+    value: 'LIST',
+    default: ['loopback'],
+    description:
+      `network profiles to run across, one after the other: ${loadProfiles()
+        .map((p) => p.name)
+        .join(', ')}; ` + 'the others than loopback put client and servers in network namespaces with a delay, rate and loss (root, iptables; docs/network.md)',
+  },
+  node: {
+    kind: 'list',
+    value: 'LIST',
+    default: [DEFAULT_RUNTIME],
+    description:
+      `Node runtimes to run every Node app on, one after the other, each with its own sets of apps: ${RUNTIMES.map((r) => `${r.name} (${r.version})`).join(', ')}; ` +
+      "each is fetched once from the npm registry into the bench's cache (docs/options.md, \"Node runtimes\")",
+  },
+  variants: {
+    kind: 'list',
+    value: 'LIST',
+    defaultText: 'blog',
+    description: `configurations to run, one after the other, each with its own apps: ${VARIANTS.map((v) => `${v.id}: ${v.description}`).join('; ')}`,
+  },
+  ablate: {
+    kind: 'list',
+    value: 'IDS',
+    defaultText: 'none',
+    description:
+      `also run tuned with each of these tunings switched off in turn (tuned-without-<id>) and blog with each switched on ` +
+      `(blog-with-<id>), for the bases in --variants, on the transports each tuning changes; all: every tuning of ` +
+      `${TUNINGS.map((t) => t.id).join(', ')} (docs/variants.md, "Ablation")`,
+  },
+  runs: {
+    kind: 'int',
+    value: 'N',
+    min: 1,
+    max: 100_000,
+    description: 'exactly N timed repetitions per case, no time budget',
+    defaultText: perProfile(runsOf),
+  },
+  warmup: { kind: 'int', value: 'N', min: 0, max: 100_000, description: 'untimed calls per case and transport before timing, at least', defaultText: perProfile((p) => p.warmup) },
+  'warmup-ms': {
+    kind: 'int',
+    value: 'MS',
+    min: 0,
+    max: 100_000,
+    description: 'and go on warming up until MS ms have passed: V8 needs tens of calls to optimize the small cases',
+    defaultText: perProfile((p) => p.warmupMs),
+  },
+  'settle-ms': { kind: 'int', value: 'MS', min: 0, max: 100_000, description: 'idle ms before each timed call, letting GC and socket teardown finish', defaultText: perProfile((p) => p.settleMs) },
+  forks: {
+    kind: 'int',
+    value: 'N',
+    min: 0,
+    max: 100_000,
+    description:
+      "sets of new apps per case, each kept up (idle between visits) until the case's last visit, so no case inherits another's heaps; " +
+      '0: one set of apps per variant serves every case (always with --client-url)',
+    defaultText: perProfile((p) => withCaseDefaults(p, p.forks, (c) => c.defaultForks)),
+  },
+  visits: {
+    kind: 'int',
+    value: 'N',
+    min: 1,
+    max: 100_000,
+    description:
+      "split each case's runs over N visits spread evenly over the run and dealt to its forks in turn; a fork's first visit makes the cold call " +
+      `and warm-up, later ones re-warm per transport for ${perProfile((p) => `${p.rewarmMs} ms`)}`,
+    defaultText: perProfile((p) => withCaseDefaults(p, p.visits, (c) => c.defaultVisits)),
+  },
+  'deadline-ms': {
+    kind: 'int',
+    value: 'MS',
+    min: 1,
+    max: 3_600_000,
+    description: 'deadline of every call, after which it fails as DEADLINE_EXCEEDED',
+    defaultText:
+      `from the case, ${DEADLINE_RULE.floorMs / 1000} s + ${DEADLINE_RULE.perRowMs * 1000} µs per row moved: ` +
+      `①-1 ${DEADLINE_RULE.floorMs / 1000} s, ①-3 ${(DEADLINE_RULE.floorMs + DEADLINE_RULE.perRowMs * 1e6) / 1000} s`,
+  },
+  out: { kind: 'text', value: 'DIR', default: 'results', description: 'parent folder of the run folders' },
+  'client-url': {
+    kind: 'text',
+    value: 'URL',
+    description:
+      'use a running client (e.g. under docker-compose) instead of starting the apps; the run is labelled with the variant the client reports ' +
+      '(--variants must match it)',
+  },
+  pin: { kind: 'switch', description: 'pin client, server-a and server-b to cores 0, 1, 2 with taskset (needs ≥ 4 cores)' },
+} as const;
+
+export const BENCH_ALL_COMMAND: Command<typeof BENCH_ALL_OPTIONS> = {
+  name: 'bench:all',
+  synopsis: 'npx nx run bench:all [options]',
+  about:
+    "Runs the blog's cases for JSON over HTTP (server-a) and gRPC (server-b) through the client app and\n" +
+    'writes results/<UTC timestamp>/results.json, results.md, results.csv and report.html.',
+  options: BENCH_ALL_OPTIONS,
+};
+
+/** bench:all's help, generated from its options. */
+export const USAGE = helpText(BENCH_ALL_COMMAND);
+
+export function parseOptions(argv: readonly string[], cwd: string = process.cwd()): BenchOptions {
+  const { values, help } = parseCommandLine(BENCH_ALL_COMMAND, argv);
+  const profileName = values.profile;
+  const profile = PROFILES[profileName];
+  if (!profile) throw new UsageError(`unknown profile ${JSON.stringify(profileName)}; use ${Object.keys(PROFILES).join(' or ')}`);
+
+  let cases: CaseRecord[];
+  try {
+    cases = selectCases(values.cases ?? profile.cases);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (cases.length === 0) throw new UsageError('--cases selected no case');
+
+  const transports = values.transports;
+  const badTransport = transports.find((t) => !TRANSPORTS.includes(t as Transport));
+  if (badTransport !== undefined || transports.length === 0) {
+    throw new UsageError(`--transports must list some of ${TRANSPORTS.join(', ')}, got ${JSON.stringify(transports.join(','))}`);
+  }
+
+  let variants: VariantRecord[];
+  try {
+    const asked = values.variants ?? ['blog'];
+    const ablate = values.ablate ?? [];
+    const tunings = ablate.includes('all') ? TUNINGS.map((t) => t.id) : ablate;
+    variants = selectVariants([...asked, ...(tunings.length > 0 ? ablationIds(asked, tunings) : [])]);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (variants.length === 0) throw new UsageError('--variants selected no variant');
+  const payloadCase = cases.find((c) => c.payload !== undefined);
+  const plainVariant = variants.find((v) => !v.servesPayloads);
+  const unserved = variants.flatMap((v) => transports.filter((t) => !servedTransports(v).includes(t as Transport)).map((t) => `${t} (${v.id})`));
+  if (unserved.length > 0) {
+    throw new UsageError(`--transports: ${unserved.join(', ')} not served; the bare and go clients serve only ${BLOG_TRANSPORTS.join(' and ')}`);
+  }
+  if (payloadCase && plainVariant) {
+    // The bare and Go clients would not know the endpoint (Go would even run the blog rows instead).
+    throw new UsageError(`case ${payloadCase.id} calls a payload endpoint, which only the Nest apps serve (variants blog, tuned), not ${plainVariant.id}`);
+  }
+
+  const clientUrl = values['client-url'] ?? null;
+  if (clientUrl !== null && variants.length > 1) {
+    throw new UsageError('--client-url drives one running client, so it takes one variant (or none: the client says which it is)');
+  }
+  if (clientUrl !== null && !/^https?:\/\/[^/\s]+\/?$/.test(clientUrl)) {
+    throw new UsageError(`--client-url must look like http://host:port, got ${JSON.stringify(clientUrl)}`);
+  }
+
+  const forks = values.forks ?? null;
+  if (forks !== null && forks > 0 && clientUrl !== null) {
+    throw new UsageError('--forks starts new apps for each case, which --client-url (apps the bench did not start) rules out; use --forks 0');
+  }
+
+  let networks: NetworkProfile[];
+  try {
+    networks = values.network.map((name) => findProfile(name));
+  } catch (error) {
+    if (error instanceof ProfileError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (networks.length === 0) throw new UsageError('--network selected no profile');
+  if (clientUrl !== null && networks.some((n) => n.topology !== 'loopback')) {
+    throw new UsageError('--network places the apps the bench starts; with --client-url the apps are yours (their path is measured as it is)');
+  }
+
+  let runtimes: RuntimeRecord[];
+  try {
+    runtimes = selectRuntimes(values.node);
+  } catch (error) {
+    throw new UsageError(`--node: ${(error as Error).message}`);
+  }
+  if (runtimes.length === 0) throw new UsageError('--node selected no runtime');
+  if (clientUrl !== null && (runtimes.length > 1 || runtimes[0].name !== DEFAULT_RUNTIME)) {
+    throw new UsageError('--node chooses the Node the bench starts the apps on; with --client-url the apps are yours');
+  }
+
+  const warmup = values.warmup ?? profile.warmup;
+  checkRunCap(cases, warmup);
+  const warmupMs = values['warmup-ms'] ?? profile.warmupMs;
+  return {
+    profile,
+    networks,
+    runtimes,
+    variants,
+    variantsGiven: values.variants !== undefined,
+    cases,
+    transports: TRANSPORTS.filter((t) => transports.includes(t)),
+    runs: values.runs ?? null,
+    warmup,
+    warmupMs,
+    rewarmMs: Math.min(profile.rewarmMs, warmupMs),
+    settleMs: values['settle-ms'] ?? profile.settleMs,
+    forks: forks ?? (clientUrl !== null ? 0 : null),
+    visits: values.visits ?? null,
+    deadlineMs: values['deadline-ms'] ?? null,
+    out: path.resolve(cwd, values.out),
+    clientUrl: clientUrl?.replace(/\/$/, '') ?? null,
+    pin: values.pin,
+    help,
+  };
+}
+
+/**
+ * The client refuses a /bench/run above MAX_RUN_ROWS (rows × requests × calls); the bench's largest is a
+ * visit's first, the cold call plus `warmup` warm-up calls. Refused here, before any app starts, rather
+ * than as a failed cell per case.
+ */
+function checkRunCap(cases: readonly CaseRecord[], warmup: number): void {
+  const over = cases.filter((c) => c.rows * c.requests * (1 + warmup) > MAX_RUN_ROWS);
+  if (over.length === 0) return;
+  const largest = Math.max(...over.map((c) => c.rows * c.requests));
+  throw new UsageError(
+    `--warmup ${warmup}: ${over.map((c) => c.id).join(', ')} would ask the client for (1 cold + ${warmup} warm-up) × ${largest} rows in one /bench/run, ` +
+      `above its cap MAX_RUN_ROWS = ${MAX_RUN_ROWS}; use --warmup ${Math.floor(MAX_RUN_ROWS / largest) - 1} or less, or leave that case out`,
+  );
+}

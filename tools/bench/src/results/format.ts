@@ -1,0 +1,133 @@
+import { describePath, type PathRecord } from './path-record';
+/** Milliseconds for a table: 3 significant decimals under 10 ms, fewer above. */
+export function ms(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  if (value < 10) return value.toFixed(3);
+  if (value < 1000) return value.toFixed(1);
+  return Math.round(value).toLocaleString('en-US');
+}
+
+/** Bytes with a binary unit. */
+export function bytes(value: number | null | undefined): string {
+  if (value === null || value === undefined) return '—';
+  if (value < 1024) return `${value} B`;
+  const units = ['KiB', 'MiB', 'GiB'];
+  let v = value / 1024;
+  let unit = 0;
+  while (v >= 1024 && unit < units.length - 1) {
+    v /= 1024;
+    unit++;
+  }
+  return `${v.toFixed(v < 10 ? 2 : 1)} ${units[unit]}`;
+}
+
+export function ratio(value: number | null): string {
+  return value === null ? '—' : `${value.toFixed(2)}×`;
+}
+
+export function count(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+/** Per-case exceptions to a setting, e.g. "①-3: 1", from a settings.<name>PerCase record. */
+function exceptionsTo(value: number, perCase: unknown): string {
+  const odd = Object.entries((perCase ?? {}) as Record<string, number>).filter(([, n]) => n !== value);
+  return odd.length > 0 ? ` (${odd.map(([id, n]) => `${id}: ${n}`).join(', ')})` : '';
+}
+
+/**
+ * How the cases were visited, in words, from settings.forks/forksPerCase and visits/visitsPerCase.
+ * Runs from before visits existed (forks only: each fork one visit on new apps) and from before forks
+ * existed (neither) read as they ran.
+ */
+export function describeVisits(settings: Record<string, unknown>): string {
+  const { forks, forksPerCase, visits, visitsPerCase } = settings;
+  if (typeof visits !== 'number') {
+    if (typeof forks !== 'number' || forks === 0) return 'one set of apps for all cases of a variant, one visit per case';
+    return `each case in ${forks} forks (its runs split over ${forks} visits on new apps, round-robin over the cases)${exceptionsTo(forks, forksPerCase)}`;
+  }
+  const spread = `each case's runs split over ${visits} visits${exceptionsTo(visits, visitsPerCase)} spread evenly over the run`;
+  if (typeof forks !== 'number' || forks === 0) return `${spread}, all served by one set of apps per variant`;
+  return `${spread}, dealt in turn to ${forks} forks per case${exceptionsTo(forks, forksPerCase)}: sets of new apps kept up between their visits; ` +
+    "a fork's first visit makes the cold call and warm-up, later ones re-warm";
+}
+
+/**
+ * provenance.memoryReclaim in words: null for runs that did not record it; DAMON's daemons otherwise
+ * (a VM that pages out idle memory makes idle apps fault it back in, so a reader should know).
+ */
+export function describeMemoryReclaim(value: unknown): string | null {
+  if (value === undefined) return null;
+  if (!Array.isArray(value)) return 'no DAMON interface (no proactive memory reclaim)';
+  const running = value.filter((k) => (k as { state?: unknown })?.state === 'on');
+  if (running.length === 0) return 'DAMON present, not running (no proactive memory reclaim)';
+  const schemes = running.flatMap((k) => ((k as { schemes?: unknown }).schemes ?? []) as { action?: unknown; minIdleS?: unknown }[]);
+  const what = schemes.map((s) => `${String(s.action)}${typeof s.minIdleS === 'number' ? ` of memory idle ≥ ${s.minIdleS} s` : ''}`);
+  return `DAMON running: ${what.length > 0 ? what.join(', ') : 'monitoring only'}`;
+}
+
+/** What a network stage achieved, as its calibration measured it (the part of network/stage.ts's Calibration read here). */
+interface CalibrationLike {
+  verdict?: string;
+  reasons?: string[];
+  achieved: { tcpConnectRttMs: { median: number }; pingRttMs: { median: number } | null; throughput: { steadyMbit: number } };
+}
+
+/** One line of what the stage achieved: "client → servers: RTT 20.41 ms by TCP connect (ping 20.60 ms), 941 Mbit/s …". */
+export function describeCalibration(calibration: CalibrationLike): string {
+  const { tcpConnectRttMs, pingRttMs, throughput } = calibration.achieved;
+  return (
+    `client → servers: RTT ${tcpConnectRttMs.median.toFixed(2)} ms by TCP connect` +
+    (pingRttMs ? ` (ping ${pingRttMs.median.toFixed(2)} ms)` : '') +
+    `, ${Math.round(throughput.steadyMbit)} Mbit/s in one bulk transfer`
+  );
+}
+
+interface NetworkLike {
+  profile: { name: string; description: string; oneWayDelayMs: number; rateMbit: number | null; loss: number };
+  calibration: CalibrationLike | null;
+  delayerCpu: { cpuMs: number; packets: number; cpuPerPacketUs: number | null; receiveCpuMs?: number } | null;
+  refused: string | null;
+}
+
+/** One line per network of the run (provenance.networks): what was asked for, what was achieved, the delayer's cost. */
+export function describeNetworks(value: unknown): string[] {
+  if (!value || typeof value !== 'object') return [];
+  return Object.values(value as Record<string, NetworkLike>).map(({ profile, calibration, delayerCpu, refused }) => {
+    if (!calibration) return `${profile.name}: ${refused ?? 'every app on 127.0.0.1, no network stage'}`;
+    const asked = `asked ${2 * profile.oneWayDelayMs} ms RTT${profile.rateMbit === null ? '' : `, ${profile.rateMbit} Mbit/s`}${profile.loss > 0 ? `, ${profile.loss * 100}% loss` : ''}`;
+    const receive = delayerCpu?.receiveCpuMs === undefined ? '' : ` (servers' receive thread ${ms(delayerCpu.receiveCpuMs)} ms)`;
+    const cost = delayerCpu ? `; delayer ${ms(delayerCpu.cpuMs)} ms CPU for ${count(delayerCpu.packets)} packets while measuring${receive}` : '';
+    return `${profile.name} (${asked}): ${describeCalibration(calibration)}${refused ? `; refused: ${refused}` : ''}${cost}`;
+  });
+}
+
+/** One line per network and variant of what the client measured of its path (provenance.path), with any change during the run. */
+export function describePaths(value: unknown): string[] {
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value as Record<string, PathRecord>).map(
+    ([key, record]) => `${key}: ${describePath(record.before)}${record.changed?.length ? `; **changed during the run**: ${record.changed.join(', ')}` : ''}`,
+  );
+}
+
+interface RuntimeLike {
+  version: string;
+  binary: string;
+  source: string;
+  apps: Record<string, Record<string, { node?: string; v8?: string; openssl?: string; llhttp?: string; error?: string }>>;
+}
+
+/**
+ * One line per runtime of the run (provenance.runtimes): the versions its apps ran on, as read from the
+ * running processes (app-runtimes.ts); an app that ran on anything else is named.
+ */
+export function describeRuntimes(value: unknown): string[] {
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value as Record<string, RuntimeLike>).map(([name, runtime]) => {
+    const apps = Object.entries(runtime.apps ?? {}).flatMap(([variant, byApp]) => Object.entries(byApp).map(([app, info]) => ({ label: `${variant} ${app}`, info })));
+    const seen = apps.find((a) => a.info.node)?.info;
+    const versions = seen ? `${seen.node} (V8 ${seen.v8}, OpenSSL ${seen.openssl}, llhttp ${seen.llhttp})` : `v${runtime.version}`;
+    const odd = apps.filter((a) => a.info.error || a.info.node !== seen?.node).map((a) => `${a.label}: ${a.info.error ?? a.info.node}`);
+    return `Node ${name}: ${versions} for ${apps.length} app(s)${odd.length ? `; **differs**: ${odd.join(', ')}` : ''}; ${runtime.binary} (${runtime.source})`;
+  });
+}

@@ -1,0 +1,19 @@
+// results/: the results document (model), its statistics, and the analyses read from it: verdict,
+// decision map, breakdown, ablation, attribution, path cost, completeness; provenance, run folders and
+// the number formats and units every room prints with. Imports cli/ only.
+export { EFFECT_THRESHOLD, ablation, withoutAblations, type AblationRow } from './ablation';
+export { FACTORS, attribution, type Attribution, type Factor } from './attribution';
+export { PHASE_KEYS, PHASE_LABELS, phaseParts, variantRatios, type PhaseKey, type PhasePart } from './breakdown';
+export { cellLabel, completenessOf, describeIncomplete, plannedCells } from './completeness';
+export { TIE_WITHIN, decisionMap, type DecisionMap, type MapCell } from './decision-map';
+export { bytes, count, describeCalibration, describeMemoryReclaim, describeNetworks, describePaths, describeRuntimes, describeVisits, ms, ratio } from './format';
+export { BLOG_TRANSPORTS, SCHEMA_VERSION, TRANSPORTS, type BlogTransport, type CaseRecord, type CaseResult, type Failure, type MachineProbeReading, type Measurement, type PathCost, type Phases, type PlannedCase, type ProcessCost, type RawResult, type RunDocument, type Transport } from './model';
+export { pathCostRows, pathCostTotal, type PathCostRow } from './path-cost';
+export { describePath, pathChanges, type PathRecord } from './path-record';
+export { collectProvenance } from './provenance';
+export { anyOffLoopback, anyRuntimes, blogRatio, cellKey, grpcOverJson, networkOf, placeLabeller, placeLabels, runtimeOf, toCaseResult } from './results';
+export { listRuns, readRun, writeIndex, type StoredRun, type SuiteRunEntry } from './runs';
+export { runtimeNameOf } from './runtime-name';
+export { NOISY_BELOW_MS, NOISY_CV, OUTLIER_Z, mean, median, percentile, summarize } from './stats';
+export { createRunFolder, pointLatestAt, writeFileAtomic } from './store';
+export { TRANSPORT_NAMES, verdict, type Verdict, type VerdictRow } from './verdict';

@@ -1,0 +1,283 @@
+// The life of a variant's app sets: each starts at its first visit, idles between its visits while the
+// other sets serve theirs, and stops after its last. main.ts decides what to run; this decides on what.
+import * as path from 'node:path';
+import { AppStartError, KEEP_WARM_NODE_FLAGS, startApps, type Placement, type StartedApps } from './apps';
+import { RESTARTS_PER_SET, type BenchOptions, appSetKey, lastVisitOfAppSet, type VariantRecord, DEFAULT_RUNTIME } from '../plan';
+import { HttpClientDriver, probeMachine, describeFailure, runCases, type RunnerHooks } from '../measure';
+import { givenToken } from './control-token';
+import { type Failure, type PlannedCase, type RawResult, type RunDocument, describePath, pathChanges, type PathRecord } from '../results';
+import type { Pinning } from './pinning';
+import { QUIET_RULE, waitUntilQuiet, type QuietRule } from './quiesce';
+import { errorText } from '../cli';
+import type { NodeBinary } from './node-binaries';
+import { runtimeOfProcess } from './app-runtimes';
+
+/** What the quiet waits before visits came to, in settings (quiesce.ts). */
+export interface QuietWaits {
+  rule: QuietRule;
+  visits: number;
+  totalMs: number;
+  notQuiet: number;
+}
+
+export function noQuietWaits(): QuietWaits {
+  return { rule: QUIET_RULE, visits: 0, totalMs: 0, notQuiet: 0 };
+}
+
+export interface VariantContext {
+  workspaceRoot: string;
+  options: BenchOptions;
+  /** Gets each started set (settings.startedApps), the clients' self-descriptions and the quiet waits. */
+  doc: RunDocument;
+  runDir: string;
+  pinning: Pinning;
+  signal: AbortSignal;
+  hooks: RunnerHooks;
+  /** Writes the run's files; called when a set has started, so its pids are on disk before it serves. */
+  save: () => void;
+  /** Where the apps run (the network stage's namespaces); default every app on 127.0.0.1. */
+  placement?: Placement;
+  /** The `node` of the runtime these visits run on (--node); default the one running the bench. */
+  node?: NodeBinary;
+}
+
+/** What provenance.runtimes keeps of one runtime: the release asked for, where its node came from, and what each app ran on. */
+export interface RuntimeProvenance {
+  version: string;
+  binary: string;
+  source: NodeBinary['source'];
+  /** Per variant and app, read from the running process (app-runtimes.ts). */
+  apps: Record<string, Record<string, unknown>>;
+}
+
+/** Records what every app of a just-started set runs on, under provenance.runtimes[runtime].apps[variant]. */
+function recordAppRuntimes(doc: RunDocument, runtime: string, node: NodeBinary | undefined, variantId: string, pids: Record<string, number>): void {
+  const runtimes = ((doc.provenance.runtimes as Record<string, RuntimeProvenance> | undefined) ??= {});
+  const record = (runtimes[runtime] ??= {
+    version: node?.version ?? process.versions.node,
+    binary: node?.path ?? process.execPath,
+    source: node?.source ?? 'bench',
+    apps: {},
+  });
+  record.apps[variantId] ??= Object.fromEntries(Object.entries(pids).map(([app, pid]) => [app, runtimeOfProcess(pid)]));
+}
+
+/** A set of apps that is up: started by the bench (apps) or given by --client-url (apps null). */
+interface LiveSet {
+  apps: StartedApps | null;
+  driver: HttpClientDriver;
+  slot: number;
+}
+
+/**
+ * One set of apps over the run. While it serves, `live`; after it died, stopped answering or could not
+ * start, it is started again while restarts are left, and otherwise keeps the `failure` that every
+ * later visit it was to serve is recorded with.
+ */
+interface SetState {
+  live: LiveSet | null;
+  failure: Failure | null;
+  restarts: number;
+}
+
+/** A restart or a give-up, as recorded in settings.restarts. */
+export interface SetEvent {
+  variant: string;
+  set: string;
+  at: string;
+  cause: Failure;
+  action: 'restarted' | 'failed its remaining visits' | 'stopped (no visits left)';
+}
+
+/** Starts the set of apps a visit needs (unless --client-url), records it, and asks the client who it is. */
+async function startSet(planned: PlannedCase, slot: number, variant: VariantRecord, ctx: VariantContext): Promise<LiveSet> {
+  const { options, doc, runDir, pinning } = ctx;
+  let apps: StartedApps | null = null;
+  if (!options.clientUrl) {
+    const id = planned.record.id;
+    const forWhat = planned.fork > 0 ? ` for ${id} fork ${planned.fork}/${planned.forks}` : '';
+    process.stderr.write(`bench: starting server-a, server-b and client (${variant.id})${forWhat} …\n`);
+    const logDir = path.join(runDir, 'logs', ...(planned.network === 'loopback' ? [] : [planned.network]), ...(planned.runtime === DEFAULT_RUNTIME ? [] : [`node${planned.runtime}`]), variant.id, ...(planned.fork > 0 ? [`${planned.record.aliases[0] ?? id}-fork${planned.fork}`] : []));
+    // Only sets that idle between visits need keeping warm; a set with one visit runs as plain Node.
+    const nodeFlags = planned.visits > Math.max(1, planned.forks) ? KEEP_WARM_NODE_FLAGS : [];
+    apps = await startApps(ctx.workspaceRoot, logDir, pinning, variant, { slot, nodeFlags, placement: ctx.placement, nodeBinary: ctx.node?.path });
+    if (variant.runtime === 'node') recordAppRuntimes(doc, planned.runtime, ctx.node, variant.id, apps.pids);
+    const started = doc.settings.startedApps as Record<string, unknown[]>;
+    (started[variant.id] ??= []).push({
+      network: planned.network,
+      runtime: planned.runtime,
+      cases: planned.fork > 0 ? [id] : 'all',
+      fork: planned.fork,
+      pids: apps.pids,
+      ports: apps.ports,
+      portsFromOs: apps.portsFromOs,
+      portAttempts: apps.portAttempts,
+      nodeFlags: variant.runtime === 'node' ? nodeFlags : [],
+    });
+    ctx.save();
+  }
+  try {
+    const driver = options.clientUrl ? new HttpClientDriver(options.clientUrl, givenToken()) : new HttpClientDriver(apps!.clientUrl, apps!.token);
+    const client = await driver.describe();
+    // One client per variant and runtime: the default runtime's under the variant's id, as before --node.
+    const clientKey = planned.runtime === DEFAULT_RUNTIME ? variant.id : `${variant.id}@node${planned.runtime}`;
+    (doc.provenance.clients as Record<string, unknown>)[clientKey] = client;
+    doc.provenance.client ??= client;
+    return { apps, driver, slot };
+  } catch (error) {
+    await apps?.stop();
+    throw error;
+  }
+}
+
+function startFailure(error: unknown): Failure {
+  if (error instanceof AppStartError) return error.failure;
+  return { kind: 'start', message: errorText(error) };
+}
+
+/** The lowest slot (explicit ports + 10 × slot) no live set uses. */
+function freeSlot(states: ReadonlyMap<string, SetState>): number {
+  const taken = new Set([...states.values()].flatMap((s) => (s.live ? [s.live.slot] : [])));
+  let slot = 0;
+  while (taken.has(slot)) slot++;
+  return slot;
+}
+
+/** A visit that was never made, because the set that was to serve it had failed: one failed result per transport. */
+export function failedVisit(planned: PlannedCase, failure: Failure): RawResult[] {
+  return planned.transports.map((transport) => ({
+    network: planned.network,
+    runtime: planned.runtime,
+    variant: planned.variant,
+    case: planned.record.id,
+    transport,
+    rows: planned.record.rows,
+    requests: planned.record.requests,
+    warmup: planned.warmup,
+    runs: planned.runs,
+    blogMs: planned.record.blogMs?.[transport] ?? null,
+    startedAt: new Date().toISOString(),
+    wallMs: 0,
+    machineProbeMs: null,
+    measurement: null,
+    sampleOrder: [],
+    error: describeFailure(failure),
+    failure,
+  }));
+}
+
+/**
+ * A visit's failed results, blamed on what broke its set (a process that died, a set that stopped
+ * answering): each keeps its own message and gains the process, its exit and its log's last lines.
+ */
+export function blame(results: RawResult[], cause: Failure): RawResult[] {
+  return results.map((result) => {
+    if (result.failure === null) return result;
+    // A death explains the call's failure; a set that stopped answering only adds to a call's own deadline or error.
+    const failure: Failure = { ...cause, kind: cause.kind === 'died' ? 'died' : result.failure.kind, message: result.failure.message };
+    return { ...result, failure, error: describeFailure(failure) };
+  });
+}
+
+/**
+ * After a visit: whether its set is still fit to serve. A process that exited is known at once; a
+ * visit with a failed call also asks the client whether it and both servers still answer (which
+ * gives a death that happened during the last call time to be noticed).
+ */
+async function inspect(live: LiveSet, results: readonly RawResult[]): Promise<Failure | null> {
+  const died = live.apps?.death() ?? null;
+  if (died || results.every((r) => r.failure === null)) return died;
+  const notReady = await live.driver.notReady();
+  const diedMeanwhile = live.apps?.death() ?? null;
+  if (diedMeanwhile) return diedMeanwhile;
+  return notReady === null ? null : { kind: 'not-answering', message: `its apps stopped answering their readiness check (${notReady})` };
+}
+
+/**
+ * Runs one variant's visits in plan order. Before its first call, a visit waits until the idle sets
+ * are quiet (quiesce.ts). A set that cannot start, dies or stops answering costs the visits it was to
+ * serve (each recorded as failed, with the reason), not the run: it is started again once
+ * (RESTARTS_PER_SET, never for --client-url) and otherwise its later visits are failed at once.
+ * Every set still up is stopped however the loop ends.
+ */
+export async function runVariant(visits: readonly PlannedCase[], variant: VariantRecord, ctx: VariantContext): Promise<void> {
+  const last = lastVisitOfAppSet(visits);
+  const states = new Map<string, SetState>();
+  const quiet = ctx.doc.settings.quietWaits as QuietWaits;
+  const events = ((ctx.doc.settings.restarts as SetEvent[] | undefined) ??= []);
+  const restartsAllowed = ctx.options.clientUrl ? 0 : RESTARTS_PER_SET;
+
+  /** Takes a broken set out of service: restarted at its next visit while restarts are left, else failed for good. */
+  const retire = async (state: SetState, key: string, cause: Failure, visitsLeft: boolean) => {
+    await state.live?.apps?.stop();
+    state.live = null;
+    const restart = visitsLeft && state.restarts < restartsAllowed;
+    if (restart) state.restarts++;
+    else state.failure = cause;
+    const action: SetEvent['action'] = restart ? 'restarted' : visitsLeft ? 'failed its remaining visits' : 'stopped (no visits left)';
+    const event: SetEvent = { variant: variant.id, set: key, at: new Date().toISOString(), cause, action };
+    events.push(event);
+    process.stderr.write(`bench: set ${key}: ${describeFailure(cause)}; ${event.action}\n`);
+    ctx.save();
+  };
+
+  // The client's own measurement of its path, before the variant's first visit and after its last.
+  const paths = ((ctx.doc.provenance.path as Record<string, PathRecord> | undefined) ??= {});
+  const on = visits[0] && visits[0].runtime !== DEFAULT_RUNTIME ? `node${visits[0].runtime}/` : '';
+  const pathKey = `${visits[0]?.network ?? 'loopback'}/${on}${variant.id}`;
+  const measurePath = async (live: LiveSet, when: 'before' | 'after') => {
+    const record = (paths[pathKey] ??= { before: null, after: null, changed: [] });
+    record[when] = await live.driver.path().catch((error: unknown) => ({ error: errorText(error) }));
+    if (when === 'before') process.stderr.write(`bench: ${pathKey}: ${describePath(record.before)}\n`);
+    else {
+      record.changed = pathChanges(record.before, record.after);
+      if (record.changed.length > 0) process.stderr.write(`bench: ${pathKey}: the path changed during the run: ${record.changed.join(', ')}\n`);
+    }
+    ctx.save();
+  };
+
+  try {
+    for (const [index, planned] of visits.entries()) {
+      if (ctx.signal.aborted) break;
+      const key = appSetKey(planned);
+      const state = states.get(key) ?? { live: null, failure: null, restarts: 0 };
+      states.set(key, state);
+      const diedIdle = state.live?.apps?.death() ?? null;
+      if (diedIdle) await retire(state, key, diedIdle, true);
+      while (!state.live && !state.failure) {
+        try {
+          state.live = await startSet(planned, freeSlot(states), variant, ctx);
+        } catch (error) {
+          await retire(state, key, startFailure(error), true);
+        }
+      }
+      if (state.failure || !state.live) {
+        await ctx.hooks.onCaseDone(failedVisit(planned, state.failure!), index, visits.length, planned);
+        continue;
+      }
+      const live = state.live;
+      if (!paths[pathKey]?.before) await measurePath(live, 'before');
+      const idle = [...states.entries()].filter(([k, s]) => k !== key && s.live?.apps).flatMap(([, s]) => Object.values(s.live!.apps!.pids));
+      const beforeVisit = async () => {
+        const wait = await waitUntilQuiet(idle);
+        quiet.visits++;
+        quiet.totalMs = Math.round(quiet.totalMs + wait.waitedMs);
+        if (!wait.quiet) quiet.notQuiet++;
+      };
+      let broken: Failure | null = null;
+      const onCaseDone: RunnerHooks['onCaseDone'] = async (results, i, total, visited) => {
+        broken = await inspect(live, results);
+        await ctx.hooks.onCaseDone(broken ? blame(results, broken) : results, i, total, visited);
+      };
+      await runCases([planned], live.driver, { ...ctx.hooks, beforeVisit, onCaseDone }, { signal: ctx.signal, probe: probeMachine, pathMeter: ctx.placement?.delayerCpu });
+      if (!broken && index === visits.length - 1) await measurePath(live, 'after');
+      if (broken) await retire(state, key, broken, (last.get(key) ?? -1) > index);
+      else if (last.get(key) === index) {
+        state.live = null;
+        await live.apps?.stop();
+      }
+    }
+  } finally {
+    await Promise.all([...states.values()].map((s) => s.live?.apps?.stop()));
+  }
+}

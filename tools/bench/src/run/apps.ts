@@ -1,0 +1,290 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { CONTROL_TOKEN_ENV, PARENT_PIPE_ENV, SETTING_ENV } from '@bench/config';
+import { runToken } from './control-token';
+import { APP_NAMES, type AppName, START_BOUND_MS, STOP_BOUND_MS, missingMains, type VariantRecord } from '../plan';
+import type { Failure, PathCost } from '../results';
+import type { Pinning } from './pinning';
+
+/** Where explicit ports are given (CLIENT_PORT, …), sets up at once take them this far apart: + slot × 10. */
+const PORT_STRIDE = 10;
+/** Lines of an app's log quoted when it fails. */
+const LOG_TAIL_LINES = 5;
+
+/**
+ * V8 flags for Node apps that idle between visits. After a few seconds without work V8's memory
+ * reducer shrinks the heap (new space included) and old bytecode gets flushed, so a set revisited
+ * after ~40 s idle measured gRPC ②-2 at 14–20 ms against 9.6 ms on its first visit, and ②-3 at
+ * 202–243 ms against 148; with these flags 10–13 ms against 11.0, and 160–192 against 163. Under the
+ * continuous load of a real service (or of the blog's run) neither happens, so the flags keep a set as
+ * it was when last used rather than change what is measured.
+ */
+export const KEEP_WARM_NODE_FLAGS: readonly string[] = Object.freeze(['--no-memory-reducer', '--no-flush-bytecode']);
+
+/**
+ * Where the apps run when they are not all on 127.0.0.1: the network stage (network/stage.ts) puts the
+ * client in one namespace and both servers in another, and bridges the client's port to this host.
+ */
+export interface Placement {
+  /** The address each side listens on and is called at. */
+  hosts: { client: string; server: string };
+  /** argv run inside that side's namespace. */
+  wrap(host: 'client' | 'server', argv: readonly string[]): string[];
+  /** A URL on this host that reaches the client's address and port. */
+  exposeOnHost(clientAddress: string, port: number): Promise<string>;
+  /** The path's own cost so far (the network stage's delayer: its CPU and packets), when it has one. */
+  delayerCpu?(): Promise<PathCost | null>;
+}
+
+/** How a set of apps is started, beyond the variant: all optional. */
+export interface StartOptions {
+  /** Default: every app on 127.0.0.1 in this namespace. */
+  placement?: Placement;
+  env?: NodeJS.ProcessEnv;
+  /** Which of the sets up at once this is (ports + slot × PORT_STRIDE). */
+  slot?: number;
+  /** Flags for the Node runtime of Node variants (e.g. KEEP_WARM_NODE_FLAGS); ignored for Go. */
+  nodeFlags?: readonly string[];
+  /** The `node` every Node app of the set runs on (--node, node-binaries.ts); default the one running the bench. */
+  nodeBinary?: string;
+}
+
+/**
+ * The descriptor of the pipe each app watches (libs/config exitWithParent): stdio's fourth entry. A
+ * SIGKILLed bench runs no exit hook, but the kernel closes its end of every pipe, so its apps see the
+ * end and exit instead of holding ports, CPU and memory for the next run to measure against.
+ */
+const PARENT_PIPE_FD = 3;
+
+// Last resort if the bench itself dies: never leave an app running. One listener for every set of apps
+// (a run keeps a dozen sets up at once, more than Node's default of ten listeners per event).
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function killAllOnExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => running.forEach((child) => child.exitCode === null && child.kill('SIGKILL')));
+}
+
+export interface StartedApps {
+  clientUrl: string;
+  /** The client's control token (BENCH_TOKEN), for every call to its control API. */
+  token: string;
+  pids: Record<AppName, number>;
+  ports: AppPorts;
+  /** Which ports the operating system picked (the others came from CLIENT_PORT, SERVER_A_PORT, SERVER_B_PORT, SERVER_A_H2_PORT). */
+  portsFromOs: (keyof AppPorts)[];
+  /** Starts it took: more than 1 when a picked port was taken before the app could listen on it. */
+  portAttempts: number;
+  /** The first of its apps that has exited since the start, as a failure naming it; null while all run. */
+  death(): Failure | null;
+  /** Stops every app by PID (SIGTERM, then SIGKILL after a grace period). Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export interface AppPorts {
+  client: number;
+  serverA: number;
+  serverB: number;
+  /** server-a's HTTP/2 cleartext listener (transport json-h2); the Nest server-a listens on it, bare and Go do not. */
+  serverAH2: number;
+}
+
+const PORT_SETTING = { client: 'clientPort', serverA: 'serverAPort', serverB: 'serverBPort', serverAH2: 'serverAH2Port' } as const;
+
+/** Ports nothing listens on now, from the operating system (listen on port 0), all distinct. */
+export async function freePorts(count: number, host = '127.0.0.1'): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<net.Server>((resolve, reject) => {
+          const server = net.createServer();
+          server.once('error', reject);
+          server.listen(0, host, () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+/**
+ * Each app's port: the one its variable gives (+ slot × PORT_STRIDE, so sets up at once never share),
+ * or else one the operating system says is free. Fixed default ports would make any other program on
+ * 3000–3002 (a dev server) abort the run; a port taken between this choice and the app's listen is
+ * the caller's to retry (the app exits saying "already in use").
+ */
+export async function choosePorts(env: NodeJS.ProcessEnv, slot: number): Promise<{ ports: AppPorts; fromOs: (keyof AppPorts)[] }> {
+  const keys = Object.keys(PORT_SETTING) as (keyof AppPorts)[];
+  const given = (key: keyof AppPorts) => env[SETTING_ENV[PORT_SETTING[key]]]?.trim();
+  const fromOs = keys.filter((key) => !given(key));
+  const picked = await freePorts(fromOs.length);
+  const ports = Object.fromEntries(
+    keys.map((key) => [key, given(key) ? Number(given(key)) + slot * PORT_STRIDE : picked[fromOs.indexOf(key)]]),
+  ) as unknown as AppPorts;
+  return { ports, fromOs };
+}
+
+function logTail(logDir: string, name: AppName): string[] {
+  try {
+    return fs.readFileSync(path.join(logDir, `${name}.log`), 'utf8').trim().split('\n').slice(-LOG_TAIL_LINES);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Starts server-a, server-b and the client as separate processes on loopback, with the ports from
+ * CLIENT_PORT / SERVER_A_PORT / SERVER_B_PORT (+ `slot` × PORT_STRIDE) or free ones from the operating
+ * system, logs in `logDir`, and waits until the client reports both servers healthy. Fails fast, with
+ * the app's own message, if one exits early.
+ */
+export async function startApps(
+  workspaceRoot: string,
+  logDir: string,
+  pinning: Pinning,
+  variant: VariantRecord,
+  options: StartOptions = {},
+): Promise<StartedApps> {
+  for (let attempt = 1; ; attempt++) {
+    const { ports, fromOs } = await choosePorts(options.env ?? process.env, options.slot ?? 0);
+    try {
+      return { ...(await startOnce(workspaceRoot, logDir, pinning, variant, options, ports)), portsFromOs: fromOs, portAttempts: attempt };
+    } catch (error) {
+      // Another program took a port the OS had just called free: pick again. A port the user gave is theirs to free.
+      const clash = error instanceof Error && /already in use/.test(error.message);
+      const osPortTaken = fromOs.some((key) => (error as Error).message.includes(`port ${ports[key]} `));
+      if (!clash || !osPortTaken || attempt >= PORT_ATTEMPTS) throw error;
+      process.stderr.write(`bench: a port the system had just called free was taken (${(error as Error).message.split('\n')[0]}); picking others\n`);
+    }
+  }
+}
+
+/** Times a set of apps is started on newly picked ports when one of them was taken in between. */
+const PORT_ATTEMPTS = 3;
+
+async function startOnce(
+  workspaceRoot: string,
+  logDir: string,
+  pinning: Pinning,
+  variant: VariantRecord,
+  { env = process.env, nodeFlags = [], placement, nodeBinary = process.execPath }: StartOptions,
+  ports: AppPorts,
+): Promise<Omit<StartedApps, 'portsFromOs' | 'portAttempts'>> {
+  const hosts = placement?.hosts ?? { client: '127.0.0.1', server: '127.0.0.1' };
+  const side = (name: AppName): 'client' | 'server' => (name === 'client' ? 'client' : 'server');
+  const envFor = (name: AppName): NodeJS.ProcessEnv => ({
+    ...env,
+    ...variant.env,
+    HOST: hosts[side(name)],
+    CLIENT_PORT: String(ports.client),
+    SERVER_A_PORT: String(ports.serverA),
+    SERVER_B_PORT: String(ports.serverB),
+    SERVER_A_H2_PORT: String(ports.serverAH2),
+    SERVER_A_URL: `http://${hosts.server}:${ports.serverA}`,
+    SERVER_A_H2_URL: `http://${hosts.server}:${ports.serverAH2}`,
+    SERVER_B_URL: `${hosts.server}:${ports.serverB}`,
+    // Only the client serves a control API; the servers never see the token.
+    ...(name === 'client' ? { [CONTROL_TOKEN_ENV]: runToken() } : {}),
+    [PARENT_PIPE_ENV]: String(PARENT_PIPE_FD),
+  });
+  for (const main of missingMains(variant, (file) => fs.existsSync(path.join(workspaceRoot, file)))) {
+    throw new Error(`${main} is missing: build the apps first (npx nx run-many -t build), or run npx nx run bench:all`);
+  }
+  fs.mkdirSync(logDir, { recursive: true });
+
+  const children = new Map<AppName, ChildProcess>();
+  const exited = new Map<AppName, string>();
+  const death = (): Failure | null => {
+    for (const [name, how] of exited) {
+      const pid = children.get(name)?.pid;
+      return { kind: 'died', message: `${name} exited while serving`, process: name, pid, exit: how, logTail: logTail(logDir, name) };
+    }
+    return null;
+  };
+  const stop = async () => {
+    await Promise.all([...children.values()].map((child) => stopChild(child)));
+    children.forEach((child) => running.delete(child));
+  };
+  killAllOnExit();
+
+  try {
+    for (const name of APP_NAMES) {
+      const main = variant.mains[name];
+      const log = fs.openSync(path.join(logDir, `${name}.log`), 'a');
+      const cores = pinning.cores?.[name];
+      const program = variant.runtime === 'node' ? [nodeBinary, ...nodeFlags, main] : [path.join(workspaceRoot, main)];
+      const pinned = cores ? ['taskset', '-c', cores, ...program] : program;
+      // `ip netns exec` execs the program in place: the PID is the app's own (sampled, signalled, quiesced).
+      const [command, ...args] = placement ? placement.wrap(side(name), pinned) : pinned;
+      // fd 3: a pipe only this process holds the other end of; the app exits when it closes (the bench died).
+      const child = spawn(command, args, { cwd: workspaceRoot, env: envFor(name), stdio: ['ignore', log, log, 'pipe'] });
+      fs.closeSync(log);
+      children.set(name, child);
+      running.add(child);
+      child.on('exit', (code, signal) => exited.set(name, `exited with ${signal ? `signal ${signal}` : `code ${code}`}`));
+    }
+    const clientUrl = placement ? await placement.exposeOnHost(hosts.client, ports.client) : `http://${hosts.client}:${ports.client}`;
+    await waitUntilReady(`${clientUrl}/health/ready`, () => {
+      for (const [name, how] of exited) {
+        const pid = children.get(name)?.pid;
+        return { kind: 'start', message: `${name} ${how} before it was ready`, process: name, pid, exit: how, logTail: logTail(logDir, name) };
+      }
+      return null;
+    });
+    const pids = Object.fromEntries([...children].map(([name, child]) => [name, child.pid ?? -1])) as Record<AppName, number>;
+    return { clientUrl, token: runToken(), pids, ports, death, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** A set of apps that did not come up, with what is known of why (the app that exited, its log's last lines). */
+export class AppStartError extends Error {
+  override readonly name = 'AppStartError';
+  constructor(readonly failure: Failure) {
+    super([failure.message + ':', ...(failure.logTail ?? [])].join('\n'));
+  }
+}
+
+async function waitUntilReady(url: string, failure: () => Failure | null): Promise<void> {
+  const deadline = Date.now() + START_BOUND_MS;
+  let last = 'no answer yet';
+  while (Date.now() < deadline) {
+    const why = failure();
+    if (why) throw new AppStartError(why);
+    last = await probe(url);
+    if (last === 'ok') return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new AppStartError({ kind: 'start', message: `apps not ready after ${START_BOUND_MS / 1000} s (${url}: ${last})` });
+}
+
+function probe(url: string): Promise<string> {
+  return new Promise((resolve) => {
+    const req = http.get(url, { agent: false, timeout: 3000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200 ? 'ok' : `HTTP ${res.statusCode}`));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', (error) => resolve(error.message));
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), STOP_BOUND_MS);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,50 @@
+// The order of tools/bench/src's rooms (tools/bench/rooms.js), as `nx lint bench` enforces it.
+import * as path from 'node:path';
+import * as tsParser from '@typescript-eslint/parser';
+import { RuleTester } from 'eslint';
+import { plugin, ROOMS } from '../rooms';
+
+const SRC = path.join(__dirname, '..', 'src');
+const at = (file: string) => path.join(SRC, file);
+const tester = new RuleTester({ languageOptions: { parser: tsParser, ecmaVersion: 2022, sourceType: 'module' } });
+
+describe('the rooms rule', () => {
+  tester.run('bench/rooms', plugin.rules.rooms, {
+    valid: [
+      { filename: at('measure/runner.ts'), code: "import { planCases } from '../plan';" },
+      { filename: at('measure/drivers/http-driver.ts'), code: "import type { Measurement } from '../../results';" },
+      { filename: at('measure/runner.ts'), code: "import type { Driver } from './drivers/driver';" },
+      { filename: at('export/html/report.ts'), code: "import { ms } from '../../results'; import { renderVerdictSection } from './verdict';" },
+      { filename: at('run/network-runs.ts'), code: "export { startStage } from '../network';" },
+      { filename: at('run/apps.ts'), code: "import { x } from '../security';" },
+      { filename: at('main.ts'), code: "import { runVariant } from './run'; import { renderIndex } from './compare/index';" },
+      { filename: at('suites/common/page.ts'), code: "import { htmlDocument } from '../../export';" },
+      { filename: at('results/stats.ts'), code: "import * as fs from 'node:fs'; import { runtimeInfo } from '@bench/config';" },
+    ],
+    invalid: [
+      { filename: at('results/results.ts'), code: "import { runtimeNameOf } from '../plan';", errors: [{ message: 'results/ may not import plan/ (it may import cli; tools/bench/rooms.js)' }] },
+      { filename: at('measure/progress.ts'), code: "import { ms } from '../export';", errors: [{ message: 'measure/ may not import export/ (it may import cli, results, plan; tools/bench/rooms.js)' }] },
+      { filename: at('cli/run-tool.ts'), code: "import { errorText } from '../measure';", errors: [{ message: 'cli/ may not import measure/ (it may import no other room; tools/bench/rooms.js)' }] },
+      { filename: at('measure/cell-pool.ts'), code: "import type { RawResult } from '../results/model';", errors: [{ message: "import results/ through its index.ts ('../results'), not model" }] },
+      { filename: at('suites/echo/render.ts'), code: "export { renderBarChart } from '../../export/html/bar-chart';", errors: [{ message: "import export/ through its index.ts ('../../export'), not html/bar-chart" }] },
+      { filename: at('main.ts'), code: "const m = import('./plan/options');", errors: [{ message: "import plan/ through its index.ts ('./plan'), not options" }] },
+      { filename: at('run/apps.ts'), code: "import { COMPARE_COMMAND } from '../compare-main';", errors: [{ message: 'a room does not import an entry point (src/compare-main)' }] },
+      { filename: at('attic/old.ts'), code: "import { ms } from '../results';", errors: [{ message: 'src/attic/ is not a room of tools/bench/rooms.js; add it there with the rooms it may import' }] },
+    ],
+  });
+
+  it('lists every folder of src/ as a room, so each has its place in the order', () => {
+    const fs = jest.requireActual<typeof import('node:fs')>('node:fs');
+    const folders = fs.readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'types').map((e) => e.name);
+    expect(folders.filter((f) => !(f in ROOMS))).toEqual([]);
+    for (const room of folders) expect(fs.existsSync(path.join(SRC, room, 'index.ts'))).toBe(true);
+  });
+
+  it('has no cycle: each room imports only rooms that do not import it back', () => {
+    const reaches = (from: string, seen: Set<string> = new Set()): Set<string> => {
+      for (const to of (ROOMS as Record<string, readonly string[]>)[from] ?? []) if (!seen.has(to)) reaches(to, seen.add(to));
+      return seen;
+    };
+    for (const room of Object.keys(ROOMS)) expect([...reaches(room)]).not.toContain(room);
+  });
+});
