@@ -1,5 +1,5 @@
-import { carriesToken, isLoopbackHost, loadControlAccess, needsToken } from './control-access';
-import { ConfigError } from './config-error';
+import { carriesToken, isLoopbackHost, loadControlAccess, needsToken } from '../src/control-access';
+import { ConfigError } from '../src/config-error';
 
 describe('control access', () => {
   const token = 'f'.repeat(64);

@@ -1,5 +1,5 @@
-import { exitWithParent } from './lifecycle';
-import { ConfigError } from './config-error';
+import { exitWithParent } from '../src/lifecycle';
+import { ConfigError } from '../src/config-error';
 
 // The pipe watch itself is exercised end to end by tools/bench/test/killed-run.spec.ts (SIGKILLed bench).
 describe('exitWithParent', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { CONNECTION_LIMITS } from './connection-limits';
-import { REPLY_LIMIT, REQUEST_LIMITS } from './message-limits';
+import { CONNECTION_LIMITS } from '../src/connection-limits';
+import { REPLY_LIMIT, REQUEST_LIMITS } from '../src/message-limits';
 
 // docs/reliability.md lists every limit with its value and why: each record here must have its row there.
 const doc = readFileSync(path.resolve(__dirname, '../../../docs/reliability.md'), 'utf8');

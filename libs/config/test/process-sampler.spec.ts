@@ -1,4 +1,4 @@
-import { costBetween, ProcessSampler } from './process-sampler';
+import { costBetween, ProcessSampler } from '../src/process-sampler';
 
 describe('ProcessSampler', () => {
   it('reads cumulative CPU and a peak that survives until reset', () => {

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runtimeInfo } from './runtime-info';
+import { runtimeInfo } from '../src/runtime-info';
 
 /** The Node the project pins (package.json devDependencies.node), which npm ci installs at node_modules/.bin/node. */
 const PINNED = (JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as { devDependencies: Record<string, string> })

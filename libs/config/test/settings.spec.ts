@@ -1,4 +1,4 @@
-import { ConfigError, DEFAULT_SETTINGS, loadSettings } from './settings';
+import { ConfigError, DEFAULT_SETTINGS, loadSettings } from '../src/settings';
 
 describe('loadSettings', () => {
   it('uses the documented defaults when nothing is set', () => {
@@ -64,7 +64,7 @@ describe('loadSettings', () => {
   });
 });
 
-import { explainListenError } from './listen-error';
+import { explainListenError } from '../src/listen-error';
 
 describe('explainListenError', () => {
   it('names the port and the variable for a busy port', () => {
@@ -80,7 +80,7 @@ describe('explainListenError', () => {
   });
 });
 
-import { runtimeInfo } from './runtime-info';
+import { runtimeInfo } from '../src/runtime-info';
 
 describe('runtimeInfo', () => {
   it('reports node, cpu and the installed versions of key packages', () => {
@@ -92,7 +92,7 @@ describe('runtimeInfo', () => {
   });
 });
 
-import { kubernetesInfo, KUBERNETES_ENV } from './runtime-info';
+import { kubernetesInfo, KUBERNETES_ENV } from '../src/runtime-info';
 
 describe('kubernetesInfo', () => {
   it('is absent off Kubernetes', () => {

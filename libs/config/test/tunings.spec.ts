@@ -1,7 +1,7 @@
-import { ConfigError } from './config-error';
-import { loadSettings } from './settings';
-import { missingNodeOptions } from './node-options';
-import { ablationOf, ablationVariant, grpcCodecFor, isTuned, nestVariantEnv, nodeOptionsFor, parseNestVariant, TUNED_CODECS, TUNINGS, tuningsFor, tuningTransports } from './tunings';
+import { ConfigError } from '../src/config-error';
+import { loadSettings } from '../src/settings';
+import { missingNodeOptions } from '../src/node-options';
+import { ablationOf, ablationVariant, grpcCodecFor, isTuned, nestVariantEnv, nodeOptionsFor, parseNestVariant, TUNED_CODECS, TUNINGS, tuningsFor, tuningTransports } from '../src/tunings';
 
 describe('tunings and the variants that apply them', () => {
   const ids = TUNINGS.map((t) => t.id);

@@ -1,5 +1,5 @@
-import { parseCaseRun } from './case-reply';
-import type { CaseRun } from './case-runner';
+import { parseCaseRun } from '../src/case-reply';
+import type { CaseRun } from '../src/case-runner';
 
 const RUN: CaseRun = {
   transport: 'grpc',

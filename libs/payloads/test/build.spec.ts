@@ -1,9 +1,9 @@
 import { processSampler } from '@bench/config';
 import { text } from 'node:stream/consumers';
-import { buildItem, buildItems, buildItemsSliced, buildReply, payloadJsonStream } from './build';
-import { ORDERS } from './orders/orders.payload';
-import { string } from './shape';
-import { TEST_PAYLOAD } from './test-payload';
+import { buildItem, buildItems, buildItemsSliced, buildReply, payloadJsonStream } from '../src/build';
+import { ORDERS } from '../src/orders/orders.payload';
+import { string } from '../src/shape';
+import { TEST_PAYLOAD } from '../src/test-payload';
 
 describe('buildItem', () => {
   it('builds every field of the shape, nested and repeated ones included, in declaration order', () => {

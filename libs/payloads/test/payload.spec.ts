@@ -1,5 +1,5 @@
-import { definePayload, payloadNames } from './payload';
-import { int32, message, repeated, string } from './shape';
+import { definePayload, payloadNames } from '../src/payload';
+import { int32, message, repeated, string } from '../src/shape';
 
 describe('payloadNames', () => {
   it('derives every name of the endpoint from its kebab-case name', () => {

@@ -1,7 +1,7 @@
-import { definePayload } from './payload';
-import { renderProto } from './proto';
-import { int32, message, repeated, string } from './shape';
-import { TEST_PAYLOAD } from './test-payload';
+import { definePayload } from '../src/payload';
+import { renderProto } from '../src/proto';
+import { int32, message, repeated, string } from '../src/shape';
+import { TEST_PAYLOAD } from '../src/test-payload';
 
 describe('renderProto', () => {
   it('writes the service, the request and reply messages and every message of the item', () => {

@@ -1,6 +1,6 @@
-import { buildItems } from './build';
-import { TEST_PAYLOAD } from './test-payload';
-import { verifyPayloadReply } from './verify';
+import { buildItems } from '../src/build';
+import { TEST_PAYLOAD } from '../src/test-payload';
+import { verifyPayloadReply } from '../src/verify';
 
 describe('verifyPayloadReply', () => {
   it('accepts what the servers build', () => {

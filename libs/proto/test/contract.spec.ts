@@ -1,6 +1,6 @@
 import { loadSync } from '@grpc/proto-loader';
 import { buildItems, PAYLOADS, verifyPayloadReply } from '@bench/payloads';
-import { getSamplesCodec, observeSampleCodec, MAX_MESSAGE_BYTES, PROTO_LOADER_OPTIONS, SAMPLE_PROTO, sampleGrpcOptions, serverGrpcOptions, GRPC_SERVER_OPTIONS, PAYLOAD_PACKAGES, samplePackageDefinition } from './index';
+import { getSamplesCodec, observeSampleCodec, MAX_MESSAGE_BYTES, PROTO_LOADER_OPTIONS, SAMPLE_PROTO, sampleGrpcOptions, serverGrpcOptions, GRPC_SERVER_OPTIONS, PAYLOAD_PACKAGES, samplePackageDefinition } from '../src/index';
 import { CONNECTION_LIMITS, REQUEST_LIMITS } from '@bench/config';
 import { ECHO_MAX_CONTENT } from '@bench/samples';
 

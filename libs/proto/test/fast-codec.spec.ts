@@ -1,6 +1,6 @@
-import { getSamplesCodec } from './codec';
-import { decodeSamplesFast, encodeSamplesFast } from './fast-codec';
-import { samplePackageDefinition } from './package-definition';
+import { getSamplesCodec } from '../src/codec';
+import { decodeSamplesFast, encodeSamplesFast } from '../src/fast-codec';
+import { samplePackageDefinition } from '../src/package-definition';
 
 const rows = [0, 1, 2].map((i) => ({ rowNum: i, columnA: `columnA${i}`, columnB: `columnB${i}`, columnJ: `columnJ${i}` }));
 

@@ -1,6 +1,6 @@
-import { getSamplesCodec } from './codec';
-import { samplePackageDefinition } from './package-definition';
-import { SAMPLES_CODECS } from './samples-codecs';
+import { getSamplesCodec } from '../src/codec';
+import { samplePackageDefinition } from '../src/package-definition';
+import { SAMPLES_CODECS } from '../src/samples-codecs';
 
 const COLUMNS = 'ABCDEFGHIJ'.split('').map((c) => `column${c}`);
 const fullRow = (i: number) => ({ rowNum: i, ...Object.fromEntries(COLUMNS.map((c) => [c, `${c}${i}`])) });

@@ -1,4 +1,4 @@
-import { buildEchoContent, ECHO_MAX_CONTENT } from './echo';
+import { buildEchoContent, ECHO_MAX_CONTENT } from '../src/echo';
 
 describe('buildEchoContent', () => {
   it.each([0, 1, 100, 1_000, 100_000])('gives %d bytes of printable ASCII', (bytes) => {

@@ -1,7 +1,7 @@
-import { acceptsNdjson, isNdjson, NDJSON_MEDIA_TYPE } from './ndjson';
-import { NdjsonReader, readNdjson } from './ndjson-reader';
-import { encodeNdjson, ndjsonRowStream } from './ndjson-stream';
-import { buildRows } from './row';
+import { acceptsNdjson, isNdjson, NDJSON_MEDIA_TYPE } from '../src/ndjson';
+import { NdjsonReader, readNdjson } from '../src/ndjson-reader';
+import { encodeNdjson, ndjsonRowStream } from '../src/ndjson-stream';
+import { buildRows } from '../src/row';
 
 describe('NDJSON negotiation', () => {
   it.each([

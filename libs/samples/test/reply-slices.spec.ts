@@ -1,7 +1,7 @@
 import { text } from 'node:stream/consumers';
-import { abandonedReplies, callerSignal, parseDeadlineHeader, ReplyAbandoned } from './reply-deadline';
-import { buildRowsSliced, encodeSliced, jsonRowsStream, REPLY_SLICE_ROWS, samplesJsonLength } from './reply-slices';
-import { buildRows } from './row';
+import { abandonedReplies, callerSignal, parseDeadlineHeader, ReplyAbandoned } from '../src/reply-deadline';
+import { buildRowsSliced, encodeSliced, jsonRowsStream, REPLY_SLICE_ROWS, samplesJsonLength } from '../src/reply-slices';
+import { buildRows } from '../src/row';
 import { EventEmitter } from 'node:events';
 
 describe('replies produced in slices', () => {
@@ -82,7 +82,7 @@ describe('replies produced in slices', () => {
 
 describe('a streamed NDJSON reply', () => {
   it('stops when its signal aborts (the caller\'s deadline), and is counted abandoned', async () => {
-    const { ndjsonRowStream } = await import('./ndjson-stream');
+    const { ndjsonRowStream } = await import('../src/ndjson-stream');
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     const before = abandonedReplies();
     const controller = new AbortController();

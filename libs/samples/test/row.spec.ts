@@ -1,4 +1,4 @@
-import { buildRow, buildRowRange, buildRows, SAMPLE_COLUMNS } from './row';
+import { buildRow, buildRowRange, buildRows, SAMPLE_COLUMNS } from '../src/row';
 
 describe('buildRow', () => {
   it('builds row i as the blog did', () => {

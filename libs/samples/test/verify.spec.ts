@@ -1,5 +1,5 @@
-import { buildRows } from './row';
-import { verifyReply } from './verify';
+import { buildRows } from '../src/row';
+import { verifyReply } from '../src/verify';
 
 describe('verifyReply', () => {
   it('accepts the rows the servers build', () => {

@@ -1,4 +1,4 @@
-import { parseEnumField, parseIntField } from './int-field';
+import { parseEnumField, parseIntField } from '../src/int-field';
 
 const range = { min: 1, max: 1_000_000 };
 

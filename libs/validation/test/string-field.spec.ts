@@ -1,4 +1,4 @@
-import { parseStringField } from './string-field';
+import { parseStringField } from '../src/string-field';
 
 describe('parseStringField', () => {
   it.each([[''], ['hello'], ['x'.repeat(10)]])('accepts %p', (raw) => {

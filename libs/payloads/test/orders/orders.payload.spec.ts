@@ -1,8 +1,8 @@
-import { buildItems } from '../build';
-import { PAYLOADS } from '../catalog';
-import { renderProto } from '../proto';
-import { verifyPayloadReply } from '../verify';
-import { ORDERS } from './orders.payload';
+import { buildItems } from '../../src/build';
+import { PAYLOADS } from '../../src/catalog';
+import { renderProto } from '../../src/proto';
+import { verifyPayloadReply } from '../../src/verify';
+import { ORDERS } from '../../src/orders/orders.payload';
 
 describe('the orders payload', () => {
   it('is in the catalog, so both servers serve it and the client calls it', () => {

@@ -3,22 +3,22 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { helpText, parseCommandLine, toolExitCode, UsageError, type Command } from '../src/cli';
-import { COMPARE_COMMAND } from '../src/compare-main';
-import { NETWORK_COMMAND } from '../src/network/main';
-import { BENCH_ALL_COMMAND } from '../src/plan/options';
-import { PROFILES } from '../src/plan/profiles';
-import { suiteCommand } from '../src/suites/common/args';
-import { ECHO_SPEC } from '../src/suites/echo/main';
-import { LATENCY_SPEC } from '../src/suites/latency/main';
-import { LOAD_SPEC } from '../src/suites/load/main';
-import { SUITES_COMMAND } from '../src/suites/main';
-import { PINGPONG_SPEC } from '../src/suites/pingpong/main';
-import { SERIALIZATION_SPEC } from '../src/suites/serialization/main';
-import { SOAK_SPEC } from '../src/suites/soak/main';
-import { itNeeding } from './needs';
+import { helpText, parseCommandLine, toolExitCode, UsageError, type Command } from '../../src/cli';
+import { COMPARE_COMMAND } from '../../src/compare-main';
+import { NETWORK_COMMAND } from '../../src/network/main';
+import { BENCH_ALL_COMMAND } from '../../src/plan/options';
+import { PROFILES } from '../../src/plan/profiles';
+import { suiteCommand } from '../../src/suites/common/args';
+import { ECHO_SPEC } from '../../src/suites/echo/main';
+import { LATENCY_SPEC } from '../../src/suites/latency/main';
+import { LOAD_SPEC } from '../../src/suites/load/main';
+import { SUITES_COMMAND } from '../../src/suites/main';
+import { PINGPONG_SPEC } from '../../src/suites/pingpong/main';
+import { SERIALIZATION_SPEC } from '../../src/suites/serialization/main';
+import { SOAK_SPEC } from '../../src/suites/soak/main';
+import { itNeeding } from '../needs';
 
-const ROOT = path.resolve(__dirname, '../../..');
+const ROOT = path.resolve(__dirname, '../../../..');
 
 const DEMO = {
   name: 'bench:demo',

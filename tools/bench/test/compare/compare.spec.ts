@@ -1,6 +1,6 @@
-import { withRuntimes } from '../src/results/results';
-import { compareKit, type CellComparison, type ComparableSummary } from '../src/compare/compare';
-import { summarize } from '../src/results/stats';
+import { withRuntimes } from '../../src/results/results';
+import { compareKit, type CellComparison, type ComparableSummary } from '../../src/compare/compare';
+import { summarize } from '../../src/results/stats';
 
 const kit = compareKit();
 

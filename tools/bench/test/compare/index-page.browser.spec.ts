@@ -6,14 +6,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { compareKit } from '../src/compare/compare';
-import { renderReport } from '../src/export/html';
-import { renderIndex } from '../src/compare/index-page';
-import type { RunDocument } from '../src/results/model';
-import { readRun, writeIndex } from '../src/results/runs';
-import { writeFileAtomic } from '../src/results/store';
-import { describeInChromium, launchChromium, openWatched, type WatchedPage } from './browser';
-import { buildRunDocument } from './fixtures';
+import { compareKit } from '../../src/compare/compare';
+import { renderReport } from '../../src/export/html';
+import { renderIndex } from '../../src/compare/index-page';
+import type { RunDocument } from '../../src/results/model';
+import { readRun, writeIndex } from '../../src/results/runs';
+import { writeFileAtomic } from '../../src/results/store';
+import { describeInChromium, launchChromium, openWatched, type WatchedPage } from '../browser';
+import { buildRunDocument } from '../fixtures';
 
 jest.setTimeout(60_000);
 

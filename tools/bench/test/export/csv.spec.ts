@@ -1,6 +1,6 @@
-import { renderCsv } from '../src/export/csv';
-import type { CaseResult } from '../src/results/model';
-import { caseResult } from './case-result';
+import { renderCsv } from '../../src/export/csv';
+import type { CaseResult } from '../../src/results/model';
+import { caseResult } from '../case-result';
 
 const base: CaseResult = caseResult({ coldMs: 80, client: { cpuUserMs: 10, cpuSystemMs: 2, peakRssBytes: 1000 } });
 

@@ -1,7 +1,7 @@
-import { renderMarkdown, renderTable } from '../src/export/markdown';
-import type { RunDocument } from '../src/results/model';
-import { caseResult } from './case-result';
-import { summarize } from '../src/results/stats';
+import { renderMarkdown, renderTable } from '../../src/export/markdown';
+import type { RunDocument } from '../../src/results/model';
+import { caseResult } from '../case-result';
+import { summarize } from '../../src/results/stats';
 
 const result = caseResult;
 

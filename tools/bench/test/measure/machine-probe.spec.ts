@@ -1,4 +1,4 @@
-import { probeMachine } from '../src/measure/machine-probe';
+import { probeMachine } from '../../src/measure/machine-probe';
 
 describe('probeMachine', () => {
   it('returns the time of its fastest round: a positive number of ms', () => {

@@ -1,8 +1,8 @@
-import { BLOG_CASES } from '../src/plan/cases';
-import { FakeDriver } from '../src/measure/drivers/fake-driver';
-import type { PlannedCase, RawResult } from '../src/results/model';
-import { toCaseResult } from '../src/results/results';
-import { MAX_TIMED_WARMUP_CALLS, runCases } from '../src/measure/runner';
+import { BLOG_CASES } from '../../src/plan/cases';
+import { FakeDriver } from '../../src/measure/drivers/fake-driver';
+import type { PlannedCase, RawResult } from '../../src/results/model';
+import { toCaseResult } from '../../src/results/results';
+import { MAX_TIMED_WARMUP_CALLS, runCases } from '../../src/measure/runner';
 
 const byId = (id: string) => BLOG_CASES.find((c) => c.id === id)!;
 const plan: PlannedCase[] = [

@@ -1,5 +1,5 @@
-import type { RawResult } from '../src/results/model';
-import { addCost, inPlanOrder, mergeVisits, weightedPhases } from '../src/measure/visits';
+import type { RawResult } from '../../src/results/model';
+import { addCost, inPlanOrder, mergeVisits, weightedPhases } from '../../src/measure/visits';
 
 function fork(samplesMs: number[], extra: Partial<RawResult> = {}): RawResult {
   return {

@@ -1,12 +1,12 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { allowedRttErrorMs, bulkBytesFor, judge, type Achieved, type NetworkProfile } from '../src/network';
-import { delayerArgv, queueRuleCommand, roundTripHoldUs, setupCommands, teardownPlan } from '../src/network/commands';
-import { expectedGoodputMbit, parsePing, parseQueueCounters, parseRuleCounters, summarize } from '../src/network/figures';
-import { acquireLock, isHeld, LockHeldError, readLock } from '../src/network/lock';
-import { startTicks } from '../src/network/namespaces';
-import { chooseCongestionControl, sanitizeRunId, tcpSettingsFor, topologyFor } from '../src/network/topology';
+import { allowedRttErrorMs, bulkBytesFor, judge, type Achieved, type NetworkProfile } from '../../src/network';
+import { delayerArgv, queueRuleCommand, roundTripHoldUs, setupCommands, teardownPlan } from '../../src/network/commands';
+import { expectedGoodputMbit, parsePing, parseQueueCounters, parseRuleCounters, summarize } from '../../src/network/figures';
+import { acquireLock, isHeld, LockHeldError, readLock } from '../../src/network/lock';
+import { startTicks } from '../../src/network/namespaces';
+import { chooseCongestionControl, sanitizeRunId, tcpSettingsFor, topologyFor } from '../../src/network/topology';
 
 const profile = (over: Partial<NetworkProfile> = {}): NetworkProfile => ({
   name: 'p',

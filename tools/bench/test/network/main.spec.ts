@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { describeNeeding } from './needs';
+import { describeNeeding } from '../needs';
 
-const MAIN = path.resolve(__dirname, '../dist/network/main.js');
+const MAIN = path.resolve(__dirname, '../../dist/network/main.js');
 describeNeeding('bench:network CLI', [fs.existsSync(MAIN) ? null : `${MAIN} (npx nx run bench:build)`], () => {
   // A lock dir of its own: the CLI must not see a real stage that may be up on this machine.
   let lockDir: string;

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { findProfile, loadProfiles, PROFILE_RECORDS, ProfileError, STAGE_LIMITS, usesDelayer, usesStage, validateProfile, validateProfiles } from '../src/network';
+import { findProfile, loadProfiles, PROFILE_RECORDS, ProfileError, STAGE_LIMITS, usesDelayer, usesStage, validateProfile, validateProfiles } from '../../src/network';
 
 const good = { name: 'test', description: 'a test profile', topology: 'namespaces', oneWayDelayMs: 5, rateMbit: 100, loss: 0.01 };
 const error = (record: unknown) => {
@@ -69,7 +69,7 @@ describe('network profiles', () => {
 
 describe('docs/network.md', () => {
   it('lists every profile with the figures of its record', () => {
-    const doc = fs.readFileSync(path.resolve(__dirname, '../../../docs/network.md'), 'utf8');
+    const doc = fs.readFileSync(path.resolve(__dirname, '../../../../docs/network.md'), 'utf8');
     for (const p of loadProfiles()) {
       const row = doc.split('\n').find((line) => line.startsWith(`| ${p.name} |`));
       expect(row).toBeDefined();

@@ -1,11 +1,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { delayerCpuBetween } from '../src/network';
-import { faultCommand, findFault, WIRE_FAULTS } from '../src/network/faults';
-import { napiThreads, ReceiveThreads, receiveThreadCommands, threadsCpuMs } from '../src/network/receive-thread';
-import { topologyFor } from '../src/network/topology';
-import { addPathCost, pathCostBetween } from '../src/measure/visits';
+import { delayerCpuBetween } from '../../src/network';
+import { faultCommand, findFault, WIRE_FAULTS } from '../../src/network/faults';
+import { napiThreads, ReceiveThreads, receiveThreadCommands, threadsCpuMs } from '../../src/network/receive-thread';
+import { topologyFor } from '../../src/network/topology';
+import { addPathCost, pathCostBetween } from '../../src/measure/visits';
 
 // The servers' receive thread (found by name in /proc, measured by schedstat, carried per cell) and the wire faults.
 const t = topologyFor('receive-thread-test');

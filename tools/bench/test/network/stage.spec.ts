@@ -6,11 +6,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { checkPrerequisites, cleanupLeftovers, startStage, validateProfile, type NetworkProfile } from '../src/network';
-import { twoHostsTest } from './two-hosts';
-import { describeNeeding } from './needs';
+import { checkPrerequisites, cleanupLeftovers, startStage, validateProfile, type NetworkProfile } from '../../src/network';
+import { twoHostsTest } from '../two-hosts';
+import { describeNeeding } from '../needs';
 
-const DIST_INDEX = path.resolve(__dirname, '../dist/network/index.js');
+const DIST_INDEX = path.resolve(__dirname, '../../dist/network/index.js');
 /** A test-only record: a few ms each way, no rate or loss, so everything stays quick. */
 const tiny: NetworkProfile = validateProfile({ name: 'test-tiny', description: 'test only: 3 ms each way', topology: 'namespaces', oneWayDelayMs: 3, rateMbit: null, loss: 0 });
 
@@ -112,7 +112,7 @@ describeRoot('network stage (root)', () => {
         spawnSync('ip', ['netns', 'exec', stage.topology.namespaces.client, process.execPath, '-e',
           `const r = require('http').get({ host: '${stage.hosts.server}', port: 18081, timeout: 1500, agent: false }, (s) => { s.resume(); s.on('end', () => console.log(String(s.statusCode))); });
            r.on('timeout', () => { console.log('timeout'); process.exit(0); }); r.on('error', (e) => console.log(e.code));`], { encoding: 'utf8' }).stdout.trim();
-      const fault = (what: string) => spawnSync(process.execPath, [path.resolve(__dirname, '../dist/network/main.js'), 'fault', what], { encoding: 'utf8' });
+      const fault = (what: string) => spawnSync(process.execPath, [path.resolve(__dirname, '../../dist/network/main.js'), 'fault', what], { encoding: 'utf8' });
       expect(request()).toBe('200');
       expect(fault('reset')).toMatchObject({ status: 0, stderr: expect.stringContaining('wire fault "reset"') });
       expect(['ECONNREFUSED', 'ECONNRESET']).toContain(request());
@@ -126,7 +126,7 @@ describeRoot('network stage (root)', () => {
       await stage.stop();
     }
     expect(namespaces()).not.toContain('nbx-jest-fault');
-    const noStage = spawnSync(process.execPath, [path.resolve(__dirname, '../dist/network/main.js'), 'fault', 'reset'], { encoding: 'utf8' });
+    const noStage = spawnSync(process.execPath, [path.resolve(__dirname, '../../dist/network/main.js'), 'fault', 'reset'], { encoding: 'utf8' });
     expect(noStage).toMatchObject({ status: 1, stderr: expect.stringContaining('no network stage is up') });
   });
 
@@ -135,15 +135,15 @@ describeRoot('network stage (root)', () => {
   it('a blackhole in the middle of a run across the stage: the cells after it fail by deadline with the reason, the run ends, nothing left', async () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-net-'));
     try {
-      const args = [path.resolve(__dirname, '../dist/main.js'), '--network', 'region', '--cases', '1-1,1-2', '--runs', '2', '--forks', '0', '--visits', '1', '--warmup-ms', '0', '--deadline-ms', '2000', '--out', out];
-      const child = spawn(process.execPath, args, { cwd: path.resolve(__dirname, '../../..') });
+      const args = [path.resolve(__dirname, '../../dist/main.js'), '--network', 'region', '--cases', '1-1,1-2', '--runs', '2', '--forks', '0', '--visits', '1', '--warmup-ms', '0', '--deadline-ms', '2000', '--out', out];
+      const child = spawn(process.execPath, args, { cwd: path.resolve(__dirname, '../../../..') });
       let stderr = '';
       let broken = false;
       child.stderr.on('data', (chunk: Buffer) => {
         stderr += chunk.toString();
         if (broken || !stderr.includes('[1/2]')) return;
         broken = true; // after the first case, before the second
-        spawnSync(process.execPath, [path.resolve(__dirname, '../dist/network/main.js'), 'fault', 'blackhole']);
+        spawnSync(process.execPath, [path.resolve(__dirname, '../../dist/network/main.js'), 'fault', 'blackhole']);
       });
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
       // On failure, the run's own account (a refused calibration shows here).
@@ -165,8 +165,8 @@ describeRoot('network stage (root)', () => {
   it('bench:all --network region runs a case across the stage: cells keyed by network, calibration in provenance, nothing left', async () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-net-'));
     try {
-      const args = [path.resolve(__dirname, '../dist/main.js'), '--network', 'region', '--cases', '1-1,1-2', '--runs', '2', '--forks', '0', '--visits', '1', '--warmup-ms', '0', '--out', out];
-      const result = spawnSync(process.execPath, args, { cwd: path.resolve(__dirname, '../../..'), encoding: 'utf8', timeout: 100_000 });
+      const args = [path.resolve(__dirname, '../../dist/main.js'), '--network', 'region', '--cases', '1-1,1-2', '--runs', '2', '--forks', '0', '--visits', '1', '--warmup-ms', '0', '--out', out];
+      const result = spawnSync(process.execPath, args, { cwd: path.resolve(__dirname, '../../../..'), encoding: 'utf8', timeout: 100_000 });
       expect(result.stderr).toMatch(/bench: region: client → servers: RTT \d+\.\d+ ms by TCP connect/);
       expect(result.status).toBe(0);
       const [run] = fs.readdirSync(out).filter((name) => /^\d{4}-/.test(name));
@@ -202,8 +202,8 @@ describeRoot('network stage (root)', () => {
   it('bench:latency --network zone,region measures across each stage in turn, a run folder each: every call pays the round trip, the network is recorded', () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-net-suite-'));
     try {
-      const args = [path.resolve(__dirname, '../dist/suites/latency/main.js'), '--profile', 'quick', '--calls', '5', '--network', 'zone,region', '--out', out];
-      const result = spawnSync(process.execPath, args, { cwd: path.resolve(__dirname, '../../..'), encoding: 'utf8', timeout: 100_000 });
+      const args = [path.resolve(__dirname, '../../dist/suites/latency/main.js'), '--profile', 'quick', '--calls', '5', '--network', 'zone,region', '--out', out];
+      const result = spawnSync(process.execPath, args, { cwd: path.resolve(__dirname, '../../../..'), encoding: 'utf8', timeout: 100_000 });
       if (result.status !== 0) throw new Error(`bench:latency exited ${result.status}:\n${result.stderr.slice(-3000)}`);
       const runs = fs.readdirSync(out).filter((name) => name.startsWith('latency-')).sort();
       const docs = runs.map((run) => JSON.parse(fs.readFileSync(path.join(out, run, 'results.json'), 'utf8')));

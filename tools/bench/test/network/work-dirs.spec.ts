@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createWorkDir, sweepWorkDirs } from '../src/network/work-dirs';
+import { createWorkDir, sweepWorkDirs } from '../../src/network/work-dirs';
 
 // The network stage's work folders (nbx-XXXXXX): each names its owner, and only a dead owner's are swept.
 describe('stage work folders', () => {

@@ -1,4 +1,4 @@
-import { BLOG_CASES, selectCases } from '../src/plan/cases';
+import { BLOG_CASES, selectCases } from '../../src/plan/cases';
 
 describe('the blog cases', () => {
   it('are the seven cases of the blog with its figures', () => {

@@ -1,9 +1,9 @@
-import { blame, failedVisit } from '../src/run/app-sets';
-import { BLOG_CASES } from '../src/plan/cases';
-import { callDeadlineMs, callsOf, requestBoundMs, runBoundMs, visitBoundMs, withinBound, REQUEST_OVERHEAD_MS } from '../src/plan/deadlines';
-import { callFailure, describeFailure, failureSummary } from '../src/measure/failures';
-import type { Failure, PlannedCase, RawResult } from '../src/results/model';
-import { toCaseResult } from '../src/results/results';
+import { blame, failedVisit } from '../../src/run/app-sets';
+import { BLOG_CASES } from '../../src/plan/cases';
+import { callDeadlineMs, callsOf, requestBoundMs, runBoundMs, visitBoundMs, withinBound, REQUEST_OVERHEAD_MS } from '../../src/plan/deadlines';
+import { callFailure, describeFailure, failureSummary } from '../../src/measure/failures';
+import type { Failure, PlannedCase, RawResult } from '../../src/results/model';
+import { toCaseResult } from '../../src/results/results';
 
 const byId = (id: string) => BLOG_CASES.find((c) => c.id === id)!;
 const visit = (id: string, more: Partial<PlannedCase> = {}): PlannedCase => ({

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import { parseOptions, UsageError } from '../src/plan/options';
-import { appSetKey, lastVisitOfAppSet, planCases, splitRuns } from '../src/plan/plan';
+import { parseOptions, UsageError } from '../../src/plan/options';
+import { appSetKey, lastVisitOfAppSet, planCases, splitRuns } from '../../src/plan/plan';
 
 describe('parseOptions', () => {
   it('defaults to the default profile: seven cases, both transports, a set of apps per case visited 4 times, timed calls within a budget', () => {

@@ -1,18 +1,18 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { nodeCacheDir, resolveNodeBinary, RuntimeUnavailableError, type Fetcher } from '../src/run/node-binaries';
-import { parseOptions, UsageError } from '../src/plan/options';
-import { parseRuntimes, withOneRuntime } from '../src/suites/common/args';
-import { appSetKey, planCases } from '../src/plan/plan';
-import { DEFAULT_RUNTIME, defaultRuntime, RUNTIMES, runtimePackage, selectRuntimes } from '../src/plan/runtimes';
-import { runtimeNameOf } from '../src/results/runtime-name';
-import { cellKey, withRuntimes } from '../src/results/results';
-import { summarize } from '../src/results/stats';
-import { variantRatios } from '../src/results/breakdown';
-import { caseResult } from './case-result';
+import { nodeCacheDir, resolveNodeBinary, RuntimeUnavailableError, type Fetcher } from '../../src/run/node-binaries';
+import { parseOptions, UsageError } from '../../src/plan/options';
+import { parseRuntimes, withOneRuntime } from '../../src/suites/common/args';
+import { appSetKey, planCases } from '../../src/plan/plan';
+import { DEFAULT_RUNTIME, defaultRuntime, RUNTIMES, runtimePackage, selectRuntimes } from '../../src/plan/runtimes';
+import { runtimeNameOf } from '../../src/results/runtime-name';
+import { cellKey, withRuntimes } from '../../src/results/results';
+import { summarize } from '../../src/results/stats';
+import { variantRatios } from '../../src/results/breakdown';
+import { caseResult } from '../case-result';
 
-const ROOT = path.resolve(__dirname, '../../..');
+const ROOT = path.resolve(__dirname, '../../../..');
 const PINNED = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies.node;
 
 describe('runtime records', () => {

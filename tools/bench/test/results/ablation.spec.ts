@@ -1,15 +1,15 @@
 import { TUNINGS } from '@bench/config';
-import { renderAblationSection } from '../src/export/ablation';
-import { renderReport } from '../src/export/html';
-import { renderMarkdown } from '../src/export/markdown';
-import { UsageError } from '../src/cli';
-import { parseOptions } from '../src/plan/options';
-import { planCases } from '../src/plan/plan';
-import { ablation, ablationSummary, withoutAblations } from '../src/results/ablation';
-import type { CaseResult } from '../src/results/model';
-import { summarize } from '../src/results/stats';
-import { caseResult } from './case-result';
-import { buildMultiVariantDocument } from './fixtures';
+import { renderAblationSection } from '../../src/export/ablation';
+import { renderReport } from '../../src/export/html';
+import { renderMarkdown } from '../../src/export/markdown';
+import { UsageError } from '../../src/cli';
+import { parseOptions } from '../../src/plan/options';
+import { planCases } from '../../src/plan/plan';
+import { ablation, ablationSummary, withoutAblations } from '../../src/results/ablation';
+import type { CaseResult } from '../../src/results/model';
+import { summarize } from '../../src/results/stats';
+import { caseResult } from '../case-result';
+import { buildMultiVariantDocument } from '../fixtures';
 
 /** A cell of `variant` with every timed call of `from` times `factor`. */
 function scaled(from: CaseResult, variant: string, factor: number): CaseResult {

@@ -1,6 +1,6 @@
-import { completenessOf, describeIncomplete, plannedCells } from '../src/results/completeness';
-import { CASES } from '../src/plan/cases';
-import type { PlannedCase } from '../src/results/model';
+import { completenessOf, describeIncomplete, plannedCells } from '../../src/results/completeness';
+import { CASES } from '../../src/plan/cases';
+import type { PlannedCase } from '../../src/results/model';
 
 // What a run planned against what it measured (results/completeness.ts): bench:compare's check.
 describe('run completeness', () => {

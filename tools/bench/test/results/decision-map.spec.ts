@@ -1,8 +1,8 @@
-import { decisionMap, type DecisionMap } from '../src/results/decision-map';
-import { describeCell, renderDecisionMap } from '../src/export/decision-map';
-import { renderDecisionMapHtml } from '../src/export/html/decision-map';
-import type { CaseResult } from '../src/results/model';
-import { caseResult } from './case-result';
+import { decisionMap, type DecisionMap } from '../../src/results/decision-map';
+import { describeCell, renderDecisionMap } from '../../src/export/decision-map';
+import { renderDecisionMapHtml } from '../../src/export/html/decision-map';
+import type { CaseResult } from '../../src/results/model';
+import { caseResult } from '../case-result';
 
 const cell = (network: string, transport: 'json' | 'grpc', median: number, ok = true): CaseResult => {
   const base = caseResult({});

@@ -1,9 +1,9 @@
-import { renderCsv } from '../src/export/csv';
-import { renderReport } from '../src/export/html/report';
-import { renderMarkdown } from '../src/export/markdown';
-import { pathCostRows, pathCostTotal, TOTAL_LABEL } from '../src/results/path-cost';
-import type { RunDocument } from '../src/results/model';
-import { caseResult } from './case-result';
+import { renderCsv } from '../../src/export/csv';
+import { renderReport } from '../../src/export/html/report';
+import { renderMarkdown } from '../../src/export/markdown';
+import { pathCostRows, pathCostTotal, TOTAL_LABEL } from '../../src/results/path-cost';
+import type { RunDocument } from '../../src/results/model';
+import { caseResult } from '../case-result';
 
 // The network stage's delayer, per cell, beside the apps' CPU of the same calls.
 const region = caseResult({

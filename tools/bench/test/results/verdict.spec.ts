@@ -1,13 +1,13 @@
 // The verdict the reports open with: its rows from hand-made results (no benchmark), and that
 // report.html and results.md put it first, from the same rows.
-import { renderReport } from '../src/export/html';
-import { renderMarkdown } from '../src/export/markdown';
-import { verdict, whyLine } from '../src/results/verdict';
-import { renderVerdictMarkdown, verdictCells, verdictHeader } from '../src/export/verdict';
-import type { CaseResult, Phases, RunDocument, Transport } from '../src/results/model';
-import { phaseBreakdown } from '../src/results/results';
-import { summarize } from '../src/results/stats';
-import { caseResult } from './case-result';
+import { renderReport } from '../../src/export/html';
+import { renderMarkdown } from '../../src/export/markdown';
+import { verdict, whyLine } from '../../src/results/verdict';
+import { renderVerdictMarkdown, verdictCells, verdictHeader } from '../../src/export/verdict';
+import type { CaseResult, Phases, RunDocument, Transport } from '../../src/results/model';
+import { phaseBreakdown } from '../../src/results/results';
+import { summarize } from '../../src/results/stats';
+import { caseResult } from '../case-result';
 
 /** Ten samples around `median` (a CI of the median needs ≥ 6), with the phases given. */
 function cell(transport: Transport, median: number, over: Partial<CaseResult> & { phases_?: Phases } = {}): CaseResult {

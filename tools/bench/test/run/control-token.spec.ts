@@ -1,4 +1,4 @@
-import { describeGivenToken, givenToken, runToken } from '../src/run/control-token';
+import { describeGivenToken, givenToken, runToken } from '../../src/run/control-token';
 
 describe('the bench and the control token', () => {
   it('makes one random token per run, long enough for the clients to accept', () => {

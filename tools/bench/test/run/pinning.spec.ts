@@ -1,4 +1,4 @@
-import { planPinning } from '../src/run/pinning';
+import { planPinning } from '../../src/run/pinning';
 
 describe('planPinning', () => {
   it('pins client and servers to separate cores with ≥ 4 cores and taskset', () => {

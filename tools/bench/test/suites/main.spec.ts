@@ -9,12 +9,12 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { freePort } from '@bench/testing';
 import type { Browser } from 'playwright-core';
-import { SUITES } from '../src/suites/catalog';
-import { describeInChromium, launchChromium, openWatched } from './browser';
+import { SUITES } from '../../src/suites/catalog';
+import { describeInChromium, launchChromium, openWatched } from '../browser';
 
 jest.setTimeout(240_000);
 
-const DIST = path.resolve(__dirname, '../dist/suites');
+const DIST = path.resolve(__dirname, '../../dist/suites');
 let out: string;
 let folders: Record<string, string>;
 let summary: { suites: Array<{ suite: string; exitCode: number; folder: string }> };

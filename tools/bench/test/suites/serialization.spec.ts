@@ -2,11 +2,11 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { calibrateIterations, sampleNsPerOp } from '../src/suites/serialization/calibrate';
-import { CODECS } from '../src/suites/serialization/codecs';
-import { lastSink, measureCell } from '../src/suites/serialization/measure';
-import { renderSerialization } from '../src/suites/serialization/render';
-import { SIZES, sizesUpTo } from '../src/suites/serialization/sizes';
+import { calibrateIterations, sampleNsPerOp } from '../../src/suites/serialization/calibrate';
+import { CODECS } from '../../src/suites/serialization/codecs';
+import { lastSink, measureCell } from '../../src/suites/serialization/measure';
+import { renderSerialization } from '../../src/suites/serialization/render';
+import { SIZES, sizesUpTo } from '../../src/suites/serialization/sizes';
 import { SAMPLE_COLUMNS } from '@bench/samples';
 
 describe('serialization suite: calibration', () => {
@@ -70,7 +70,7 @@ describe('bench:serialization (built, quick profile)', () => {
   it('writes results.json and results.md in a serialization-<timestamp> folder', () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ser-'));
     try {
-      const main = path.resolve(__dirname, '../dist/suites/serialization/main.js');
+      const main = path.resolve(__dirname, '../../dist/suites/serialization/main.js');
       const result = spawnSync(process.execPath, [main, '--profile', 'quick', '--out', out], { encoding: 'utf8' });
       expect(result.status).toBe(0);
       const dirs = fs.readdirSync(out).filter((name) => name !== 'index.html');

@@ -1,7 +1,7 @@
-import { runLoad } from '../src/suites/common/closed-loop';
-import { judgeSoak, summarizeLoad } from '../src/suites/soak/judge';
-import { soakFailure, type SoakResults } from '../src/suites/soak/measure';
-import { renderSoakHtml, renderSoakMarkdown, type SoakDocument } from '../src/suites/soak/render';
+import { runLoad } from '../../src/suites/common/closed-loop';
+import { judgeSoak, summarizeLoad } from '../../src/suites/soak/judge';
+import { soakFailure, type SoakResults } from '../../src/suites/soak/measure';
+import { renderSoakHtml, renderSoakMarkdown, type SoakDocument } from '../../src/suites/soak/render';
 
 describe('soak: load loop', () => {
   it('keeps `concurrency` calls in flight until the duration passes, counting errors by kind', async () => {

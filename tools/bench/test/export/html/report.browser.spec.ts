@@ -6,11 +6,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { renderReport } from '../src/export/html';
-import { groupByCase } from '../src/export/html/cases';
-import type { CaseResult, RunDocument } from '../src/results/model';
-import { describeInChromium, launchChromium, openWatched, type WatchedPage } from './browser';
-import { buildMultiVariantDocument, buildRunDocument, FIXTURE_ERROR, OVERLAP_CELL } from './fixtures';
+import { renderReport } from '../../../src/export/html';
+import { groupByCase } from '../../../src/export/html/cases';
+import type { CaseResult, RunDocument } from '../../../src/results/model';
+import { describeInChromium, launchChromium, openWatched, type WatchedPage } from '../../browser';
+import { buildMultiVariantDocument, buildRunDocument, FIXTURE_ERROR, OVERLAP_CELL } from '../../fixtures';
 
 jest.setTimeout(60_000);
 

@@ -1,16 +1,16 @@
-import { PHASE_KEYS, variantRatios } from '../src/results/breakdown';
-import { renderVariantRatios } from '../src/export/breakdown';
-import { renderBarChart } from '../src/export/html/bar-chart';
-import { groupByCase } from '../src/export/html/cases';
-import { escapeHtml } from '../src/export/html/escape';
-import { renderReport } from '../src/export/html';
-import { percentilePoints } from '../src/export/html/percentile-chart';
-import { niceStep, tickLabel, zeroTicks } from '../src/export/html/scale';
-import { renderTable } from '../src/export/markdown';
-import { ms, ratio } from '../src/results/format';
-import type { CaseResult, RunDocument } from '../src/results/model';
-import { grpcOverJson } from '../src/results/results';
-import { buildMultiVariantDocument, buildRunDocument, FAILED_CELL, FIXTURE_CASES, FIXTURE_ERROR, MULTI_FAILED_CELL, OVERLAP_CELL } from './fixtures';
+import { PHASE_KEYS, variantRatios } from '../../../src/results/breakdown';
+import { renderVariantRatios } from '../../../src/export/breakdown';
+import { renderBarChart } from '../../../src/export/html/bar-chart';
+import { groupByCase } from '../../../src/export/html/cases';
+import { escapeHtml } from '../../../src/export/html/escape';
+import { renderReport } from '../../../src/export/html';
+import { percentilePoints } from '../../../src/export/html/percentile-chart';
+import { niceStep, tickLabel, zeroTicks } from '../../../src/export/html/scale';
+import { renderTable } from '../../../src/export/markdown';
+import { ms, ratio } from '../../../src/results/format';
+import type { CaseResult, RunDocument } from '../../../src/results/model';
+import { grpcOverJson } from '../../../src/results/results';
+import { buildMultiVariantDocument, buildRunDocument, FAILED_CELL, FIXTURE_CASES, FIXTURE_ERROR, MULTI_FAILED_CELL, OVERLAP_CELL } from '../../fixtures';
 
 /** Every chart of a kind: its case id and its markup (charts never nest svg elements). */
 function charts(html: string, kind: string): Array<{ caseId: string; svg: string }> {

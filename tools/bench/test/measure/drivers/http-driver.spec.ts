@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpClientDriver } from '../src/measure/drivers/http-driver';
+import { HttpClientDriver } from '../../../src/measure/drivers/http-driver';
 
 const CALL = { transport: 'json' as const, rows: 1, requests: 1, warmup: 0, runs: 1, cold: false, deadlineMs: 1000 };
 
