@@ -4,13 +4,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { noQuietWaits, runVariant, type VariantContext, KEEP_WARM_NODE_FLAGS, variantOfClient, describeGivenToken, givenToken, acrossNetwork, checkNetworks, hasTaskset, planPinning, resolveNodeBinary, type NodeBinary } from './run';
-import { DEADLINE_RULE, RESTARTS_PER_SET, runBoundMs, BENCH_ALL_COMMAND, parseOptions, type BenchOptions, appSetKey, planCases, missingMains, type VariantRecord } from './plan';
+import { DEADLINE_RULE, RESTARTS_PER_SET, runBoundMs, BENCH_ALL_COMMAND, optionsOf, type BenchOptions, appSetKey, planCases, missingMains, type VariantRecord } from './plan';
 import { HttpClientDriver, failureSummary, CellPool, expectedCostMs, Progress, SET_START_MS, STAGE_BUILD_MS, type RunnerHooks, describeEstimate, estimateRun, type RunEstimate } from './measure';
 import { usesStage } from './network';
 import { renderCsv, renderReport, renderMarkdown, renderRunEnd } from './export';
 import { renderIndex } from './compare';
-import { SCHEMA_VERSION, type PlannedCase, type RunDocument, collectProvenance, toCaseResult, cellLabel, plannedCells, writeIndex, listRuns, readRun, type StoredRun, createRunFolder, pointLatestAt, writeFileAtomic, runtimeNameOf } from './results';
-import { errorText, runTool } from './cli';
+import { SCHEMA_VERSION, type PlannedCase, type RunDocument, collectProvenance, toCaseResult, cellLabel, plannedCells, writeIndex, listRuns, readRun, type StoredRun, createRunFolder, pointLatestAt, writeFileAtomic, runtimeNameOf, rttMs } from './results';
+import { errorText, runTool, type CommandLine } from './cli';
 
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
 
@@ -68,7 +68,7 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
 function describeDuration(options: BenchOptions, plan: readonly PlannedCase[]): { estimate: RunEstimate; boundMs: number } {
   const sets = options.clientUrl ? 0 : new Set(plan.map(appSetKey)).size;
   const stages = options.networks.filter(usesStage).length;
-  const rtt = new Map(options.networks.map((n) => [n.name, 2 * n.oneWayDelayMs]));
+  const rtt = new Map(options.networks.map((n) => [n.name, rttMs(n)]));
   const history: StoredRun[] = [];
   for (const dir of listRuns(options.out)) {
     try {
@@ -139,8 +139,8 @@ function prepareRuntimes(options: BenchOptions): Map<string, NodeBinary> {
   return binaries;
 }
 
-async function main(argv: readonly string[]): Promise<number> {
-  const options = await withClientVariant(parseOptions(argv));
+async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: readonly string[]): Promise<number> {
+  const options = await withClientVariant(optionsOf(line));
   checkNetworks(options.networks);
   const binaries = prepareRuntimes(options);
   const plan = planCases(options);
@@ -239,4 +239,4 @@ async function main(argv: readonly string[]): Promise<number> {
   return failed > 0 || doc.incomplete ? 1 : 0;
 }
 
-if (require.main === module) runTool(BENCH_ALL_COMMAND, (_line, argv) => main(argv));
+if (require.main === module) runTool(BENCH_ALL_COMMAND, main);

@@ -1,10 +1,10 @@
 // The verdict's words and tables: its rows (results/verdict.ts) as the cells results.md and report.html print.
-import { ms, TIE_WITHIN, TRANSPORT_NAMES, type Verdict, type VerdictRow } from '../results';
+import { ms, TIE_WITHIN, TRANSPORT_LABELS, type Verdict, type VerdictRow } from '../results';
 
 /** "JSON", "gRPC", "tie" or "—". */
 export function winnerLabel(row: VerdictRow): string {
   const w = row.cell.winner;
-  return w === null ? '—' : w === 'tie' ? 'tie' : TRANSPORT_NAMES[w];
+  return w === null ? '—' : w === 'tie' ? 'tie' : TRANSPORT_LABELS[w];
 }
 
 /** "3.06× (2.71–3.40)": the factor with its range when both medians have a CI. */

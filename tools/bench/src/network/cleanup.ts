@@ -5,6 +5,7 @@ import { listNamespaces, namespacePids } from './namespaces';
 import { tryRun } from './shell';
 import { isStageNamespace } from './topology';
 import { sweepWorkDirs } from './work-dirs';
+import { errorText } from '../cli';
 
 /** Runs teardown steps in order, going on past failures; returns what failed. */
 export function runTeardown(steps: readonly TeardownStep[]): string[] {
@@ -14,7 +15,7 @@ export function runTeardown(steps: readonly TeardownStep[]): string[] {
       try {
         process.kill(step.pid, step.signal);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') failures.push(`${step.why}: kill ${step.pid}: ${(error as Error).message}`);
+        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') failures.push(`${step.why}: kill ${step.pid}: ${errorText(error)}`);
       }
     } else {
       const failure = tryRun({ argv: step.argv, why: step.why });

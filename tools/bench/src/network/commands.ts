@@ -1,5 +1,6 @@
 import type { NetworkProfile } from './profile';
 import { offloadsOff, type TcpSettings, type Topology } from './topology';
+import { rttMs } from '../results';
 
 /** A command the stage runs, with why (shown when it fails). */
 export interface Command {
@@ -97,7 +98,7 @@ export function queueRuleCommand(t: Topology): Command {
 /** The delayer's hold of a client → server packet for a profile: both one-way delays (and jitters) together. */
 export function roundTripHoldUs(oneWayDelayMs: number, jitterMs = 0): { holdUs: number; jitterUs: number } {
   // Two independent uniform jitters of ±j add to one of variance 2·j²/3; one uniform draw of ±j·√2 has the same.
-  return { holdUs: 2 * oneWayDelayMs * 1000, jitterUs: Math.SQRT2 * jitterMs * 1000 };
+  return { holdUs: rttMs({ oneWayDelayMs }) * 1000, jitterUs: Math.SQRT2 * jitterMs * 1000 };
 }
 
 /** The delayer's command line, run inside the router namespace. */

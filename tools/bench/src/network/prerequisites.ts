@@ -4,6 +4,7 @@ import { describeHolder, isHeld, readLock } from './lock';
 import { usesDelayer, usesStage, type NetworkProfile } from './profile';
 import { hasCommand, run } from './shell';
 import { NAMESPACE_PREFIX } from './topology';
+import { errorText } from '../cli';
 
 /** Debian package of each program the stage runs. */
 const PACKAGES: Record<string, string> = { ip: 'iproute2', tc: 'iproute2', sysctl: 'procps', iptables: 'iptables', ethtool: 'ethtool', ping: 'iputils-ping' };
@@ -50,14 +51,14 @@ function probeKernel(profile: NetworkProfile): string | null {
   try {
     run(['ip', 'netns', 'add', ns]);
   } catch (error) {
-    return `cannot create a network namespace: ${(error as Error).message}`;
+    return `cannot create a network namespace: ${errorText(error)}`;
   }
   try {
     for (const [what, argv] of probes) {
       try {
         run(argv);
       } catch (error) {
-        return `this kernel does not offer ${what}, which the profile "${profile.name}" needs: ${(error as Error).message}`;
+        return `this kernel does not offer ${what}, which the profile "${profile.name}" needs: ${errorText(error)}`;
       }
     }
     return null;

@@ -1,5 +1,6 @@
 import { STAGE_LIMITS } from './limits';
 import { PROFILE_RECORDS, type NetworkProfile } from './profiles';
+import { rttMs } from '../results';
 
 export type { NetworkProfile };
 
@@ -71,7 +72,7 @@ export function validateProfile(record: unknown, where = 'record'): NetworkProfi
     if (rate < STAGE_LIMITS.minRateMbit || rate > max) {
       fail('rateMbit', `must be null (no limit) or ${STAGE_LIMITS.minRateMbit} to ${max} Mbit/s${because} (got ${rate})`);
     }
-    const bdp = (rate * 1e6 * ((2 * delay) / 1000)) / 8;
+    const bdp = (rate * 1e6 * (rttMs({ oneWayDelayMs: delay }) / 1000)) / 8;
     if (bdp > STAGE_LIMITS.tcpBufferMaxBytes / 4) {
       fail('rateMbit', `× RTT is ${(bdp / 2 ** 20).toFixed(1)} MiB in flight, more than one flow can keep with the stage's TCP buffers (${STAGE_LIMITS.tcpBufferMaxBytes / 2 ** 20} MiB max)`);
     }

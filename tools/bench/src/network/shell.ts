@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import type { Command } from './commands';
+import { errorText } from '../cli';
 
 /** A command of the stage that failed: its message says which, why it ran, and what it printed. */
 export class StageCommandError extends Error {
@@ -31,7 +32,7 @@ export function tryRun(command: Command | string[], timeoutMs = 15_000): string 
     run(command, timeoutMs);
     return null;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return errorText(error);
   }
 }
 

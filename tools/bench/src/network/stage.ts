@@ -15,6 +15,8 @@ import { usesDelayer, usesStage, type NetworkProfile } from './profile';
 import { napiThreads, ReceiveThreads, receiveThreadCommands, type ReceiveThread } from './receive-thread';
 import { run } from './shell';
 import { chooseCongestionControl, tcpSettingsFor, topologyFor, type StageHost, type TcpSettings, type Topology } from './topology';
+import { errorText } from '../cli';
+import { rttMs } from '../results';
 
 export interface StageOptions {
   /** Names the namespaces (nbx-<runId>-client, …): letters, digits and dashes are kept. */
@@ -210,7 +212,7 @@ function startReceiveThread(t: Topology): ReceiveThreads | string {
   try {
     receiveThreadCommands(t).forEach((command) => run(command));
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return errorText(error);
   }
   // Our namespaces are the only ones with this device name that a stage creates, and one stage runs at a time.
   return new ReceiveThreads(t.interfaces.server, before);
@@ -234,7 +236,7 @@ function receiveThreadRecord(device: string, threads: ReceiveThreads | string | 
 async function trimDelay(profile: NetworkProfile, t: Topology, wrap: (host: StageHost, argv: readonly string[]) => string[], delayer: DelayerProcess): Promise<DelayTrim> {
   const MAX_STEPS = 6;
   const SAMPLES = 21;
-  const targetMs = 2 * profile.oneWayDelayMs;
+  const targetMs = rttMs(profile);
   const hold = roundTripHoldUs(profile.oneWayDelayMs, profile.jitterMs);
   const jitterUs = hold.jitterUs;
   const timeoutMs = 30_000 + 50 * targetMs * SAMPLES;
@@ -274,7 +276,7 @@ async function calibrate(
   options: CalibrateOptions,
 ): Promise<Calibration> {
   const started = Date.now();
-  const expectedRttMs = 2 * profile.oneWayDelayMs;
+  const expectedRttMs = rttMs(profile);
   const server = await startProbeServer(wrap, t);
   try {
     const rttSamples = options.rttSamples ?? 21;

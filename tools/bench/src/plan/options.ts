@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { helpText, parseCommandLine, UsageError, type Command } from '../cli';
+import { helpText, parseCommandLine, UsageError, type Command, type CommandLine, errorText } from '../cli';
 import { MAX_RUN_ROWS } from '@bench/harness';
 import { CASES, selectCases } from './cases';
 import { DEADLINE_RULE } from './deadlines';
@@ -188,8 +188,13 @@ export const BENCH_ALL_COMMAND: Command<typeof BENCH_ALL_OPTIONS> = {
 /** bench:all's help, generated from its options. */
 export const USAGE = helpText(BENCH_ALL_COMMAND);
 
+/** bench:all's options from its command line (argv as words). */
 export function parseOptions(argv: readonly string[], cwd: string = process.cwd()): BenchOptions {
-  const { values, help } = parseCommandLine(BENCH_ALL_COMMAND, argv);
+  return optionsOf(parseCommandLine(BENCH_ALL_COMMAND, argv), cwd);
+}
+
+/** bench:all's options from its command line as the tool frame (cli/run-tool) parsed it: checked against each other and the data. */
+export function optionsOf({ values, help }: CommandLine<typeof BENCH_ALL_OPTIONS>, cwd: string = process.cwd()): BenchOptions {
   const profileName = values.profile;
   const profile = PROFILES[profileName];
   if (!profile) throw new UsageError(`unknown profile ${JSON.stringify(profileName)}; use ${Object.keys(PROFILES).join(' or ')}`);
@@ -198,7 +203,7 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
   try {
     cases = selectCases(values.cases ?? profile.cases);
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(errorText(error));
   }
   if (cases.length === 0) throw new UsageError('--cases selected no case');
 
@@ -215,7 +220,7 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
     const tunings = ablate.includes('all') ? TUNINGS.map((t) => t.id) : ablate;
     variants = selectVariants([...asked, ...(tunings.length > 0 ? ablationIds(asked, tunings) : [])]);
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(errorText(error));
   }
   if (variants.length === 0) throw new UsageError('--variants selected no variant');
   const payloadCase = cases.find((c) => c.payload !== undefined);
@@ -258,7 +263,7 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
   try {
     runtimes = selectRuntimes(values.node);
   } catch (error) {
-    throw new UsageError(`--node: ${(error as Error).message}`);
+    throw new UsageError(`--node: ${errorText(error)}`);
   }
   if (runtimes.length === 0) throw new UsageError('--node selected no runtime');
   if (clientUrl !== null && (runtimes.length > 1 || runtimes[0].name !== DEFAULT_RUNTIME)) {

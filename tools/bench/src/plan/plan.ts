@@ -1,7 +1,7 @@
 // The plan of a run: which visits of which cases, on which set of apps, in which order, with how many
 // runs and what budget. Options say what the user asked for; this turns them into visits.
 import { callDeadlineMs } from './deadlines';
-import type { PlannedCase } from '../results';
+import { type PlannedCase, rttMs } from '../results';
 import type { NetworkProfile } from '../network';
 import type { BenchOptions } from './options';
 import { plannedTransports } from './variants';
@@ -53,7 +53,7 @@ function planVariants(options: BenchOptions, network: NetworkProfile, runtime: R
           visits: visitCount,
           visit: i + 1,
           firstPosition: shares.slice(0, i).reduce((a, b) => a + b, 0) * transports.length,
-          deadlineMs: callDeadlineMs(record, options.deadlineMs, 2 * network.oneWayDelayMs),
+          deadlineMs: callDeadlineMs(record, options.deadlineMs, rttMs(network)),
           // --runs asks for exactly that many runs: no budget then.
           budgetMs: options.runs === null && profile.budgetMs !== null ? profile.budgetMs / visitCount : null,
           minRuns: Math.min(share, profile.minRunsPerVisit),

@@ -1,5 +1,5 @@
 import type { CaseResult, PhaseBreakdown, Transport } from './model';
-import { cellKey, placeLabeller } from './results';
+import { cellKey, cellMedian, placeLabeller } from './results';
 
 /** The parts of a call, in stacking order (bottom first). */
 export const PHASE_KEYS = ['build', 'encode', 'decode', 'remainder'] as const;
@@ -68,11 +68,6 @@ export interface VariantRatios {
   rows: VariantRatioRow[];
 }
 
-function median(results: readonly CaseResult[], cell: CaseResult, variant: string): number | null {
-  const key = cellKey({ ...cell, variant });
-  return results.find((r) => r.ok && cellKey(r) === key)?.summary?.median ?? null;
-}
-
 function over(a: number | null, b: number | null): number | null {
   return a !== null && b !== null && b > 0 ? a / b : null;
 }
@@ -94,7 +89,7 @@ export function variantRatios(results: readonly CaseResult[]): VariantRatios | n
     pairs,
     networks: [...new Set(results.map(placeOf))],
     rows: cells.map((c) => {
-      const medians = variants.map((v) => median(results, c, v));
+      const medians = variants.map((variant) => cellMedian(results, { ...c, variant }));
       const of = (v: string) => medians[variants.indexOf(v)];
       return { network: placeOf(c), case: c.case, transport: c.transport, medians, ratios: pairs.map(([a, b]) => over(of(a), of(b))) };
     }),

@@ -1,7 +1,7 @@
 // The decision map: for each variant, case and network (and runtime, when --node named several), which
 // transport wins and by how much. The reporter only reads the results' medians; Markdown and HTML render the same map.
 import type { CaseResult } from './model';
-import { grpcOverJson, networkOf, runtimeOf, runtimesOf } from './results';
+import { cellMedian, grpcOverJson, networkOf, runtimesOf } from './results';
 
 /** Within this factor of each other (either way), neither transport is called the winner. */
 export const TIE_WITHIN = 1.1;
@@ -26,13 +26,6 @@ export interface DecisionMap {
   columns: MapColumn[];
   cases: { id: string; rows: number; requests: number }[];
   cell(variant: string, caseId: string, column: MapColumn): MapCell;
-}
-
-function median(results: readonly CaseResult[], variant: string, caseId: string, network: string, runtime: string, transport: string): number | null {
-  const r = results.find(
-    (x) => x.variant === variant && x.case === caseId && networkOf(x) === network && runtimeOf(x) === runtime && x.transport === transport && x.ok,
-  );
-  return r?.summary?.median ?? null;
 }
 
 /** The map of a run's results, in the order they appear (null when the run has a single network and runtime: no map to draw). */
@@ -60,5 +53,6 @@ export function decisionMap(results: readonly CaseResult[]): DecisionMap | null 
 export function mapCell(results: readonly CaseResult[], variant: string, caseId: string, network: string, runtime = runtimesOf(results)[0]): MapCell {
   const ratio = grpcOverJson(results, caseId, variant, network, runtime);
   const winner = ratio === null ? null : ratio > TIE_WITHIN ? 'json' : ratio < 1 / TIE_WITHIN ? 'grpc' : 'tie';
-  return { ratio, winner, json: median(results, variant, caseId, network, runtime, 'json'), grpc: median(results, variant, caseId, network, runtime, 'grpc') };
+  const median = (transport: 'json' | 'grpc') => cellMedian(results, { variant, case: caseId, network, runtime, transport });
+  return { ratio, winner, json: median('json'), grpc: median('grpc') };
 }

@@ -1,4 +1,5 @@
 import { describePath, type PathRecord } from './path-record';
+import { rttMs } from './round-trip';
 /** Milliseconds for a table: 3 significant decimals under 10 ms, fewer above. */
 export function ms(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';
@@ -95,7 +96,7 @@ export function describeNetworks(value: unknown): string[] {
   if (!value || typeof value !== 'object') return [];
   return Object.values(value as Record<string, NetworkLike>).map(({ profile, calibration, delayerCpu, refused }) => {
     if (!calibration) return `${profile.name}: ${refused ?? 'every app on 127.0.0.1, no network stage'}`;
-    const asked = `asked ${2 * profile.oneWayDelayMs} ms RTT${profile.rateMbit === null ? '' : `, ${profile.rateMbit} Mbit/s`}${profile.loss > 0 ? `, ${profile.loss * 100}% loss` : ''}`;
+    const asked = `asked ${rttMs(profile)} ms RTT${profile.rateMbit === null ? '' : `, ${profile.rateMbit} Mbit/s`}${profile.loss > 0 ? `, ${profile.loss * 100}% loss` : ''}`;
     const receive = delayerCpu?.receiveCpuMs === undefined ? '' : ` (servers' receive thread ${ms(delayerCpu.receiveCpuMs)} ms)`;
     const cost = delayerCpu ? `; delayer ${ms(delayerCpu.cpuMs)} ms CPU for ${count(delayerCpu.packets)} packets while measuring${receive}` : '';
     return `${profile.name} (${asked}): ${describeCalibration(calibration)}${refused ? `; refused: ${refused}` : ''}${cost}`;

@@ -1,16 +1,16 @@
 // The one result type that joins measuring, statistics and exporting (as in hyperfine).
 import type { ProcessCost } from '@bench/config';
-import type { CaseRun, Http2Windows, Phases } from '@bench/harness';
+import { TRANSPORT_NAMES, type CaseRun, type Http2Windows, type Phases, type TransportName } from '@bench/harness';
 
 /** CPU time and peak RSS of a process (libs/config), and where a call's time went (libs/harness): as the client reports them. */
 export type { Phases, ProcessCost };
 
 /**
- * Every transport the bench can measure, in report order (libs/harness TRANSPORT_NAMES, as data): the
- * blog's two, the protocol × codec matrix's json-h2 and proto-h1, and connect-es's three (docs/decomposition.md).
+ * Every transport the bench can measure, in report order: the clients' list (libs/harness TRANSPORT_NAMES):
+ * the blog's two, the protocol × codec matrix's json-h2 and proto-h1, and connect-es's three (docs/decomposition.md).
  */
-export const TRANSPORTS = ['json', 'grpc', 'json-h2', 'proto-h1', 'connect-json', 'connect-proto', 'connect-grpc'] as const;
-export type Transport = (typeof TRANSPORTS)[number];
+export const TRANSPORTS = TRANSPORT_NAMES;
+export type Transport = TransportName;
 
 /** The blog's two transports: what every variant serves, and what bench:all runs unless --transports says otherwise. */
 export type BlogTransport = Extract<Transport, 'json' | 'grpc'>;

@@ -66,6 +66,21 @@ export function cellKey(cell: Pick<CaseIdentity, 'network' | 'runtime' | 'varian
   return `${networkOf(cell)}\u0000${runtimeOf(cell)}\u0000${cell.variant}\u0000${cell.case}\u0000${cell.transport}`;
 }
 
+/** A cell's result among a run's: the one with the same cellKey, or undefined when the run has none. */
+export function findCell<T extends Pick<CaseIdentity, 'network' | 'runtime' | 'variant' | 'case' | 'transport'>>(
+  results: readonly T[],
+  cell: Pick<CaseIdentity, 'network' | 'runtime' | 'variant' | 'case' | 'transport'>,
+): T | undefined {
+  const key = cellKey(cell);
+  return results.find((r) => cellKey(r) === key);
+}
+
+/** The median of a cell that succeeded, else null. */
+export function cellMedian(results: readonly CaseResult[], cell: Pick<CaseIdentity, 'network' | 'runtime' | 'variant' | 'case' | 'transport'>): number | null {
+  const found = findCell(results, cell);
+  return found?.ok ? (found.summary?.median ?? null) : null;
+}
+
 /** Turns the runner's raw result into the row results.json keeps (pure). */
 export function toCaseResult(raw: RawResult): CaseResult {
   const m = raw.measurement;
@@ -108,8 +123,7 @@ export function toCaseResult(raw: RawResult): CaseResult {
  * `runtime`, by default the run's first (its only one, unless --node named several).
  */
 export function grpcOverJson(results: readonly CaseResult[], caseId: string, variant = 'blog', network = 'loopback', runtime = runtimesOf(results)[0]): number | null {
-  const median = (transport: Transport) =>
-    results.find((r) => cellKey(r) === cellKey({ network, runtime, variant, case: caseId, transport }) && r.ok)?.summary?.median ?? null;
+  const median = (transport: Transport) => cellMedian(results, { network, runtime, variant, case: caseId, transport });
   const json = median('json');
   const grpc = median('grpc');
   return json !== null && grpc !== null && json > 0 ? grpc / json : null;

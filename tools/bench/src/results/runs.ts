@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { RunDocument } from './model';
 import { withRuntimes } from './results';
+import { errorText } from '../cli';
 
 /** A run folder and its document. */
 export interface StoredRun {
@@ -29,7 +30,7 @@ export function readRun(dirOrFile: string): StoredRun {
   try {
     doc = JSON.parse(fs.readFileSync(file, 'utf8')) as RunDocument;
   } catch (error) {
-    throw new Error(`${file} is not valid JSON: ${(error as Error).message}`);
+    throw new Error(`${file} is not valid JSON: ${errorText(error)}`);
   }
   if (!Array.isArray(doc.results)) throw new Error(`${file} has no results array`);
   // Cells of a run from before --node carry no runtime: labelled with the Node their provenance recorded.
@@ -52,7 +53,7 @@ export function writeIndex(
     try {
       runs.push({ run: readRun(dir), hasReport: fs.existsSync(path.join(dir, 'report.html')) });
     } catch (error) {
-      process.stderr.write(`bench: index skips ${dir}: ${(error as Error).message}\n`);
+      process.stderr.write(`bench: index skips ${dir}: ${errorText(error)}\n`);
     }
   }
   write(path.join(parent, 'index.html'), render(runs, listSuiteRuns(parent)));

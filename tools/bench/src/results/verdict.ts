@@ -3,13 +3,13 @@
 // report.html print these rows. The "why" is read from what the run recorded (phases, bytes), never
 // written per case, so it holds for whatever a user's run measured.
 import type { BlogTransport, CaseResult, MedianCi, Transport } from './model';
-import { networkOf, runtimeOf, runtimesOf } from './results';
+import { findCell, networkOf, runtimeOf, runtimesOf } from './results';
 import { PHASE_KEYS, PHASE_LABELS, phaseParts, type PhaseKey, type PhasePart } from './breakdown';
 import { mapCell, TIE_WITHIN, type MapCell } from './decision-map';
 import { bytes, ms } from './format';
 
 /** Each transport as a reader names it. */
-export const TRANSPORT_NAMES: Readonly<Record<Transport, string>> = {
+export const TRANSPORT_LABELS: Readonly<Record<Transport, string>> = {
   json: 'JSON',
   grpc: 'gRPC',
   'json-h2': 'JSON over HTTP/2',
@@ -54,7 +54,7 @@ export interface Verdict {
 const percent = (share: number) => `${Math.round(share * 100)} %`;
 
 function find(results: readonly CaseResult[], variant: string, caseId: string, network: string, runtime: string, transport: Transport): CaseResult | undefined {
-  return results.find((r) => r.variant === variant && r.case === caseId && networkOf(r) === network && runtimeOf(r) === runtime && r.transport === transport);
+  return findCell(results, { variant, case: caseId, network, runtime, transport });
 }
 
 /** The phases of a call as a record, or null when the cell has none (failed, or an older document). */
@@ -76,7 +76,7 @@ function bytesClause(json: CaseResult, grpc: CaseResult): string {
  */
 export function whyLine(json: CaseResult | undefined, grpc: CaseResult | undefined, cell: MapCell): string {
   if (!json || !grpc) return `${!json ? 'JSON' : 'gRPC'} was not measured`;
-  for (const c of [json, grpc]) if (!c.ok) return `${TRANSPORT_NAMES[c.transport]} failed: ${(c.error ?? 'unknown error').slice(0, 120)}`;
+  for (const c of [json, grpc]) if (!c.ok) return `${TRANSPORT_LABELS[c.transport]} failed: ${(c.error ?? 'unknown error').slice(0, 120)}`;
   if (cell.json === null || cell.grpc === null) return 'no timed calls';
   const [slow, fast] = cell.grpc > cell.json ? [grpc, json] : [json, grpc];
   const sp = partsOf(slow);
@@ -87,7 +87,7 @@ export function whyLine(json: CaseResult | undefined, grpc: CaseResult | undefin
   // goes negative and is no part of the call to compare.
   const overlap = [slow, fast].some((c) => (c.phases!.remainderMs ?? 0) < 0);
   const share = (key: PhaseKey, c: CaseResult, parts: Record<PhaseKey, PhasePart>) =>
-    parts[key].share === null || overlap ? null : `${TRANSPORT_NAMES[c.transport]} ${percent(parts[key].share!)}`;
+    parts[key].share === null || overlap ? null : `${TRANSPORT_LABELS[c.transport]} ${percent(parts[key].share!)}`;
   if (cell.winner === 'tie') {
     // The part that takes the most time over both calls together.
     const largest = PHASE_KEYS.filter((k) => sp[k].ms !== null && fp[k].ms !== null).sort((a, b) => sp[b].ms! + fp[b].ms! - sp[a].ms! - fp[a].ms!)[0];
@@ -100,8 +100,8 @@ export function whyLine(json: CaseResult | undefined, grpc: CaseResult | undefin
   if (!widest || widest.gap <= 0) return `no measured phase explains the gap${sizes}`;
   const k = widest.k;
   const overlapping = slow.requests > 1 ? `, summed over ${slow.requests} parallel requests` : ', phases overlapping (a streamed reply)';
-  const of = overlap ? overlapping : sp[k].share === null ? '' : `, ${percent(sp[k].share!)} of ${TRANSPORT_NAMES[slow.transport]}'s call`;
-  return `${PHASE_LABELS[k]}: ${TRANSPORT_NAMES[slow.transport]} ${ms(sp[k].ms)} vs ${TRANSPORT_NAMES[fast.transport]} ${ms(fp[k].ms)} ms per call${of}${sizes}`;
+  const of = overlap ? overlapping : sp[k].share === null ? '' : `, ${percent(sp[k].share!)} of ${TRANSPORT_LABELS[slow.transport]}'s call`;
+  return `${PHASE_LABELS[k]}: ${TRANSPORT_LABELS[slow.transport]} ${ms(sp[k].ms)} vs ${TRANSPORT_LABELS[fast.transport]} ${ms(fp[k].ms)} ms per call${of}${sizes}`;
 }
 
 function rangeOf(ci: VerdictRow['ci'], cell: MapCell): VerdictRow['range'] {

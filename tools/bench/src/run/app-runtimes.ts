@@ -3,6 +3,7 @@
 // --node, so a wrong binary on the PATH or a wrapper that re-execs shows in provenance.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import { errorText } from '../cli';
 
 /** The versions provenance keeps per app: the ones that decide what is measured (V8's JSON, OpenSSL, llhttp's HTTP/1 parser). */
 export interface AppRuntime {
@@ -41,7 +42,7 @@ export function runtimeOfProcess(pid: number): AppRuntime | { error: string } {
   try {
     executable = fs.readlinkSync(`/proc/${pid}/exe`);
   } catch (error) {
-    return { error: `cannot read /proc/${pid}/exe: ${(error as Error).message}` };
+    return { error: `cannot read /proc/${pid}/exe: ${errorText(error)}` };
   }
   const versions = versionsOf(executable);
   return versions ? { executable, ...versions } : { error: `${executable} did not report its versions` };

@@ -8,6 +8,7 @@ import { runToken } from './control-token';
 import { APP_NAMES, type AppName, START_BOUND_MS, STOP_BOUND_MS, missingMains, type VariantRecord } from '../plan';
 import type { Failure, PathCost } from '../results';
 import type { Pinning } from './pinning';
+import { errorText } from '../cli';
 
 /** Where explicit ports are given (CLIENT_PORT, …), sets up at once take them this far apart: + slot × 10. */
 const PORT_STRIDE = 10;
@@ -158,9 +159,9 @@ export async function startApps(
     } catch (error) {
       // Another program took a port the OS had just called free: pick again. A port the user gave is theirs to free.
       const clash = error instanceof Error && /already in use/.test(error.message);
-      const osPortTaken = fromOs.some((key) => (error as Error).message.includes(`port ${ports[key]} `));
+      const osPortTaken = fromOs.some((key) => errorText(error).includes(`port ${ports[key]} `));
       if (!clash || !osPortTaken || attempt >= PORT_ATTEMPTS) throw error;
-      process.stderr.write(`bench: a port the system had just called free was taken (${(error as Error).message.split('\n')[0]}); picking others\n`);
+      process.stderr.write(`bench: a port the system had just called free was taken (${errorText(error).split('\n')[0]}); picking others\n`);
     }
   }
 }

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runtimePackage, type RuntimeRecord } from '../plan';
+import { errorText } from '../cli';
 
 /** Overrides the cache folder (tests, CI caches): the folder that holds one `<version>/bin/node` per release. */
 export const NODE_CACHE_ENV = 'BENCH_NODE_CACHE';
@@ -55,7 +56,7 @@ export const npmPackFetcher: Fetcher = (packageSpec, into) => {
     tarball = run('npm', ['pack', packageSpec, '--silent']).trim().split('\n').pop()!;
   } catch (error) {
     const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim().split('\n').filter(Boolean);
-    throw new Error(`npm pack ${packageSpec} failed: ${stderr.slice(-2).join(' ') || (error as Error).message}`);
+    throw new Error(`npm pack ${packageSpec} failed: ${stderr.slice(-2).join(' ') || errorText(error)}`);
   }
   run('tar', ['xzf', tarball]);
   fs.rmSync(path.join(into, tarball), { force: true });
@@ -101,7 +102,7 @@ export function resolveNodeBinary(
   } catch (error) {
     throw new RuntimeUnavailableError(
       `--node ${record.name}: Node ${record.version} is not in the bench's cache (${home}) and could not be fetched: ` +
-        `${(error as Error).message}. It needs the npm package ${spec} from the npm registry: run the bench once with ` +
+        `${errorText(error)}. It needs the npm package ${spec} from the npm registry: run the bench once with ` +
         `network access, or run \`npm pack ${spec}\`, extract it and move its package/ folder to ${home}`,
     );
   } finally {

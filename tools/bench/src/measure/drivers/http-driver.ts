@@ -3,6 +3,7 @@ import { parseCaseRun } from '@bench/harness';
 import { callsOf, requestBoundMs } from '../../plan';
 import type { Measurement } from '../../results';
 import type { CaseCall, ClientDriver } from './driver';
+import { errorText } from '../../cli';
 
 /** How long the client may take to describe itself or say it is ready. */
 const INFO_TIMEOUT_MS = 10_000;
@@ -39,7 +40,7 @@ export class HttpClientDriver implements ClientDriver {
       await request(`${this.clientUrl}/health/ready`, 'GET', undefined, INFO_TIMEOUT_MS, this.token);
       return null;
     } catch (error) {
-      return error instanceof Error ? error.message : String(error);
+      return errorText(error);
     }
   }
 }

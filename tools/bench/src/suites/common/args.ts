@@ -2,7 +2,7 @@
 // defaults, --out the results folder, --network where the servers run, and each suite's numeric
 // settings can be overridden one by one (--calls 2000).
 import * as path from 'node:path';
-import { parseCommandLine, helpText, UsageError, type Command, type IntOption, type OptionTable } from '../../cli';
+import { parseCommandLine, helpText, UsageError, type Command, type CommandLine, type IntOption, type OptionTable, errorText } from '../../cli';
 import { loadProfiles } from '../../network';
 import { DEFAULT_RUNTIME, RUNTIMES, selectRuntimes, type RuntimeRecord } from '../../plan';
 
@@ -55,7 +55,7 @@ export function parseRuntimes(names: readonly string[]): RuntimeRecord[] {
     if (runtimes.length === 0) throw new Error('selected no runtime');
     return runtimes;
   } catch (error) {
-    throw new UsageError(`--node: ${(error as Error).message}`);
+    throw new UsageError(`--node: ${errorText(error)}`);
   }
 }
 
@@ -97,8 +97,13 @@ export function usage<S extends Record<string, number>>(spec: SuiteOptionsSpec<S
   return helpText(suiteCommand(spec));
 }
 
+/** A suite's settings from its command line (argv as words). */
 export function parseSuiteArgs<S extends Record<string, number>>(spec: SuiteOptionsSpec<S>, argv: readonly string[]): SuiteArgs<S> {
-  const { values } = parseCommandLine(suiteCommand(spec), argv);
+  return suiteArgsOf(spec, parseCommandLine(suiteCommand(spec), argv));
+}
+
+/** A suite's settings from its command line as the tool frame (cli/run-tool) parsed it. */
+export function suiteArgsOf<S extends Record<string, number>>(spec: SuiteOptionsSpec<S>, { values }: CommandLine<OptionTable>): SuiteArgs<S> {
   const profile = values.profile as SuiteProfile;
   const settings = { ...spec.profiles[profile] } as Record<string, number>;
   for (const key of Object.keys(spec.options)) {

@@ -1,3 +1,4 @@
+import { errorText } from '../../cli';
 /** What a closed-loop load produced: every latency, and the errors by message. */
 export interface LoadResult {
   calls: number;
@@ -24,7 +25,7 @@ export async function runLoad(concurrency: number, durationMs: number, call: () 
         result.latenciesMs.push(performance.now() - t0);
       } catch (error) {
         result.errors += 1;
-        const kind = error instanceof Error ? error.message : String(error);
+        const kind = errorText(error);
         if (kind in result.errorKinds || Object.keys(result.errorKinds).length < 5) result.errorKinds[kind] = (result.errorKinds[kind] ?? 0) + 1;
       }
       result.calls += 1;

@@ -6,8 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { collectProvenance, writeIndex, createRunFolder, writeFileAtomic, describeCalibration } from '../../results';
 import { renderIndex } from '../../compare';
-import { runTool, UsageError } from '../../cli';
-import { parseSuiteArgs, suiteCommand, withOneRuntime, type SuiteArgs, type SuiteOptionsSpec, type SuiteProfile } from './args';
+import { runTool, UsageError, errorText, type CommandLine, type OptionTable } from '../../cli';
+import { suiteArgsOf, suiteCommand, withOneRuntime, type SuiteArgs, type SuiteOptionsSpec, type SuiteProfile } from './args';
 import { resolveNodeBinary, type NodeBinary, runtimeOfProcess } from '../../run';
 import { coresNote, type SuiteDocument } from './document';
 import { startSuiteServers, type SuiteServers } from './servers';
@@ -52,9 +52,9 @@ function write<S, R>(runDir: string, doc: SuiteDocument<S, R>): void {
  * process of its own on that runtime's node (which starts the servers on it too). Every runtime's node
  * is found or fetched before the first call.
  */
-export async function runSuite<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, argv: readonly string[]): Promise<number> {
+export async function runSuite<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, line: CommandLine<OptionTable>, argv: readonly string[]): Promise<number> {
   const suite = definition.spec.suite;
-  const args = parseSuiteArgs(definition.spec, argv);
+  const args = suiteArgsOf(definition.spec, line);
   const networks = args.networks.map((name) => findProfile(name));
   if (networks.some(usesStage) && !definition.needsServers) throw new UsageError(`--network: bench:${suite} calls no server, so it runs the same on any network`);
   const binaries: NodeBinary[] = args.runtimes.map((runtime) => resolveNodeBinary(runtime, { installed: path.join(WORKSPACE_ROOT, 'node_modules', '.bin', 'node') }));
@@ -159,7 +159,7 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
     if (failure) log(`failed its check: ${failure}`);
     return failure ? 1 : 0;
   } catch (error) {
-    log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    log(`failed: ${errorText(error)}`);
     log(`what was measured is in ${path.relative(process.cwd(), runDir)}/results.json (marked incomplete)`);
     return 1;
   } finally {
@@ -172,5 +172,5 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
 
 /** The entry point of a suite's main.ts: its help, its command line, its run, and exit with its code. */
 export function suiteMain<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>): void {
-  runTool(suiteCommand(definition.spec), (_line, argv) => runSuite(definition, argv), { stack: true });
+  runTool(suiteCommand(definition.spec), (line, argv) => runSuite(definition, line, argv), { stack: true });
 }

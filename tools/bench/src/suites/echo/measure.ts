@@ -4,6 +4,7 @@ import { ECHO_CALLERS, echoBidiCaller, type Servers } from '../callers/echo-call
 import { quantileCurve, summarizeLatencies, type LatencySummary } from '../common/latency';
 import { rotate, timeSequentialCalls, warmUp } from '../common/sequential';
 import type { EchoContender } from './contenders';
+import { errorText } from '../../cli';
 
 export interface EchoSettings extends Record<string, number> {
   calls: number;
@@ -76,7 +77,7 @@ export async function measureEcho(
         results.cells = summarize(raw, settings.calls);
         progress(`round ${round + 1}/${settings.rounds} ${contender.id}: ${settings.calls} calls in ${(elapsedMs / 1000).toFixed(3)} s`, results);
       } catch (error) {
-        results.failures.push({ contender: contender.id, round, error: error instanceof Error ? error.message : String(error) });
+        results.failures.push({ contender: contender.id, round, error: errorText(error) });
         progress(`round ${round + 1}/${settings.rounds} ${contender.id} FAILED: ${results.failures.at(-1)!.error}`, results);
       }
     }

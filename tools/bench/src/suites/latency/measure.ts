@@ -4,6 +4,7 @@ import { LOOKUP_CALLERS } from '../callers/lookup-callers';
 import { quantileCurve, summarizeLatencies, type LatencySummary } from '../common/latency';
 import { rotate, timeSequentialCalls, warmUp } from '../common/sequential';
 import type { LatencyContender } from './contenders';
+import { errorText } from '../../cli';
 
 export interface LatencySettings extends Record<string, number> {
   calls: number;
@@ -58,7 +59,7 @@ export async function measureLatency(
         const cell = results.cells.find((c) => c.contender === contender.id)!;
         progress(`round ${round + 1}/${settings.rounds} ${contender.id}: p50 ${cell.latency.p50Ms.toFixed(3)} ms so far`, results);
       } catch (error) {
-        results.failures.push({ contender: contender.id, round, error: error instanceof Error ? error.message : String(error) });
+        results.failures.push({ contender: contender.id, round, error: errorText(error) });
         progress(`round ${round + 1}/${settings.rounds} ${contender.id} FAILED: ${results.failures.at(-1)!.error}`, results);
       }
     }

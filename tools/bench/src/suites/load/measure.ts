@@ -5,6 +5,7 @@ import { latencyHistogram, summarizeHistogram, type HdrSummary } from '../common
 import { rotate } from '../common/sequential';
 import { autocannonLoad, grpcLoad, type GeneratorRun } from './generators';
 import { GENERATOR_BOUND_SHARE, type LoadTarget } from './plan';
+import { errorText } from '../../cli';
 
 export interface LoadSettings extends Record<string, number> {
   durationMs: number;
@@ -91,7 +92,7 @@ export async function measureLoad(servers: Servers, plan: LoadPlan, settings: Lo
               results,
             );
           } catch (error) {
-            results.failures.push({ target, rows, concurrency, error: error instanceof Error ? error.message : String(error) });
+            results.failures.push({ target, rows, concurrency, error: errorText(error) });
             progress(`${rows} row(s) × ${concurrency}, ${target} FAILED: ${results.failures.at(-1)!.error}`, results);
           }
         }

@@ -2,6 +2,7 @@ import { buildEchoContent } from '@bench/samples';
 import { ECHO_CALLERS, type EchoTransport, type Servers } from '../callers/echo-callers';
 import { latencyHistogram, recordMs, summarizeHistogram, type HdrSummary } from '../common/hdr';
 import { rotate } from '../common/sequential';
+import { errorText } from '../../cli';
 
 export interface PingPongSettings extends Record<string, number> {
   durationMs: number;
@@ -79,7 +80,7 @@ export async function measurePingPong(
         results.cells.sort((a, b) => rank(a) - rank(b));
         progress(`${payload.id} ${contender.id}: ${calls} calls, ${Math.round(callsPerS)}/s`, results);
       } catch (error) {
-        results.failures.push({ contender: contender.id, payload: payload.id, error: error instanceof Error ? error.message : String(error) });
+        results.failures.push({ contender: contender.id, payload: payload.id, error: errorText(error) });
         progress(`${payload.id} ${contender.id} FAILED: ${results.failures.at(-1)!.error}`, results);
       }
     }
