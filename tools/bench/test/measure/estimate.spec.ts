@@ -1,15 +1,8 @@
-import { BLOG_CASES } from '../../src/plan/cases';
 import { BOUND_SHOWN_WITHIN, describeEstimate, estimateRun, type CostModel } from '../../src/measure/estimate';
-import type { CaseResult, PlannedCase, RunDocument } from '../../src/results/model';
+import type { CaseResult, RunDocument } from '../../src/results/model';
 import type { StoredRun } from '../../src/results/runs';
 import { caseResult } from '../case-result';
-
-const record = (id: string) => BLOG_CASES.find((c) => c.id === id)!;
-
-/** A visit as the quick profile plans it: 3 runs, one warm-up call, a cold call, no budget. */
-function visit(caseId: string, overrides: Partial<PlannedCase> = {}): PlannedCase {
-  return { network: 'loopback', runtime: '24', variant: 'blog', record: record(caseId), transports: ['json', 'grpc'], warmup: 1, warmupMs: 0, runs: 3, settleMs: 0, forks: 0, fork: 0, visits: 1, visit: 1, cold: true, firstPosition: 0, deadlineMs: 10_000, budgetMs: null, minRuns: 1, ...overrides };
-}
+import { plannedVisit as visit } from '../planned-visit';
 
 /** A model that would be far off: 1 s a visit, 2.5 s a set of apps. */
 const MODEL: CostModel = { visitMs: () => 1_000, setStartMs: 2_500, stageBuildMs: 15_000 };

@@ -1,5 +1,5 @@
 import type { RawResult } from '../../src/results/model';
-import { addCost, inPlanOrder, mergeVisits, weightedPhases } from '../../src/measure/visits';
+import { addCost, addPathCost, inPlanOrder, mergeVisits, pathCostBetween, weightedPhases } from '../../src/measure/visits';
 
 function fork(samplesMs: number[], extra: Partial<RawResult> = {}): RawResult {
   return {
@@ -75,5 +75,14 @@ describe('inPlanOrder', () => {
     expect(inPlanOrder(visited, ['loopback'], ['blog', 'bare'], ['①-1', '①-3', '②-1'], ['json', 'grpc']).map((c) => `${c.variant}/${c.case}/${c.transport}`)).toEqual([
       'blog/①-1/json', 'blog/①-1/grpc', 'blog/①-3/json', 'blog/①-3/grpc', 'blog/②-1/json', 'bare/①-1/json',
     ]);
+  });
+});
+
+describe('addPathCost and pathCostBetween', () => {
+  it('adds up and differences per cell the receive thread like the delayer, and stays absent when either reading lacks it', () => {
+    expect(addPathCost({ cpuMs: 1, packets: 10, receiveCpuMs: 2 }, { cpuMs: 3, packets: 5, receiveCpuMs: 4 })).toEqual({ cpuMs: 4, packets: 15, receiveCpuMs: 6 });
+    expect(addPathCost({ cpuMs: 1, packets: 10, receiveCpuMs: 2 }, { cpuMs: 3, packets: 5 })).toEqual({ cpuMs: 4, packets: 15 });
+    expect(pathCostBetween({ cpuMs: 1, packets: 10, receiveCpuMs: 2 }, { cpuMs: 3.5, packets: 50, receiveCpuMs: 7 })).toEqual({ cpuMs: 2.5, packets: 40, receiveCpuMs: 5 });
+    expect(pathCostBetween({ cpuMs: 1, packets: 10 }, { cpuMs: 3, packets: 50, receiveCpuMs: 7 })).toEqual({ cpuMs: 2, packets: 40 });
   });
 });

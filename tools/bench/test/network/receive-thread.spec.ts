@@ -1,13 +1,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { delayerCpuBetween } from '../../src/network';
-import { faultCommand, findFault, WIRE_FAULTS } from '../../src/network/faults';
 import { napiThreads, ReceiveThreads, receiveThreadCommands, threadsCpuMs } from '../../src/network/receive-thread';
 import { topologyFor } from '../../src/network/topology';
-import { addPathCost, pathCostBetween } from '../../src/measure/visits';
 
-// The servers' receive thread (found by name in /proc, measured by schedstat, carried per cell) and the wire faults.
+// The servers' receive thread: found by name in /proc, measured by schedstat, carried per cell.
 const t = topologyFor('receive-thread-test');
 
 // Removed after the file's tests: a left folder under the stage's own prefix would read as a stage's leftover.
@@ -52,31 +49,5 @@ describe("the servers' receive thread", () => {
     fs.writeFileSync(path.join(proc, '41', 'schedstat'), '2000000 0 0\n');
     expect(threads.pids()).toEqual([41]);
     expect(threads.cpuMs()).toBe(2);
-  });
-
-  it('adds up and differences per cell like the delayer, and stays absent when either reading lacks it', () => {
-    expect(addPathCost({ cpuMs: 1, packets: 10, receiveCpuMs: 2 }, { cpuMs: 3, packets: 5, receiveCpuMs: 4 })).toEqual({ cpuMs: 4, packets: 15, receiveCpuMs: 6 });
-    expect(addPathCost({ cpuMs: 1, packets: 10, receiveCpuMs: 2 }, { cpuMs: 3, packets: 5 })).toEqual({ cpuMs: 4, packets: 15 });
-    expect(pathCostBetween({ cpuMs: 1, packets: 10, receiveCpuMs: 2 }, { cpuMs: 3.5, packets: 50, receiveCpuMs: 7 })).toEqual({ cpuMs: 2.5, packets: 40, receiveCpuMs: 5 });
-    expect(pathCostBetween({ cpuMs: 1, packets: 10 }, { cpuMs: 3, packets: 50, receiveCpuMs: 7 })).toEqual({ cpuMs: 2, packets: 40 });
-  });
-});
-
-describe('wire faults', () => {
-  it('are records: one rule put first in the router namespace FORWARD chain, taken out by the same rule', () => {
-    const reset = findFault('reset');
-    expect(faultCommand(t.namespaces.router, reset, 'inject').argv.join(' ')).toBe(`ip netns exec ${t.namespaces.router} iptables -w -I FORWARD 1 -p tcp -j REJECT --reject-with tcp-reset`);
-    expect(faultCommand(t.namespaces.router, findFault('blackhole'), 'clear').argv.join(' ')).toBe(`ip netns exec ${t.namespaces.router} iptables -w -D FORWARD -j DROP`);
-    expect(WIRE_FAULTS.map((f) => f.id)).toEqual(['reset', 'blackhole']);
-    expect(() => findFault('flood')).toThrow('unknown fault "flood" (known: reset, blackhole)');
-  });
-});
-
-describe("the stage's CPU between two readings", () => {
-  const reading = (cpuMs: number, packets: number, receiveCpuMs?: number) => ({ pid: 1, cpuMs, packets, cpuPerPacketUs: null, lateMeanUs: 0, lateMaxUs: 0, overruns: 0, ...(receiveCpuMs === undefined ? {} : { receiveCpuMs }) });
-  it("differences the receive thread with the delayer; a thread not started at the first reading had run nothing", () => {
-    expect(delayerCpuBetween(reading(10, 100, 4), reading(30, 1100, 9))).toMatchObject({ cpuMs: 20, packets: 1000, cpuPerPacketUs: 20, receiveCpuMs: 5 });
-    expect(delayerCpuBetween(reading(10, 100), reading(30, 1100, 9))).toMatchObject({ receiveCpuMs: 9 });
-    expect('receiveCpuMs' in delayerCpuBetween(reading(10, 100), reading(30, 1100))).toBe(false);
   });
 });

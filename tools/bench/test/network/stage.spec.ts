@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { checkPrerequisites, cleanupLeftovers, startStage, validateProfile, type NetworkProfile } from '../../src/network';
+import { checkPrerequisites, cleanupLeftovers, delayerCpuBetween, startStage, validateProfile, type NetworkProfile } from '../../src/network';
 import { twoHostsTest } from '../two-hosts';
 import { describeNeeding } from '../needs';
 
@@ -226,4 +226,14 @@ describeRoot('network stage (root)', () => {
   });
 
   twoHostsTest();
+});
+
+// Arithmetic only: runs everywhere, root or not.
+describe("the stage's CPU between two readings", () => {
+  const reading = (cpuMs: number, packets: number, receiveCpuMs?: number) => ({ pid: 1, cpuMs, packets, cpuPerPacketUs: null, lateMeanUs: 0, lateMaxUs: 0, overruns: 0, ...(receiveCpuMs === undefined ? {} : { receiveCpuMs }) });
+  it("differences the receive thread with the delayer; a thread not started at the first reading had run nothing", () => {
+    expect(delayerCpuBetween(reading(10, 100, 4), reading(30, 1100, 9))).toMatchObject({ cpuMs: 20, packets: 1000, cpuPerPacketUs: 20, receiveCpuMs: 5 });
+    expect(delayerCpuBetween(reading(10, 100), reading(30, 1100, 9))).toMatchObject({ receiveCpuMs: 9 });
+    expect('receiveCpuMs' in delayerCpuBetween(reading(10, 100), reading(30, 1100))).toBe(false);
+  });
 });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { logTicks, renderLogChart } from '../../src/export/html/log-chart';
 import { httpCaller } from '../../src/suites/callers/http-call';
 import { UsageError } from '../../src/cli';
-import { parseSuiteArgs, type SuiteOptionsSpec } from '../../src/suites/common/args';
+import { parseRuntimes, parseSuiteArgs, withOneRuntime, type SuiteOptionsSpec } from '../../src/suites/common/args';
 import { defaultRuntime } from '../../src/plan/runtimes';
 import { latencyHistogram, recordMs, summarizeHistogram } from '../../src/suites/common/hdr';
 import { quantileCurve, summarizeLatencies } from '../../src/suites/common/latency';
@@ -188,5 +188,14 @@ describe('suite rendering', () => {
     const verdict = loadVerdict([cell('http-json', 1, 100, false), cell('http-json', 10, 300, false), cell('grpc', 1, 50, false), cell('grpc', 10, 80, true)]);
     expect(verdict).toContain('1 row(s): JSON peaks at 300 req/s (10 in flight), gRPC at 80 req/s (10 in flight)');
     expect(verdict).toContain('1 of 4 cells had the load generator at ≥ 90% of a core');
+  });
+});
+
+describe('the suites\' --node', () => {
+  it('is parsed like bench:all\'s, and each runtime\'s process gets exactly one', () => {
+    expect(parseRuntimes(['20', '24']).map((r) => r.name)).toEqual(['20', '24']);
+    expect(() => parseRuntimes(['21'])).toThrow(UsageError);
+    expect(withOneRuntime(['--profile', 'quick', '--node', '20,24', '--out', 'x'], '20')).toEqual(['--profile', 'quick', '--out', 'x', '--node', '20']);
+    expect(withOneRuntime(['--node=20,24'], '24')).toEqual(['--node', '24']);
   });
 });
