@@ -180,7 +180,7 @@ async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: r
   pointLatestAt(options.out, runDir);
   writeIndex(options.out, renderIndex, writeFileAtomic);
 
-  const progress = new Progress(plan);
+  const progress = new Progress(plan, estimate);
   let done = 0;
   const pool = new CellPool({
     networks: options.networks.map((n) => n.name),

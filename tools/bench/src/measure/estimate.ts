@@ -24,6 +24,10 @@ export interface RunEstimate {
   /** Visits of the plan costed from a past run's cell; the others from the model. */
   measuredVisits: number;
   visits: number;
+  /** Each visit's likeliest cost, in plan order (what the progress lines scale by the pace kept). */
+  visitMs: number[];
+  /** The likeliest time outside visits: starting sets of apps and network stages. */
+  outsideMs: number;
 }
 
 /** What one past run measured of one cell (all its transports): enough to cost a visit planned differently. */
@@ -114,6 +118,7 @@ export function estimateRun(plan: readonly PlannedCase[], sets: number, stages: 
   const past = recent.map((run) => ({ name: run.name, cells: pastCells(run.doc) }));
   const used = new Set<string>();
   let [ms, low, high, measuredVisits, spreadKnown] = [0, 0, 0, 0, false];
+  const visitMs: number[] = [];
   for (const planned of plan) {
     const key = cellKey(planned.network, planned.runtime, planned.variant, planned.record.id);
     const costs: number[] = [];
@@ -127,6 +132,7 @@ export function estimateRun(plan: readonly PlannedCase[], sets: number, stages: 
     if (costs.length === 0) costs.push(model.visitMs(planned));
     else measuredVisits++;
     if (costs.length > 1) spreadKnown = true;
+    visitMs.push(median(costs));
     ms += median(costs);
     low += Math.min(...costs);
     high += Math.max(...costs);
@@ -134,12 +140,13 @@ export function estimateRun(plan: readonly PlannedCase[], sets: number, stages: 
   const outsideModelMs = sets * model.setStartMs + stages * model.stageBuildMs;
   const ratios = recent.map((run) => outsideOf(run.doc, model)).filter((o) => o !== null).map((o) => o.measuredMs / o.modelMs);
   const scale = ratios.length > 0 ? median(ratios) : 1;
-  ms += outsideModelMs * scale;
+  const outsideMs = outsideModelMs * scale;
+  ms += outsideMs;
   low += outsideModelMs * (ratios.length > 0 ? Math.min(...ratios) : 1);
   high += outsideModelMs * (ratios.length > 0 ? Math.max(...ratios) : 1);
   if (ratios.length > 1) spreadKnown = true;
   const runs = recent.map((run) => run.name).filter((name) => used.has(name));
-  return { ms, spreadMs: spreadKnown && runs.length > 0 ? (high - low) / 2 : null, runs, measuredVisits, visits: plan.length };
+  return { ms, spreadMs: spreadKnown && runs.length > 0 ? (high - low) / 2 : null, runs, measuredVisits, visits: plan.length, visitMs, outsideMs };
 }
 
 /**

@@ -29,7 +29,7 @@ function pastRun(name: string, callMs: number, outsideMs: number): StoredRun {
 describe('estimateRun: how long a run takes, from the last runs in the results folder', () => {
   it('with no history: the model alone, and says so', () => {
     const estimate = estimateRun([visit('①-2'), visit('①-1')], 1, 0, [], MODEL);
-    expect(estimate).toEqual({ ms: 2 * 1_000 + 2_500, spreadMs: null, runs: [], measuredVisits: 0, visits: 2 });
+    expect(estimate).toEqual({ ms: 2 * 1_000 + 2_500, spreadMs: null, runs: [], measuredVisits: 0, visits: 2, visitMs: [1_000, 1_000], outsideMs: 2_500 });
     expect(describeEstimate(estimate, 1e9, 'results')).toBe(
       "expected ≈ 5s (from the blog's figures: no earlier run in results/ measured these cells, so this one calibrates the next)",
     );
