@@ -7,34 +7,34 @@ import { noQuietWaits, runVariant, type VariantContext, KEEP_WARM_NODE_FLAGS, va
 import { DEADLINE_RULE, RESTARTS_PER_SET, runBoundMs, BENCH_ALL_COMMAND, optionsOf, type BenchOptions, appSetKey, planCases, missingMains, type VariantRecord } from './plan';
 import { HttpClientDriver, failureSummary, CellPool, expectedCostMs, Progress, SET_START_MS, STAGE_BUILD_MS, type RunnerHooks, describeEstimate, estimateRun, type RunEstimate } from './measure';
 import { usesStage } from './network';
-import { renderCsv, renderReport, renderMarkdown, renderRunEnd } from './export';
+import { exportedFiles, renderRunEnd, RUN_EXPORTERS, writeExports } from './export';
 import { renderIndex } from './compare';
-import { SCHEMA_VERSION, type PlannedCase, type RunDocument, collectProvenance, toCaseResult, cellLabel, plannedCells, writeIndex, listRuns, readRun, type StoredRun, createRunFolder, pointLatestAt, writeFileAtomic, runtimeNameOf, rttMs } from './results';
+import { SCHEMA_VERSION, type PlannedCase, type RunDocument, type BenchSettings, collectProvenance, toCaseResult, cellLabel, plannedCells, writeIndex, listRuns, readRun, type StoredRun, createRunFolder, pointLatestAt, writeFileAtomic, runtimeNameOf, rttMs } from './results';
 import { errorText, runTool, type CommandLine } from './cli';
 
 const WORKSPACE_ROOT = path.resolve(__dirname, '../../..');
 
-function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], startedAt: Date): Record<string, unknown> {
+function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], startedAt: Date): BenchSettings {
   return {
     startedAt: startedAt.toISOString(),
-    profile: options.profile.name,
+    profile: options.preset.name,
     runtimes: options.runtimes.map((r) => ({ name: r.name, version: r.version })),
     variants: options.variants.map((v) => ({ id: v.id, description: v.description, mains: v.mains, env: v.env })),
     cases: options.cases.map((c) => c.id),
     transports: options.transports,
-    runs: options.runs ?? options.profile.runs,
+    runs: options.runs ?? options.preset.runs,
     runsOverride: options.runs,
     warmup: options.warmup,
     warmupMs: options.warmupMs,
     settleMs: options.settleMs,
-    forks: options.forks ?? options.profile.forks,
+    forks: options.forks ?? options.preset.forks,
     forksPerCase: Object.fromEntries(plan.map((p) => [p.record.id, p.forks])),
-    visits: options.visits ?? options.profile.visits,
+    visits: options.visits ?? options.preset.visits,
     visitsPerCase: Object.fromEntries(plan.map((p) => [p.record.id, p.visits])),
     rewarmMs: options.rewarmMs,
     // Timed calls per case (all visits and transports) after which a visit stops repeating; null: every run is made.
-    budgetMs: options.runs === null ? options.profile.budgetMs : null,
-    minRunsPerVisit: options.profile.minRunsPerVisit,
+    budgetMs: options.runs === null ? options.preset.budgetMs : null,
+    minRunsPerVisit: options.preset.minRunsPerVisit,
     coldCallPerCase: true,
     order:
       "per case: each transport's cold call and warm-up (at least warmup calls and warmupMs ms), then timed repetitions interleaved in transport order " +
@@ -98,14 +98,6 @@ function prepareVariant(variant: VariantRecord): string | null {
   throw new Error(`variant ${variant.id}: ${why}`);
 }
 
-/** Every export of the run, rewritten after each case so an interrupted run still has them all. */
-function saveRun(runDir: string, doc: RunDocument): void {
-  writeFileAtomic(path.join(runDir, 'results.json'), JSON.stringify(doc, null, 2) + '\n');
-  writeFileAtomic(path.join(runDir, 'results.md'), renderMarkdown(doc));
-  writeFileAtomic(path.join(runDir, 'results.csv'), renderCsv(doc.results));
-  writeFileAtomic(path.join(runDir, 'report.html'), renderReport(doc));
-}
-
 /** With --client-url, the options with the variant the running client reports (client-identity.ts). */
 async function withClientVariant(options: BenchOptions): Promise<BenchOptions> {
   if (!options.clientUrl) return options;
@@ -166,16 +158,17 @@ async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: r
     : planPinning(options.pin, os.cpus().length, options.pin && hasTaskset());
   if (options.pin && !pinning.pinned) process.stderr.write(`bench: not pinning: ${pinning.reason}\n`);
 
+  const visitsDone: Record<string, number> = {};
   const doc: RunDocument = {
     schemaVersion: SCHEMA_VERSION,
     incomplete: true,
     provenance: { ...collectProvenance(WORKSPACE_ROOT, argv), pinning, clients: {} },
     // plannedCells and visitsDone let bench:compare name what a killed run lacks (results/completeness.ts).
-    settings: { ...describeSettings(options, plan, startedAt), expectedMs: Math.round(estimate.ms), expectedFrom: estimate.runs, boundMs, plannedCells: plannedCells(plan), visitsDone: {} },
+    settings: { ...describeSettings(options, plan, startedAt), expectedMs: Math.round(estimate.ms), expectedFrom: estimate.runs, boundMs, plannedCells: plannedCells(plan), visitsDone },
     results: [],
   };
-  const visitsDone = doc.settings.visitsDone as Record<string, number>;
-  const save = () => saveRun(runDir, doc);
+  // Every export of the run, rewritten after each case so an interrupted run still has them all.
+  const save = () => writeExports(runDir, doc, RUN_EXPORTERS);
   save();
   pointLatestAt(options.out, runDir);
   writeIndex(options.out, renderIndex, writeFileAtomic);
@@ -230,7 +223,7 @@ async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: r
   save();
   writeIndex(options.out, renderIndex, writeFileAtomic);
 
-  const end = renderRunEnd(doc, path.relative(process.cwd(), runDir), failureSummary(doc.results));
+  const end = renderRunEnd(doc, { folder: path.relative(process.cwd(), runDir), files: exportedFiles(RUN_EXPORTERS), failures: failureSummary(doc.results) });
   // The verdict first: stdout may be a pipe, so its write is let through before the paths on stderr.
   await new Promise((resolve) => process.stdout.write(end.stdout, resolve));
   process.stderr.write(end.stderr);

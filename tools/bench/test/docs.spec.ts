@@ -83,7 +83,7 @@ function flagsIn(text: string): Set<string> {
 }
 
 function isSuiteSpec(value: unknown): value is SuiteOptionsSpec<Record<string, number>> {
-  return typeof value === 'object' && value !== null && 'suite' in value && 'options' in value && 'profiles' in value;
+  return typeof value === 'object' && value !== null && 'suite' in value && 'options' in value && 'presets' in value;
 }
 
 /** A command of the bench's parser (src/cli) named `name`: its help lists its options. */

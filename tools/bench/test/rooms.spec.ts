@@ -1,6 +1,6 @@
 // The order of tools/bench/src's rooms (tools/bench/rooms.js), as `nx lint bench` enforces it.
 import * as path from 'node:path';
-import * as tsParser from '@typescript-eslint/parser';
+import { parser as tsParser } from 'typescript-eslint';
 import { RuleTester } from 'eslint';
 import { plugin, ROOMS } from '../rooms';
 

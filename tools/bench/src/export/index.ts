@@ -1,6 +1,7 @@
 // export/: renderers only: results.md, results.csv and report.html (html/) of one run, from results/.
 // Imports cli/ and results/.
 export { renderCsv } from './csv';
+export { exportedFiles, JSON_EXPORTER, RUN_EXPORTERS, writeExports, type Exporter } from './exporters';
 export { renderBarChart } from './html/bar-chart';
 export { escapeHtml } from './html/escape';
 export { renderReport } from './html';
@@ -11,4 +12,4 @@ export { renderPercentileChart } from './html/percentile-chart';
 export { renderValue } from './html/provenance';
 export { el, line, rect } from './html/svg';
 export { renderMarkdown, renderTable } from './markdown';
-export { renderRunEnd, type RunEnd } from './terminal';
+export { renderRunEnd, type RunEnd, type RunEndPlace } from './terminal';

@@ -76,7 +76,7 @@ export function renderTable(results: readonly CaseResult[]): string {
 }
 
 function describePinning(doc: RunDocument): string {
-  const pin = doc.provenance.pinning as { pinned?: boolean; cores?: Record<string, string>; reason?: string } | undefined;
+  const pin = doc.provenance.pinning;
   if (pin?.pinned && pin.cores) {
     return `pinned with taskset: ${Object.entries(pin.cores).map(([app, cores]) => `${app} on CPU ${cores}`).join(', ')}`;
   }
@@ -84,18 +84,17 @@ function describePinning(doc: RunDocument): string {
 }
 
 function describeMachine(doc: RunDocument): string {
-  const client = (doc.provenance.client ?? {}) as Record<string, unknown>;
+  const client = doc.provenance.client ?? {};
   const packages = (client.packages ?? {}) as Record<string, string | null>;
   const cpu = `${String(client.cpuModel ?? 'unknown CPU')} × ${String(client.cpuCount ?? '?')}`;
   const versions = ['@nestjs/core', '@grpc/grpc-js', '@grpc/proto-loader', 'axios']
     .map((p) => `${p} ${packages[p] ?? '?'}`)
     .join(', ');
   // The Go reference's client reports its Go version (tools/go-reference info.go): "bare vs go" carries both runtimes.
-  const go = Object.values((doc.provenance.clients ?? {}) as Record<string, { go?: unknown }>).find((c) => typeof c?.go === 'string')?.go;
+  const go = Object.values(doc.provenance.clients ?? {}).find((c) => typeof c?.go === 'string')?.go;
   // With several runtimes the first client's Node is one of them: the runtime lines below name each.
-  const runtimes = Object.keys((doc.provenance.runtimes ?? {}) as Record<string, unknown>);
-  const bench = (doc.provenance.bench ?? {}) as Record<string, unknown>;
-  const node = runtimes.length > 1 ? `Node ${runtimes.join(', ')} (each below; the bench on ${String(bench.node ?? '?')})` : `Node ${String(client.node ?? '?')}`;
+  const runtimes = Object.keys(doc.provenance.runtimes ?? {});
+  const node = runtimes.length > 1 ? `Node ${runtimes.join(', ')} (each below; the bench on ${String(doc.provenance.bench?.node ?? '?')})` : `Node ${String(client.node ?? '?')}`;
   return `${cpu}; ${node}${go ? `; Go reference ${String(go)}` : ''}; ${versions}`;
 }
 

@@ -8,13 +8,22 @@ export interface RunEnd {
   stderr: string;
 }
 
-/** The end of a bench:all run written to `folder` (as the user should type it); `summary` names the failed cells (measure/'s failureSummary). */
-export function renderRunEnd(doc: RunDocument, folder: string, summary: string | null): RunEnd {
+/** Where the run's files are and which cells failed (measure/'s failureSummary), as main.ts knows them. */
+export interface RunEndPlace {
+  /** The run folder, as the user should type it. */
+  folder: string;
+  /** Its files, listed (exporters.ts's exportedFiles). */
+  files: string;
+  failures: string | null;
+}
+
+/** The end of a bench:all run. */
+export function renderRunEnd(doc: RunDocument, { folder, files, failures }: RunEndPlace): RunEnd {
   const failed = doc.results.filter((r) => !r.ok).length;
   return {
     stdout: `\n${renderVerdictSection(withoutAblations(doc.results)).join('\n')}\nEvery cell with its CI and the blog's figure: ${folder}/results.md\n\n`,
     stderr:
-      `${summary ? summary + '\n' : ''}bench: ${doc.results.length - failed} ok, ${failed} failed${doc.incomplete ? ', run incomplete' : ''}; ` +
-      `results in ${folder}/ (results.json, .md, .csv, report.html)\n`,
+      `${failures ? failures + '\n' : ''}bench: ${doc.results.length - failed} ok, ${failed} failed${doc.incomplete ? ', run incomplete' : ''}; ` +
+      `results in ${folder}/ (${files})\n`,
   };
 }

@@ -2,7 +2,7 @@
 // fake), the merge of measured visits into cells, failures as data, progress. Imports cli/, results/, plan/.
 export { CellPool } from './cell-pool';
 export { HttpClientDriver } from './drivers/http-driver';
-export { describeFailure, failureSummary } from './failures';
+export { callFailure, describeFailure, failureSummary } from './failures';
 export { BOUND_SHOWN_WITHIN, describeEstimate, estimateRun, type CostModel, type RunEstimate } from './estimate';
 export { probeMachine } from './machine-probe';
 export { Progress, SET_START_MS, STAGE_BUILD_MS, duration, expectedCostMs } from './progress';

@@ -4,7 +4,7 @@ import { MAX_RUN_ROWS } from '@bench/harness';
 import { CASES, selectCases } from './cases';
 import { DEADLINE_RULE } from './deadlines';
 import { BLOG_TRANSPORTS, TRANSPORTS, type CaseRecord, type Transport } from '../results';
-import { PROFILES, type Profile } from './profiles';
+import { PRESETS, type Preset } from './presets';
 import { findProfile, loadProfiles, ProfileError, type NetworkProfile } from '../network';
 import { TUNINGS } from '@bench/config';
 import { ablationIds, selectVariants, servedTransports, VARIANTS, type VariantRecord } from './variants';
@@ -12,7 +12,7 @@ import { DEFAULT_RUNTIME, RUNTIMES, selectRuntimes, type RuntimeRecord } from '.
 
 /** Everything a run needs to know, validated once here at the edge. */
 export interface BenchOptions {
-  profile: Profile;
+  preset: Preset;
   /** Network profiles to run across, one after the other (network/profiles.ts); default loopback. */
   networks: NetworkProfile[];
   /** Node runtimes to run on (--node; runtimes.ts), each with its own sets of apps, one after the other. */
@@ -27,7 +27,7 @@ export interface BenchOptions {
   runs: number | null;
   warmup: number;
   warmupMs: number;
-  /** Re-warm per transport when a visit finds its fork warm: the profile's, never longer than warmupMs. */
+  /** Re-warm per transport when a visit finds its fork warm: the preset's, never longer than warmupMs. */
   rewarmMs: number;
   settleMs: number;
   /** --forks: overrides every case's forks (0 with --client-url: the bench cannot restart that client). */
@@ -47,25 +47,25 @@ export interface BenchOptions {
 
 export { UsageError };
 
-/** A default that depends on --profile, from the profiles themselves: `2000 (profile default); 3000 (thorough); 0 (quick)`. */
-function perProfile(value: (profile: Profile) => string | number): string {
+/** A default that depends on --profile, from the presets themselves: `2000 (profile default); 3000 (thorough); 0 (quick)`. */
+function perPreset(value: (preset: Preset) => string | number): string {
   const byValue = new Map<string, string[]>();
-  for (const profile of Object.values(PROFILES)) byValue.set(String(value(profile)), [...(byValue.get(String(value(profile))) ?? []), profile.name]);
+  for (const preset of Object.values(PRESETS)) byValue.set(String(value(preset)), [...(byValue.get(String(value(preset))) ?? []), preset.name]);
   if (byValue.size === 1) return [...byValue.keys()][0];
   return [...byValue].map(([shown, names], i) => `${shown} (${i === 0 ? 'profile ' : ''}${names.join(', ')})`).join('; ');
 }
 
-/** A profile's number with the cases that have their own (`100 (①-2: 300, ①-3: 9)`), where the profile honours them. */
-function withCaseDefaults(profile: Profile, value: number, own: (record: CaseRecord) => number | undefined): string {
-  if (!profile.caseDefaults) return String(value);
-  const exceptions = selectCases(profile.cases).filter((c) => own(c) !== undefined && own(c) !== value);
+/** A preset's number with the cases that have their own (`100 (①-2: 300, ①-3: 9)`), where the preset honours them. */
+function withCaseDefaults(preset: Preset, value: number, own: (record: CaseRecord) => number | undefined): string {
+  if (!preset.caseDefaults) return String(value);
+  const exceptions = selectCases(preset.cases).filter((c) => own(c) !== undefined && own(c) !== value);
   return exceptions.length ? `${value} (${exceptions.map((c) => `${c.id}: ${own(c)}`).join(', ')})` : String(value);
 }
 
-function runsOf(profile: Profile): string {
-  const runs = withCaseDefaults(profile, profile.runs, (c) => c.defaultRuns);
-  if (profile.budgetMs === null) return runs;
-  return `at most ${runs}, until ${profile.budgetMs / 1000} s of timed calls per case are spent (at least ${profile.minRunsPerVisit} per visit)`;
+function runsOf(preset: Preset): string {
+  const runs = withCaseDefaults(preset, preset.runs, (c) => c.defaultRuns);
+  if (preset.budgetMs === null) return runs;
+  return `at most ${runs}, until ${preset.budgetMs / 1000} s of timed calls per case are spent (at least ${preset.minRunsPerVisit} per visit)`;
 }
 
 /** bench:all's options: the parser reads them, the help is generated from them, defaults from the data the run uses. */
@@ -74,7 +74,7 @@ const BENCH_ALL_OPTIONS = {
     kind: 'text',
     value: 'NAME',
     default: 'default',
-    description: `defaults for cases, runs, visits and warm-up: ${Object.values(PROFILES)
+    description: `defaults for cases, runs, visits and warm-up: ${Object.values(PRESETS)
       .map((p) => `${p.name}: ${p.description}`)
       .join('; ')}`,
   },
@@ -82,7 +82,7 @@ const BENCH_ALL_OPTIONS = {
     kind: 'list',
     value: 'IDS',
     description: `comma-separated case ids or aliases: ${CASES.map((c) => (c.aliases.length ? `${c.id} (${c.aliases[0]})` : c.id)).join(', ')}`,
-    defaultText: perProfile((p) => p.cases.join(',')),
+    defaultText: perPreset((p) => p.cases.join(',')),
   },
   transports: { kind: 'list', value: 'LIST', default: BLOG_TRANSPORTS, description: `which transports to run, of ${TRANSPORTS.join(', ')} (docs/decomposition.md); the Nest variants serve all, bare and go the first two` },
   network: {
@@ -123,18 +123,18 @@ const BENCH_ALL_OPTIONS = {
     min: 1,
     max: 100_000,
     description: 'exactly N timed repetitions per case, no time budget',
-    defaultText: perProfile(runsOf),
+    defaultText: perPreset(runsOf),
   },
-  warmup: { kind: 'int', value: 'N', min: 0, max: 100_000, description: 'untimed calls per case and transport before timing, at least', defaultText: perProfile((p) => p.warmup) },
+  warmup: { kind: 'int', value: 'N', min: 0, max: 100_000, description: 'untimed calls per case and transport before timing, at least', defaultText: perPreset((p) => p.warmup) },
   'warmup-ms': {
     kind: 'int',
     value: 'MS',
     min: 0,
     max: 100_000,
     description: 'and go on warming up until MS ms have passed: V8 needs tens of calls to optimize the small cases',
-    defaultText: perProfile((p) => p.warmupMs),
+    defaultText: perPreset((p) => p.warmupMs),
   },
-  'settle-ms': { kind: 'int', value: 'MS', min: 0, max: 100_000, description: 'idle ms before each timed call, letting GC and socket teardown finish', defaultText: perProfile((p) => p.settleMs) },
+  'settle-ms': { kind: 'int', value: 'MS', min: 0, max: 100_000, description: 'idle ms before each timed call, letting GC and socket teardown finish', defaultText: perPreset((p) => p.settleMs) },
   forks: {
     kind: 'int',
     value: 'N',
@@ -143,7 +143,7 @@ const BENCH_ALL_OPTIONS = {
     description:
       "sets of new apps per case, each kept up (idle between visits) until the case's last visit, so no case inherits another's heaps; " +
       '0: one set of apps per variant serves every case (always with --client-url)',
-    defaultText: perProfile((p) => withCaseDefaults(p, p.forks, (c) => c.defaultForks)),
+    defaultText: perPreset((p) => withCaseDefaults(p, p.forks, (c) => c.defaultForks)),
   },
   visits: {
     kind: 'int',
@@ -152,8 +152,8 @@ const BENCH_ALL_OPTIONS = {
     max: 100_000,
     description:
       "split each case's runs over N visits spread evenly over the run and dealt to its forks in turn; a fork's first visit makes the cold call " +
-      `and warm-up, later ones re-warm per transport for ${perProfile((p) => `${p.rewarmMs} ms`)}`,
-    defaultText: perProfile((p) => withCaseDefaults(p, p.visits, (c) => c.defaultVisits)),
+      `and warm-up, later ones re-warm per transport for ${perPreset((p) => `${p.rewarmMs} ms`)}`,
+    defaultText: perPreset((p) => withCaseDefaults(p, p.visits, (c) => c.defaultVisits)),
   },
   'deadline-ms': {
     kind: 'int',
@@ -195,13 +195,13 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
 
 /** bench:all's options from its command line as the tool frame (cli/run-tool) parsed it: checked against each other and the data. */
 export function optionsOf({ values, help }: CommandLine<typeof BENCH_ALL_OPTIONS>, cwd: string = process.cwd()): BenchOptions {
-  const profileName = values.profile;
-  const profile = PROFILES[profileName];
-  if (!profile) throw new UsageError(`unknown profile ${JSON.stringify(profileName)}; use ${Object.keys(PROFILES).join(' or ')}`);
+  const presetName = values.profile;
+  const preset = PRESETS[presetName];
+  if (!preset) throw new UsageError(`unknown profile ${JSON.stringify(presetName)}; use ${Object.keys(PRESETS).join(' or ')}`);
 
   let cases: CaseRecord[];
   try {
-    cases = selectCases(values.cases ?? profile.cases);
+    cases = selectCases(values.cases ?? preset.cases);
   } catch (error) {
     throw new UsageError(errorText(error));
   }
@@ -270,11 +270,11 @@ export function optionsOf({ values, help }: CommandLine<typeof BENCH_ALL_OPTIONS
     throw new UsageError('--node chooses the Node the bench starts the apps on; with --client-url the apps are yours');
   }
 
-  const warmup = values.warmup ?? profile.warmup;
+  const warmup = values.warmup ?? preset.warmup;
   checkRunCap(cases, warmup);
-  const warmupMs = values['warmup-ms'] ?? profile.warmupMs;
+  const warmupMs = values['warmup-ms'] ?? preset.warmupMs;
   return {
-    profile,
+    preset,
     networks,
     runtimes,
     variants,
@@ -284,8 +284,8 @@ export function optionsOf({ values, help }: CommandLine<typeof BENCH_ALL_OPTIONS
     runs: values.runs ?? null,
     warmup,
     warmupMs,
-    rewarmMs: Math.min(profile.rewarmMs, warmupMs),
-    settleMs: values['settle-ms'] ?? profile.settleMs,
+    rewarmMs: Math.min(preset.rewarmMs, warmupMs),
+    settleMs: values['settle-ms'] ?? preset.settleMs,
     forks: forks ?? (clientUrl !== null ? 0 : null),
     visits: values.visits ?? null,
     deadlineMs: values['deadline-ms'] ?? null,

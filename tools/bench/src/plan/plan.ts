@@ -23,16 +23,16 @@ export function planCases(options: BenchOptions): PlannedCase[] {
 }
 
 function planVariants(options: BenchOptions, network: NetworkProfile, runtime: RuntimeRecord): PlannedCase[] {
-  const { profile } = options;
+  const { preset } = options;
   return options.variants.flatMap((variant) => {
     const transports = plannedTransports(variant, options.transports);
     if (transports.length === 0) return [];
     const visits = options.cases.flatMap((record, caseIndex) => {
-      const runs = options.runs ?? (profile.caseDefaults ? record.defaultRuns : undefined) ?? profile.runs;
-      const own = <T>(value: T | undefined) => (profile.caseDefaults ? value : undefined);
+      const runs = options.runs ?? (preset.caseDefaults ? record.defaultRuns : undefined) ?? preset.runs;
+      const own = <T>(value: T | undefined) => (preset.caseDefaults ? value : undefined);
       // Never more visits than runs (a visit without a timed run would only cost time), nor more forks than visits.
-      const visitCount = Math.min(runs, options.visits ?? own(record.defaultVisits) ?? profile.visits);
-      const forks = Math.min(visitCount, options.forks ?? own(record.defaultForks) ?? profile.forks);
+      const visitCount = Math.min(runs, options.visits ?? own(record.defaultVisits) ?? preset.visits);
+      const forks = Math.min(visitCount, options.forks ?? own(record.defaultForks) ?? preset.forks);
       const shares = splitRuns(runs, visitCount);
       return shares.map((share, i) => {
         const fork = forks === 0 ? 0 : (i % forks) + 1;
@@ -55,8 +55,8 @@ function planVariants(options: BenchOptions, network: NetworkProfile, runtime: R
           firstPosition: shares.slice(0, i).reduce((a, b) => a + b, 0) * transports.length,
           deadlineMs: callDeadlineMs(record, options.deadlineMs, rttMs(network)),
           // --runs asks for exactly that many runs: no budget then.
-          budgetMs: options.runs === null && profile.budgetMs !== null ? profile.budgetMs / visitCount : null,
-          minRuns: Math.min(share, profile.minRunsPerVisit),
+          budgetMs: options.runs === null && preset.budgetMs !== null ? preset.budgetMs / visitCount : null,
+          minRuns: Math.min(share, preset.minRunsPerVisit),
         };
         return { planned, at: (i + 0.5) / visitCount, caseIndex };
       });

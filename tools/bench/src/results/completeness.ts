@@ -48,13 +48,13 @@ export function plannedCells(plan: readonly PlannedCase[]): PlannedCell[] {
  * visits than planned (settings.visitsDone). A variant the run skipped (not built) was never to run.
  */
 export function completenessOf(doc: Pick<RunDocument, 'incomplete' | 'settings' | 'results'>): Completeness {
-  const planned = doc.settings.plannedCells as PlannedCell[] | undefined;
+  const planned = doc.settings.plannedCells;
   if (!Array.isArray(planned)) {
     const unknown = doc.incomplete ? 'this run was written before runs recorded their plan (settings.plannedCells): which cells are missing is not known' : null;
     return { complete: !doc.incomplete, missing: [], short: [], unknown };
   }
-  const skipped = (doc.settings.skippedVariants ?? {}) as Record<string, unknown>;
-  const visitsDone = doc.settings.visitsDone as Record<string, number> | undefined;
+  const skipped = doc.settings.skippedVariants ?? {};
+  const visitsDone = doc.settings.visitsDone;
   const measured = new Set(doc.results.map((r) => cellKey(r)));
   const missing: string[] = [];
   const short: string[] = [];

@@ -1,5 +1,8 @@
 import { describePath, type PathRecord } from './path-record';
 import { rttMs } from './round-trip';
+import type { BenchSettings } from './model';
+import type { CalibrationRecord, NetworkRecord } from './document';
+import type { AppRuntime, RuntimeProvenance } from './run-records';
 /** Milliseconds for a table: 3 significant decimals under 10 ms, fewer above. */
 export function ms(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';
@@ -41,7 +44,7 @@ function exceptionsTo(value: number, perCase: unknown): string {
  * Runs from before visits existed (forks only: each fork one visit on new apps) and from before forks
  * existed (neither) read as they ran.
  */
-export function describeVisits(settings: Record<string, unknown>): string {
+export function describeVisits(settings: Pick<BenchSettings, 'forks' | 'forksPerCase' | 'visits' | 'visitsPerCase'>): string {
   const { forks, forksPerCase, visits, visitsPerCase } = settings;
   if (typeof visits !== 'number') {
     if (typeof forks !== 'number' || forks === 0) return 'one set of apps for all cases of a variant, one visit per case';
@@ -67,15 +70,8 @@ export function describeMemoryReclaim(value: unknown): string | null {
   return `DAMON running: ${what.length > 0 ? what.join(', ') : 'monitoring only'}`;
 }
 
-/** What a network stage achieved, as its calibration measured it (the part of network/stage.ts's Calibration read here). */
-interface CalibrationLike {
-  verdict?: string;
-  reasons?: string[];
-  achieved: { tcpConnectRttMs: { median: number }; pingRttMs: { median: number } | null; throughput: { steadyMbit: number } };
-}
-
 /** One line of what the stage achieved: "client → servers: RTT 20.41 ms by TCP connect (ping 20.60 ms), 941 Mbit/s …". */
-export function describeCalibration(calibration: CalibrationLike): string {
+export function describeCalibration(calibration: CalibrationRecord): string {
   const { tcpConnectRttMs, pingRttMs, throughput } = calibration.achieved;
   return (
     `client → servers: RTT ${tcpConnectRttMs.median.toFixed(2)} ms by TCP connect` +
@@ -84,17 +80,9 @@ export function describeCalibration(calibration: CalibrationLike): string {
   );
 }
 
-interface NetworkLike {
-  profile: { name: string; description: string; oneWayDelayMs: number; rateMbit: number | null; loss: number };
-  calibration: CalibrationLike | null;
-  delayerCpu: { cpuMs: number; packets: number; cpuPerPacketUs: number | null; receiveCpuMs?: number } | null;
-  refused: string | null;
-}
-
 /** One line per network of the run (provenance.networks): what was asked for, what was achieved, the delayer's cost. */
-export function describeNetworks(value: unknown): string[] {
-  if (!value || typeof value !== 'object') return [];
-  return Object.values(value as Record<string, NetworkLike>).map(({ profile, calibration, delayerCpu, refused }) => {
+export function describeNetworks(networks: Record<string, NetworkRecord> | undefined): string[] {
+  return Object.values(networks ?? {}).map(({ profile, calibration, delayerCpu, refused }) => {
     if (!calibration) return `${profile.name}: ${refused ?? 'every app on 127.0.0.1, no network stage'}`;
     const asked = `asked ${rttMs(profile)} ms RTT${profile.rateMbit === null ? '' : `, ${profile.rateMbit} Mbit/s`}${profile.loss > 0 ? `, ${profile.loss * 100}% loss` : ''}`;
     const receive = delayerCpu?.receiveCpuMs === undefined ? '' : ` (servers' receive thread ${ms(delayerCpu.receiveCpuMs)} ms)`;
@@ -104,31 +92,22 @@ export function describeNetworks(value: unknown): string[] {
 }
 
 /** One line per network and variant of what the client measured of its path (provenance.path), with any change during the run. */
-export function describePaths(value: unknown): string[] {
-  if (!value || typeof value !== 'object') return [];
-  return Object.entries(value as Record<string, PathRecord>).map(
+export function describePaths(paths: Record<string, PathRecord> | undefined): string[] {
+  return Object.entries(paths ?? {}).map(
     ([key, record]) => `${key}: ${describePath(record.before)}${record.changed?.length ? `; **changed during the run**: ${record.changed.join(', ')}` : ''}`,
   );
-}
-
-interface RuntimeLike {
-  version: string;
-  binary: string;
-  source: string;
-  apps: Record<string, Record<string, { node?: string; v8?: string; openssl?: string; llhttp?: string; error?: string }>>;
 }
 
 /**
  * One line per runtime of the run (provenance.runtimes): the versions its apps ran on, as read from the
  * running processes (app-runtimes.ts); an app that ran on anything else is named.
  */
-export function describeRuntimes(value: unknown): string[] {
-  if (!value || typeof value !== 'object') return [];
-  return Object.entries(value as Record<string, RuntimeLike>).map(([name, runtime]) => {
+export function describeRuntimes(runtimes: Record<string, RuntimeProvenance> | undefined): string[] {
+  return Object.entries(runtimes ?? {}).map(([name, runtime]) => {
     const apps = Object.entries(runtime.apps ?? {}).flatMap(([variant, byApp]) => Object.entries(byApp).map(([app, info]) => ({ label: `${variant} ${app}`, info })));
-    const seen = apps.find((a) => a.info.node)?.info;
+    const seen = apps.map((a) => a.info).find((info): info is AppRuntime => 'node' in info);
     const versions = seen ? `${seen.node} (V8 ${seen.v8}, OpenSSL ${seen.openssl}, llhttp ${seen.llhttp})` : `v${runtime.version}`;
-    const odd = apps.filter((a) => a.info.error || a.info.node !== seen?.node).map((a) => `${a.label}: ${a.info.error ?? a.info.node}`);
+    const odd = apps.filter((a) => 'error' in a.info || a.info.node !== seen?.node).map((a) => `${a.label}: ${'error' in a.info ? a.info.error : a.info.node}`);
     return `Node ${name}: ${versions} for ${apps.length} app(s)${odd.length ? `; **differs**: ${odd.join(', ')}` : ''}; ${runtime.binary} (${runtime.source})`;
   });
 }

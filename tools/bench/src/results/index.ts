@@ -7,9 +7,11 @@ export { PHASE_KEYS, PHASE_LABELS, phaseParts, variantRatios, type PhaseKey, typ
 export { cellLabel, completenessOf, describeIncomplete, plannedCells } from './completeness';
 export { TIE_WITHIN, decisionMap, type DecisionMap, type MapCell } from './decision-map';
 export { bytes, count, describeCalibration, describeMemoryReclaim, describeNetworks, describePaths, describeRuntimes, describeVisits, ms, ratio } from './format';
-export { BLOG_TRANSPORTS, SCHEMA_VERSION, TRANSPORTS, type BlogTransport, type CaseRecord, type CaseResult, type Failure, type MachineProbeReading, type Measurement, type PathCost, type Phases, type PlannedCase, type ProcessCost, type RawResult, type RunDocument, type Transport } from './model';
+export { BLOG_TRANSPORTS, SCHEMA_VERSION, TRANSPORTS, type BenchProvenance, type BenchSettings, type BlogTransport, type CaseRecord, type CaseResult, type Failure, type MachineProbeReading, type Measurement, type PathCost, type Phases, type PlannedCase, type ProcessCost, type RawResult, type RunDocument, type Transport } from './model';
 export { pathCostRows, pathCostTotal, type PathCostRow } from './path-cost';
 export { describePath, pathChanges, type PathRecord } from './path-record';
+export type { CalibrationRecord, NetworkRecord, Provenance, ResultsDocument, Settings } from './document';
+export type { AppRuntime, AppRuntimeRecord, Pinning, QuietRule, QuietWaits, RuntimeProvenance, SetEvent } from './run-records';
 export { collectProvenance } from './provenance';
 export { anyOffLoopback, anyRuntimes, blogRatio, cellKey, grpcOverJson, networkOf, placeLabeller, placeLabels, runtimeOf, toCaseResult } from './results';
 export { listRuns, readRun, writeIndex, type StoredRun, type SuiteRunEntry } from './runs';

@@ -1,6 +1,10 @@
 // The one result type that joins measuring, statistics and exporting (as in hyperfine).
 import type { ProcessCost } from '@bench/config';
 import { TRANSPORT_NAMES, type CaseRun, type Http2Windows, type Phases, type TransportName } from '@bench/harness';
+import type { PlannedCell } from './completeness';
+import type { Provenance, ResultsDocument, Settings } from './document';
+import type { PathRecord } from './path-record';
+import type { Pinning, QuietWaits, RuntimeProvenance, SetEvent } from './run-records';
 
 /** CPU time and peak RSS of a process (libs/config), and where a call's time went (libs/harness): as the client reports them. */
 export type { Phases, ProcessCost };
@@ -259,11 +263,64 @@ export interface CaseResult extends CaseIdentity {
 /** results.json's schema: 3 keys every cell by its runtime too (version 2 documents are still read). */
 export const SCHEMA_VERSION = 3;
 
-export interface RunDocument {
+/**
+ * bench:all's settings: what it was asked for and how it ran the cases (main.ts writes them). Optional:
+ * what runs from before the field existed lack.
+ */
+export interface BenchSettings extends Settings {
+  runtimes?: { name: string; version: string }[];
+  variants?: { id: string; description: string; mains: Readonly<Record<string, string>>; env: Readonly<Record<string, string>> }[];
+  cases: string[];
+  transports: Transport[];
+  runs: number;
+  runsOverride?: number | null;
+  warmup: number;
+  warmupMs?: number;
+  settleMs?: number;
+  forks?: number | null;
+  forksPerCase?: Record<string, number>;
+  visits?: number | null;
+  visitsPerCase?: Record<string, number>;
+  rewarmMs?: number;
+  /** Timed calls per case after which a visit stops repeating; null: every run is made. */
+  budgetMs?: number | null;
+  minRunsPerVisit?: number;
+  coldCallPerCase?: boolean;
+  order?: string;
+  clientUrl: string | null;
+  /** Whether the apps were pinned, in runs from before provenance.pinning. */
+  pinned?: boolean;
+  /** Every set of apps started, per variant: where, for which cases, its pids, ports and Node flags. */
+  startedApps?: Record<string, Record<string, unknown>[]>;
+  quietWaits?: QuietWaits;
+  keepWarmNodeFlags?: readonly string[];
+  deadlines?: { rule: string; override: number | null; perCaseMs: Record<string, number> };
+  failurePolicy?: string;
+  restarts?: SetEvent[];
+  /** The start line's estimate, and the past runs it was costed from (measure/estimate.ts; empty: the blog's figures). */
+  expectedMs?: number;
+  expectedFrom?: string[];
+  boundMs?: number;
+  /** What bench:compare checks a run against (completeness.ts). */
+  plannedCells?: PlannedCell[];
+  visitsDone?: Record<string, number>;
+  /** Optional variants that could not run here, with why. */
+  skippedVariants?: Record<string, string>;
+}
+
+/** bench:all's provenance: the core's, with the pinning, each variant's client and runtime, and its measured path. */
+export interface BenchProvenance extends Provenance {
+  pinning?: Pinning;
+  /** Each client's description of itself (GET /bench/info), by variant (`variant@nodeN` off the default runtime). */
+  clients?: Record<string, Record<string, unknown>>;
+  /** The first client's, as runs from before variants recorded it. */
+  client?: Record<string, unknown>;
+  runtimes?: Record<string, RuntimeProvenance>;
+  /** The client's own measurement of its path before and after each variant, by network/variant. */
+  path?: Record<string, PathRecord>;
+}
+
+export interface RunDocument extends ResultsDocument<BenchSettings, BenchProvenance> {
   schemaVersion: 2 | typeof SCHEMA_VERSION;
-  /** True until every planned case has a result (an interrupted or crashed run stays incomplete). */
-  incomplete: boolean;
-  provenance: Record<string, unknown>;
-  settings: Record<string, unknown>;
   results: CaseResult[];
 }

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
 import { runtimeInfo } from '@bench/config';
 import { readMemoryReclaim } from './memory-reclaim';
+import type { Provenance } from './document';
 
 function git(args: string[], cwd: string): string | null {
   try {
@@ -16,7 +17,7 @@ function git(args: string[], cwd: string): string | null {
  * and the command line (the measuring clients' runtimes are added per variant). GIT_COMMIT stands in where there is no .git
  * (e.g. a container built from a copy of the tree).
  */
-export function collectProvenance(workspaceRoot: string, argv: readonly string[]): Record<string, unknown> {
+export function collectProvenance(workspaceRoot: string, argv: readonly string[]): Provenance {
   const commit = git(['rev-parse', 'HEAD'], workspaceRoot) ?? process.env.GIT_COMMIT ?? null;
   const status = git(['status', '--porcelain', '--untracked-files=no'], workspaceRoot);
   return {

@@ -35,8 +35,8 @@ export function runtimesOf(results: readonly Pick<CaseIdentity, 'runtime'>[]): s
  * A document's results, each labelled with its runtime: as recorded (schema 3), or for a run from before
  * --node, the Node its provenance recorded for the measuring client (else the bench's), else UNKNOWN_RUNTIME.
  */
-export function withRuntimes<T extends Pick<CaseIdentity, 'runtime'>>(results: readonly T[], provenance: Record<string, unknown> | undefined): T[] {
-  const recorded = (key: string) => (provenance?.[key] as { node?: unknown } | undefined)?.node;
+export function withRuntimes<T extends Pick<CaseIdentity, 'runtime'>>(results: readonly T[], provenance: Partial<Record<'client' | 'bench', { node?: unknown }>> | undefined): T[] {
+  const recorded = (key: 'client' | 'bench') => provenance?.[key]?.node;
   const legacy = runtimeNameOf(recorded('client') ?? recorded('bench'));
   return results.map((r) => (r.runtime === undefined ? { ...r, runtime: legacy } : r));
 }

@@ -4,17 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { errorText } from '../cli';
-
-/** The versions provenance keeps per app: the ones that decide what is measured (V8's JSON, OpenSSL, llhttp's HTTP/1 parser). */
-export interface AppRuntime {
-  executable: string;
-  node: string;
-  v8: string;
-  openssl: string;
-  llhttp: string;
-  uv: string;
-  nghttp2: string;
-}
+import type { AppRuntime, AppRuntimeRecord } from '../results';
 
 /** How long asking an executable for its versions may take. */
 const VERSIONS_TIMEOUT_MS = 30_000;
@@ -37,7 +27,7 @@ function versionsOf(executable: string): Omit<AppRuntime, 'executable'> | null {
  * The runtime of a running Node process, or why it cannot be read (the process is gone, or /proc is not
  * there as on macOS).
  */
-export function runtimeOfProcess(pid: number): AppRuntime | { error: string } {
+export function runtimeOfProcess(pid: number): AppRuntimeRecord {
   let executable: string;
   try {
     executable = fs.readlinkSync(`/proc/${pid}/exe`);

@@ -5,20 +5,11 @@ import { AppStartError, KEEP_WARM_NODE_FLAGS, startApps, type Placement, type St
 import { RESTARTS_PER_SET, type BenchOptions, appSetKey, lastVisitOfAppSet, type VariantRecord, DEFAULT_RUNTIME } from '../plan';
 import { HttpClientDriver, probeMachine, describeFailure, runCases, type RunnerHooks } from '../measure';
 import { givenToken } from './control-token';
-import { type Failure, type PlannedCase, type RawResult, type RunDocument, describePath, pathChanges, type PathRecord } from '../results';
-import type { Pinning } from './pinning';
-import { QUIET_RULE, waitUntilQuiet, type QuietRule } from './quiesce';
+import { type Failure, type PlannedCase, type RawResult, type RunDocument, describePath, pathChanges, type Pinning, type QuietWaits, type SetEvent } from '../results';
+import { QUIET_RULE, waitUntilQuiet } from './quiesce';
 import { errorText } from '../cli';
 import type { NodeBinary } from './node-binaries';
 import { runtimeOfProcess } from './app-runtimes';
-
-/** What the quiet waits before visits came to, in settings (quiesce.ts). */
-export interface QuietWaits {
-  rule: QuietRule;
-  visits: number;
-  totalMs: number;
-  notQuiet: number;
-}
 
 export function noQuietWaits(): QuietWaits {
   return { rule: QUIET_RULE, visits: 0, totalMs: 0, notQuiet: 0 };
@@ -41,18 +32,9 @@ export interface VariantContext {
   node?: NodeBinary;
 }
 
-/** What provenance.runtimes keeps of one runtime: the release asked for, where its node came from, and what each app ran on. */
-export interface RuntimeProvenance {
-  version: string;
-  binary: string;
-  source: NodeBinary['source'];
-  /** Per variant and app, read from the running process (app-runtimes.ts). */
-  apps: Record<string, Record<string, unknown>>;
-}
-
 /** Records what every app of a just-started set runs on, under provenance.runtimes[runtime].apps[variant]. */
 function recordAppRuntimes(doc: RunDocument, runtime: string, node: NodeBinary | undefined, variantId: string, pids: Record<string, number>): void {
-  const runtimes = ((doc.provenance.runtimes as Record<string, RuntimeProvenance> | undefined) ??= {});
+  const runtimes = (doc.provenance.runtimes ??= {});
   const record = (runtimes[runtime] ??= {
     version: node?.version ?? process.versions.node,
     binary: node?.path ?? process.execPath,
@@ -80,15 +62,6 @@ interface SetState {
   restarts: number;
 }
 
-/** A restart or a give-up, as recorded in settings.restarts. */
-export interface SetEvent {
-  variant: string;
-  set: string;
-  at: string;
-  cause: Failure;
-  action: 'restarted' | 'failed its remaining visits' | 'stopped (no visits left)';
-}
-
 /** Starts the set of apps a visit needs (unless --client-url), records it, and asks the client who it is. */
 async function startSet(planned: PlannedCase, slot: number, variant: VariantRecord, ctx: VariantContext): Promise<LiveSet> {
   const { options, doc, runDir, pinning } = ctx;
@@ -102,8 +75,7 @@ async function startSet(planned: PlannedCase, slot: number, variant: VariantReco
     const nodeFlags = planned.visits > Math.max(1, planned.forks) ? KEEP_WARM_NODE_FLAGS : [];
     apps = await startApps(ctx.workspaceRoot, logDir, pinning, variant, { slot, nodeFlags, placement: ctx.placement, nodeBinary: ctx.node?.path });
     if (variant.runtime === 'node') recordAppRuntimes(doc, planned.runtime, ctx.node, variant.id, apps.pids);
-    const started = doc.settings.startedApps as Record<string, unknown[]>;
-    (started[variant.id] ??= []).push({
+    ((doc.settings.startedApps ??= {})[variant.id] ??= []).push({
       network: planned.network,
       runtime: planned.runtime,
       cases: planned.fork > 0 ? [id] : 'all',
@@ -121,7 +93,7 @@ async function startSet(planned: PlannedCase, slot: number, variant: VariantReco
     const client = await driver.describe();
     // One client per variant and runtime: the default runtime's under the variant's id, as before --node.
     const clientKey = planned.runtime === DEFAULT_RUNTIME ? variant.id : `${variant.id}@node${planned.runtime}`;
-    (doc.provenance.clients as Record<string, unknown>)[clientKey] = client;
+    (doc.provenance.clients ??= {})[clientKey] = client;
     doc.provenance.client ??= client;
     return { apps, driver, slot };
   } catch (error) {
@@ -203,8 +175,8 @@ async function inspect(live: LiveSet, results: readonly RawResult[]): Promise<Fa
 export async function runVariant(visits: readonly PlannedCase[], variant: VariantRecord, ctx: VariantContext): Promise<void> {
   const last = lastVisitOfAppSet(visits);
   const states = new Map<string, SetState>();
-  const quiet = ctx.doc.settings.quietWaits as QuietWaits;
-  const events = ((ctx.doc.settings.restarts as SetEvent[] | undefined) ??= []);
+  const quiet = (ctx.doc.settings.quietWaits ??= noQuietWaits());
+  const events = (ctx.doc.settings.restarts ??= []);
   const restartsAllowed = ctx.options.clientUrl ? 0 : RESTARTS_PER_SET;
 
   /** Takes a broken set out of service: restarted at its next visit while restarts are left, else failed for good. */
@@ -222,7 +194,7 @@ export async function runVariant(visits: readonly PlannedCase[], variant: Varian
   };
 
   // The client's own measurement of its path, before the variant's first visit and after its last.
-  const paths = ((ctx.doc.provenance.path as Record<string, PathRecord> | undefined) ??= {});
+  const paths = (ctx.doc.provenance.path ??= {});
   const on = visits[0] && visits[0].runtime !== DEFAULT_RUNTIME ? `node${visits[0].runtime}/` : '';
   const pathKey = `${visits[0]?.network ?? 'loopback'}/${on}${variant.id}`;
   const measurePath = async (live: LiveSet, when: 'before' | 'after') => {

@@ -6,8 +6,7 @@ import * as path from 'node:path';
 import { CONTROL_TOKEN_ENV, PARENT_PIPE_ENV, SETTING_ENV } from '@bench/config';
 import { runToken } from './control-token';
 import { APP_NAMES, type AppName, START_BOUND_MS, STOP_BOUND_MS, missingMains, type VariantRecord } from '../plan';
-import type { Failure, PathCost } from '../results';
-import type { Pinning } from './pinning';
+import type { Failure, PathCost, Pinning } from '../results';
 import { errorText } from '../cli';
 
 /** Where explicit ports are given (CLIENT_PORT, …), sets up at once take them this far apart: + slot × 10. */

@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runtimePackage, type RuntimeRecord } from '../plan';
 import { errorText } from '../cli';
+import type { RuntimeProvenance } from '../results';
 
 /** Overrides the cache folder (tests, CI caches): the folder that holds one `<version>/bin/node` per release. */
 export const NODE_CACHE_ENV = 'BENCH_NODE_CACHE';
@@ -22,7 +23,7 @@ export interface NodeBinary {
   /** The executable the runtime's apps are started with. */
   path: string;
   /** bench: the Node running the bench is this release; project: the project's own (npm ci); cache: found in the cache; fetched: fetched now. */
-  source: 'bench' | 'project' | 'cache' | 'fetched';
+  source: RuntimeProvenance['source'];
 }
 
 /** Puts a package's tarball contents (its `package/` folder) into `into`; throws with the reason when it cannot. */

@@ -1,15 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import type { AppName } from '../plan';
-
-/** Where each app runs, or why they are not pinned; recorded in every report's settings. */
-export interface Pinning {
-  requested: boolean;
-  pinned: boolean;
-  /** taskset CPU lists per app, when pinned. */
-  cores: Partial<Record<AppName, string>> | null;
-  cpuCount: number;
-  reason: string | null;
-}
+import type { Pinning } from '../results';
 
 /** Fewer cores than this and pinning would leave an app without a core of its own. */
 export const MIN_CORES_TO_PIN = 4;

@@ -1,18 +1,6 @@
 // Waiting until the idle app sets are really idle before a visit times anything.
 import * as fs from 'node:fs';
-
-/**
- * Why: app sets stay up between their visits, and a set that has just served a heavy case goes on
- * working for a while after its last reply (V8 shrinking a heap of hundreds of MB, sockets closing).
- * On two cores that work would land in the next visit's calls. So before a visit, the bench waits
- * until every other set's processes used at most `maxTicks` CPU ticks in a window, or gives up (and
- * times anyway) after `timeoutMs`.
- */
-export interface QuietRule {
-  windowMs: number;
-  maxTicks: number;
-  timeoutMs: number;
-}
+import type { QuietRule } from '../results';
 
 export const QUIET_RULE: QuietRule = Object.freeze({ windowMs: 200, maxTicks: 1, timeoutMs: 5_000 });
 

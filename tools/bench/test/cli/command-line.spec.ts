@@ -7,7 +7,7 @@ import { helpText, parseCommandLine, toolExitCode, UsageError, type Command } fr
 import { COMPARE_COMMAND } from '../../src/compare-main';
 import { NETWORK_COMMAND } from '../../src/network/main';
 import { BENCH_ALL_COMMAND } from '../../src/plan/options';
-import { PROFILES } from '../../src/plan/profiles';
+import { PRESETS } from '../../src/plan/presets';
 import { suiteCommand } from '../../src/suites/common/args';
 import { ECHO_SPEC } from '../../src/suites/echo/main';
 import { LATENCY_SPEC } from '../../src/suites/latency/main';
@@ -99,8 +99,8 @@ describe('helpText', () => {
 
   it("bench:all's defaults come from the profiles the run uses", () => {
     const help = helpText(BENCH_ALL_COMMAND);
-    for (const profile of Object.values(PROFILES)) expect(help.replace(/\s+/g, ' ')).toContain(`${profile.name}: ${profile.description}`);
-    expect(help.replace(/\s+/g, ' ')).toContain(`; ${PROFILES.quick.runs} (quick))`);
+    for (const profile of Object.values(PRESETS)) expect(help.replace(/\s+/g, ' ')).toContain(`${profile.name}: ${profile.description}`);
+    expect(help.replace(/\s+/g, ' ')).toContain(`; ${PRESETS.quick.runs} (quick))`);
   });
 });
 

@@ -5,7 +5,7 @@ import { appSetKey, lastVisitOfAppSet, planCases, splitRuns } from '../../src/pl
 describe('parseOptions', () => {
   it('defaults to the default profile: seven cases, both transports, a set of apps per case visited 4 times, timed calls within a budget', () => {
     const options = parseOptions([], '/work');
-    expect(options.profile.name).toBe('default');
+    expect(options.preset.name).toBe('default');
     expect(options.out).toBe(path.resolve('/work', 'results'));
     expect(options.clientUrl).toBeNull();
     const plan = planCases(options);

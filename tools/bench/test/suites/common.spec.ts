@@ -23,7 +23,7 @@ const SPEC: SuiteOptionsSpec<Demo> = {
   suite: 'demo',
   about: 'a demo suite',
   options: { calls: { description: 'calls', min: 1, max: 100 }, rounds: { description: 'rounds', min: 1, max: 5 } },
-  profiles: { default: { calls: 50, rounds: 3 }, quick: { calls: 5, rounds: 1 } },
+  presets: { default: { calls: 50, rounds: 3 }, quick: { calls: 5, rounds: 1 } },
 };
 
 describe('suite options', () => {
@@ -35,7 +35,7 @@ describe('suite options', () => {
     expect(parseSuiteArgs(SPEC, ['--network', 'veth,region,veth']).networks).toEqual(['veth', 'region']);
     expect(() => parseSuiteArgs(SPEC, ['--network', 'region,mars'])).toThrow('--network takes loopback, veth, zone, region or wan, got "mars"');
     const args = parseSuiteArgs(SPEC, ['--profile=quick', '--calls', '7', '--rounds=2', '--out', '/tmp/x']);
-    expect(args).toEqual({ profile: 'quick', out: '/tmp/x', networks: ['loopback'], runtimes: [defaultRuntime()], settings: { calls: 7, rounds: 2 } });
+    expect(args).toEqual({ preset: 'quick', out: '/tmp/x', networks: ['loopback'], runtimes: [defaultRuntime()], settings: { calls: 7, rounds: 2 } });
   });
 
   it.each([
@@ -81,7 +81,7 @@ describe('latency summaries', () => {
 });
 
 describe('sequential calls', () => {
-  it('rotate the order of contenders each round', () => {
+  it('rotate the order of transports each round', () => {
     expect([0, 1, 2, 3].map((round) => rotate(['a', 'b', 'c'], round).join(''))).toEqual(['abc', 'bca', 'cab', 'abc']);
   });
 
@@ -161,20 +161,20 @@ describe('suite rendering', () => {
   const hdr = (p50Ms: number) => ({ ...summary(p50Ms), p999Ms: p50Ms, curveMs: [], hdrBase64: '' });
 
   it('says how the echo ranking compares with the published one', () => {
-    const cell = (contender: string, jobsPerS: number): EchoCell => ({ contender, calls: 10, rounds: [], elapsedMs: 1, jobsPerS, latency: summary(1), curveMs: [] });
+    const cell = (transport: string, jobsPerS: number): EchoCell => ({ transport, calls: 10, rounds: [], elapsedMs: 1, jobsPerS, latency: summary(1), curveMs: [] });
     expect(echoVerdict({ cells: [cell('grpc-unary', 1000), cell('grpc-bidi', 4000), cell('rest-json', 2000)], failures: [], streamCost: null })).toBe(
       'Fastest first: grpc-bidi 4,000/s, rest-json 2,000/s, grpc-unary 1,000/s (published order: grpc-bidi, grpc-unary, rest-protobuf, rest-json).',
     );
   });
 
   it('compares the migration’s “before” with gRPC as the authors did', () => {
-    const cell = (contender: string, meanMs: number, p95Ms: number): LatencyCell => ({ contender, latency: summary(meanMs, meanMs, p95Ms), curveMs: [], firstCallMs: [1], connect: null });
+    const cell = (transport: string, meanMs: number, p95Ms: number): LatencyCell => ({ transport, latency: summary(meanMs, meanMs, p95Ms), curveMs: [], firstCallMs: [1], connect: null });
     const verdict = latencyVerdict([cell('grpc', 1, 2), cell('protobuf-new-connection', 3, 8), cell('protobuf-keepalive', 1.5, 3)]);
     expect(verdict).toBe("HTTP/1.1 + protobuf with a new connection per call: mean 3.00× and p95 4.00× gRPC's (published 4× and 7×); with keep-alive: mean 1.50×, p95 1.50×.");
   });
 
   it('gives the ping-pong ratios across payloads', () => {
-    const cell = (contender: string, payload: string, p50Ms: number, callsPerS: number): PingPongCell => ({ contender, payload, bytes: 100, elapsedMs: 1000, calls: callsPerS, callsPerS, payloadBytesPerS: 200 * callsPerS, latency: hdr(p50Ms) });
+    const cell = (transport: string, payload: string, p50Ms: number, callsPerS: number): PingPongCell => ({ transport, payload, bytes: 100, elapsedMs: 1000, calls: callsPerS, callsPerS, payloadBytesPerS: 200 * callsPerS, latency: hdr(p50Ms) });
     const cells = [cell('grpc-unary', 'a', 1, 1000), cell('rest-json', 'a', 5, 200), cell('grpc-bidi', 'a', 0.4, 2500), cell('grpc-unary', 'b', 2, 500), cell('rest-json', 'b', 4, 250), cell('grpc-bidi', 'b', 1, 1000)];
     expect(pingPongVerdict(cells)).toBe(
       "Across payloads, REST JSON's median latency is 2.00–5.00× gRPC unary's (published: 5–10× up to p95); gRPC unary carries 2.00–5.00× REST's payload bytes/s (published ~3× small, ~2× large); the stream makes 2.00–2.50× the unary calls/s (published > 2×).",

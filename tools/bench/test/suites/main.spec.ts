@@ -38,14 +38,14 @@ describe('bench:suites --profile quick', () => {
     for (const suite of SUITES) {
       expect(path.basename(folders[suite.id])).toMatch(new RegExp(`^${suite.id}-\\d{4}-\\d\\d-\\d\\dT`));
       for (const file of ['results.json', 'results.md', 'report.html']) expect(fs.existsSync(path.join(folders[suite.id], file))).toBe(true);
-      expect(read(suite.id)).toMatchObject({ schemaVersion: 1, suite: suite.id, incomplete: false, settings: { profile: 'quick' }, provenance: { gitCommit: expect.any(String) } });
+      expect(read(suite.id)).toMatchObject({ schemaVersion: 2, suite: suite.id, incomplete: false, settings: { profile: 'quick' }, provenance: { gitCommit: expect.any(String) } });
     }
   });
 
-  it('echo: four contenders of 200 checked calls each, jobs/s and the stream cost', () => {
+  it('echo: four transports of 200 checked calls each, jobs/s and the stream cost', () => {
     const doc = read('echo');
     expect(doc.results.failures).toEqual([]);
-    expect(doc.results.cells.map((c: { contender: string }) => c.contender)).toEqual(['grpc-unary', 'grpc-bidi', 'rest-protobuf', 'rest-json']);
+    expect(doc.results.cells.map((c: { transport: string }) => c.transport)).toEqual(['grpc-unary', 'grpc-bidi', 'rest-protobuf', 'rest-json']);
     for (const c of doc.results.cells) {
       expect(c).toMatchObject({ calls: 200, latency: { n: 200 } });
       expect(c.jobsPerS).toBeCloseTo((1000 * 200) / c.elapsedMs, 6);
@@ -54,17 +54,17 @@ describe('bench:suites --profile quick', () => {
     expect(fs.readFileSync(path.join(folders.echo, 'results.md'), 'utf8')).toContain('| grpc-bidi | 200 |');
   });
 
-  it('latency: five contenders, connect times only where a call opens a connection', () => {
-    const cells = read('latency').results.cells as Array<{ contender: string; latency: { n: number }; connect: { calls: number } | null; firstCallMs: number[] }>;
-    expect(cells.map((c) => c.contender)).toEqual(['grpc', 'json-keepalive', 'json-new-connection', 'protobuf-keepalive', 'protobuf-new-connection']);
+  it('latency: five transports, connect times only where a call opens a connection', () => {
+    const cells = read('latency').results.cells as Array<{ transport: string; latency: { n: number }; connect: { calls: number } | null; firstCallMs: number[] }>;
+    expect(cells.map((c) => c.transport)).toEqual(['grpc', 'json-keepalive', 'json-new-connection', 'protobuf-keepalive', 'protobuf-new-connection']);
     for (const c of cells) {
       expect(c.latency.n).toBe(20);
       expect(c.firstCallMs).toHaveLength(1);
-      expect(c.connect?.calls ?? 0).toBe(c.contender.endsWith('new-connection') ? 20 : 0);
+      expect(c.connect?.calls ?? 0).toBe(c.transport.endsWith('new-connection') ? 20 : 0);
     }
   });
 
-  it('pingpong: three contenders × four payloads, each with an HDR histogram', () => {
+  it('pingpong: three transports × four payloads, each with an HDR histogram', () => {
     const doc = read('pingpong');
     expect(doc.results.failures).toEqual([]);
     expect(doc.results.cells).toHaveLength(12);

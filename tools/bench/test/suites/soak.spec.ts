@@ -42,7 +42,7 @@ describe('soak: judgement', () => {
   it('renders results.md and report.html from the document alone, and fails the run on errors or growth', () => {
     const results: SoakResults = { loads: [load(0)], rssWarm: { a: 100 * 1048576 }, rssEnd: { a: 110 * 1048576 }, verdict: judgeSoak([load(0)], { a: 100 }, { a: 110 }) };
     const doc: SoakDocument = {
-      schemaVersion: 1,
+      schemaVersion: 2,
       suite: 'soak',
       incomplete: false,
       provenance: { gitCommit: 'abc' },

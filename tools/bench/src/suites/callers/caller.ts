@@ -1,6 +1,6 @@
 /**
  * One way to make a call, over a connection of its own: the suites' transport adapters (gRPC unary,
- * gRPC bidirectional stream, HTTP/1.1 with or without keep-alive) all have this shape, so a contender is
+ * gRPC bidirectional stream, HTTP/1.1 with or without keep-alive) all have this shape, so a transport is
  * a record naming its adapter and the suites' loops never know which transport they drive.
  */
 export interface Caller {

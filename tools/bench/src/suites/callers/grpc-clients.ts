@@ -13,7 +13,7 @@ function constructors(): Record<GrpcService, Constructor> {
 
 /**
  * A client on a channel of its own: grpc-js shares subchannels (TCP connections) between clients of
- * one process unless told not to, and each contender must pay for, and own, its connection.
+ * one process unless told not to, and each transport must pay for, and own, its connection.
  */
 export function grpcClient(service: GrpcService, address: string): grpc.Client {
   return new (constructors()[service])(address, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });

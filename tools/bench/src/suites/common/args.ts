@@ -1,4 +1,4 @@
-// The suites' command lines, as tables for the bench's one parser (cli/): --profile picks a set of
+// The suites' command lines, as tables for the bench's one parser (cli/): --profile picks a preset, a set of
 // defaults, --out the results folder, --network where the servers run, and each suite's numeric
 // settings can be overridden one by one (--calls 2000).
 import * as path from 'node:path';
@@ -6,8 +6,8 @@ import { parseCommandLine, helpText, UsageError, type Command, type CommandLine,
 import { loadProfiles } from '../../network';
 import { DEFAULT_RUNTIME, RUNTIMES, selectRuntimes, type RuntimeRecord } from '../../plan';
 
-export const SUITE_PROFILES = ['default', 'quick'] as const;
-export type SuiteProfile = (typeof SUITE_PROFILES)[number];
+export const SUITE_PRESETS = ['default', 'quick'] as const;
+export type SuitePreset = (typeof SUITE_PRESETS)[number];
 
 export interface NumericOption {
   description: string;
@@ -21,11 +21,11 @@ export interface SuiteOptionsSpec<S extends Record<string, number>> {
   about: string;
   /** One entry per setting; the command-line flag is the key in kebab case (durationS → --duration-s). */
   options: { readonly [K in keyof S]: NumericOption };
-  profiles: Readonly<Record<SuiteProfile, S>>;
+  presets: Readonly<Record<SuitePreset, S>>;
 }
 
 export interface SuiteArgs<S> {
-  profile: SuiteProfile;
+  preset: SuitePreset;
   out: string;
   /** --network: the network profiles to measure across, one after the other, each in a run folder of its own (network/profiles.ts); loopback by default. */
   networks: string[];
@@ -36,7 +36,7 @@ export interface SuiteArgs<S> {
 
 /** --profile, --out and --node: every suite's, and bench:suites' (which passes them on). */
 export const SUITE_RUN_OPTIONS = {
-  profile: { kind: 'text', value: 'NAME', choices: SUITE_PROFILES, default: 'default', description: 'the set of defaults for the settings below' },
+  profile: { kind: 'text', value: 'NAME', choices: SUITE_PRESETS, default: 'default', description: 'the set of defaults for the settings below' },
   out: { kind: 'text', value: 'DIR', default: 'results', description: 'parent folder of the run folders' },
   node: {
     kind: 'list',
@@ -82,11 +82,11 @@ function flagOf(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
-/** A suite's command: the shared options, then one whole-number option per setting, its defaults from the profiles. */
+/** A suite's command: the shared options, then one whole-number option per setting, its defaults from the presets. */
 export function suiteCommand<S extends Record<string, number>>(spec: SuiteOptionsSpec<S>): Command {
   const settings = Object.entries(spec.options as Record<string, NumericOption>).map(([key, option]): [string, IntOption] => [
     flagOf(key),
-    { kind: 'int', value: 'N', min: option.min, max: option.max, description: option.description, defaultText: SUITE_PROFILES.map((p) => `${p} ${spec.profiles[p][key]}`).join(', ') },
+    { kind: 'int', value: 'N', min: option.min, max: option.max, description: option.description, defaultText: SUITE_PRESETS.map((p) => `${p} ${spec.presets[p][key]}`).join(', ') },
   ]);
   const options: OptionTable = { ...SUITE_RUN_OPTIONS, network: NETWORK_OPTION, ...Object.fromEntries(settings) };
   return { name: `bench:${spec.suite}`, synopsis: `npx nx run bench:${spec.suite} [options]`, about: spec.about, options };
@@ -104,8 +104,8 @@ export function parseSuiteArgs<S extends Record<string, number>>(spec: SuiteOpti
 
 /** A suite's settings from its command line as the tool frame (cli/run-tool) parsed it. */
 export function suiteArgsOf<S extends Record<string, number>>(spec: SuiteOptionsSpec<S>, { values }: CommandLine<OptionTable>): SuiteArgs<S> {
-  const profile = values.profile as SuiteProfile;
-  const settings = { ...spec.profiles[profile] } as Record<string, number>;
+  const preset = values.profile as SuitePreset;
+  const settings = { ...spec.presets[preset] } as Record<string, number>;
   for (const key of Object.keys(spec.options)) {
     const given = values[flagOf(key)];
     if (typeof given === 'number') settings[key] = given;
@@ -113,5 +113,5 @@ export function suiteArgsOf<S extends Record<string, number>>(spec: SuiteOptions
   const networks = values.network as string[];
   if (networks.length === 0) throw new UsageError('--network selected no profile');
   const runtimes = parseRuntimes(values.node as string[]);
-  return { profile, out: path.resolve(values.out as string), networks: [...new Set(networks)], runtimes, settings: settings as S };
+  return { preset, out: path.resolve(values.out as string), networks: [...new Set(networks)], runtimes, settings: settings as S };
 }

@@ -1,15 +1,34 @@
 import * as os from 'node:os';
-import type { SuiteProfile } from './args';
+import type { AppRuntimeRecord, Provenance, ResultsDocument, Settings } from '../../results';
+import type { SuitePreset } from './args';
+
+/** What every suite's settings record beside its own numbers. */
+export interface SuiteSettings extends Settings {
+  /** The preset (--profile) the run took its defaults from. */
+  profile: SuitePreset;
+  /** The network profile and the runtime it ran on (absent in runs from before --network and --node). */
+  network?: string;
+  node?: string;
+  cpuCount: number;
+  /** What the cores were shared between (coresNote), and across which network stage. */
+  cores: string;
+}
+
+/** A suite's provenance: the core's, with what the servers ran on when the suite started them. */
+export interface SuiteProvenance extends Provenance {
+  /** Per app (server-a, server-b), read from its running process (run/app-runtimes.ts). */
+  apps?: Record<string, AppRuntimeRecord>;
+}
 
 /** results.json of a suite run: the source of truth its Markdown and HTML are rendered from. */
-export interface SuiteDocument<S, R> {
-  schemaVersion: 1;
+export interface SuiteDocument<S, R> extends ResultsDocument<S & SuiteSettings, SuiteProvenance> {
+  /**
+   * 2: the ways of calling a suite compares are `transport` (plan.transports, cells[].transport) and a failed
+   * measurement records a Failure (kind, message); version 1 said `contender` and had an `error` string.
+   */
+  schemaVersion: 2;
   suite: string;
-  /** True while the run is going and when it was stopped early: what is here was measured. */
-  incomplete: boolean;
-  provenance: Record<string, unknown>;
-  settings: S & { startedAt: string; profile: SuiteProfile; cpuCount: number; cores: string };
-  /** The data records the run used (contenders, payloads, sweep), as they were. */
+  /** The data records the run used (transports, payloads, sweep), as they were. */
   plan: Record<string, unknown>;
   results: R;
 }

@@ -27,7 +27,7 @@ export async function warmUp(caller: Caller, calls: number): Promise<void> {
   for (let i = 0; i < calls; i++) await caller.call();
 }
 
-/** The order of contenders in round `round`: rotated each round, so none always goes first or last. */
+/** The order of transports in round `round`: rotated each round, so none always goes first or last. */
 export function rotate<T>(items: readonly T[], round: number): T[] {
   const k = round % Math.max(1, items.length);
   return [...items.slice(k), ...items.slice(0, k)];

@@ -5,19 +5,20 @@ import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { collectProvenance, writeIndex, createRunFolder, writeFileAtomic, describeCalibration } from '../../results';
+import { exportedFiles, JSON_EXPORTER, writeExports, type Exporter } from '../../export';
 import { renderIndex } from '../../compare';
 import { runTool, UsageError, errorText, type CommandLine, type OptionTable } from '../../cli';
-import { suiteArgsOf, suiteCommand, withOneRuntime, type SuiteArgs, type SuiteOptionsSpec, type SuiteProfile } from './args';
-import { resolveNodeBinary, type NodeBinary, runtimeOfProcess } from '../../run';
+import { suiteArgsOf, suiteCommand, withOneRuntime, type SuiteArgs, type SuiteOptionsSpec, type SuitePreset } from './args';
+import { resolveNodeBinary, type NodeBinary, runtimeOfProcess, networkRecord, onStage } from '../../run';
 import { coresNote, type SuiteDocument } from './document';
 import { startSuiteServers, type SuiteServers } from './servers';
-import { checkPrerequisites, findProfile, startStage, usesStage, type NetworkProfile, type Stage } from '../../network';
+import { checkPrerequisites, findProfile, usesStage, type NetworkProfile, type Stage } from '../../network';
 
 export const WORKSPACE_ROOT = path.resolve(__dirname, '../../../../..');
 
 export interface SuiteContext<S> {
   settings: S;
-  profile: SuiteProfile;
+  preset: SuitePreset;
   runDir: string;
   /** null for suites that need no network. */
   servers: SuiteServers | null;
@@ -41,8 +42,14 @@ export interface SuiteDefinition<S extends Record<string, number>, R> {
   html(doc: SuiteDocument<S, R>): string;
 }
 
+/** results.json alone: what a suite rewrites while it measures. */
 function write<S, R>(runDir: string, doc: SuiteDocument<S, R>): void {
-  writeFileAtomic(path.join(runDir, 'results.json'), JSON.stringify(doc, null, 2) + '\n');
+  writeExports(runDir, doc, [JSON_EXPORTER]);
+}
+
+/** A suite's files: the document, then its Markdown and its page. */
+function exportersOf<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>): Exporter<SuiteDocument<S, R>>[] {
+  return [JSON_EXPORTER, { file: 'results.md', render: definition.markdown }, { file: 'report.html', render: definition.html }];
 }
 
 /**
@@ -90,71 +97,85 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
   const runDir = createRunFolder(args.out, startedAt, suite);
   const cpuCount = os.cpus().length;
   const doc: SuiteDocument<S, R | null> = {
-    schemaVersion: 1,
+    schemaVersion: 2,
     suite,
     incomplete: true,
     provenance: collectProvenance(WORKSPACE_ROOT, argv),
-    settings: { ...args.settings, startedAt: startedAt.toISOString(), profile: args.profile, network: network.name, node: args.runtimes[0].name, cpuCount, cores: coresNote(cpuCount) },
+    settings: { ...args.settings, startedAt: startedAt.toISOString(), profile: args.preset, network: network.name, node: args.runtimes[0].name, cpuCount, cores: coresNote(cpuCount) },
     plan: definition.plan(args.settings),
     results: null,
   };
   write(runDir, doc);
-  let servers: SuiteServers | null = null;
-  let stage: Stage | null = null;
+  // What is up, for Ctrl-C and the end to stop: the servers first, then the stage they run in.
+  const live: { servers: SuiteServers | null; stage: Stage | null } = { servers: null, stage: null };
+  const stopAll = async () => {
+    await live.servers?.stop();
+    live.servers = null;
+    await live.stage?.stop();
+  };
   // Ctrl-C: keep what was measured (results.json stays marked incomplete) and stop the servers.
   const interrupted = () => {
     log(`interrupted; partial results in ${path.relative(process.cwd(), runDir)}/results.json`);
-    void (servers?.stop() ?? Promise.resolve()).finally(() => void (stage?.stop() ?? Promise.resolve()).finally(() => process.exit(130)));
+    void stopAll().finally(() => process.exit(130));
   };
   process.once('SIGINT', interrupted);
   process.once('SIGTERM', interrupted);
+  // The servers (in the stage's server namespace when there is one), then the suite's calls; the servers stop before the stage.
+  const measure = async (): Promise<R> => {
+    try {
+      if (definition.needsServers) {
+        log(`starting server-a and server-b (blog variant)${live.stage ? ` in the ${network.name} stage's server namespace` : ''} …`);
+        live.servers = await startSuiteServers(WORKSPACE_ROOT, runDir, live.stage ?? undefined);
+        // What the servers run on, read from their processes (the calls are made by this process: provenance.bench).
+        const apps = Object.fromEntries(Object.entries(live.servers.pids).map(([app, pid]) => [app, runtimeOfProcess(pid)]));
+        doc.provenance = { ...doc.provenance, apps };
+        write(runDir, doc);
+      }
+      const save = (partial: unknown) => write(runDir, { ...doc, results: partial });
+      const context: SuiteContext<S> = {
+        settings: args.settings,
+        preset: args.preset,
+        runDir,
+        servers: live.servers,
+        log,
+        save,
+        progress: (line, partial) => {
+          log(line);
+          save(partial);
+        },
+      };
+      return await definition.run(context);
+    } finally {
+      await live.servers?.stop();
+      live.servers = null;
+    }
+  };
   try {
     log(`writing ${path.relative(process.cwd(), runDir)}/`);
-    if (usesStage(network)) {
-      log(`building the ${network.name} network stage …`);
-      stage = await startStage(network, { runId: `${process.pid}` });
-      const calibration = await stage.calibrate();
-      doc.provenance = { ...doc.provenance, networks: { [network.name]: { profile: network, calibration, delayerCpu: null, refused: null } } };
-      // Every suite's page prints the setup note: it says across what the calls went, and how.
-      doc.settings.cores +=
-        `. Across the ${network.name} network stage (${describeCalibration(calibration)}): the servers run in its server namespace and ` +
-        "the bench's calls reach them through the stage's forwarder in the client namespace, so a new connection's handshake crosses the " +
-        'stage but the "connect" figures time only the hop to the forwarder';
-      write(runDir, doc);
-      log(`${network.name}: ${describeCalibration(calibration)}`);
-      if (calibration.verdict === 'refuse') throw new Error(`calibration refused: ${calibration.reasons.join('; ')}`);
+    let results: R;
+    if (!usesStage(network)) results = await measure();
+    else {
+      const record = networkRecord(network);
+      doc.provenance = { ...doc.provenance, networks: { [network.name]: record } };
+      results = await onStage(network, record, log, () => write(runDir, doc), (stage) => {
+        live.stage = stage;
+        // Every suite's page prints the setup note: it says across what the calls went, and how.
+        doc.settings.cores +=
+          `. Across the ${network.name} network stage (${describeCalibration(record.calibration!)}): the servers run in its server namespace and ` +
+          "the bench's calls reach them through the stage's forwarder in the client namespace, so a new connection's handshake crosses the " +
+          'stage but the "connect" figures time only the hop to the forwarder';
+        write(runDir, doc);
+        return measure();
+      });
+      live.stage = null;
     }
-    if (definition.needsServers) {
-      log(`starting server-a and server-b (blog variant)${stage ? ` in the ${network.name} stage's server namespace` : ''} …`);
-      servers = await startSuiteServers(WORKSPACE_ROOT, runDir, stage ?? undefined);
-      // What the servers run on, read from their processes (the calls are made by this process: provenance.bench).
-      const apps = Object.fromEntries(Object.entries(servers.pids).map(([app, pid]) => [app, runtimeOfProcess(pid)]));
-      doc.provenance = { ...doc.provenance, apps };
-      write(runDir, doc);
-    }
-    const save = (partial: unknown) => write(runDir, { ...doc, results: partial });
-    const context: SuiteContext<S> = {
-      settings: args.settings,
-      profile: args.profile,
-      runDir,
-      servers,
-      log,
-      save,
-      progress: (line, partial) => {
-        log(line);
-        save(partial);
-      },
-    };
-    const results = await definition.run(context);
     const done: SuiteDocument<S, R> = { ...doc, incomplete: false, provenance: { ...doc.provenance, finishedAt: new Date().toISOString() }, results };
-    write(runDir, done);
-    const md = definition.markdown(done);
-    writeFileAtomic(path.join(runDir, 'results.md'), md);
-    writeFileAtomic(path.join(runDir, 'report.html'), definition.html(done));
+    const exporters = exportersOf(definition);
+    writeExports(runDir, done, exporters);
     // results/index.html lists suite runs beside the blog's.
     writeIndex(args.out, renderIndex, writeFileAtomic);
-    process.stdout.write(md);
-    log(`results in ${path.relative(process.cwd(), runDir)}/ (results.json, results.md, report.html)`);
+    process.stdout.write(definition.markdown(done));
+    log(`results in ${path.relative(process.cwd(), runDir)}/ (${exportedFiles(exporters)})`);
     const failure = definition.failure?.(results) ?? null;
     if (failure) log(`failed its check: ${failure}`);
     return failure ? 1 : 0;
@@ -165,8 +186,7 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
   } finally {
     process.removeListener('SIGINT', interrupted);
     process.removeListener('SIGTERM', interrupted);
-    await servers?.stop();
-    await stage?.stop();
+    await stopAll();
   }
 }
 

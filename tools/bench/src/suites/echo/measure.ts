@@ -1,10 +1,10 @@
 import { buildEchoContent } from '@bench/samples';
-import { median } from '../../results';
+import { median, type Failure } from '../../results';
 import { ECHO_CALLERS, echoBidiCaller, type Servers } from '../callers/echo-callers';
 import { quantileCurve, summarizeLatencies, type LatencySummary } from '../common/latency';
 import { rotate, timeSequentialCalls, warmUp } from '../common/sequential';
-import type { EchoContender } from './contenders';
-import { errorText } from '../../cli';
+import type { EchoTransportRecord } from './transports';
+import { callFailure, describeFailure } from '../../measure';
 
 export interface EchoSettings extends Record<string, number> {
   calls: number;
@@ -21,7 +21,7 @@ export interface EchoRound {
 }
 
 export interface EchoCell {
-  contender: string;
+  transport: string;
   calls: number;
   rounds: EchoRound[];
   /** Median over rounds of the elapsed time of `calls` calls. */
@@ -44,13 +44,14 @@ export interface StreamCost {
 
 export interface EchoResults {
   cells: EchoCell[];
-  failures: Array<{ contender: string; round: number; error: string }>;
+  /** Each failed measurement and why, as bench:all records a failed cell (kind and message). */
+  failures: Array<{ transport: string; round: number; failure: Failure }>;
   streamCost: StreamCost | null;
 }
 
 export async function measureEcho(
   servers: Servers,
-  contenders: readonly EchoContender[],
+  transports: readonly EchoTransportRecord[],
   settings: EchoSettings,
   progress: (line: string, partial: EchoResults) => void,
 ): Promise<EchoResults> {
@@ -58,10 +59,10 @@ export async function measureEcho(
   const raw = new Map<string, { rounds: EchoRound[]; latencies: number[] }>();
   const results: EchoResults = { cells: [], failures: [], streamCost: null };
   for (let round = 0; round < settings.rounds; round++) {
-    for (const contender of rotate(contenders, round)) {
+    for (const transport of rotate(transports, round)) {
       try {
-        // One connection (or channel, or stream) per contender and round, warmed up, then timed as a whole.
-        const caller = await ECHO_CALLERS[contender.id](servers, content);
+        // One connection (or channel, or stream) per transport and round, warmed up, then timed as a whole.
+        const caller = await ECHO_CALLERS[transport.id](servers, content);
         let run;
         try {
           await warmUp(caller, settings.warmup);
@@ -70,15 +71,15 @@ export async function measureEcho(
           await caller.close();
         }
         const elapsedMs = run.elapsedMs;
-        const entry = raw.get(contender.id) ?? { rounds: [], latencies: [] };
+        const entry = raw.get(transport.id) ?? { rounds: [], latencies: [] };
         entry.rounds.push({ round, elapsedMs, jobsPerS: (1000 * settings.calls) / elapsedMs });
         entry.latencies.push(...run.latenciesMs);
-        raw.set(contender.id, entry);
+        raw.set(transport.id, entry);
         results.cells = summarize(raw, settings.calls);
-        progress(`round ${round + 1}/${settings.rounds} ${contender.id}: ${settings.calls} calls in ${(elapsedMs / 1000).toFixed(3)} s`, results);
+        progress(`round ${round + 1}/${settings.rounds} ${transport.id}: ${settings.calls} calls in ${(elapsedMs / 1000).toFixed(3)} s`, results);
       } catch (error) {
-        results.failures.push({ contender: contender.id, round, error: errorText(error) });
-        progress(`round ${round + 1}/${settings.rounds} ${contender.id} FAILED: ${results.failures.at(-1)!.error}`, results);
+        results.failures.push({ transport: transport.id, round, failure: callFailure(error) });
+        progress(`round ${round + 1}/${settings.rounds} ${transport.id} FAILED: ${describeFailure(results.failures.at(-1)!.failure)}`, results);
       }
     }
   }
@@ -90,9 +91,9 @@ export async function measureEcho(
 }
 
 function summarize(raw: Map<string, { rounds: EchoRound[]; latencies: number[] }>, calls: number): EchoCell[] {
-  return [...raw].map(([contender, { rounds, latencies }]) => {
+  return [...raw].map(([transport, { rounds, latencies }]) => {
     const elapsedMs = median(rounds.map((r) => r.elapsedMs));
-    return { contender, calls, rounds, elapsedMs, jobsPerS: (1000 * calls) / elapsedMs, latency: summarizeLatencies(latencies), curveMs: quantileCurve(latencies) };
+    return { transport, calls, rounds, elapsedMs, jobsPerS: (1000 * calls) / elapsedMs, latency: summarizeLatencies(latencies), curveMs: quantileCurve(latencies) };
   });
 }
 

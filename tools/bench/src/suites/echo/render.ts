@@ -5,7 +5,8 @@ import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';
 import type { EchoResults, EchoSettings } from './measure';
-import { ECHO_CONTENDERS } from './contenders';
+import { ECHO_TRANSPORTS } from './transports';
+import { describeFailure } from '../../measure';
 
 export type EchoDocument = SuiteDocument<EchoSettings, EchoResults>;
 
@@ -14,19 +15,19 @@ export const ECHO_PUBLISHED = [
   'Opening and closing a stream costs more than one unary call, so streaming pays off as the message count grows.',
 ];
 
-const published = (id: string) => ECHO_CONTENDERS.find((v) => v.id === id)?.published;
+const published = (id: string) => ECHO_TRANSPORTS.find((v) => v.id === id)?.published;
 const seconds = (valueMs: number) => (valueMs / 1000).toFixed(3);
 
 function throughputTable(results: EchoResults): Table {
-  const unary = results.cells.find((c) => c.contender === 'grpc-unary');
+  const unary = results.cells.find((c) => c.transport === 'grpc-unary');
   const unaryPublished = published('grpc-unary');
   return {
-    header: ['contender', 'calls', 'rounds', 'elapsed s', 'jobs/s', '÷ gRPC unary', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'published elapsed s', 'published jobs/s', 'published ÷ unary'],
+    header: ['transport', 'calls', 'rounds', 'elapsed s', 'jobs/s', '÷ gRPC unary', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'published elapsed s', 'published jobs/s', 'published ÷ unary'],
     numeric: [false, true, true, true, true, true, true, true, true, true, true, true, true],
     rows: results.cells.map((c) => {
-      const p = published(c.contender);
+      const p = published(c.transport);
       return [
-        c.contender,
+        c.transport,
         count(c.calls),
         String(c.rounds.length),
         seconds(c.elapsedMs),
@@ -47,8 +48,8 @@ function throughputTable(results: EchoResults): Table {
 function streamTable(results: EchoResults): Table | null {
   const cost = results.streamCost;
   if (!cost) return null;
-  const unary = results.cells.find((c) => c.contender === 'grpc-unary');
-  const bidi = results.cells.find((c) => c.contender === 'grpc-bidi');
+  const unary = results.cells.find((c) => c.transport === 'grpc-unary');
+  const bidi = results.cells.find((c) => c.transport === 'grpc-bidi');
   const row = (what: string, p50: number | undefined, p95: number | undefined) => [what, ms(p50), ms(p95)];
   return {
     header: ['what', 'p50 ms', 'p95 ms'],
@@ -64,7 +65,7 @@ function streamTable(results: EchoResults): Table | null {
 
 /** The sentence the README quotes: how our ranking compares with the authors'. */
 export function echoVerdict(results: EchoResults): string {
-  const ranked = [...results.cells].sort((a, b) => b.jobsPerS - a.jobsPerS).map((c) => `${c.contender} ${count(Math.round(c.jobsPerS))}/s`);
+  const ranked = [...results.cells].sort((a, b) => b.jobsPerS - a.jobsPerS).map((c) => `${c.transport} ${count(Math.round(c.jobsPerS))}/s`);
   return `Fastest first: ${ranked.join(', ')} (published order: grpc-bidi, grpc-unary, rest-protobuf, rest-json).`;
 }
 
@@ -73,7 +74,7 @@ export function renderEchoMarkdown(doc: EchoDocument): string {
   const lines = [
     `# bench:echo (experiment §4): ${s.startedAt} (profile ${s.profile})`,
     '',
-    `${count(s.calls)} sequential echo calls of ${s.contentBytes} bytes per contender and round, ${s.rounds} round(s) in rotating order, after ${count(s.warmup)} warm-up calls; elapsed is the median over rounds. ${s.cores}.`,
+    `${count(s.calls)} sequential echo calls of ${s.contentBytes} bytes per transport and round, ${s.rounds} round(s) in rotating order, after ${count(s.warmup)} warm-up calls; elapsed is the median over rounds. ${s.cores}.`,
     '',
     markdownTable(throughputTable(doc.results)),
     '',
@@ -82,7 +83,7 @@ export function renderEchoMarkdown(doc: EchoDocument): string {
   ];
   const stream = streamTable(doc.results);
   if (stream) lines.push('Stream open/close cost:', '', markdownTable(stream), '');
-  for (const f of doc.results.failures) lines.push(`- FAILED ${f.contender} round ${f.round + 1}: ${f.error}`);
+  for (const f of doc.results.failures) lines.push(`- FAILED ${f.transport} round ${f.round + 1}: ${describeFailure(f.failure)}`);
   lines.push('Published (experiments.md §4):', '', ...ECHO_PUBLISHED.map((p) => `- ${p}`), '');
   return lines.join('\n');
 }
@@ -95,18 +96,18 @@ export function renderEchoHtml(doc: EchoDocument): string {
     kind: 'echo-throughput',
     caseId: 'jobs/s',
     subheading,
-    label: 'echo throughput: jobs per second per contender, with the published figure',
+    label: 'echo throughput: jobs per second per transport, with the published figure',
     unit: 'jobs/s',
     groups: [
       {
         label: '',
         bars: cells.map((c) => {
-          const p = published(c.contender);
+          const p = published(c.transport);
           return {
-            transport: c.contender,
+            transport: c.transport,
             value: c.jobsPerS,
             valueLabel: count(Math.round(c.jobsPerS)),
-            tooltip: `${c.contender}: ${count(Math.round(c.jobsPerS))} jobs/s (median of ${c.rounds.length} rounds)`,
+            tooltip: `${c.transport}: ${count(Math.round(c.jobsPerS))} jobs/s (median of ${c.rounds.length} rounds)`,
             marker: p ? { value: p.jobsPerS, tooltip: `published: ${count(p.jobsPerS)} jobs/s (Go server, C# client)` } : null,
           };
         }),
@@ -117,20 +118,20 @@ export function renderEchoHtml(doc: EchoDocument): string {
     kind: 'echo-elapsed',
     caseId: 'elapsed',
     subheading,
-    label: 'echo: elapsed seconds per contender, with the published figure',
+    label: 'echo: elapsed seconds per transport, with the published figure',
     unit: 's',
     groups: [
       {
         label: '',
         bars: cells.map((c) => {
-          const p = published(c.contender);
+          const p = published(c.transport);
           const lo = Math.min(...c.rounds.map((r) => r.elapsedMs)) / 1000;
           const hi = Math.max(...c.rounds.map((r) => r.elapsedMs)) / 1000;
           return {
-            transport: c.contender,
+            transport: c.transport,
             value: c.elapsedMs / 1000,
             valueLabel: seconds(c.elapsedMs),
-            tooltip: `${c.contender}: ${seconds(c.elapsedMs)} s for ${count(c.calls)} calls`,
+            tooltip: `${c.transport}: ${seconds(c.elapsedMs)} s for ${count(c.calls)} calls`,
             interval: c.rounds.length > 1 ? { low: lo, high: hi, tooltip: `rounds: ${lo.toFixed(3)} – ${hi.toFixed(3)} s` } : null,
             marker: p ? { value: p.elapsedS, tooltip: `published: ${p.elapsedS} s` } : null,
           };
@@ -144,13 +145,13 @@ export function renderEchoHtml(doc: EchoDocument): string {
     caseId: 'per-call latency',
     subheading: `every call of every round (${count(cells.reduce((n, c) => n + c.latency.n, 0))})`,
     label: 'echo: per-call latency by percentile',
-    series: cells.map((c) => ({ transport: c.contender, samplesMs: c.curveMs })),
+    series: cells.map((c) => ({ transport: c.transport, samplesMs: c.curveMs })),
   });
   const stream = streamTable(doc.results);
-  const ids = cells.map((c) => c.contender);
+  const ids = cells.map((c) => c.transport);
   return renderSuitePage(doc, {
     title: 'bench:echo — gRPC unary vs bidirectional stream vs REST (experiment §4)',
-    summary: `${count(s.calls)} sequential echo calls per contender over one connection, channel or stream, timed as a whole. ${echoVerdict(doc.results)}`,
+    summary: `${count(s.calls)} sequential echo calls per transport over one connection, channel or stream, timed as a whole. ${echoVerdict(doc.results)}`,
     published: ECHO_PUBLISHED,
     sections: [
       {

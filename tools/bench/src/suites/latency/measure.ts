@@ -1,10 +1,10 @@
-import { mean, median } from '../../results';
+import { mean, median, type Failure } from '../../results';
 import type { Servers } from '../callers/echo-callers';
 import { LOOKUP_CALLERS } from '../callers/lookup-callers';
 import { quantileCurve, summarizeLatencies, type LatencySummary } from '../common/latency';
 import { rotate, timeSequentialCalls, warmUp } from '../common/sequential';
-import type { LatencyContender } from './contenders';
-import { errorText } from '../../cli';
+import type { LatencyTransportRecord } from './transports';
+import { callFailure, describeFailure } from '../../measure';
 
 export interface LatencySettings extends Record<string, number> {
   calls: number;
@@ -13,7 +13,7 @@ export interface LatencySettings extends Record<string, number> {
 }
 
 export interface LatencyCell {
-  contender: string;
+  transport: string;
   latency: LatencySummary;
   /** 201 quantiles of the timed calls, for the percentile curve. */
   curveMs: number[];
@@ -25,24 +25,25 @@ export interface LatencyCell {
 
 export interface LatencyResults {
   cells: LatencyCell[];
-  failures: Array<{ contender: string; round: number; error: string }>;
+  /** Each failed measurement and why, as bench:all records a failed cell (kind and message). */
+  failures: Array<{ transport: string; round: number; failure: Failure }>;
 }
 
 const USER_ID = 42;
 
 export async function measureLatency(
   servers: Servers,
-  contenders: readonly LatencyContender[],
+  transports: readonly LatencyTransportRecord[],
   settings: LatencySettings,
   progress: (line: string, partial: LatencyResults) => void,
 ): Promise<LatencyResults> {
   const raw = new Map<string, { latencies: number[]; first: number[]; connects: number[] }>();
   const results: LatencyResults = { cells: [], failures: [] };
   for (let round = 0; round < settings.rounds; round++) {
-    for (const contender of rotate(contenders, round)) {
+    for (const transport of rotate(transports, round)) {
       try {
-        const caller = await LOOKUP_CALLERS[contender.id](servers, USER_ID);
-        const entry = raw.get(contender.id) ?? { latencies: [], first: [], connects: [] };
+        const caller = await LOOKUP_CALLERS[transport.id](servers, USER_ID);
+        const entry = raw.get(transport.id) ?? { latencies: [], first: [], connects: [] };
         try {
           const t0 = performance.now();
           await caller.call();
@@ -54,13 +55,13 @@ export async function measureLatency(
         } finally {
           await caller.close();
         }
-        raw.set(contender.id, entry);
+        raw.set(transport.id, entry);
         results.cells = summarize(raw);
-        const cell = results.cells.find((c) => c.contender === contender.id)!;
-        progress(`round ${round + 1}/${settings.rounds} ${contender.id}: p50 ${cell.latency.p50Ms.toFixed(3)} ms so far`, results);
+        const cell = results.cells.find((c) => c.transport === transport.id)!;
+        progress(`round ${round + 1}/${settings.rounds} ${transport.id}: p50 ${cell.latency.p50Ms.toFixed(3)} ms so far`, results);
       } catch (error) {
-        results.failures.push({ contender: contender.id, round, error: errorText(error) });
-        progress(`round ${round + 1}/${settings.rounds} ${contender.id} FAILED: ${results.failures.at(-1)!.error}`, results);
+        results.failures.push({ transport: transport.id, round, failure: callFailure(error) });
+        progress(`round ${round + 1}/${settings.rounds} ${transport.id} FAILED: ${describeFailure(results.failures.at(-1)!.failure)}`, results);
       }
     }
   }
@@ -68,10 +69,10 @@ export async function measureLatency(
 }
 
 function summarize(raw: Map<string, { latencies: number[]; first: number[]; connects: number[] }>): LatencyCell[] {
-  return [...raw].map(([contender, { latencies, first, connects }]) => {
+  return [...raw].map(([transport, { latencies, first, connects }]) => {
     const latency = summarizeLatencies(latencies);
     const connect = connects.length > 0 ? { calls: connects.length, meanMs: mean(connects), shareOfMean: mean(connects) / latency.meanMs } : null;
-    return { contender, latency, curveMs: quantileCurve(latencies), firstCallMs: first, connect };
+    return { transport, latency, curveMs: quantileCurve(latencies), firstCallMs: first, connect };
   });
 }
 

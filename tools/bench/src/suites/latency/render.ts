@@ -5,7 +5,8 @@ import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';
 import { firstCallMedian, type LatencyCell, type LatencyResults, type LatencySettings } from './measure';
-import { LATENCY_PUBLISHED } from './contenders';
+import { LATENCY_PUBLISHED } from './transports';
+import { describeFailure } from '../../measure';
 
 export type LatencyDocument = SuiteDocument<LatencySettings, LatencyResults>;
 
@@ -17,12 +18,12 @@ export const LATENCY_PUBLISHED_TEXT = [
 const times = (value: number | undefined, base: number | undefined) => (value === undefined || !base ? '—' : `${(value / base).toFixed(2)}×`);
 
 function table(cells: readonly LatencyCell[]): Table {
-  const grpc = cells.find((c) => c.contender === 'grpc');
+  const grpc = cells.find((c) => c.transport === 'grpc');
   return {
-    header: ['contender', 'calls', 'mean ms', 'p50 ms', 'p90 ms', 'p95 ms', 'p99 ms', 'max ms', 'mean ÷ gRPC', 'p95 ÷ gRPC', 'first call ms', 'connect ms', 'connect share'],
+    header: ['transport', 'calls', 'mean ms', 'p50 ms', 'p90 ms', 'p95 ms', 'p99 ms', 'max ms', 'mean ÷ gRPC', 'p95 ÷ gRPC', 'first call ms', 'connect ms', 'connect share'],
     numeric: [false, true, true, true, true, true, true, true, true, true, true, true, true],
     rows: cells.map((c) => [
-      c.contender,
+      c.transport,
       count(c.latency.n),
       ms(c.latency.meanMs),
       ms(c.latency.p50Ms),
@@ -41,9 +42,9 @@ function table(cells: readonly LatencyCell[]): Table {
 
 /** The sentence the README quotes: the migration's "before" (protobuf, new connection) against gRPC. */
 export function latencyVerdict(cells: readonly LatencyCell[]): string {
-  const grpc = cells.find((c) => c.contender === 'grpc');
-  const before = cells.find((c) => c.contender === 'protobuf-new-connection');
-  const kept = cells.find((c) => c.contender === 'protobuf-keepalive');
+  const grpc = cells.find((c) => c.transport === 'grpc');
+  const before = cells.find((c) => c.transport === 'protobuf-new-connection');
+  const kept = cells.find((c) => c.transport === 'protobuf-keepalive');
   if (!grpc || !before) return 'The gRPC or the HTTP/1.1 new-connection cell is missing.';
   return (
     `HTTP/1.1 + protobuf with a new connection per call: mean ${times(before.latency.meanMs, grpc.latency.meanMs)} and p95 ${times(before.latency.p95Ms, grpc.latency.p95Ms)} gRPC's (published 4× and 7×)` +
@@ -56,7 +57,7 @@ export function renderLatencyMarkdown(doc: LatencyDocument): string {
   return [
     `# bench:latency (experiment §2): ${s.startedAt} (profile ${s.profile})`,
     '',
-    `${s.calls} sequential calls of a trivial method (return the id) per contender and round, ${s.rounds} round(s) in rotating order, after one first call on a new client and ${s.warmup} warm-up calls. Percentiles pool every timed call. ${s.cores}.`,
+    `${s.calls} sequential calls of a trivial method (return the id) per transport and round, ${s.rounds} round(s) in rotating order, after one first call on a new client and ${s.warmup} warm-up calls. Percentiles pool every timed call. ${s.cores}.`,
     '',
     markdownTable(table(doc.results.cells)),
     '',
@@ -64,7 +65,7 @@ export function renderLatencyMarkdown(doc: LatencyDocument): string {
     '',
     '"first call" is the median over rounds of the first call on a brand-new client (connection set-up included); "connect" is the TCP connect time of timed calls that opened a connection, and its share of their mean latency. On loopback a connection costs a fraction of a millisecond; across hosts (DNS, a round trip or more for TCP, Envoy in between) it is what the migration measured.',
     '',
-    ...doc.results.failures.map((f) => `- FAILED ${f.contender} round ${f.round + 1}: ${f.error}`),
+    ...doc.results.failures.map((f) => `- FAILED ${f.transport} round ${f.round + 1}: ${describeFailure(f.failure)}`),
     'Published (experiments.md §2):',
     '',
     ...LATENCY_PUBLISHED_TEXT.map((p) => `- ${p}`),
@@ -75,21 +76,21 @@ export function renderLatencyMarkdown(doc: LatencyDocument): string {
 export function renderLatencyHtml(doc: LatencyDocument): string {
   const cells = doc.results.cells;
   const s = doc.settings;
-  const ids = cells.map((c) => c.contender);
+  const ids = cells.map((c) => c.transport);
   const curve = renderPercentileChart({
     kind: 'percentiles',
     endLabels: false,
     caseId: 'latency by percentile',
-    subheading: `${s.calls} calls × ${s.rounds} round(s) per contender`,
-    label: 'latency of a trivial call by percentile, per contender',
-    series: cells.map((c) => ({ transport: c.contender, samplesMs: c.curveMs })),
+    subheading: `${s.calls} calls × ${s.rounds} round(s) per transport`,
+    label: 'latency of a trivial call by percentile, per transport',
+    series: cells.map((c) => ({ transport: c.transport, samplesMs: c.curveMs })),
   });
   const bars = (kind: string, caseId: string, pick: (c: LatencyCell) => number, published?: (c: LatencyCell) => number | undefined) =>
     renderBarChart({
       kind,
       caseId,
-      subheading: 'per contender',
-      label: `${caseId} per contender`,
+      subheading: 'per transport',
+      label: `${caseId} per transport`,
       unit: 'ms',
       groups: [
         {
@@ -97,10 +98,10 @@ export function renderLatencyHtml(doc: LatencyDocument): string {
           bars: cells.map((c) => {
             const p = published?.(c);
             return {
-              transport: c.contender,
+              transport: c.transport,
               value: pick(c),
               valueLabel: ms(pick(c)),
-              tooltip: `${c.contender}: ${ms(pick(c))} ms`,
+              tooltip: `${c.transport}: ${ms(pick(c))} ms`,
               marker: p !== undefined ? { value: p, tooltip: `published: ${p} ms (across hosts, through Envoy)` } : null,
             };
           }),
@@ -126,8 +127,8 @@ export function renderLatencyHtml(doc: LatencyDocument): string {
         intro: 'The mean and p95 of the timed calls, and the first call on a new client (connection set-up included). The published figures were measured across hosts through Envoy sidecars, where a connection costs far more than on loopback; they are drawn for scale only beside the gRPC and new-connection protobuf bars.',
         legend: { ids, marks: 'bars', published: true },
         charts: [
-          bars('latency-mean', 'mean', (c) => c.latency.meanMs, (c) => (c.contender === 'grpc' ? LATENCY_PUBLISHED.grpc.meanMs : c.contender === 'protobuf-new-connection' ? LATENCY_PUBLISHED.http.meanMs : undefined)),
-          bars('latency-p95', 'p95', (c) => c.latency.p95Ms, (c) => (c.contender === 'grpc' ? LATENCY_PUBLISHED.grpc.p95Ms : c.contender === 'protobuf-new-connection' ? LATENCY_PUBLISHED.http.p95Ms : undefined)),
+          bars('latency-mean', 'mean', (c) => c.latency.meanMs, (c) => (c.transport === 'grpc' ? LATENCY_PUBLISHED.grpc.meanMs : c.transport === 'protobuf-new-connection' ? LATENCY_PUBLISHED.http.meanMs : undefined)),
+          bars('latency-p95', 'p95', (c) => c.latency.p95Ms, (c) => (c.transport === 'grpc' ? LATENCY_PUBLISHED.grpc.p95Ms : c.transport === 'protobuf-new-connection' ? LATENCY_PUBLISHED.http.p95Ms : undefined)),
           bars('latency-first', 'first call', firstCallMedian),
         ],
       },

@@ -16,7 +16,7 @@ export const LOAD_SPEC: SuiteOptionsSpec<LoadSettings> = {
     warmupMs: { description: 'untimed load before each cell, ms', min: 0, max: 60_000 },
     timeoutS: { description: 'seconds before an HTTP call counts as a timeout', min: 1, max: 120 },
   },
-  profiles: {
+  presets: {
     default: { durationMs: 5_000, warmupMs: 1_000, timeoutS: 10 },
     quick: { durationMs: 300, warmupMs: 0, timeoutS: 10 },
   },

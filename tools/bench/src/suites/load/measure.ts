@@ -5,7 +5,8 @@ import { latencyHistogram, summarizeHistogram, type HdrSummary } from '../common
 import { rotate } from '../common/sequential';
 import { autocannonLoad, grpcLoad, type GeneratorRun } from './generators';
 import { GENERATOR_BOUND_SHARE, type LoadTarget } from './plan';
-import { errorText } from '../../cli';
+import { callFailure, describeFailure } from '../../measure';
+import type { Failure } from '../../results';
 
 export interface LoadSettings extends Record<string, number> {
   durationMs: number;
@@ -35,7 +36,8 @@ export interface LoadCell {
 
 export interface LoadResults {
   cells: LoadCell[];
-  failures: Array<{ target: string; rows: number; concurrency: number; error: string }>;
+  /** Each failed measurement and why, as bench:all records a failed cell (kind and message). */
+  failures: Array<{ target: string; rows: number; concurrency: number; failure: Failure }>;
 }
 
 export interface LoadPlan {
@@ -92,8 +94,8 @@ export async function measureLoad(servers: Servers, plan: LoadPlan, settings: Lo
               results,
             );
           } catch (error) {
-            results.failures.push({ target, rows, concurrency, error: errorText(error) });
-            progress(`${rows} row(s) × ${concurrency}, ${target} FAILED: ${results.failures.at(-1)!.error}`, results);
+            results.failures.push({ target, rows, concurrency, failure: callFailure(error) });
+            progress(`${rows} row(s) × ${concurrency}, ${target} FAILED: ${describeFailure(results.failures.at(-1)!.failure)}`, results);
           }
         }
       }

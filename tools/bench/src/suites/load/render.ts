@@ -6,6 +6,7 @@ import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';
 import type { LoadCell, LoadResults, LoadSettings } from './measure';
 import { GENERATOR_BOUND_SHARE } from './plan';
+import { describeFailure } from '../../measure';
 
 export type LoadDocument = SuiteDocument<LoadSettings, LoadResults>;
 
@@ -56,7 +57,7 @@ export function renderLoadMarkdown(doc: LoadDocument): string {
     '',
     loadVerdict(doc.results.cells),
     '',
-    ...doc.results.failures.map((f) => `- FAILED ${f.rows} row(s) × ${f.concurrency} ${f.target}: ${f.error}`),
+    ...doc.results.failures.map((f) => `- FAILED ${f.rows} row(s) × ${f.concurrency} ${f.target}: ${describeFailure(f.failure)}`),
     '',
   ].join('\n');
 }

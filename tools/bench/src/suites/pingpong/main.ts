@@ -3,7 +3,7 @@
 import type { SuiteOptionsSpec } from '../common/args';
 import { suiteMain, type SuiteDefinition } from '../common/suite-main';
 import { measurePingPong, type PingPongResults, type PingPongSettings } from './measure';
-import { PINGPONG_PAYLOADS, PINGPONG_CONTENDERS } from './plan';
+import { PINGPONG_PAYLOADS, PINGPONG_TRANSPORTS } from './plan';
 import { renderPingPongHtml, renderPingPongMarkdown } from './render';
 
 export const PINGPONG_SPEC: SuiteOptionsSpec<PingPongSettings> = {
@@ -12,10 +12,10 @@ export const PINGPONG_SPEC: SuiteOptionsSpec<PingPongSettings> = {
     'For a fixed time per payload (experiment §3b), send, wait for the reply, send again, over gRPC unary, a gRPC\n' +
     'bidirectional stream and a REST JSON POST; HDR histogram latencies; writes results/pingpong-<UTC timestamp>/.',
   options: {
-    durationMs: { description: 'timed ping-pong per payload and contender, ms (the experiment used 60 s)', min: 100, max: 60_000 },
+    durationMs: { description: 'timed ping-pong per payload and transport, ms (the experiment used 60 s)', min: 100, max: 60_000 },
     warmupMs: { description: 'untimed ping-pong before each cell, ms', min: 0, max: 60_000 },
   },
-  profiles: {
+  presets: {
     default: { durationMs: 10_000, warmupMs: 1_000 },
     quick: { durationMs: 200, warmupMs: 50 },
   },
@@ -24,9 +24,9 @@ export const PINGPONG_SPEC: SuiteOptionsSpec<PingPongSettings> = {
 export const PINGPONG_SUITE: SuiteDefinition<PingPongSettings, PingPongResults> = {
   spec: PINGPONG_SPEC,
   needsServers: true,
-  plan: () => ({ contenders: PINGPONG_CONTENDERS, payloads: PINGPONG_PAYLOADS }),
+  plan: () => ({ transports: PINGPONG_TRANSPORTS, payloads: PINGPONG_PAYLOADS }),
   run: (context) =>
-    measurePingPong(context.servers!, PINGPONG_CONTENDERS, PINGPONG_PAYLOADS, context.settings, context.progress),
+    measurePingPong(context.servers!, PINGPONG_TRANSPORTS, PINGPONG_PAYLOADS, context.settings, context.progress),
   markdown: renderPingPongMarkdown,
   html: renderPingPongHtml,
 };

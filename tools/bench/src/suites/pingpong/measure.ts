@@ -2,7 +2,8 @@ import { buildEchoContent } from '@bench/samples';
 import { ECHO_CALLERS, type EchoTransport, type Servers } from '../callers/echo-callers';
 import { latencyHistogram, recordMs, summarizeHistogram, type HdrSummary } from '../common/hdr';
 import { rotate } from '../common/sequential';
-import { errorText } from '../../cli';
+import { callFailure, describeFailure } from '../../measure';
+import type { Failure } from '../../results';
 
 export interface PingPongSettings extends Record<string, number> {
   durationMs: number;
@@ -10,7 +11,7 @@ export interface PingPongSettings extends Record<string, number> {
 }
 
 export interface PingPongCell {
-  contender: string;
+  transport: string;
   payload: string;
   bytes: number;
   elapsedMs: number;
@@ -23,17 +24,18 @@ export interface PingPongCell {
 
 export interface PingPongResults {
   cells: PingPongCell[];
-  failures: Array<{ contender: string; payload: string; error: string }>;
+  /** Each failed measurement and why, as bench:all records a failed cell (kind and message). */
+  failures: Array<{ transport: string; payload: string; failure: Failure }>;
 }
 
 /**
- * For each payload, each contender in turn (rotating), on a connection of its own: warm up, then send,
+ * For each payload, each transport in turn (rotating), on a connection of its own: warm up, then send,
  * wait for the reply, send again — the same message — until the duration is over. Every latency goes
  * into an HDR histogram.
  */
 export async function measurePingPong(
   servers: Servers,
-  contenders: readonly { id: EchoTransport }[],
+  transports: readonly { id: EchoTransport }[],
   payloads: readonly { id: string; bytes: number }[],
   settings: PingPongSettings,
   progress: (line: string, partial: PingPongResults) => void,
@@ -41,9 +43,9 @@ export async function measurePingPong(
   const results: PingPongResults = { cells: [], failures: [] };
   for (const [k, payload] of payloads.entries()) {
     const content = buildEchoContent(payload.bytes);
-    for (const contender of rotate(contenders, k)) {
+    for (const transport of rotate(transports, k)) {
       try {
-        const caller = await ECHO_CALLERS[contender.id](servers, content);
+        const caller = await ECHO_CALLERS[transport.id](servers, content);
         const histogram = latencyHistogram();
         let calls = 0;
         let elapsedMs = 0;
@@ -66,7 +68,7 @@ export async function measurePingPong(
         }
         const callsPerS = (1000 * calls) / elapsedMs;
         results.cells.push({
-          contender: contender.id,
+          transport: transport.id,
           payload: payload.id,
           bytes: payload.bytes,
           elapsedMs,
@@ -75,13 +77,13 @@ export async function measurePingPong(
           payloadBytesPerS: 2 * payload.bytes * callsPerS,
           latency: summarizeHistogram(histogram),
         });
-        // Table order: payloads as planned, contenders as planned (they ran rotated).
-        const rank = (c: PingPongCell) => payloads.findIndex((p) => p.id === c.payload) * 100 + contenders.findIndex((v) => v.id === c.contender);
+        // Table order: payloads as planned, transports as planned (they ran rotated).
+        const rank = (c: PingPongCell) => payloads.findIndex((p) => p.id === c.payload) * 100 + transports.findIndex((v) => v.id === c.transport);
         results.cells.sort((a, b) => rank(a) - rank(b));
-        progress(`${payload.id} ${contender.id}: ${calls} calls, ${Math.round(callsPerS)}/s`, results);
+        progress(`${payload.id} ${transport.id}: ${calls} calls, ${Math.round(callsPerS)}/s`, results);
       } catch (error) {
-        results.failures.push({ contender: contender.id, payload: payload.id, error: errorText(error) });
-        progress(`${payload.id} ${contender.id} FAILED: ${results.failures.at(-1)!.error}`, results);
+        results.failures.push({ transport: transport.id, payload: payload.id, failure: callFailure(error) });
+        progress(`${payload.id} ${transport.id} FAILED: ${describeFailure(results.failures.at(-1)!.failure)}`, results);
       }
     }
   }

@@ -1,7 +1,7 @@
 import type { EchoTransport } from '../callers/echo-callers';
 
 /** Experiment §3b's RPC comparison: gRPC unary and stream against a RESTful JSON POST echo. */
-export const PINGPONG_CONTENDERS: readonly { id: EchoTransport; description: string }[] = Object.freeze([
+export const PINGPONG_TRANSPORTS: readonly { id: EchoTransport; description: string }[] = Object.freeze([
   { id: 'grpc-unary', description: 'gRPC UnaryTest on one channel (server-b)' },
   { id: 'grpc-bidi', description: 'gRPC BiStreamTest: one stream, one message in flight (server-b)' },
   { id: 'rest-json', description: 'POST /echo/json, HTTP/1.1 keep-alive (server-a)' },

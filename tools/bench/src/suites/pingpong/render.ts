@@ -6,24 +6,25 @@ import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';
 import type { PingPongCell, PingPongResults, PingPongSettings } from './measure';
 import { PINGPONG_PUBLISHED } from './plan';
+import { describeFailure } from '../../measure';
 
 export type PingPongDocument = SuiteDocument<PingPongSettings, PingPongResults>;
 
 const perSecond = (value: number) => `${bytes(Math.round(value))}/s`;
 
-function find(cells: readonly PingPongCell[], payload: string, contender: string): PingPongCell | undefined {
-  return cells.find((c) => c.payload === payload && c.contender === contender);
+function find(cells: readonly PingPongCell[], payload: string, transport: string): PingPongCell | undefined {
+  return cells.find((c) => c.payload === payload && c.transport === transport);
 }
 
 function table(cells: readonly PingPongCell[]): Table {
   return {
-    header: ['payload', 'contender', 'calls', 'calls/s', 'payload bytes/s', 'mean ms', 'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'p50 ÷ gRPC unary'],
+    header: ['payload', 'transport', 'calls', 'calls/s', 'payload bytes/s', 'mean ms', 'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'max ms', 'p50 ÷ gRPC unary'],
     numeric: [false, false, true, true, true, true, true, true, true, true, true, true],
     rows: cells.map((c) => {
       const unary = find(cells, c.payload, 'grpc-unary');
       return [
         c.payload,
-        c.contender,
+        c.transport,
         count(c.calls),
         count(Math.round(c.callsPerS)),
         perSecond(c.payloadBytesPerS),
@@ -70,13 +71,13 @@ export function renderPingPongMarkdown(doc: PingPongDocument): string {
   return [
     `# bench:pingpong (experiment §3b): ${s.startedAt} (profile ${s.profile})`,
     '',
-    `Per payload and contender: ${s.warmupMs} ms warm-up, then ${s.durationMs} ms of send → wait for the reply → send again (the same message), every latency in an HDR histogram (1 µs resolution, 3 significant digits). Payload bytes/s counts the echo content both ways. ${s.cores}.`,
+    `Per payload and transport: ${s.warmupMs} ms warm-up, then ${s.durationMs} ms of send → wait for the reply → send again (the same message), every latency in an HDR histogram (1 µs resolution, 3 significant digits). Payload bytes/s counts the echo content both ways. ${s.cores}.`,
     '',
     markdownTable(table(doc.results.cells)),
     '',
     pingPongVerdict(doc.results.cells),
     '',
-    ...doc.results.failures.map((f) => `- FAILED ${f.payload} ${f.contender}: ${f.error}`),
+    ...doc.results.failures.map((f) => `- FAILED ${f.payload} ${f.transport}: ${describeFailure(f.failure)}`),
     'Published (experiments.md §3b):',
     '',
     ...PINGPONG_PUBLISHED.map((p) => `- ${p}`),
@@ -86,16 +87,16 @@ export function renderPingPongMarkdown(doc: PingPongDocument): string {
 
 export function renderPingPongHtml(doc: PingPongDocument): string {
   const cells = doc.results.cells;
-  const contenders = [...new Set(cells.map((c) => c.contender))];
+  const transports = [...new Set(cells.map((c) => c.transport))];
   const payloads = [...new Set(cells.map((c) => c.payload))];
   const curves = payloads.map((payload) =>
     renderPercentileChart({
       kind: 'percentiles',
       endLabels: false,
       caseId: payload,
-      subheading: `${doc.settings.durationMs / 1000} s per contender`,
+      subheading: `${doc.settings.durationMs / 1000} s per transport`,
       label: `ping-pong latency by percentile, ${payload} payload`,
-      series: cells.filter((c) => c.payload === payload).map((c) => ({ transport: c.contender, samplesMs: c.latency.curveMs })),
+      series: cells.filter((c) => c.payload === payload).map((c) => ({ transport: c.transport, samplesMs: c.latency.curveMs })),
     }),
   );
   const bySize = (kind: string, caseId: string, unit: string, pick: (c: PingPongCell) => number, formatY?: (v: number) => string) =>
@@ -103,22 +104,22 @@ export function renderPingPongHtml(doc: PingPongDocument): string {
       kind,
       caseId,
       subheading: 'against payload size (log–log)',
-      label: `${caseId} against payload size, per contender`,
+      label: `${caseId} against payload size, per transport`,
       xLabel: 'payload bytes',
       unit,
-      series: contenders.map((id) => ({ id, points: cells.filter((c) => c.contender === id).map((c) => [c.bytes, pick(c)] as const) })),
+      series: transports.map((id) => ({ id, points: cells.filter((c) => c.transport === id).map((c) => [c.bytes, pick(c)] as const) })),
       formatY,
     });
   return renderSuitePage(doc, {
     title: 'bench:pingpong — fixed-duration ping-pong with an HDR histogram (experiment §3b)',
-    summary: `Send, wait for the reply, send again, for a fixed time per payload and contender. ${pingPongVerdict(cells)}`,
+    summary: `Send, wait for the reply, send again, for a fixed time per payload and transport. ${pingPongVerdict(cells)}`,
     published: PINGPONG_PUBLISHED,
     sections: [
       {
         id: 'by-size',
         heading: 'Latency and bandwidth against payload size',
         intro: 'Median and p99 latency, and payload bytes per second (echo content both ways), for each payload size; both axes logarithmic.',
-        legend: { ids: contenders, marks: 'lines' },
+        legend: { ids: transports, marks: 'lines' },
         charts: [
           bySize('pingpong-p50', 'p50 latency', 'ms', (c) => c.latency.p50Ms, ms),
           bySize('pingpong-p99', 'p99 latency', 'ms', (c) => c.latency.p99Ms, ms),
@@ -130,7 +131,7 @@ export function renderPingPongHtml(doc: PingPongDocument): string {
         id: 'distribution',
         heading: 'Latency by percentile, per payload',
         intro: 'From each cell’s HDR histogram: x is the percentile, y the latency of one round trip.',
-        legend: { ids: contenders, marks: 'lines' },
+        legend: { ids: transports, marks: 'lines' },
         charts: curves,
       },
     ],

@@ -13,7 +13,7 @@ export interface CodecRecord {
 
 export type MessageKind = 'param' | 'samples';
 
-/** A contender for the replies only: one of libs/proto's SAMPLES_CODECS, exactly as a variant would use it. */
+/** A codec for the replies only: one of libs/proto's SAMPLES_CODECS, exactly as a variant would use it. */
 function samplesCodec(id: string, codec: SamplesCodec): CodecRecord {
   return { id, description: codec.description, handles: ['samples'], encode: (_kind, value) => codec.encode(value as never), decode: (_kind, bytes) => codec.decode(bytes) };
 }

@@ -24,7 +24,7 @@ export const SERIALIZATION_SPEC: SuiteOptionsSpec<SerializationSettings> = {
     samples: { description: 'timed samples per codec, message and direction', min: 1, max: 1_000 },
     maxRows: { description: 'largest reply measured, rows (1 to 1,000,000: the ladder 1, 10, 100, 1,000, 10,000, 1,000,000)', min: 1, max: 1_000_000 },
   },
-  profiles: {
+  presets: {
     // 1,000,000 rows only when asked: a few seconds per operation there, and bench:suites runs this profile.
     default: { minSampleMs: 100, targetSampleMs: 400, samples: 5, maxRows: 10_000 },
     quick: { minSampleMs: 5, targetSampleMs: 20, samples: 3, maxRows: 1_000 },

@@ -19,7 +19,7 @@ export const SOAK_SPEC: SuiteOptionsSpec<SoakSettings> = {
     grpcConcurrency: { description: 'concurrent gRPC calls kept in flight against server-b (closed loops)', min: 1, max: 1000 },
     rows: { description: 'rows per call', min: 1, max: 10_000 },
   },
-  profiles: {
+  presets: {
     default: { durationS: 60, warmupS: 10, httpConcurrency: 100, grpcConcurrency: 50, rows: 1 },
     quick: { durationS: 2, warmupS: 1, httpConcurrency: 20, grpcConcurrency: 10, rows: 1 },
   },

@@ -1,5 +1,9 @@
-/** A profile is a named set of defaults; options on the command line override it. */
-export interface Profile {
+// bench:all's presets (--profile NAME): named schedules of a run, each a set of defaults that options on
+// the command line override. "Profile" is the network's word (network/profiles.ts); the option keeps
+// its name, and results.json's settings.profile names the preset.
+
+/** A preset: a named set of defaults for a run's schedule. */
+export interface Preset {
   name: string;
   /** One line for --help. */
   description: string;
@@ -31,7 +35,7 @@ export interface Profile {
   minRunsPerVisit: number;
 }
 
-export const PROFILES: Readonly<Record<string, Profile>> = Object.freeze({
+export const PRESETS: Readonly<Record<string, Preset>> = Object.freeze({
   // What `bench:all` runs: the blog's seven cases, each in a set of apps of its own visited 4 times across
   // the run, its timed calls stopped by a time budget (20 s a case; ①-3: 3 runs); ≈ 4 min on 2 cores.
   // Per-call CVs of cells ≥ 20 ms are 15–35 % here, so what makes two runs agree is drawing the machine's

@@ -1,12 +1,12 @@
 import type { LookupTransport } from '../callers/lookup-callers';
 
 /** One transport of experiment §2's comparison, as data. */
-export interface LatencyContender {
+export interface LatencyTransportRecord {
   id: LookupTransport;
   description: string;
 }
 
-export const LATENCY_CONTENDERS: readonly LatencyContender[] = Object.freeze([
+export const LATENCY_TRANSPORTS: readonly LatencyTransportRecord[] = Object.freeze([
   { id: 'grpc', description: 'gRPC GetUser on one HTTP/2 channel (server-b)' },
   { id: 'json-keepalive', description: 'GET /lookup/json/:id, HTTP/1.1, one kept-alive connection (server-a)' },
   { id: 'json-new-connection', description: 'GET /lookup/json/:id, HTTP/1.1, a new TCP connection per request (server-a)' },

@@ -1,0 +1,35 @@
+// The files of a run folder, as a list: each a name and how it is rendered from the run's document.
+// bench:all and every suite write theirs through writeExports, so the folder and the line that names
+// its files come from one list.
+import * as path from 'node:path';
+import { writeFileAtomic, type RunDocument } from '../results';
+import { renderCsv } from './csv';
+import { renderReport } from './html';
+import { renderMarkdown } from './markdown';
+
+/** One file of a run folder and how it is rendered from the document. */
+export interface Exporter<D> {
+  file: string;
+  render(doc: D): string;
+}
+
+/** results.json: the document itself, the source of truth every other file is rendered from. */
+export const JSON_EXPORTER: Exporter<unknown> = { file: 'results.json', render: (doc) => JSON.stringify(doc, null, 2) + '\n' };
+
+/** bench:all's files: the document, results.md, results.csv and the HTML report. */
+export const RUN_EXPORTERS: readonly Exporter<RunDocument>[] = [
+  JSON_EXPORTER,
+  { file: 'results.md', render: renderMarkdown },
+  { file: 'results.csv', render: (doc) => renderCsv(doc.results) },
+  { file: 'report.html', render: renderReport },
+];
+
+/** Writes every exporter's file into the run folder, each atomically (a reader never sees half a file). */
+export function writeExports<D>(runDir: string, doc: D, exporters: readonly Exporter<D>[]): void {
+  for (const exporter of exporters) writeFileAtomic(path.join(runDir, exporter.file), exporter.render(doc));
+}
+
+/** "results.json, results.md, report.html": the files a run folder gets, for the line that says where they are. */
+export function exportedFiles(exporters: readonly Exporter<never>[]): string {
+  return exporters.map((e) => e.file).join(', ');
+}

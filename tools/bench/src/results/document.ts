@@ -1,0 +1,53 @@
+// The core of every results.json, bench:all's (RunDocument, model.ts) and a suite's (suites/common/
+// document.ts): whether the run finished, how and where it was made (provenance) and with what settings.
+// Both kinds extend it, so what reads any run (the runs' index page, the report frame) reads this.
+import type { RuntimeInfo } from '@bench/config';
+import type { Kdamond } from './memory-reclaim';
+
+/** What a network stage's calibration achieved: the part of network/stage.ts's Calibration that results read. */
+export interface CalibrationRecord {
+  verdict?: string;
+  reasons?: string[];
+  achieved: { tcpConnectRttMs: { median: number }; pingRttMs: { median: number } | null; throughput: { steadyMbit: number } };
+}
+
+/** One network a run measured across (provenance.networks[name]): its profile, what its stage achieved, what it cost. */
+export interface NetworkRecord {
+  profile: { name: string; description: string; oneWayDelayMs: number; rateMbit: number | null; loss: number };
+  /** The stage's own calibration, or null for loopback (no stage) and a stage that did not start. */
+  calibration: CalibrationRecord | null;
+  /** The delayer's CPU over the measured part of the run (after calibration), when the profile delays. */
+  delayerCpu: { cpuMs: number; packets: number; cpuPerPacketUs: number | null; receiveCpuMs?: number } | null;
+  /** Why nothing was measured across it, when so. */
+  refused: string | null;
+}
+
+/** How a run was made (results/provenance.ts): the code, the machine, the bench's runtime, the command line. */
+export interface Provenance {
+  gitCommit: string | null;
+  gitDirty: boolean | null;
+  hostname: string;
+  loadAverage: number[];
+  memoryReclaim: Kdamond[] | null;
+  bench: RuntimeInfo;
+  arguments: readonly string[];
+  /** When the run ended; absent while it runs and when it was killed. */
+  finishedAt?: string;
+  /** The networks it measured across, by profile name; absent in runs from before the network stage. */
+  networks?: Record<string, NetworkRecord>;
+}
+
+/** What every run's settings start with: when it started and with which preset (--profile). */
+export interface Settings {
+  startedAt: string;
+  /** The preset's name (--profile: plan/presets.ts, a suite's presets). */
+  profile: string;
+}
+
+/** The part every results.json shares; each kind adds its schemaVersion, results and own settings and provenance. */
+export interface ResultsDocument<S extends Settings = Settings, P extends Provenance = Provenance> {
+  /** True until the run has done all it planned (an interrupted or crashed run stays incomplete). */
+  incomplete: boolean;
+  provenance: P;
+  settings: S;
+}

@@ -1,0 +1,61 @@
+// A network stage for the time of one measurement, the same for bench:all and the suites: built and
+// calibrated within their bounds, recorded in the run's provenance.networks before any call crosses
+// it, its delayer's CPU read around the measurement, and taken down however that ends.
+import { errorText } from '../cli';
+import { STAGE_BOUND_MS, withinBound } from '../plan';
+import { describeCalibration, type Failure, type NetworkRecord } from '../results';
+import { delayerCpuBetween, startStage, type Calibration, type NetworkProfile, type Stage } from '../network';
+
+/** Why nothing can be measured across a network: its stage did not start, did not calibrate, or refused. */
+export class StageFailure extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.message);
+  }
+}
+
+/** The record of a network before anything ran across it (results' provenance.networks[name]). */
+export function networkRecord(network: NetworkProfile): NetworkRecord {
+  return { profile: network, calibration: null, delayerCpu: null, refused: null };
+}
+
+/**
+ * Runs `use` on `network`'s stage once it has calibrated within tolerance, writing into `record` what the
+ * calibration achieved and the delayer's CPU over `use` (`save` after each). A stage that cannot start
+ * or calibrate, or refuses, is recorded as refused and thrown as a StageFailure.
+ */
+export async function onStage<T>(network: NetworkProfile, record: NetworkRecord, log: (line: string) => void, save: () => void, use: (stage: Stage) => Promise<T>): Promise<T> {
+  const refuse = (message: string): never => {
+    record.refused = message;
+    save();
+    throw new StageFailure({ kind: 'start', message });
+  };
+  let stage: Stage;
+  const started = startStage(network, { runId: `${process.pid}` });
+  try {
+    log(`building the ${network.name} network stage …`);
+    stage = await withinBound(started, STAGE_BOUND_MS, 'building the stage');
+  } catch (error) {
+    void started.then((late) => late.stop(), () => undefined); // a stage that came up after its bound is taken down
+    return refuse(`network ${network.name}: the stage did not start: ${errorText(error)}`);
+  }
+  try {
+    let calibration: Calibration;
+    try {
+      calibration = await withinBound(stage.calibrate(), STAGE_BOUND_MS, 'calibrating the stage');
+    } catch (error) {
+      return refuse(`network ${network.name}: calibration failed: ${errorText(error)}`);
+    }
+    record.calibration = calibration;
+    save();
+    log(`${network.name}: ${describeCalibration(calibration)}`);
+    if (calibration.verdict === 'refuse') return refuse(`network ${network.name}: calibration refused: ${calibration.reasons.join('; ')}`);
+    const before = await stage.delayerCpu();
+    const result = await use(stage);
+    const after = await stage.delayerCpu();
+    record.delayerCpu = before && after ? delayerCpuBetween(before, after) : after;
+    save();
+    return result;
+  } finally {
+    await stage.stop();
+  }
+}
