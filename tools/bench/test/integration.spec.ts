@@ -73,7 +73,7 @@ describe('bench:all (built apps, quick profile)', () => {
   });
   afterEach(() => fs.rmSync(out, { recursive: true, force: true }));
 
-  it('runs the quick profile, writes results.json and results.md, prints the table and stops the apps', async () => {
+  it('runs the quick profile, writes results.json and results.md, prints the verdict and stops the apps', async () => {
     const env = await portsEnv();
     const result = await runBench(['--profile', 'quick', '--runs', '2', '--out', out], env);
     expect(result.stderr).toContain('[1/5]');
