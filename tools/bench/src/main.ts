@@ -5,11 +5,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { noQuietWaits, runVariant, type VariantContext, KEEP_WARM_NODE_FLAGS, variantOfClient, describeGivenToken, givenToken, acrossNetwork, checkNetworks, hasTaskset, planPinning, resolveNodeBinary, type NodeBinary } from './run';
 import { DEADLINE_RULE, RESTARTS_PER_SET, runBoundMs, BENCH_ALL_COMMAND, optionsOf, type BenchOptions, appSetKey, planCases, missingMains, type VariantRecord } from './plan';
-import { HttpClientDriver, failureSummary, CellPool, duration, expectedCostMs, Progress, SET_START_MS, STAGE_BUILD_MS, type RunnerHooks } from './measure';
+import { HttpClientDriver, failureSummary, CellPool, expectedCostMs, Progress, SET_START_MS, STAGE_BUILD_MS, type RunnerHooks, describeEstimate, estimateRun, type RunEstimate } from './measure';
 import { usesStage } from './network';
-import { exportedFiles, renderTable, RUN_EXPORTERS, writeExports } from './export';
+import { exportedFiles, renderRunEnd, RUN_EXPORTERS, writeExports } from './export';
 import { renderIndex } from './compare';
-import { SCHEMA_VERSION, type PlannedCase, type RunDocument, type BenchSettings, collectProvenance, toCaseResult, cellLabel, plannedCells, writeIndex, createRunFolder, pointLatestAt, writeFileAtomic, runtimeNameOf, rttMs } from './results';
+import { SCHEMA_VERSION, type PlannedCase, type RunDocument, type BenchSettings, collectProvenance, toCaseResult, cellLabel, plannedCells, writeIndex, listRuns, readRun, type StoredRun, createRunFolder, pointLatestAt, writeFileAtomic, runtimeNameOf, rttMs } from './results';
 import { errorText, runTool, type CommandLine } from './cli';
 import { RunCertificates, opensslMissing } from './security';
 
@@ -66,13 +66,21 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
   };
 }
 
-/** How long the run should take (from the blog's figures) and the longest it can take (deadlines.ts). */
-function describeDuration(options: BenchOptions, plan: readonly PlannedCase[]): { expectedMs: number; boundMs: number } {
+/** How long the run should take, from the last runs in the results folder (measure/estimate.ts), and the longest it can take (deadlines.ts). */
+function describeDuration(options: BenchOptions, plan: readonly PlannedCase[]): { estimate: RunEstimate; boundMs: number } {
   const sets = options.clientUrl ? 0 : new Set(plan.map(appSetKey)).size;
   const stages = options.networks.filter(usesStage).length;
   const rtt = new Map(options.networks.map((n) => [n.name, rttMs(n)]));
-  const visitsMs = plan.reduce((sum, p) => sum + expectedCostMs(p, rtt.get(p.network) ?? 0), 0);
-  return { expectedMs: visitsMs + sets * SET_START_MS + stages * STAGE_BUILD_MS, boundMs: runBoundMs(plan, (p) => p.deadlineMs, sets, stages) };
+  const history: StoredRun[] = [];
+  for (const dir of listRuns(options.out)) {
+    try {
+      history.push(readRun(dir));
+    } catch {
+      // An unreadable past run only leaves the estimate to the others (the index names it).
+    }
+  }
+  const model = { visitMs: (p: PlannedCase) => expectedCostMs(p, rtt.get(p.network) ?? 0), setStartMs: SET_START_MS, stageBuildMs: STAGE_BUILD_MS };
+  return { estimate: estimateRun(plan, sets, stages, history, model), boundMs: runBoundMs(plan, (p) => p.deadlineMs, sets, stages) };
 }
 
 /**
@@ -132,12 +140,11 @@ async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: r
   const plan = planCases(options);
   const startedAt = new Date();
   const runDir = createRunFolder(options.out, startedAt);
-  const { expectedMs, boundMs } = describeDuration(options, plan);
+  const { estimate, boundMs } = describeDuration(options, plan);
   process.stderr.write(
     `bench: ${plan.length} visit(s) × ${options.transports.join(' + ')}, repetitions interleaved; ` +
       `writing ${path.relative(process.cwd(), runDir)}\n` +
-      `bench: expected ≈ ${duration(expectedMs)} (from the blog's figures${options.networks.some(usesStage) ? ', one round trip per call across a network; a big reply on HTTP/2\'s default window takes far longer' : ''}); at most ${duration(boundMs)} ` +
-      `(every call at its deadline, every set of apps restarted once)\n`,
+      `bench: ${describeEstimate(estimate, boundMs, path.relative(process.cwd(), options.out) || '.')}\n`,
   );
 
   const abort = new AbortController();
@@ -159,7 +166,7 @@ async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: r
     incomplete: true,
     provenance: { ...collectProvenance(WORKSPACE_ROOT, argv), pinning, clients: {} },
     // plannedCells and visitsDone let bench:compare name what a killed run lacks (results/completeness.ts).
-    settings: { ...describeSettings(options, plan, startedAt), expectedMs: Math.round(expectedMs), boundMs, plannedCells: plannedCells(plan), visitsDone },
+    settings: { ...describeSettings(options, plan, startedAt), expectedMs: Math.round(estimate.ms), expectedFrom: estimate.runs, boundMs, plannedCells: plannedCells(plan), visitsDone },
     results: [],
   };
   // Every export of the run, rewritten after each case so an interrupted run still has them all.
@@ -168,7 +175,7 @@ async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: r
   pointLatestAt(options.out, runDir);
   writeIndex(options.out, renderIndex, writeFileAtomic);
 
-  const progress = new Progress(plan);
+  const progress = new Progress(plan, estimate);
   let done = 0;
   const pool = new CellPool({
     networks: options.networks.map((n) => n.name),
@@ -230,13 +237,11 @@ async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: r
   save();
   writeIndex(options.out, renderIndex, writeFileAtomic);
 
-  process.stdout.write(`\n${renderTable(doc.results)}\n\n`);
+  const end = renderRunEnd(doc, { folder: path.relative(process.cwd(), runDir), files: exportedFiles(RUN_EXPORTERS), failures: failureSummary(doc.results) });
+  // The verdict first: stdout may be a pipe, so its write is let through before the paths on stderr.
+  await new Promise((resolve) => process.stdout.write(end.stdout, resolve));
+  process.stderr.write(end.stderr);
   const failed = doc.results.filter((r) => !r.ok).length;
-  const summary = failureSummary(doc.results);
-  process.stderr.write(
-    `${summary ? summary + '\n' : ''}bench: ${doc.results.length - failed} ok, ${failed} failed${doc.incomplete ? ', run incomplete' : ''}; ` +
-      `results in ${path.relative(process.cwd(), runDir)}/ (${exportedFiles(RUN_EXPORTERS)})\n`,
-  );
   if (abort.signal.aborted) return 130;
   return failed > 0 || doc.incomplete ? 1 : 0;
 }

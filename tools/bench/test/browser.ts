@@ -3,6 +3,7 @@
 // every console error, page error, failed request and request it makes.
 import * as fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { describeNeeding } from './needs';
 
 /** Debian's Chromium (apt-get install chromium); Playwright's own browser downloads are not used. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -19,19 +20,9 @@ const ARGS = [
 
 export const chromiumAvailable = fs.existsSync(CHROMIUM);
 
-/**
- * `describe` when Chromium is here; otherwise a failing test in CI (which must install it) and a
- * skip with a message on a developer's machine.
- */
+/** `describe` when Chromium is here; otherwise failing under CI=true, skipped elsewhere (needs.ts). */
 export function describeInChromium(name: string, body: () => void): void {
-  if (!chromiumAvailable && process.env.CI === 'true') {
-    it(`${name}: needs Chromium`, () => {
-      throw new Error(`${CHROMIUM} not found: CI must install Debian's chromium (apt-get install -y chromium)`);
-    });
-  } else if (!chromiumAvailable) {
-    console.log(`${name}: ${CHROMIUM} not found, skipping (apt-get install -y chromium to run it)`);
-  }
-  (chromiumAvailable ? describe : describe.skip)(name, body);
+  describeNeeding(name, [chromiumAvailable ? null : `${CHROMIUM} (Debian's chromium: apt-get install -y chromium)`], body);
 }
 
 export interface WatchedPage {

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { parse } from 'yaml';
 import { stopProcess } from '@bench/testing';
 import { listRuns } from '../src/results/runs';
+import { itNeeding } from './needs';
 
 // Without a Docker engine (deploy/compose/check.sh is the run on a real one, in CI), this starts every
 // docker-compose service's own command as a plain process with the environment compose would give it (variables interpolated as compose does,
@@ -108,7 +109,7 @@ describe('docker-compose services as plain processes', () => {
   });
 
   const composeCli = spawnSync('sh', ['-c', 'command -v docker-compose'], { stdio: 'ignore' }).status === 0;
-  (composeCli ? it : it.skip)('is refused by docker-compose itself without BENCH_TOKEN, naming it, and valid with one', () => {
+  itNeeding('is refused by docker-compose itself without BENCH_TOKEN, naming it, and valid with one', [composeCli ? null : 'docker-compose (apt-get install -y docker-compose)'], () => {
     const config = (value: string) => spawnSync('docker-compose', ['config', '-q'], { cwd: ROOT, env: { ...process.env, BENCH_TOKEN: value }, encoding: 'utf8' });
     const refused = config('');
     expect({ status: refused.status, stderr: refused.stderr }).toEqual({ status: 1, stderr: expect.stringContaining('set BENCH_TOKEN') });

@@ -21,7 +21,7 @@ describe('nx g ./tools/bench:endpoint', () => {
     expect(changes.sort()).toEqual(
       [
         'CREATE libs/payloads/src/order-books/order-books.payload.ts',
-        'CREATE libs/payloads/src/order-books/order-books.payload.spec.ts',
+        'CREATE libs/payloads/test/order-books/order-books.payload.spec.ts',
         'CREATE apps/server-a/src/order-books.controller.ts',
         'CREATE apps/server-a/test/order-books.spec.ts',
         'CREATE apps/server-b/src/order-books.controller.ts',

@@ -10,6 +10,7 @@ import { listRuns } from '../src/results/runs';
 import { VARIANTS } from '../src/plan/variants';
 import { defaultRuntime } from '../src/plan/runtimes';
 import { tuningsFor } from '@bench/config';
+import { missingHere } from './needs';
 
 // Runs the built bench (tools/bench/dist) as a user would, against the built apps it starts itself.
 const ROOT = path.resolve(__dirname, '../../..');
@@ -72,7 +73,7 @@ describe('bench:all (built apps, quick profile)', () => {
   });
   afterEach(() => fs.rmSync(out, { recursive: true, force: true }));
 
-  it('runs the quick profile, writes results.json and results.md, prints the table and stops the apps', async () => {
+  it('runs the quick profile, writes results.json and results.md, prints the verdict and stops the apps', async () => {
     const env = await portsEnv();
     const result = await runBench(['--profile', 'quick', '--runs', '2', '--out', out], env);
     expect(result.stderr).toContain('[1/5]');
@@ -112,8 +113,10 @@ describe('bench:all (built apps, quick profile)', () => {
       '①-1/json', '①-1/grpc', '①-2/json', '①-2/grpc', '②-1/json', '②-1/grpc', '②-2/json', '②-2/grpc', '20k×4/json', '20k×4/grpc',
     ]);
 
+    // The terminal ends with the verdict results.md opens with: a row per case, before the paths on stderr.
     const tableLines = result.stdout.split('\n').filter((line) => line.startsWith('| '));
-    expect(tableLines).toHaveLength(1 + 10);
+    expect(tableLines).toHaveLength(1 + 5);
+    expect(tableLines[0]).toContain('| winner |');
     const md = fs.readFileSync(path.join(runDir, 'results.md'), 'utf8');
     expect(md).toContain(tableLines[1]);
     expect(fs.readFileSync(path.join(runDir, 'report.html'), 'utf8')).toContain('data-chart="bars"');
@@ -188,7 +191,7 @@ describe('bench:all (built apps, quick profile)', () => {
     for (const set of sets) for (const port of Object.values(set.ports)) expect(await isListening(port)).toBe(false);
   });
 
-  it('runs the Go reference as a variant where Go is present, and skips it with a message where not', async () => {
+  it('runs the Go reference as a variant where Go is present, and skips it with a message where not (under CI=true Go must be present)', async () => {
     const env = await portsEnv();
     const result = await runBench(['--variants', 'go', '--cases', '1-1', '--runs', '2', '--out', out], env);
     expect(result.code).toBe(0);
@@ -196,6 +199,8 @@ describe('bench:all (built apps, quick profile)', () => {
     if (doc.settings.skippedVariants.go) {
       expect(result.stderr).toContain('bench: variant go skipped:');
       expect(doc.results).toEqual([]);
+      // The skip itself is the product's behaviour; CI must still see the Go branch run.
+      missingHere('integration go', [`the Go reference (${doc.settings.skippedVariants.go}; it needs Go ≥ 1.26 on PATH, from go.dev/dl, and protoc: apt-get install -y protobuf-compiler)`]);
     } else {
       expect(doc.results.map((r: { variant: string; transport: string; ok: boolean }) => `${r.variant}/${r.transport}/${r.ok}`)).toEqual(['go/json/true', 'go/grpc/true']);
       expect(doc.provenance.clients.go.framework).toBe('go');
@@ -230,7 +235,7 @@ describe('bench:all (built apps, quick profile)', () => {
     for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
   });
 
-  it('when server-a accepts but never answers: its calls fail by deadline within the printed bound, the run goes on', async () => {
+  it('when server-a accepts but never answers: its calls fail by deadline within the recorded bound, the run goes on', async () => {
     const env = await portsEnv();
     let stopped = 0;
     const started = Date.now();
@@ -244,10 +249,9 @@ describe('bench:all (built apps, quick profile)', () => {
     const wallMs = Date.now() - started;
     expect(stopped).toBeGreaterThan(0);
     expect(result.code).toBe(1);
-    const bound = /at most (\d+)m(\d+)s/.exec(result.stderr);
-    expect(bound).not.toBeNull();
-    expect(wallMs).toBeLessThan((Number(bound![1]) * 60 + Number(bound![2])) * 1000);
     const doc = JSON.parse(fs.readFileSync(path.join(onlyRunDir(out), 'results.json'), 'utf8'));
+    // The bound is recorded, and printed only when near the estimate (results/estimate.ts).
+    expect(wallMs).toBeLessThan(doc.settings.boundMs);
     expect(doc.settings.deadlines.perCaseMs).toEqual({ '①-1': 1500, '①-2': 1500, '②-1': 1500 });
     const byCell = Object.fromEntries(doc.results.map((r: { case: string; transport: string }) => [`${r.case}/${r.transport}`, r]));
     expect(byCell['①-2/json']).toMatchObject({ ok: false, failure: { kind: 'deadline' }, error: expect.stringContaining('DEADLINE_EXCEEDED') });

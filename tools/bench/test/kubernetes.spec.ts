@@ -8,6 +8,7 @@ import { nodeOptionsFor } from '@bench/config';
 import { samplePackageDefinition } from '@bench/proto';
 import { freePort, stopProcess } from '@bench/testing';
 import { readRun } from '../src/results/runs';
+import { describeNeeding } from './needs';
 
 // deploy/k8s/ without a cluster (docs/kubernetes.md, "What was validated"): every overlay renders with
 // kustomize and passes kubernetes-validate --strict for a named Kubernetes version, offline; a fixture
@@ -53,21 +54,12 @@ const validatorVersion = (): string | null => {
   return null;
 };
 
-/** As the browser tests do: missing tools fail in CI (which installs them) and skip with a message elsewhere. */
+/** Missing tools fail the tests under CI=true and skip them, with what to install, elsewhere (needs.ts). */
 function describeWithTools(name: string, tools: { validator: boolean }, body: () => void): void {
-  const missing = [
+  describeNeeding(name, [
     RENDERER ? null : 'kubectl or kustomize (kubectl has kustomize built in)',
     !tools.validator || validatorVersion() ? null : `${VALIDATOR} (${INSTALL_VALIDATOR}; ${validatorProblem})`,
-  ].filter((m): m is string => m !== null);
-  if (missing.length === 0) return describe(name, body);
-  if (process.env.CI === 'true') {
-    it(`${name}: needs its tools`, () => {
-      throw new Error(`not installed: ${missing.join('; ')}; .ci/run must install them`);
-    });
-  } else {
-    console.log(`${name}: skipped, not installed: ${missing.join('; ')}`);
-  }
-  describe.skip(name, body);
+  ], body);
 }
 
 interface Manifest {

@@ -34,7 +34,7 @@ async function endpointGenerator(tree, options) {
   if (tree.exists(builder)) throw new Error(`${builder} exists: endpoint ${options.name} was already generated`);
   const substitutions = { ...n, constant: n.constantName, item, route: derived.route, field: derived.field, tmpl: '' };
 
-  generateFiles(tree, path.join(__dirname, 'files/payload'), `libs/payloads/src/${n.fileName}`, substitutions);
+  generateFiles(tree, path.join(__dirname, 'files/payload'), 'libs/payloads', substitutions);
   generateFiles(tree, path.join(__dirname, 'files/server-a'), 'apps/server-a', substitutions);
   generateFiles(tree, path.join(__dirname, 'files/server-b'), 'apps/server-b', substitutions);
 

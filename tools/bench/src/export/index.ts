@@ -12,3 +12,4 @@ export { renderPercentileChart } from './html/percentile-chart';
 export { renderValue } from './html/provenance';
 export { el, line, rect } from './html/svg';
 export { renderMarkdown, renderTable } from './markdown';
+export { renderRunEnd, type RunEnd, type RunEndPlace } from './terminal';

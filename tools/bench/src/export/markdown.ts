@@ -134,6 +134,11 @@ function describeProbe(doc: RunDocument): string {
   );
 }
 
+/** The section results.md opens with, and the terminal's last table (export/terminal.ts): winner, factor, why. */
+export function renderVerdictSection(named: readonly CaseResult[]): string[] {
+  return ['## Verdict: who wins, by how much, and why', '', renderVerdictMarkdown(verdict(named)), '', VERDICT_NOTE, ''];
+}
+
 /** results.md: what was run, on what, the table, and how to read it. */
 export function renderMarkdown(doc: RunDocument): string {
   const settings = doc.settings;
@@ -146,12 +151,7 @@ export function renderMarkdown(doc: RunDocument): string {
   return [
     `# gRPC vs JSON: ${String(settings.startedAt ?? '')}`,
     '',
-    '## Verdict: who wins, by how much, and why',
-    '',
-    renderVerdictMarkdown(verdict(named)),
-    '',
-    VERDICT_NOTE,
-    '',
+    ...renderVerdictSection(named),
     ...renderAttributionSection(attribution(named), named),
     ...renderAblationSection(doc.results),
     ...renderPathCostSection(doc.results),

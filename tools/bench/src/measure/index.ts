@@ -3,6 +3,7 @@
 export { CellPool } from './cell-pool';
 export { HttpClientDriver } from './drivers/http-driver';
 export { callFailure, describeFailure, failureSummary } from './failures';
+export { BOUND_SHOWN_WITHIN, describeEstimate, estimateRun, type CostModel, type RunEstimate } from './estimate';
 export { probeMachine } from './machine-probe';
 export { Progress, SET_START_MS, STAGE_BUILD_MS, duration, expectedCostMs } from './progress';
 export { runCases, type RunnerHooks } from './runner';

@@ -23,13 +23,18 @@ export function expectedCostMs(planned: PlannedCase, rttMs = 0): number {
   return runs * repetitionMs + untimed;
 }
 
-/** Remaining time, scaling the expected cost of what is left by how the finished part compared. */
-export function estimateLeftMs(plan: readonly PlannedCase[], doneCases: number, doneFraction: number, elapsedMs: number): number | null {
-  const costs = plan.map((p) => expectedCostMs(p));
-  const finished = costs.slice(0, doneCases).reduce((a, b) => a + b, 0) + (costs[doneCases] ?? 0) * doneFraction;
-  const total = costs.reduce((a, b) => a + b, 0);
-  if (finished <= 0 || elapsedMs <= 0) return null;
-  return ((total - finished) * elapsedMs) / finished;
+/**
+ * Remaining time: the visits left at the pace the finished ones kept against their costs (`costs`, per
+ * visit in plan order), plus what is left of the time outside visits (`outsideMs`: starting sets of apps
+ * and stages), spread evenly over the visits. The pace counts visit time only: a set's start, which the
+ * first visit pays, made the first lines promise hours for a run of seconds.
+ */
+export function estimateLeftMs(costs: readonly number[], doneCases: number, doneFraction: number, visitsElapsedMs: number, outsideMs = 0): number | null {
+  const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+  const finished = sum(costs.slice(0, doneCases)) + (costs[doneCases] ?? 0) * doneFraction;
+  if (finished <= 0 || visitsElapsedMs <= 0) return null;
+  const outsideLeft = outsideMs * Math.max(0, 1 - (doneCases + doneFraction) / Math.max(1, costs.length));
+  return ((sum(costs) - finished) * visitsElapsedMs) / finished + outsideLeft;
 }
 
 export function duration(msValue: number | null): string {
@@ -53,11 +58,21 @@ function describeResult(result: RawResult): string {
 export class Progress {
   private readonly started = performance.now();
   private caseIndex = 0;
+  private readonly costs: readonly number[];
+  private readonly outsideMs: number;
+  /** Time spent in finished visits, and when the current one started. */
+  private visitsMs = 0;
+  private visitStarted = performance.now();
 
+  /** `estimate`: each visit's cost and the time outside visits (estimate.ts); without one, the blog's figures. */
   constructor(
     private readonly plan: readonly PlannedCase[],
+    estimate: { visitMs: readonly number[]; outsideMs: number } | null = null,
     private readonly stream: NodeJS.WriteStream = process.stderr,
-  ) {}
+  ) {
+    this.costs = estimate?.visitMs ?? plan.map((p) => expectedCostMs(p));
+    this.outsideMs = estimate?.outsideMs ?? 0;
+  }
 
   private get live(): boolean {
     return Boolean(this.stream.isTTY);
@@ -65,6 +80,7 @@ export class Progress {
 
   caseStart(planned: PlannedCase, index: number): void {
     this.caseIndex = index;
+    this.visitStarted = performance.now();
     this.status(planned, 0);
   }
 
@@ -80,7 +96,8 @@ export class Progress {
     const on = (new Set(this.plan.map((p) => p.runtime)).size > 1 ? ` (Node ${planned.runtime})` : '') + (planned.security === 'plain' ? '' : ` (${planned.security})`);
     const made = results[0]?.runs ?? runs;
     const elapsed = performance.now() - this.started;
-    const left = estimateLeftMs(this.plan, index + 1, 0, elapsed);
+    this.visitsMs += performance.now() - this.visitStarted;
+    const left = estimateLeftMs(this.costs, index + 1, 0, this.visitsMs, this.outsideMs);
     const line =
       `[${index + 1}/${total}] ${variant} ${record.id}${forkLabel}${on} (${record.rows} row(s) × ${record.requests}, ${made} runs): ${results.map(describeResult).join('; ')}` +
       ` [${duration(elapsed)} elapsed${index + 1 < total ? `, about ${duration(left)} left` : ''}]`;
@@ -90,7 +107,8 @@ export class Progress {
   private status(planned: PlannedCase, repetition: number): void {
     if (!this.live) return;
     const elapsed = performance.now() - this.started;
-    const left = estimateLeftMs(this.plan, this.caseIndex, repetition / Math.max(1, planned.runs), elapsed);
+    const inVisits = this.visitsMs + performance.now() - this.visitStarted;
+    const left = estimateLeftMs(this.costs, this.caseIndex, repetition / Math.max(1, planned.runs), inVisits, this.outsideMs);
     this.stream.write(
       `\r\x1b[Kcase ${this.caseIndex + 1}/${this.plan.length} ${planned.variant} ${planned.record.id}, repetition ${repetition}/${planned.runs}, ` +
         `elapsed ${duration(elapsed)}, about ${duration(left)} left`,

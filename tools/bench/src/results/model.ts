@@ -305,7 +305,9 @@ export interface BenchSettings extends Settings {
   deadlines?: { rule: string; override: number | null; perCaseMs: Record<string, number> };
   failurePolicy?: string;
   restarts?: SetEvent[];
+  /** The start line's estimate, and the past runs it was costed from (measure/estimate.ts; empty: the blog's figures). */
   expectedMs?: number;
+  expectedFrom?: string[];
   boundMs?: number;
   /** What bench:compare checks a run against (completeness.ts). */
   plannedCells?: PlannedCell[];

@@ -1,0 +1,59 @@
+import { costBetween, ProcessSampler } from '../src/process-sampler';
+
+describe('ProcessSampler', () => {
+  it('reads cumulative CPU and a peak that survives until reset', () => {
+    const sampler = new ProcessSampler();
+    try {
+      const first = sampler.read(true);
+      const ballast = Array.from({ length: 300_000 }, (_, i) => ({ i, s: `row ${i}` }));
+      let spin = 0;
+      for (let i = 0; i < 2e6; i++) spin += i;
+      const second = sampler.read(false);
+      expect(ballast.length + spin).toBeGreaterThan(0);
+      expect(second.cpuUserMs + second.cpuSystemMs).toBeGreaterThan(first.cpuUserMs + first.cpuSystemMs);
+      expect(second.peakRssBytes).toBeGreaterThanOrEqual(second.rssBytes);
+      expect(second.maxRssBytes).toBeGreaterThan(0);
+    } finally {
+      sampler.stop();
+    }
+  });
+
+  it('samples RSS only while a window is open: read(true) opens it, read(false) closes it', async () => {
+    const sampler = new ProcessSampler();
+    try {
+      expect(sampler.sampling).toBe(false);
+      const opened = sampler.read(true);
+      expect(sampler.sampling).toBe(true);
+      // Memory taken and given back inside the window: only the 20-ms sampling can have seen it.
+      let ballast: unknown[] | null = Array.from({ length: 400_000 }, (_, i) => ({ i, s: `row ${i}` }));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const seenWhileHeld = process.memoryUsage.rss();
+      ballast = null;
+      const closed = sampler.read(false);
+      expect(ballast).toBeNull();
+      expect(sampler.sampling).toBe(false);
+      expect(closed.peakRssBytes).toBeGreaterThanOrEqual(Math.min(seenWhileHeld, closed.rssBytes));
+      expect(closed.peakRssBytes).toBeGreaterThanOrEqual(opened.rssBytes);
+    } finally {
+      sampler.stop();
+    }
+  });
+
+  it('accumulates phase times', () => {
+    const sampler = new ProcessSampler();
+    try {
+      sampler.addPhase('build', 1.5);
+      sampler.addPhase('build', 2);
+      sampler.addPhase('encode', 4);
+      expect(sampler.read(false)).toMatchObject({ buildMs: 3.5, encodeMs: 4 });
+    } finally {
+      sampler.stop();
+    }
+  });
+
+  it('costBetween subtracts CPU and keeps the later window peak', () => {
+    const before = { cpuUserMs: 10, cpuSystemMs: 2, rssBytes: 100, peakRssBytes: 100, maxRssBytes: 500, buildMs: 0, encodeMs: 0 };
+    const after = { cpuUserMs: 35, cpuSystemMs: 7, rssBytes: 120, peakRssBytes: 400, maxRssBytes: 500, buildMs: 3, encodeMs: 4 };
+    expect(costBetween(before, after)).toEqual({ cpuUserMs: 25, cpuSystemMs: 5, peakRssBytes: 400 });
+  });
+});

@@ -1,0 +1,129 @@
+import { ConfigError, DEFAULT_SETTINGS, loadSettings } from '../src/settings';
+
+describe('loadSettings', () => {
+  it('uses the documented defaults when nothing is set', () => {
+    expect(loadSettings({})).toEqual(DEFAULT_SETTINGS);
+    expect(DEFAULT_SETTINGS).toMatchObject({
+      host: '127.0.0.1',
+      clientPort: 3000,
+      serverAPort: 3001,
+      serverBPort: 3002,
+      serverAUrl: 'http://127.0.0.1:3001',
+      serverBUrl: '127.0.0.1:3002',
+    });
+  });
+
+  it('reads every variable', () => {
+    const settings = loadSettings({
+      HOST: '0.0.0.0',
+      CLIENT_PORT: '4000',
+      SERVER_A_PORT: '4001',
+      SERVER_B_PORT: '4002',
+      SERVER_A_H2_PORT: '4003',
+      SERVER_A_URL: 'http://server-a:4001/',
+      SERVER_A_H2_URL: 'http://server-a:4003/',
+      SERVER_B_URL: 'server-b:4002',
+      MAX_ROWS: '50',
+      MAX_PARALLEL: '7',
+      VARIANT: 'tuned',
+      CALL_TIMEOUT_MS: '2500',
+      HANDSHAKE_TIMEOUT_MS: '500',
+      MAX_CONNECTION_AGE_MS: '1500',
+    });
+    expect(settings).toEqual({
+      host: '0.0.0.0',
+      clientPort: 4000,
+      serverAPort: 4001,
+      serverBPort: 4002,
+      serverAH2Port: 4003,
+      serverAUrl: 'http://server-a:4001',
+      serverAH2Url: 'http://server-a:4003',
+      serverBUrl: 'server-b:4002',
+      maxRows: 50,
+      maxParallel: 7,
+      variant: 'tuned',
+      callTimeoutMs: 2500,
+      handshakeTimeoutMs: 500,
+      maxConnectionAgeMs: 1500,
+      security: { mode: 'plain', ca: null, cert: null, key: null },
+    });
+  });
+
+  it.each([
+    [{ CLIENT_PORT: 'abc' }, 'CLIENT_PORT'],
+    [{ SERVER_A_PORT: '70000' }, 'SERVER_A_PORT'],
+    [{ MAX_ROWS: '0' }, 'MAX_ROWS'],
+    [{ SERVER_A_URL: 'server-a:3001' }, 'SERVER_A_URL'],
+    [{ SERVER_A_H2_URL: 'server-a:3003' }, 'SERVER_A_H2_URL'],
+    [{ SERVER_B_URL: 'http://server-b:3002' }, 'SERVER_B_URL'],
+    [{ VARIANT: 'fast' }, 'VARIANT'],
+    [{ VARIANT: 'tuned-without-no-such-tuning' }, 'VARIANT'],
+    [{ VARIANT: 'blog-with-' }, 'VARIANT'],
+    [{ CALL_TIMEOUT_MS: '0' }, 'CALL_TIMEOUT_MS'],
+    [{ HANDSHAKE_TIMEOUT_MS: '50' }, 'HANDSHAKE_TIMEOUT_MS'],
+  ])('refuses %p naming %s', (env, name) => {
+    expect(() => loadSettings(env)).toThrow(ConfigError);
+    expect(() => loadSettings(env)).toThrow(name);
+  });
+});
+
+import { explainListenError } from '../src/listen-error';
+
+describe('explainListenError', () => {
+  it('names the port and the variable for a busy port', () => {
+    const error = Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:3001'), { code: 'EADDRINUSE' });
+    expect(explainListenError(error, { variable: 'SERVER_A_PORT', port: 3001, host: '127.0.0.1' })).toBe(
+      'port 3001 on 127.0.0.1 is already in use: stop what holds it or set SERVER_A_PORT to a free port',
+    );
+  });
+
+  it('recognises grpc-js bind failures', () => {
+    const error = new Error('No address added out of total 1 resolved');
+    expect(explainListenError(error, { variable: 'SERVER_B_PORT', port: 3002, host: '127.0.0.1' })).toContain('SERVER_B_PORT');
+  });
+});
+
+import { runtimeInfo } from '../src/runtime-info';
+
+describe('runtimeInfo', () => {
+  it('reports node, cpu and the installed versions of key packages', () => {
+    const info = runtimeInfo();
+    expect(info.node).toBe(process.version);
+    expect(info.cpuCount).toBeGreaterThan(0);
+    expect(info.packages['@nestjs/core']).toMatch(/^11\./);
+    expect(info.packages['@grpc/grpc-js']).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
+
+import { kubernetesInfo, KUBERNETES_ENV } from '../src/runtime-info';
+
+describe('kubernetesInfo', () => {
+  it('is absent off Kubernetes', () => {
+    expect(kubernetesInfo({ HOME: '/root' })).toBeUndefined();
+  });
+
+  it('reads the downward API variables, numbers as numbers, a missing one as null', () => {
+    const env = {
+      K8S_POD_NAME: 'client-7d9f-abcde',
+      K8S_NAMESPACE: 'bench',
+      K8S_NODE_NAME: 'node-1',
+      K8S_CPU_REQUEST_MILLIS: '2000',
+      K8S_CPU_LIMIT_MILLIS: '2000',
+      K8S_MEMORY_LIMIT_BYTES: '6442450944',
+      K8S_MEMORY_REQUEST_BYTES: 'lots',
+      K8S_PLACEMENT: 'spread',
+    };
+    expect(kubernetesInfo(env)).toEqual({
+      podName: 'client-7d9f-abcde',
+      namespace: 'bench',
+      nodeName: 'node-1',
+      cpuRequestMillis: 2000,
+      cpuLimitMillis: 2000,
+      memoryRequestBytes: null,
+      memoryLimitBytes: 6442450944,
+      image: null,
+      placement: 'spread',
+    });
+    expect(Object.values(KUBERNETES_ENV).every((name) => name.startsWith('K8S_'))).toBe(true);
+  });
+});

@@ -1,0 +1,29 @@
+// What a run leaves on the terminal at its end: the verdict results.md opens with (stdout), then how many
+// cells failed and where the files are (stderr), so a newcomer reads the answer before the paths.
+import { withoutAblations, type RunDocument } from '../results';
+import { renderVerdictSection } from './markdown';
+
+export interface RunEnd {
+  stdout: string;
+  stderr: string;
+}
+
+/** Where the run's files are and which cells failed (measure/'s failureSummary), as main.ts knows them. */
+export interface RunEndPlace {
+  /** The run folder, as the user should type it. */
+  folder: string;
+  /** Its files, listed (exporters.ts's exportedFiles). */
+  files: string;
+  failures: string | null;
+}
+
+/** The end of a bench:all run. */
+export function renderRunEnd(doc: RunDocument, { folder, files, failures }: RunEndPlace): RunEnd {
+  const failed = doc.results.filter((r) => !r.ok).length;
+  return {
+    stdout: `\n${renderVerdictSection(withoutAblations(doc.results)).join('\n')}\nEvery cell with its CI and the blog's figure: ${folder}/results.md\n\n`,
+    stderr:
+      `${failures ? failures + '\n' : ''}bench: ${doc.results.length - failed} ok, ${failed} failed${doc.incomplete ? ', run incomplete' : ''}; ` +
+      `results in ${folder}/ (${files})\n`,
+  };
+}

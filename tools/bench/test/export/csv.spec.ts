@@ -1,0 +1,25 @@
+import { renderCsv } from '../../src/export/csv';
+import type { CaseResult } from '../../src/results/model';
+import { caseResult } from '../case-result';
+
+const base: CaseResult = caseResult({ coldMs: 80, client: { cpuUserMs: 10, cpuSystemMs: 2, peakRssBytes: 1000 } });
+
+describe('renderCsv', () => {
+  const failed: CaseResult = { ...base, transport: 'grpc', ok: false, error: 'HTTP 502: "bad", really', samplesMs: [], sampleOrder: [], summary: null, client: null };
+  const lines = renderCsv([base, failed]).trimEnd().split('\n');
+
+  it('has a header, one row per sample and one summary row per cell', () => {
+    expect(lines[0].split(',').slice(0, 11)).toEqual(['row_type', 'network', 'node', 'security', 'variant', 'case', 'transport', 'rows', 'requests', 'sample_index', 'sample_order']);
+    // A result from before --security is plain.
+    expect(lines.filter((l) => l.startsWith('sample,'))).toEqual(['sample,loopback,24,plain,blog,①-2,json,10000,1,0,0,40' + ','.repeat(25), 'sample,loopback,24,plain,blog,①-2,json,10000,1,1,2,50' + ','.repeat(25), 'sample,loopback,24,plain,blog,①-2,json,10000,1,2,4,60' + ','.repeat(25)]);
+    expect(lines.filter((l) => l.startsWith('summary,'))).toHaveLength(2);
+  });
+
+  it('writes the summary figures and quotes errors', () => {
+    const header = lines[0].split(',');
+    const summary = lines[4].split(',');
+    const get = (name: string) => summary[header.indexOf(name)];
+    expect([get('n'), get('median_ms'), get('noisy'), get('client_cpu_ms'), get('server_cpu_ms'), get('ok')]).toEqual(['3', '50', 'true', '12', '', 'true']);
+    expect(lines[5]).toMatch(/,false,"HTTP 502: ""bad"", really"$/);
+  });
+});

@@ -1,0 +1,25 @@
+import { duration, estimateLeftMs } from '../../src/measure/progress';
+
+describe('estimateLeftMs: the progress lines\' time left', () => {
+  it('scales the visits left by the pace the finished ones kept against their costs', () => {
+    // Three visits costed 1, 1 and 2 s; the first took 2 s of visit time: the 3 s left take 6 s.
+    expect(estimateLeftMs([1_000, 1_000, 2_000], 1, 0, 2_000)).toBe(6_000);
+    // Half-way through the second at the same pace.
+    expect(estimateLeftMs([1_000, 1_000, 2_000], 1, 0.5, 3_000)).toBe(5_000);
+  });
+
+  it("adds what is left of the time outside visits (sets' and stages' starts), spread over the visits", () => {
+    expect(estimateLeftMs([1_000, 1_000, 2_000, 4_000], 1, 0, 1_000, 8_000)).toBe(7_000 + 6_000);
+    expect(estimateLeftMs([1_000, 1_000], 2, 0, 2_000, 8_000)).toBe(0);
+  });
+
+  it('knows nothing before the first timed part', () => {
+    expect(estimateLeftMs([1_000, 1_000], 0, 0, 0)).toBeNull();
+  });
+});
+
+describe('duration', () => {
+  it('reads as seconds, minutes or hours', () => {
+    expect([duration(4_400), duration(61_000), duration(3_600_000 + 61_000), duration(null)]).toEqual(['4s', '1m01s', '1h01m', '?']);
+  });
+});

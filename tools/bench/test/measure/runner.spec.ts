@@ -1,0 +1,174 @@
+import { BLOG_CASES } from '../../src/plan/cases';
+import { FakeDriver } from '../../src/measure/drivers/fake-driver';
+import type { PlannedCase, RawResult } from '../../src/results/model';
+import { toCaseResult } from '../../src/results/results';
+import { MAX_TIMED_WARMUP_CALLS, runCases } from '../../src/measure/runner';
+
+const byId = (id: string) => BLOG_CASES.find((c) => c.id === id)!;
+const plan: PlannedCase[] = [
+  { network: 'loopback', variant: 'blog', record: byId('①-1'), transports: ['json', 'grpc'], warmup: 1, warmupMs: 0, runs: 3, settleMs: 0, forks: 0, fork: 0, visits: 1, visit: 1, cold: true, firstPosition: 0, deadlineMs: 10_000, budgetMs: null, minRuns: 1 },
+  { network: 'loopback', variant: 'blog', record: byId('20k×4'), transports: ['json'], warmup: 0, warmupMs: 0, runs: 2, settleMs: 0, forks: 0, fork: 0, visits: 1, visit: 1, cold: true, firstPosition: 0, deadlineMs: 10_000, budgetMs: null, minRuns: 1 },
+];
+
+describe('runCases with a scripted driver', () => {
+  it('prepares each transport, then interleaves the timed repetitions and records their order', async () => {
+    const driver = new FakeDriver((call) =>
+      call.transport === 'json' ? { latenciesMs: [100, 10, 30, 20], coldMs: 50, bytesPerResponse: 236 } : { latenciesMs: [5, 4, 6, 8] },
+    );
+    const done: RawResult[][] = [];
+    const reps: number[] = [];
+    const results = await runCases(plan, driver, { onCaseDone: (r) => void done.push(r), onRepetition: (_p, rep) => void reps.push(rep) });
+
+    expect(done.map((r) => r.length)).toEqual([2, 1]);
+    expect(done.flat()).toEqual(results);
+    expect(reps).toEqual([1, 2, 3, 1, 2]);
+    expect(driver.calls.slice(0, 8).map((c) => `${c.transport}:${c.cold ? 'cold+' : ''}w${c.warmup}r${c.runs}`)).toEqual([
+      'json:cold+w1r0',
+      'grpc:cold+w1r0',
+      'json:w0r1',
+      'grpc:w0r1',
+      'json:w0r1',
+      'grpc:w0r1',
+      'json:w0r1',
+      'grpc:w0r1',
+    ]);
+
+    // The warm-up takes the first scripted latency; the timed runs the next three.
+    const json = toCaseResult(results[0]);
+    expect(json).toMatchObject({ variant: 'blog', case: '①-1', transport: 'json', ok: true, error: null, coldMs: 50, bytes: 236, warmupMs: [100] });
+    expect(json.samplesMs).toEqual([10, 30, 20]);
+    expect(json.sampleOrder).toEqual([0, 2, 4]);
+    expect(json.summary).toMatchObject({ n: 3, median: 20, mean: 20, min: 10, max: 30 });
+    // Costs are summed over repetitions (CPU) and maxed (peak RSS).
+    expect(json.client).toEqual({ cpuUserMs: 3, cpuSystemMs: 0, peakRssBytes: 1001 });
+    expect(json.server).toEqual({ cpuUserMs: 6, cpuSystemMs: 0, peakRssBytes: 2001 });
+
+    const grpc = toCaseResult(results[1]);
+    expect(grpc.sampleOrder).toEqual([1, 3, 5]);
+    expect(grpc.summary).toMatchObject({ median: 6, min: 4, max: 8 });
+    expect(toCaseResult(results[2])).toMatchObject({ rowsPerCall: 80_000, bytesPerCall: 236 * 4, blogMs: 220.704, sampleOrder: [0, 1] });
+  });
+
+  it("gives each transport the path meter's counts over its own timed calls only (the network stage's delayer)", async () => {
+    // A scripted delayer: every reading, the running totals grow by what the calls since moved.
+    const totals = { cpuMs: 0, packets: 0 };
+    const driver = new FakeDriver((call) => {
+      // json calls cost the path 2 ms and 10 packets each, grpc 1 ms and 4 (cold and warm-up calls too: not counted).
+      const each = call.transport === 'json' ? { cpuMs: 2, packets: 10 } : { cpuMs: 1, packets: 4 };
+      const calls = call.runs + call.warmup + (call.cold ? 1 : 0);
+      totals.cpuMs += each.cpuMs * calls;
+      totals.packets += each.packets * calls;
+      return { latenciesMs: [5, 5, 5, 5] };
+    });
+    const results = await runCases([plan[0]], driver, { onCaseDone: () => undefined }, { pathMeter: async () => ({ ...totals }) });
+    expect(results.map((r) => [r.transport, r.delayer])).toEqual([
+      ['json', { cpuMs: 6, packets: 30 }],
+      ['grpc', { cpuMs: 3, packets: 12 }],
+    ]);
+    expect(toCaseResult(results[0]).delayer).toEqual({ cpuMs: 6, packets: 30 });
+    // No meter (loopback): no field at all, so loopback documents stay as they were.
+    const [loopback] = await runCases([plan[0]], driver, { onCaseDone: () => undefined });
+    expect('delayer' in loopback).toBe(false);
+    // A meter that fails leaves the cost unknown, and the cell succeeds.
+    const [unknown] = await runCases([plan[0]], driver, { onCaseDone: () => undefined }, { pathMeter: () => Promise.reject(new Error('gone')) });
+    expect(unknown).toMatchObject({ error: null, delayer: null });
+    // A stage whose servers receive in a thread of their own: that thread's CPU is carried per cell too.
+    const [threaded] = await runCases([plan[0]], driver, { onCaseDone: () => undefined }, { pathMeter: async () => ({ ...totals, receiveCpuMs: totals.cpuMs / 2 }) });
+    expect(threaded.delayer).toEqual({ cpuMs: 6, packets: 30, receiveCpuMs: 3 });
+  });
+
+  it('warms up with single untimed calls until the warm-up calls add up to warmupMs', async () => {
+    const driver = new FakeDriver(() => ({ latenciesMs: [30], coldMs: 20 }));
+    const timedWarmup: PlannedCase = { ...plan[0], transports: ['json'], warmup: 1, warmupMs: 100 };
+    const [json] = await runCases([timedWarmup], driver, { onCaseDone: () => undefined });
+    // cold 20 + one counted warm-up call 30 = 50 ms; two more calls (80, then 110 ms ≥ 100) end the warm-up.
+    expect(driver.calls.map((c) => `${c.cold ? 'cold+' : ''}w${c.warmup}r${c.runs}`)).toEqual(['cold+w1r0', 'w0r1', 'w0r1', 'w0r1', 'w0r1', 'w0r1']);
+    expect(toCaseResult(json)).toMatchObject({ warmupMs: [30, 30, 30], samplesMs: [30, 30, 30], sampleOrder: [0, 1, 2] });
+  });
+
+  it('on a later visit makes no cold call and re-warms, after beforeVisit has run', async () => {
+    const driver = new FakeDriver(() => ({ latenciesMs: [30], coldMs: 20 }));
+    const revisit: PlannedCase = { ...plan[0], transports: ['json'], warmup: 1, warmupMs: 50, runs: 2, cold: false, visit: 3, visits: 10 };
+    const seen: string[] = [];
+    const beforeVisit = async (planned: PlannedCase) => {
+      seen.push(`quiet wait before visit ${planned.visit} after ${driver.calls.length} calls`);
+    };
+    const [json] = await runCases([revisit], driver, { onCaseDone: () => undefined, beforeVisit });
+    // One counted warm-up call (30 ms) and one more (60 ≥ 50) re-warm; then the two timed calls.
+    expect(driver.calls.map((c) => `${c.cold ? 'cold+' : ''}w${c.warmup}r${c.runs}`)).toEqual(['w1r0', 'w0r1', 'w0r1', 'w0r1']);
+    expect(seen).toEqual(['quiet wait before visit 3 after 0 calls']);
+    expect(toCaseResult(json)).toMatchObject({ coldMs: null, warmupMs: [30, 30], samplesMs: [30, 30] });
+  });
+
+  it('with a budget, stops repeating once the timed calls add up to it (after the minimum), and records the runs made', async () => {
+    const driver = new FakeDriver((call) => ({ latenciesMs: [call.transport === 'json' ? 30 : 20] }));
+    const budgeted: PlannedCase = { ...plan[0], warmup: 0, runs: 100, budgetMs: 120, minRuns: 1 };
+    const results = await runCases([budgeted], driver, { onCaseDone: () => undefined });
+    // 50 ms per repetition (json 30 + grpc 20): after 3 repetitions 150 ≥ 120.
+    expect(results.map((r) => `${r.transport}:${r.runs}:${toCaseResult(r).samplesMs.length}`)).toEqual(['json:3:3', 'grpc:3:3']);
+    const slow: PlannedCase = { ...budgeted, budgetMs: 10, minRuns: 4 };
+    expect((await runCases([slow], driver, { onCaseDone: () => undefined })).map((r) => r.runs)).toEqual([4, 4]);
+  });
+
+  it('bounds the timed warm-up by a call count when calls take no measurable time', async () => {
+    const driver = new FakeDriver(() => ({ latenciesMs: [0] }));
+    const [json] = await runCases([{ ...plan[0], transports: ['json'], warmup: 0, warmupMs: 1_000, runs: 1 }], driver, { onCaseDone: () => undefined });
+    expect(toCaseResult(json).warmupMs).toHaveLength(MAX_TIMED_WARMUP_CALLS);
+  });
+
+  it('probes the machine just before and just after each case, once for all its transports', async () => {
+    const readings = [7, 8, 9, 10];
+    const probe = jest.fn(() => readings.shift()!);
+    const results = await runCases(plan, new FakeDriver(() => ({ latenciesMs: [1] })), { onCaseDone: () => undefined }, { probe });
+    expect(probe).toHaveBeenCalledTimes(4);
+    expect(results.map((r) => r.machineProbeMs)).toEqual([{ before: 7, after: 8 }, { before: 7, after: 8 }, { before: 9, after: 10 }]);
+    expect((await runCases(plan, new FakeDriver(() => ({})), { onCaseDone: () => undefined }))[0].machineProbeMs).toBeNull();
+  });
+
+  it('records a transport that fails to prepare and goes on with the other', async () => {
+    const driver = new FakeDriver((call) => (call.transport === 'grpc' ? { error: 'code 14: server-b unavailable' } : { latenciesMs: [1] }));
+    const results = await runCases(plan, driver, { onCaseDone: () => undefined });
+    expect(results.map((r) => r.error)).toEqual([null, 'code 14: server-b unavailable', null]);
+    expect(toCaseResult(results[1])).toMatchObject({ ok: false, summary: null, samplesMs: [], sampleOrder: [] });
+    expect(driver.calls.filter((c) => c.transport === 'grpc')).toHaveLength(1);
+  });
+
+  it('records a transport that dies mid-case with the repetition it died at', async () => {
+    const driver = new FakeDriver((call) =>
+      call.transport === 'grpc' ? { latenciesMs: [1], error: 'code 14: connection refused', failFromRepetition: 2 } : { latenciesMs: [1] },
+    );
+    const results = await runCases(plan.slice(0, 1), driver, { onCaseDone: () => undefined });
+    expect(results[0].error).toBeNull();
+    expect(results[1].error).toBe('repetition 2: code 14: connection refused');
+    expect(toCaseResult(results[0]).samplesMs).toHaveLength(3);
+  });
+
+  it("passes each case's deadline with every call", async () => {
+    const driver = new FakeDriver(() => ({ latenciesMs: [1] }));
+    await runCases([{ ...plan[0], deadlineMs: 1234 }], driver, { onCaseDone: () => undefined });
+    expect(new Set(driver.calls.map((c) => c.deadlineMs))).toEqual(new Set([1234]));
+  });
+
+  it('ends a visit that runs past its bound: the hanging call and the calls after it fail as `bound`, nothing hangs', async () => {
+    const driver = new FakeDriver((call) => (call.transport === 'json' && call.runs > 0 ? { stallMs: 60_000 } : { latenciesMs: [1] }));
+    const started = performance.now();
+    const [json, grpc] = await runCases(plan.slice(0, 1), driver, { onCaseDone: () => undefined }, { boundMs: () => 200 });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(json).toMatchObject({ measurement: null, failure: { kind: 'bound', message: 'repetition 1: visit ended: it ran past its bound of 200 ms' } });
+    expect(grpc.failure).toMatchObject({ kind: 'bound' });
+    expect(toCaseResult(json)).toMatchObject({ ok: false, error: expect.stringContaining('past its bound') });
+  });
+
+  it('classifies a call past its deadline apart from other call errors', async () => {
+    const driver = new FakeDriver((call) => ({ error: call.transport === 'json' ? 'timed call failed: DEADLINE_EXCEEDED: no complete reply' : 'wrong reply: expected 1 rows, got 0' }));
+    const [json, grpc] = await runCases(plan.slice(0, 1), driver, { onCaseDone: () => undefined });
+    expect([json.failure?.kind, grpc.failure?.kind]).toEqual(['deadline', 'call']);
+  });
+
+  it('stops between cases once aborted', async () => {
+    const abort = new AbortController();
+    const driver = new FakeDriver(() => ({ latenciesMs: [1] }));
+    const results = await runCases(plan, driver, { onCaseDone: () => abort.abort() }, { signal: abort.signal });
+    expect(results).toHaveLength(2);
+  });
+});
