@@ -123,7 +123,7 @@ export function describeConfinement(c: ConfinementLike): string {
  * the bench's own confinement, as each read it (provenance.clients, provenance.bench); null otherwise.
  * The servers are not visible from either: their placement is the deployment's.
  */
-export function describeDeployedApps(settings: Record<string, unknown>, provenance: Record<string, unknown>): string | null {
+export function describeDeployedApps(settings: { clientUrl?: unknown }, provenance: { clients?: unknown; bench?: unknown }): string | null {
   if (typeof settings.clientUrl !== 'string') return null;
   type Deployed = { confinement?: ConfinementLike; kubernetes?: { podName?: string | null; nodeName?: string | null; placement?: string | null } };
   // On Kubernetes, the pod's own name and node and the overlay's placement rule (runtime-info.ts).

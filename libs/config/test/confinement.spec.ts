@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import * as v8 from 'node:v8';
-import { allowedCpus, confinement, countCpus } from './confinement';
+import { allowedCpus, confinement, countCpus } from '../src/confinement';
 
 describe('confinement', () => {
   it('reads the CPU list the kernel allows from /proc/self/status and counts it', () => {

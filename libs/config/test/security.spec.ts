@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ConfigError } from './config-error';
-import { clientTlsOptions, loadSecurity, PLAIN, SECURITY_MODES, serverTlsOptions } from './security';
-import { loadSettings } from './settings';
+import { ConfigError } from '../src/config-error';
+import { clientTlsOptions, loadSecurity, PLAIN, SECURITY_MODES, serverTlsOptions } from '../src/security';
+import { loadSettings } from '../src/settings';
 
 describe('security settings (BENCH_SECURITY and the BENCH_TLS_* files)', () => {
   let dir: string;
