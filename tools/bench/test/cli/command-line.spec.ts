@@ -16,6 +16,7 @@ import { SUITES_COMMAND } from '../../src/suites/main';
 import { PINGPONG_SPEC } from '../../src/suites/pingpong/main';
 import { SERIALIZATION_SPEC } from '../../src/suites/serialization/main';
 import { SOAK_SPEC } from '../../src/suites/soak/main';
+import { SERVICE_SPEC } from '../../src/suites/service/main';
 import { itNeeding } from '../needs';
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -39,7 +40,7 @@ const COMMANDS: Record<string, Command> = {
   compare: COMPARE_COMMAND,
   network: NETWORK_COMMAND,
   suites: SUITES_COMMAND,
-  ...Object.fromEntries([ECHO_SPEC, LATENCY_SPEC, LOAD_SPEC, PINGPONG_SPEC, SERIALIZATION_SPEC, SOAK_SPEC].map((spec) => [spec.suite, suiteCommand(spec)])),
+  ...Object.fromEntries([ECHO_SPEC, LATENCY_SPEC, LOAD_SPEC, PINGPONG_SPEC, SERIALIZATION_SPEC, SERVICE_SPEC, SOAK_SPEC].map((spec) => [spec.suite, suiteCommand(spec)])),
 };
 
 describe('parseCommandLine', () => {

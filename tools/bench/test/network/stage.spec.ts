@@ -168,7 +168,7 @@ describeRoot('network stage (root)', () => {
       const args = [path.resolve(__dirname, '../../dist/main.js'), '--network', 'region', '--cases', '1-1,1-2', '--runs', '2', '--forks', '0', '--visits', '1', '--warmup-ms', '0', '--out', out];
       const result = spawnSync(process.execPath, args, { cwd: path.resolve(__dirname, '../../../..'), encoding: 'utf8', timeout: 100_000 });
       expect(result.stderr).toMatch(/bench: region: client → servers: RTT \d+\.\d+ ms by TCP connect/);
-      expect(result.status).toBe(0);
+      if (result.status !== 0) throw new Error(`bench:all exited ${result.status}:\n${result.stderr.slice(-3000)}`);
       const [run] = fs.readdirSync(out).filter((name) => /^\d{4}-/.test(name));
       const doc = JSON.parse(fs.readFileSync(path.join(out, run, 'results.json'), 'utf8'));
       expect(doc.results.map((r: { network: string; case: string; transport: string; ok: boolean }) => `${r.network}/${r.case}/${r.transport}/${r.ok}`)).toEqual([

@@ -37,7 +37,7 @@ describe('suite options', () => {
     expect(parseSuiteArgs(SPEC, ['--network', 'region+names+mesh']).networks).toEqual(['region+names+mesh']);
     expect(() => parseSuiteArgs(SPEC, ['--network', 'loopback+mesh'])).toThrow('got "loopback+mesh"');
     const args = parseSuiteArgs(SPEC, ['--profile=quick', '--calls', '7', '--rounds=2', '--out', '/tmp/x']);
-    expect(args).toEqual({ preset: 'quick', out: '/tmp/x', networks: ['loopback'], runtimes: [defaultRuntime()], settings: { calls: 7, rounds: 2 } });
+    expect(args).toEqual({ preset: 'quick', out: '/tmp/x', networks: ['loopback'], runtimes: [defaultRuntime()], settings: { calls: 7, rounds: 2 }, extras: {} });
   });
 
   it.each([

@@ -54,13 +54,13 @@ describe('bench:suites --profile quick', () => {
     expect(fs.readFileSync(path.join(folders.echo, 'results.md'), 'utf8')).toContain('| grpc-bidi | 200 |');
   });
 
-  it('latency: five transports, connect times only where a call opens a connection', () => {
+  it('latency: six transports, connect times only where a call opens a connection', () => {
     const cells = read('latency').results.cells as Array<{ transport: string; latency: { n: number }; connect: { calls: number } | null; firstCallMs: number[] }>;
-    expect(cells.map((c) => c.transport)).toEqual(['grpc', 'json-keepalive', 'json-new-connection', 'protobuf-keepalive', 'protobuf-new-connection']);
+    expect(cells.map((c) => c.transport)).toEqual(['grpc', 'json-keepalive', 'json-new-connection', 'protobuf-keepalive', 'protobuf-new-connection', 'protobuf-new-connection-cached-lookup']);
     for (const c of cells) {
       expect(c.latency.n).toBe(20);
       expect(c.firstCallMs).toHaveLength(1);
-      expect(c.connect?.calls ?? 0).toBe(c.transport.endsWith('new-connection') ? 20 : 0);
+      expect(c.connect?.calls ?? 0).toBe(c.transport.includes('new-connection') ? 20 : 0);
     }
   });
 
@@ -111,8 +111,8 @@ describeInChromium('suite reports in Chromium', () => {
   const EXPECTED: Array<[string, string, number, number, 'line' | 'bar']> = [
     ['echo', 'echo-throughput', 1, 4, 'bar'],
     ['echo', 'percentiles', 1, 4, 'line'],
-    ['latency', 'percentiles', 1, 5, 'line'],
-    ['latency', 'latency-mean', 1, 5, 'bar'],
+    ['latency', 'percentiles', 1, 6, 'line'],
+    ['latency', 'latency-mean', 1, 6, 'bar'],
     ['pingpong', 'percentiles', 4, 3, 'line'],
     ['pingpong', 'pingpong-bandwidth', 1, 3, 'line'],
     ['load', 'load-throughput', 2, 6, 'bar'],

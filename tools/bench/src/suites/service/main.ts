@@ -29,7 +29,8 @@ export const SERVICE_SPEC: SuiteOptionsSpec<ServiceSettings> = {
   suite: 'service',
   about:
     'Behind a Service: --replicas N of server-a and server-b on the network stage, each with --cpu-limit, reached\n' +
-    'through each --balance strategy, under load at fixed rates (open loop) up to saturation; writes results/service-<UTC timestamp>/.',
+    'through each --balance strategy, under load at fixed rates (open loop) up to saturation;\n' +
+    'writes results/service-<UTC timestamp>/.',
   options: {
     stepMs: { description: 'load at each offered rate, ms', min: 200, max: 600_000 },
     warmupMs: { description: 'load at the lowest rate before the sweep, ms', min: 0, max: 60_000 },

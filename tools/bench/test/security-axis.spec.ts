@@ -1,14 +1,14 @@
-import { parseOptions, UsageError } from '../../src/plan/options';
-import { appSetKey, planCases } from '../../src/plan/plan';
-import { cellKey, findCell, securityOf, toCaseResult } from '../../src/results/results';
-import { verdict } from '../../src/results/verdict';
-import { decisionMap } from '../../src/results/decision-map';
-import { renderMarkdown } from '../../src/export/markdown';
-import { renderCsv } from '../../src/export/csv';
-import { renderReport } from '../../src/export/html/report';
-import { compareKit } from '../../src/compare/compare';
-import type { RunDocument } from '../../src/results/model';
-import { caseResult } from '../case-result';
+import { parseOptions, UsageError } from '../src/plan/options';
+import { appSetKey, planCases } from '../src/plan/plan';
+import { cellKey, findCell, securityOf, toCaseResult } from '../src/results/results';
+import { verdict } from '../src/results/verdict';
+import { decisionMap } from '../src/results/decision-map';
+import { renderMarkdown } from '../src/export/markdown';
+import { renderCsv } from '../src/export/csv';
+import { renderReport } from '../src/export/html/report';
+import { compareKit } from '../src/compare/compare';
+import type { RunDocument } from '../src/results/model';
+import { caseResult } from './case-result';
 
 // --security as an axis like --network and --node: its records, the plan, the cells' key and every export.
 describe('--security', () => {
