@@ -131,6 +131,8 @@ describeRoot('bench:latency across a path (root)', () => {
       const recorded = doc.provenance.networks['region+names+mesh'];
       expect(recorded.calibration.verdict).toBe('ok');
       expect(recorded.path.check.verdict).toBe('ok');
+      // The check's own proof that the sidecars pooled: at most one connection per Envoy worker.
+      expect(recorded.path.check.meshRequest.upstreamConnections).toBeLessThanOrEqual(recorded.path.check.meshRequest.maxUpstreamConnections);
       const cell = (id: string) => doc.results.cells.find((c: { transport: string }) => c.transport === id);
       // A new connection per call: one lookup (4 queries) per call, counted at the DNS server; kept-alive: none.
       expect(cell('protobuf-new-connection').path.counters.dns).toMatchObject({ lookups: 5, queries: 20 });

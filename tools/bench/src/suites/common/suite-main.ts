@@ -184,7 +184,7 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
         const check = await checkPath(live.stage, live.path, rttMs);
         doc.provenance.networks![pathProfile.name].path = { ...live.path.record(), check };
         write(runDir, doc);
-        log(`path check: ${check.verdict}${check.lookup ? `; a lookup ${check.lookup.medianMs} ms (expected ${check.lookup.expectedMs})` : ''}${check.meshRequest ? `; a request through the sidecars ${check.meshRequest.medianMs} ms (one round trip ${check.meshRequest.expectedMs} + the sidecars' ${check.meshRequest.sidecarsMs})` : ''}`);
+        log(`path check: ${check.verdict}${check.lookup ? `; a lookup ${check.lookup.medianMs} ms (expected ${check.lookup.expectedMs})` : ''}${check.meshRequest ? `; a request through the sidecars ${check.meshRequest.medianMs} ms (one round trip ${check.meshRequest.expectedMs} + the sidecars' ${check.meshRequest.sidecarsMs}; ${check.meshRequest.upstreamConnections} new upstream connection(s))` : ''}`);
         if (check.verdict === 'refuse') throw new Error(`path check refused: ${check.reasons.join('; ')}`);
       }
       const activePath = live.path;
