@@ -1,5 +1,5 @@
 import { compareKit, type ComparableResult } from './compare';
-import type { StoredRun, SuiteRunEntry } from '../results';
+import { networkOf, runtimeOf, securityOf, type StoredRun, type SuiteRunEntry } from '../results';
 
 /** What the index embeds per run: enough to list it and compare any two, nothing more. */
 interface RunEntry {
@@ -25,9 +25,11 @@ function entry(run: StoredRun, hasReport: boolean): RunEntry {
     failed: run.doc.results.filter((r) => !r.ok).length,
     cells: run.doc.results.length,
     hasReport,
+    // Each cell keyed as results' cellKey keys it, so the page never pairs a tls cell with its plain twin.
     results: run.doc.results.map((r) => ({
-      network: r.network ?? 'loopback',
-      runtime: r.runtime ?? 'unknown',
+      network: networkOf(r),
+      runtime: runtimeOf(r),
+      security: securityOf(r),
       variant: r.variant ?? 'blog',
       case: r.case,
       transport: r.transport,
