@@ -117,11 +117,15 @@ export function withinDeadline<T>(work: Promise<T>, deadlineMs: number): Promise
   return Promise.race([work, wall.reached]).finally(wall.clear);
 }
 
-/** A promise that rejects with DeadlineExceeded after `deadlineMs`, and the way to cancel it. */
-function deadlineWall(deadlineMs: number): { reached: Promise<never>; clear: () => void } {
+/**
+ * A promise that rejects with DeadlineExceeded after `deadlineMs`, and the way to cancel it. `unref`:
+ * the wall alone does not keep the process alive (a read left behind by an abandoned run).
+ */
+function deadlineWall(deadlineMs: number, unref = false): { reached: Promise<never>; clear: () => void } {
   let timer: NodeJS.Timeout | undefined;
   const reached = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new DeadlineExceeded(deadlineMs)), deadlineMs);
+    if (unref) timer.unref();
   });
   return { reached, clear: () => clearTimeout(timer) };
 }
@@ -218,7 +222,7 @@ export class CaseRunner {
       }
 
       const sampler = processSampler();
-      const serverBefore = await readQuietly(transport, true);
+      const serverBefore = await unlessAborted(signal, () => readQuietly(transport, true, deadlineMs));
       transport.takeReplies();
       const clientBefore = sampler.read(true);
       takeTlsHandshakes();
@@ -229,7 +233,7 @@ export class CaseRunner {
       const clientAfter = sampler.read(false);
       const timedTls = takeTlsHandshakes();
       const replies = transport.takeReplies();
-      const serverAfter = await readQuietly(transport, false);
+      const serverAfter = await unlessAborted(signal, () => readQuietly(transport, false, deadlineMs));
 
       const timed = runs > 0;
       const unseen = new Set(transport.unmeasured ?? []);
@@ -313,11 +317,19 @@ function servedTransport(transports: Transports, name: TransportName, payload: s
 }
 
 /** Server metrics are extra information: a server that cannot report them does not fail the case. */
-async function readQuietly(transport: RowTransport, resetPeak: boolean): Promise<MaybeSample> {
+/**
+ * The server's counters, or why not, within the case's deadline: a metrics read across a dead path
+ * (a blackhole) has no deadline of its own and would keep the runner busy, and every next case would
+ * be refused as a second run (409), long after its caller gave up.
+ */
+async function readQuietly(transport: RowTransport, resetPeak: boolean, deadlineMs: number): Promise<MaybeSample> {
+  const wall = deadlineWall(deadlineMs, true);
   try {
-    return await transport.readServerMetrics(resetPeak);
+    return await Promise.race([transport.readServerMetrics(resetPeak), wall.reached]);
   } catch (error) {
     return { error: `server metrics unavailable: ${describeError(error)}` };
+  } finally {
+    wall.clear();
   }
 }
 

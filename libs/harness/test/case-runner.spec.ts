@@ -200,3 +200,29 @@ describe('CaseRunner cancelled by its caller', () => {
     release();
   });
 });
+
+describe('CaseRunner when the server cannot be reached for its counters', () => {
+  it('records why after the case deadline instead of waiting for a read that never answers (a blackholed path)', async () => {
+    const json = new FakeTransport('json');
+    json.readServerMetrics = () => new Promise<ProcessSample>(() => undefined);
+    const runner = new CaseRunner({ json });
+    const run = await runner.run({ transport: 'json', rows: 1, requests: 1, warmup: 0, runs: 1, cold: false, deadlineMs: 50 });
+    expect(run.samplesMs).toHaveLength(1);
+    expect(run.server).toBeNull();
+    expect(run.serverMetricsError).toMatch(/server metrics unavailable: .*50 ms/);
+  });
+
+  it('is free at once when its caller goes away during the read', async () => {
+    const json = new FakeTransport('json');
+    json.readServerMetrics = () => new Promise<ProcessSample>(() => undefined);
+    const runner = new CaseRunner({ json });
+    const caller = new AbortController();
+    const request = { transport: 'json' as const, rows: 1, requests: 1, warmup: 0, runs: 1, cold: false, deadlineMs: 60_000 };
+    const first = runner.run(request, caller.signal);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    caller.abort(new Error('the caller went away'));
+    await expect(first).rejects.toThrow('the caller went away');
+    json.readServerMetrics = new FakeTransport('json').readServerMetrics;
+    await expect(runner.run(request)).resolves.toMatchObject({ samplesMs: [expect.any(Number)] });
+  });
+});

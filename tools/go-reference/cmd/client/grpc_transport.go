@@ -83,8 +83,8 @@ func (t *grpcTransport) OpenFresh() harness.Connection {
 	return &grpcConn{client: samplepb.NewSampleServiceClient(cc), cc: cc}
 }
 
-func (t *grpcTransport) ReadServerMetrics(resetPeak bool) (procmetrics.Sample, error) {
-	reply, err := metricspb.NewProcessMetricsClient(t.metrics).Read(context.Background(), &metricspb.ReadRequest{ResetPeak: resetPeak})
+func (t *grpcTransport) ReadServerMetrics(ctx context.Context, resetPeak bool) (procmetrics.Sample, error) {
+	reply, err := metricspb.NewProcessMetricsClient(t.metrics).Read(ctx, &metricspb.ReadRequest{ResetPeak: resetPeak})
 	if err != nil {
 		return procmetrics.Sample{}, err
 	}

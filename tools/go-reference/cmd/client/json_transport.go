@@ -58,9 +58,9 @@ func (t *jsonTransport) OpenFresh() harness.Connection {
 	return &jsonConn{transport: t, pool: newHTTPTransport(t.settings.MaxParallel), fresh: true}
 }
 
-func (t *jsonTransport) ReadServerMetrics(resetPeak bool) (procmetrics.Sample, error) {
+func (t *jsonTransport) ReadServerMetrics(ctx context.Context, resetPeak bool) (procmetrics.Sample, error) {
 	var sample procmetrics.Sample
-	text, _, err := get(context.Background(), t.shared, t.settings.ServerAURL+"/metrics?resetPeak="+strconv.FormatBool(resetPeak))
+	text, _, err := get(ctx, t.shared, t.settings.ServerAURL+"/metrics?resetPeak="+strconv.FormatBool(resetPeak))
 	if err != nil {
 		return sample, err
 	}

@@ -124,6 +124,8 @@ type fakeTransport struct {
 	fail       error
 	short      bool
 	metricsErr error
+	// metricsHang: the read answers only when its context ends (a server behind a blackhole).
+	metricsHang bool
 	fresh      []*fakeConn
 	build      float64
 }
@@ -136,7 +138,11 @@ func (t *fakeTransport) OpenFresh() Connection {
 	return c
 }
 func (t *fakeTransport) TakeReplies() Tally { return t.meter.Take() }
-func (t *fakeTransport) ReadServerMetrics(bool) (procmetrics.Sample, error) {
+func (t *fakeTransport) ReadServerMetrics(ctx context.Context, _ bool) (procmetrics.Sample, error) {
+	if t.metricsHang {
+		<-ctx.Done()
+		return procmetrics.Sample{}, ctx.Err()
+	}
 	if t.metricsErr != nil {
 		return procmetrics.Sample{}, t.metricsErr
 	}
@@ -301,5 +307,17 @@ func TestMeterRoundsLikeMathRound(t *testing.T) {
 	}
 	if m.Take().Messages != 0 {
 		t.Fatal("take did not reset")
+	}
+}
+
+func TestServerMetricsReadEndsWithTheCaseDeadline(t *testing.T) {
+	ft := &fakeTransport{metricsHang: true}
+	runner := NewRunner(procmetrics.New(), ft)
+	run, err := runner.Run(CaseRequest{Transport: "json", Rows: 1, Requests: 1, Runs: 1, DeadlineMs: 50})
+	if err != nil {
+		t.Fatalf("a server that cannot report its metrics must not fail the case: %v", err)
+	}
+	if run.ServerMetricsError == nil || !strings.Contains(*run.ServerMetricsError, "deadline exceeded") || len(run.SamplesMs) != 1 {
+		t.Fatalf("want the samples and the read's deadline as the metrics error, got %+v", run)
 	}
 }

@@ -32,8 +32,9 @@ type Transport interface {
 	OpenFresh() Connection
 	// TakeReplies returns the replies decoded since the last take.
 	TakeReplies() Tally
-	// ReadServerMetrics is the serving process's own reading (outside any timed call).
-	ReadServerMetrics(resetPeak bool) (procmetrics.Sample, error)
+	// ReadServerMetrics is the serving process's own reading (outside any timed call), given up when
+	// ctx ends.
+	ReadServerMetrics(ctx context.Context, resetPeak bool) (procmetrics.Sample, error)
 }
 
 // Tally counts reply messages, their encoded bytes (NaN when a reply did not say) and decode time.
@@ -270,7 +271,7 @@ func (r *Runner) RunContext(ctx context.Context, req CaseRequest) (CaseRun, erro
 		warmupMs = append(warmupMs, call.ElapsedMs)
 	}
 
-	serverBefore, errBefore := readQuietly(transport, true)
+	serverBefore, errBefore := readQuietly(ctx, transport, true, deadline)
 	transport.TakeReplies()
 	clientBefore := r.sampler.Read(true)
 	samplesMs := []float64{}
@@ -286,7 +287,7 @@ func (r *Runner) RunContext(ctx context.Context, req CaseRequest) (CaseRun, erro
 	}
 	clientAfter := r.sampler.Read(false)
 	replies := transport.TakeReplies()
-	serverAfter, errAfter := readQuietly(transport, false)
+	serverAfter, errAfter := readQuietly(ctx, transport, false, deadline)
 
 	timed := runs > 0
 	serverOK := timed && errBefore == nil && errAfter == nil
@@ -330,9 +331,13 @@ func (r *Runner) RunContext(ctx context.Context, req CaseRequest) (CaseRun, erro
 	return run, nil
 }
 
-// readQuietly: server metrics are extra information; a server that cannot report them does not fail the case.
-func readQuietly(t Transport, resetPeak bool) (procmetrics.Sample, error) {
-	sample, err := t.ReadServerMetrics(resetPeak)
+// readQuietly: server metrics are extra information; a server that cannot report them does not fail the
+// case. The read ends with the case's deadline or its caller: across a dead path (a blackhole) it would
+// otherwise hold the runner, and every next case would be refused as a second run.
+func readQuietly(ctx context.Context, t Transport, resetPeak bool, deadline time.Duration) (procmetrics.Sample, error) {
+	ctx, cancel := context.WithTimeout(ctx, deadline)
+	defer cancel()
+	sample, err := t.ReadServerMetrics(ctx, resetPeak)
 	if err != nil {
 		return sample, fmt.Errorf("server metrics unavailable: %v", err)
 	}
