@@ -99,11 +99,19 @@ function tlsContext(kind: 'upstream' | 'downstream', certs: CertificateSet, rout
   };
 }
 
+/**
+ * Istio's thresholds (the largest 32-bit value: no circuit breaking unless a DestinationRule asks), not
+ * Envoy's 1,024 connections, pending and concurrent requests per cluster, which ②-3's 1,000 calls at
+ * once would brush against: the mesh would refuse calls rather than carry them.
+ */
+const NO_CIRCUIT_BREAKING = { thresholds: [{ max_connections: 4294967295, max_pending_requests: 4294967295, max_requests: 4294967295, max_retries: 4294967295 }] };
+
 function cluster(name: string, address: string, port: number, route: MeshRoute, tls?: object) {
   return {
     name,
     type: 'STATIC',
     connect_timeout: '10s',
+    circuit_breakers: NO_CIRCUIT_BREAKING,
     load_assignment: { cluster_name: name, endpoints: [{ lb_endpoints: [{ endpoint: { address: socketAddress(address, port) } }] }] },
     typed_extension_protocol_options: upstreamProtocol(route.protocol),
     ...(tls ? { transport_socket: tls } : {}),
