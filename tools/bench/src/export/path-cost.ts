@@ -30,23 +30,18 @@ export function pathCostCells(r: PathCostRow): string[] {
   ];
 }
 
+/** A results.md section: heading, note, and a table whose columns from `firstNumber` on are numbers. */
+function markdownSection(heading: string, note: string, header: readonly string[], firstNumber: number, rows: readonly string[][]): string[] {
+  const align = header.map((_, i) => (i < firstNumber ? '---' : '---:'));
+  return [`## ${heading}`, '', note, '', `| ${header.join(' | ')} |`, `|${align.join('|')}|`, ...rows.map((cells) => `| ${cells.join(' | ')} |`), ''];
+}
+
 /** results.md's section, empty when no cell crossed a delayer. */
 export function renderPathCostSection(results: readonly CaseResult[]): string[] {
   const cells = pathCostRows(results);
   const total = pathCostTotal(cells);
   if (total === null) return [];
-  const rows = [...cells, total];
-  const align = PATH_COST_HEADER.map((_, i) => (i < PATH_COST_FIRST_NUMBER ? '---' : '---:'));
-  return [
-    `## ${PATH_COST_HEADING}`,
-    '',
-    PATH_COST_NOTE,
-    '',
-    `| ${PATH_COST_HEADER.join(' | ')} |`,
-    `|${align.join('|')}|`,
-    ...rows.map((r) => `| ${pathCostCells(r).join(' | ')} |`),
-    '',
-  ];
+  return markdownSection(PATH_COST_HEADING, PATH_COST_NOTE, PATH_COST_HEADER, PATH_COST_FIRST_NUMBER, [...cells, total].map(pathCostCells));
 }
 
 export const PATH_COUNTERS_HEADING = 'The production path per cell (DNS queries and sidecars, timed calls only)';
@@ -67,7 +62,5 @@ export function pathCounterCells(r: PathCounterRow): string[] {
 /** results.md's section, empty when no cell crossed a path profile's parts. */
 export function renderPathCountersSection(results: readonly CaseResult[]): string[] {
   const rows = pathCounterRows(results);
-  if (rows.length === 0) return [];
-  const align = PATH_COUNTERS_HEADER.map((_, i) => (i < PATH_COUNTERS_FIRST_NUMBER ? '---' : '---:'));
-  return [`## ${PATH_COUNTERS_HEADING}`, '', PATH_COUNTERS_NOTE, '', `| ${PATH_COUNTERS_HEADER.join(' | ')} |`, `|${align.join('|')}|`, ...rows.map((r) => `| ${pathCounterCells(r).join(' | ')} |`), ''];
+  return rows.length === 0 ? [] : markdownSection(PATH_COUNTERS_HEADING, PATH_COUNTERS_NOTE, PATH_COUNTERS_HEADER, PATH_COUNTERS_FIRST_NUMBER, rows.map(pathCounterCells));
 }
