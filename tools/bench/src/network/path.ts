@@ -10,12 +10,12 @@ import { CLUSTER, DNS_ADDRESS, DnsServer, dnsmasqArgv, dnsmasqMissing, netnsEtcD
 import { ENVOY, resolveEnvoy } from './envoy-binary';
 import { findProfile, loadProfiles, usesStage, type NetworkProfile } from './profile';
 import { captureRules, clientEnvoyConfig, ENVOY_CONCURRENCY, ENVOY_HTTP2_WINDOWS, EnvoyProcess, meshRoutes, serverEnvoyConfig, type MeshPorts, type MeshRoute } from './sidecars';
-
-/** The counters' arithmetic lives with the results that keep them; re-exported for the path's users. */
-export { addPathCounters, pathCountersBetween };
 import { run, tryRun } from './shell';
 import { runToEnd } from './spawn-ready';
 import type { Stage } from './stage';
+
+/** The counters' arithmetic lives with the results that keep them; re-exported for the path's users. */
+export { addPathCounters, pathCountersBetween };
 
 export type PathFeatureId = 'names' | 'mesh';
 
