@@ -69,8 +69,8 @@ function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], s
 /** How long the run should take, from the last runs in the results folder (measure/estimate.ts), and the longest it can take (deadlines.ts). */
 function describeDuration(options: BenchOptions, plan: readonly PlannedCase[]): { estimate: RunEstimate; boundMs: number } {
   const sets = options.clientUrl ? 0 : new Set(plan.map(appSetKey)).size;
-  const stages = options.networks.filter(usesStage).length;
-  const rtt = new Map(options.networks.map((n) => [n.name, rttMs(n)]));
+  const stages = options.networks.filter((n) => usesStage(n.network)).length;
+  const rtt = new Map(options.networks.map((n) => [n.name, rttMs(n.network)]));
   const history: StoredRun[] = [];
   for (const dir of listRuns(options.out)) {
     try {
@@ -210,7 +210,7 @@ async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: r
     if (abort.signal.aborted) break;
     const across = plan.filter((p) => p.network === network.name && !(p.variant in skipped));
     // With --client-url the profile's own description ("every app on 127.0.0.1") would be false: say what it is.
-    const recorded = options.clientUrl ? { ...network, description: `No stage: the apps run where their deployment put them, reached at ${options.clientUrl} (--client-url)` } : network;
+    const recorded = options.clientUrl ? { ...network, network: { ...network.network, description: `No stage: the apps run where their deployment put them, reached at ${options.clientUrl} (--client-url)` } } : network;
     await acrossNetwork(recorded, across, doc, hooks, save, async (placement) => {
       for (const runtime of options.runtimes) {
         const node = binaries.get(runtime.name);

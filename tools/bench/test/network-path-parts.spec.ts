@@ -72,6 +72,13 @@ describe('mesh', () => {
   const certs = { dir: '/tmp/x', ca: '/tmp/x/ca.pem', server: { cert: '/tmp/x/s.pem', key: '/tmp/x/s.key' }, client: { cert: '/tmp/x/c.pem', key: '/tmp/x/c.key' }, identity: { names: ['server-a.servers.svc.cluster.local'], ips: ['198.18.2.2'] } };
   const routes = meshRoutes({ serverA: 3001, serverB: 3002 });
 
+  it("gives each set of servers up at once its own listeners (bench:all's slots), server-a's h2c port a route of its own, and Istio's circuit breakers", () => {
+    const third = meshRoutes({ serverA: 4001, serverB: 4002, serverAH2: 4003 }, 2);
+    expect(third.map((r) => `${r.name}:${r.appPort}:${r.protocol}:${r.outboundPort}:${r.inboundPort}`)).toEqual(['server-a:4001:http1:15021:15463', 'server-b:4002:http2:15022:15464', 'server-a-h2:4003:http2:15023:15465']);
+    const client = clientEnvoyConfig(third, '198.18.2.2', certs, '/tmp/x/admin') as { static_resources: { clusters: { circuit_breakers: { thresholds: { max_requests: number }[] } }[] } };
+    expect(client.static_resources.clusters.map((c) => c.circuit_breakers.thresholds[0].max_requests)).toEqual([4294967295, 4294967295, 4294967295]);
+  });
+
   it("redirects the caller's connections to the servers' ports to its local Envoy, as Istio's capture does", () => {
     expect(captureRules(routes, '198.18.2.2')[0]).toEqual(['iptables', '-w', '-t', 'nat', '-A', 'OUTPUT', '-p', 'tcp', '-d', '198.18.2.2', '--dport', '3001', '-j', 'REDIRECT', '--to-ports', '15001']);
   });

@@ -152,3 +152,43 @@ describeRoot('bench:latency across a path (root)', () => {
     }
   });
 });
+
+describeRoot('bench:all across a path (root)', () => {
+  it('region+names+mesh: cells keyed by the path, each set behind its own sidecars, per cell the DNS queries and the sidecars’ requests and CPU, the path checked; nothing left', () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-path-all-'));
+    try {
+      const args = [path.resolve(__dirname, '../dist/main.js'), '--network', 'region+names+mesh', '--variants', 'blog', '--transports', 'json,grpc,json-h2', '--cases', '1-1', '--runs', '2', '--forks', '0', '--visits', '1', '--warmup-ms', '0', '--out', out];
+      const result = spawnSync(process.execPath, args, { cwd: path.resolve(__dirname, '../../..'), encoding: 'utf8', timeout: 150_000 });
+      if (result.status !== 0) throw new Error(`bench:all exited ${result.status}:\n${result.stderr.slice(-3000)}`);
+      expect(result.stderr).toMatch(/bench: region\+names\+mesh: path check: ok; a lookup [\d.]+ ms \(expected [\d.]+\); a request through the sidecars/);
+      const [run] = fs.readdirSync(out).filter((name) => /^\d{4}-/.test(name));
+      const doc = JSON.parse(fs.readFileSync(path.join(out, run, 'results.json'), 'utf8'));
+      type Cell = { network: string; transport: string; ok: boolean; runs: number; requests: number; pathCounters: { dns: { queries: number }; envoy: { client: { requests: number; upstreamConnections: number; cpuMs: number }; server: { cpuMs: number } } } };
+      expect(doc.results.map((r: Cell) => `${r.network}/${r.transport}/${r.ok}`)).toEqual(['region+names+mesh/json/true', 'region+names+mesh/grpc/true', 'region+names+mesh/json-h2/true']);
+      const recorded = doc.provenance.networks['region+names+mesh'];
+      expect(recorded.calibration.verdict).toBe('ok');
+      expect(recorded.path).toMatchObject({ features: ['names', 'mesh'], check: { verdict: 'ok' }, mesh: { envoy: expect.any(String), http2: { initialStreamWindowSize: 268435456 } } });
+      // The set's own sidecars: a route per server port, json-h2's included; its check recorded with it.
+      const set = doc.settings.startedApps.blog[0];
+      expect(set.path.mesh.routes.map((r: { appPort: number }) => r.appPort)).toEqual([set.ports.serverA, set.ports.serverB, set.ports.serverAH2]);
+      expect(set.path.check.verdict).toBe('ok');
+      for (const cell of doc.results as Cell[]) {
+        // Every timed call went through the caller's sidecar: its request and the client's two reads of the servers' CPU.
+        expect(cell.pathCounters.envoy.client.requests).toBe(cell.runs * (cell.requests + 2));
+        expect(cell.pathCounters.envoy.client.cpuMs + cell.pathCounters.envoy.server.cpuMs).toBeGreaterThan(0);
+        expect(cell.pathCounters.dns.queries).toEqual(expect.any(Number));
+      }
+      // HTTP/1.1 on kept-alive connections: no lookup during the timed calls.
+      expect(doc.results[0].pathCounters.dns.queries).toBe(0);
+      expect(fs.readFileSync(path.join(out, run, 'results.md'), 'utf8')).toMatch(/^- network region\+names\+mesh \(asked 20 ms RTT[^\n]*path check ok: a lookup/m);
+      expect(fs.readFileSync(path.join(out, run, 'results.md'), 'utf8')).toContain('## The production path per cell');
+      expect(fs.readFileSync(path.join(out, run, 'results.csv'), 'utf8').split('\n')[0]).toContain('dns_queries,dns_lookups,sidecar_requests');
+      // Nothing left: namespaces, the resolver file, the sidecars, the apps.
+      expect(namespaces()).not.toContain('nbx-');
+      expect(fs.existsSync('/etc/netns') ? fs.readdirSync('/etc/netns').filter((name) => name.startsWith('nbx-')) : []).toEqual([]);
+      for (const pid of [set.path.mesh.pids.client, set.path.mesh.pids.server, ...Object.values(set.pids)] as number[]) expect(alive(pid)).toBe(false);
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+});

@@ -5,7 +5,7 @@ import { renderVerdictMarkdown, VERDICT_NOTE } from './verdict';
 import { renderAttributionSection } from './attribution';
 import { renderAblationSection } from './ablation';
 import { renderTlsSection } from './tls-handshakes';
-import { renderPathCostSection } from './path-cost';
+import { renderPathCostSection, renderPathCountersSection } from './path-cost';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
 export const TABLE_HEADER = [
@@ -155,6 +155,7 @@ export function renderMarkdown(doc: RunDocument): string {
     ...renderAttributionSection(attribution(named), named),
     ...renderAblationSection(doc.results),
     ...renderPathCostSection(doc.results),
+    ...renderPathCountersSection(doc.results),
     ...renderTlsSection(doc.results),
     '## How the run was made',
     '',

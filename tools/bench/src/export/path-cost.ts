@@ -1,5 +1,6 @@
-// The network stage's own CPU as a table: the rows of results/path-cost.ts in results.md's and report.html's words.
-import { count, ms, pathCostRows, pathCostTotal, type CaseResult, type PathCostRow } from '../results';
+// The network stage's own CPU as a table: the rows of results/path-cost.ts in results.md's and report.html's words;
+// and a path profile's counters per cell (results/path-counters.ts) likewise.
+import { count, ms, pathCostRows, pathCostTotal, pathCounterRows, type CaseResult, type PathCostRow, type PathCounterRow } from '../results';
 
 const percent = (share: number | null) => (share === null ? '–' : `${(share * 100).toFixed(1)} %`);
 
@@ -29,21 +30,37 @@ export function pathCostCells(r: PathCostRow): string[] {
   ];
 }
 
+/** A results.md section: heading, note, and a table whose columns from `firstNumber` on are numbers. */
+function markdownSection(heading: string, note: string, header: readonly string[], firstNumber: number, rows: readonly string[][]): string[] {
+  const align = header.map((_, i) => (i < firstNumber ? '---' : '---:'));
+  return [`## ${heading}`, '', note, '', `| ${header.join(' | ')} |`, `|${align.join('|')}|`, ...rows.map((cells) => `| ${cells.join(' | ')} |`), ''];
+}
+
 /** results.md's section, empty when no cell crossed a delayer. */
 export function renderPathCostSection(results: readonly CaseResult[]): string[] {
   const cells = pathCostRows(results);
   const total = pathCostTotal(cells);
   if (total === null) return [];
-  const rows = [...cells, total];
-  const align = PATH_COST_HEADER.map((_, i) => (i < PATH_COST_FIRST_NUMBER ? '---' : '---:'));
-  return [
-    `## ${PATH_COST_HEADING}`,
-    '',
-    PATH_COST_NOTE,
-    '',
-    `| ${PATH_COST_HEADER.join(' | ')} |`,
-    `|${align.join('|')}|`,
-    ...rows.map((r) => `| ${pathCostCells(r).join(' | ')} |`),
-    '',
-  ];
+  return markdownSection(PATH_COST_HEADING, PATH_COST_NOTE, PATH_COST_HEADER, PATH_COST_FIRST_NUMBER, [...cells, total].map(pathCostCells));
+}
+
+export const PATH_COUNTERS_HEADING = 'The production path per cell (DNS queries and sidecars, timed calls only)';
+export const PATH_COUNTERS_NOTE =
+  'Across a path profile (network/path.ts): the queries the DNS server beside the servers answered and the lookups they ' +
+  "came from; the requests the caller's sidecar passed on (a call's requests and the client's two reads of the servers' CPU " +
+  "around it), the connections it opened to the servers' sidecar (0: its pool was warm) and both sidecars' CPU (Envoy's " +
+  'threads), each per timed call; – where the path has no such part.';
+export const PATH_COUNTERS_HEADER = ['network', 'variant', 'case', 'transport', 'timed calls', 'DNS queries / call', 'lookups / call', 'sidecar requests / call', 'upstream connections', 'sidecar CPU µs / call'];
+export const PATH_COUNTERS_FIRST_NUMBER = 4;
+
+/** One row's cells, in PATH_COUNTERS_HEADER's order (results.md and report.html alike). */
+export function pathCounterCells(r: PathCounterRow): string[] {
+  const fixed = (x: number | null, digits: number) => (x === null ? '–' : x.toFixed(digits));
+  return [r.network, r.variant, r.case, r.transport, count(r.calls), fixed(r.dnsQueriesPerCall, 2), fixed(r.lookupsPerCall, 2), fixed(r.sidecarRequestsPerCall, 2), r.upstreamConnections === null ? '–' : count(r.upstreamConnections), fixed(r.sidecarCpuUsPerCall, 0)];
+}
+
+/** results.md's section, empty when no cell crossed a path profile's parts. */
+export function renderPathCountersSection(results: readonly CaseResult[]): string[] {
+  const rows = pathCounterRows(results);
+  return rows.length === 0 ? [] : markdownSection(PATH_COUNTERS_HEADING, PATH_COUNTERS_NOTE, PATH_COUNTERS_HEADER, PATH_COUNTERS_FIRST_NUMBER, rows.map(pathCounterCells));
 }

@@ -2,7 +2,7 @@ import { MAX_TIMED_WARMUP_CALLS, visitBoundMs } from '../plan';
 import type { ClientDriver } from './drivers/driver';
 import { callFailure, describeFailure } from './failures';
 import type { MachineProbe } from './machine-probe';
-import type { Failure, Measurement, PathCost, PlannedCase, RawResult, Transport } from '../results';
+import { addPathCounters, NO_PATH_COUNTERS, pathCountersBetween, type Failure, type Measurement, type PathCost, type PathCounters, type PlannedCase, type RawResult, type Transport } from '../results';
 import { addPathCost, combineMeasurements, pathCostBetween } from './visits';
 
 export { MAX_TIMED_WARMUP_CALLS };
@@ -16,6 +16,8 @@ export interface RunOptions {
   boundMs?: (planned: PlannedCase) => number;
   /** Reads the network stage's delayer counters (running totals), so each timed call's share is known. */
   pathMeter?: () => Promise<PathCost | null>;
+  /** Reads a path profile's counters (DNS queries, the sidecars' requests and CPU: running totals), per timed call like pathMeter. */
+  pathCounters?: () => Promise<PathCounters>;
 }
 
 export interface RunnerHooks {
@@ -40,6 +42,8 @@ interface Accumulator {
   sampleOrder: number[];
   failure: Failure | null;
   delayer: PathCost | null;
+  /** A path profile's counters over the timed calls; null: no path, or a reading failed. */
+  counters: PathCounters | null;
 }
 
 function sum(values: readonly number[]): number {
@@ -53,9 +57,10 @@ function sum(values: readonly number[]): number {
  * and never summarizes; a failing transport is recorded with its failure and the others go on.
  */
 export async function runCases(plan: readonly PlannedCase[], driver: ClientDriver, hooks: RunnerHooks, options: RunOptions = {}): Promise<RawResult[]> {
-  const { signal, probe, pathMeter, boundMs: boundOf = (planned: PlannedCase) => visitBoundMs(planned, planned.deadlineMs) } = options;
+  const { signal, probe, pathMeter, pathCounters, boundMs: boundOf = (planned: PlannedCase) => visitBoundMs(planned, planned.deadlineMs) } = options;
   // A meter that cannot be read leaves the cell's path cost unknown, never fails the cell.
   const readPath = async () => (pathMeter ? await pathMeter().catch(() => null) : null);
+  const readCounters = async () => (pathCounters ? await pathCounters().catch(() => null) : null);
   const all: RawResult[] = [];
   for (let index = 0; index < plan.length && !signal?.aborted; index++) {
     const planned = plan[index];
@@ -81,6 +86,7 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
       // Known (from zero) while every reading of the meter succeeds; unknown (null) once one fails. Every
       // part starts at zero: one the meter does not report (receiveCpuMs without that thread) drops out at the first sum.
       delayer: pathMeter ? { cpuMs: 0, packets: 0, receiveCpuMs: 0 } : null,
+      counters: pathCounters ? NO_PATH_COUNTERS : null,
     }));
 
     for (const acc of accs) {
@@ -109,6 +115,7 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
     // One reading before the first timed call, then one after each: each call's share is the
     // difference from the reading before it (nothing else crosses the stage between calls).
     let pathReading = await readPath();
+    let countersReading = await readCounters();
     for (let repetition = 1; repetition <= runs && !signal?.aborted && !spent(repetition); repetition++) {
       made = repetition;
       for (const acc of accs) {
@@ -122,6 +129,11 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
           const reading = await readPath();
           acc.delayer = addPathCost(acc.delayer, pathCostBetween(pathReading, reading));
           pathReading = reading;
+          if (pathCounters) {
+            const counted = await readCounters();
+            acc.counters = acc.counters && countersReading && counted ? addPathCounters(acc.counters, pathCountersBetween(countersReading, counted)) : null;
+            countersReading = counted;
+          }
           acc.measurement = combineMeasurements(acc.measurement, one);
           acc.sampleOrder.push(order);
           timedMs += sum(one.samplesMs);
@@ -157,6 +169,7 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
         error: acc.failure === null ? null : describeFailure(acc.failure),
         failure: acc.failure,
         ...(pathMeter ? { delayer: acc.failure === null ? acc.delayer : null } : {}),
+        ...(pathCounters ? { pathCounters: acc.failure === null ? acc.counters : null } : {}),
       }),
     );
     all.push(...results);

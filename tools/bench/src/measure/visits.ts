@@ -1,5 +1,5 @@
 // A case run in several visits comes back as one raw result per visit and transport; a cell is their sum.
-import type { MachineProbeReading, Measurement, PathCost, Phases, ProcessCost, RawResult } from '../results';
+import { addPathCounters, type MachineProbeReading, type Measurement, type PathCost, type Phases, type ProcessCost, type RawResult } from '../results';
 
 const roundUs = (ms: number) => Math.round(ms * 1000) / 1000;
 
@@ -103,6 +103,8 @@ export function mergeVisits(sofar: RawResult, more: RawResult, visitsSoFar: numb
     failure,
     machineProbeMs: mergeProbe(sofar.machineProbeMs, visitsSoFar, more.machineProbeMs),
     ...(sofar.delayer === undefined && more.delayer === undefined ? {} : { delayer: addPathCost(sofar.delayer ?? null, more.delayer ?? null) }),
+    // Unknown once a visit's are (a failed reading); otherwise the visits' counts add up.
+    ...(sofar.pathCounters === undefined && more.pathCounters === undefined ? {} : { pathCounters: sofar.pathCounters && more.pathCounters ? addPathCounters(sofar.pathCounters, more.pathCounters) : null }),
   };
 }
 

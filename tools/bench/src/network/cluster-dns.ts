@@ -11,6 +11,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { hasCommand } from './shell';
+import { dnsCountsBetween, emptyDnsCounts, type DnsCounts } from '../results';
+
+export { dnsCountsBetween, emptyDnsCounts, type DnsCounts };
 
 /** The cluster the names belong to, as data: the client's and the servers' Kubernetes namespaces. */
 export const CLUSTER = Object.freeze({
@@ -95,26 +98,6 @@ export function dnsmasqArgv(records: Readonly<Record<string, string>>): string[]
   ];
 }
 
-/** What the DNS server answered, counted from its log (one line per query it received). */
-export interface DnsCounts {
-  /** Every query it received (A, AAAA, TXT, …). */
-  queries: number;
-  /** getaddrinfo calls: A queries for the first search domain, where every lookup of a short name starts. */
-  lookups: number;
-  /** Queries answered NXDOMAIN (the search domains tried in vain). */
-  nxdomain: number;
-  byType: Record<string, number>;
-}
-
-export function emptyDnsCounts(): DnsCounts {
-  return { queries: 0, lookups: 0, nxdomain: 0, byType: {} };
-}
-
-export function dnsCountsBetween(before: DnsCounts, after: DnsCounts): DnsCounts {
-  const byType = Object.fromEntries(Object.entries(after.byType).map(([type, n]) => [type, n - (before.byType[type] ?? 0)]).filter(([, n]) => n !== 0));
-  return { queries: after.queries - before.queries, lookups: after.lookups - before.lookups, nxdomain: after.nxdomain - before.nxdomain, byType };
-}
-
 /** Adds one dnsmasq log line to the counts (pure: tested on real lines). */
 export function countLogLine(counts: DnsCounts, line: string): void {
   const query = /query\[(\w+)\] (\S+) from /.exec(line);
@@ -165,9 +148,12 @@ export class DnsServer {
     }
   }
 
-  /** The counts once every log line written so far has been read (dnsmasq logs a query before answering it). */
-  async snapshot(): Promise<DnsCounts> {
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  /**
+   * The counts once every log line written so far has been read (dnsmasq logs a query before answering
+   * it, so after a call its lines are already in the pipe: `settleMs` gives the reading side time).
+   */
+  async snapshot(settleMs = 50): Promise<DnsCounts> {
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
     return structuredClone(this.counts);
   }
 

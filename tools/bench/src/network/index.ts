@@ -38,8 +38,8 @@ export {
 } from './balancing';
 export { run as runStageCommand } from './shell';
 export { FrontProxy, type ProxyRoute } from './front-proxy';
-export { findPath, pathNames, startPath, pathCountersBetween, addPathCounters, pathPrerequisites, PATH_FEATURES, PathProfileError, type PathProfile, type ActivePath, type PathCounters, type PathRecord, type PathFeatureId } from './path';
+export { findPath, pathNames, startPath, startNames, startMesh, joinPath, dialledHosts, pathCountersBetween, addPathCounters, pathPrerequisites, PATH_FEATURES, PathProfileError, type PathProfile, type ActivePath, type PathCounters, type PathRecord, type PathFeatureId, type NamesPart, type MeshPart } from './path';
 export { lookupCost, serviceFqdn, SERVICE_NAMES, CLUSTER, type DnsCounts } from './cluster-dns';
 export { ENVOY, resolveEnvoy, EnvoyUnavailableError } from './envoy-binary';
-export type { EnvoyCounters } from './sidecars';
+export { ENVOY_HTTP2_WINDOWS, type EnvoyCounters, type MeshPorts } from './sidecars';
 export { checkPath, SIDECAR_BOUND_MS, type PathCheck } from './path-check';

@@ -5,13 +5,17 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { makeCertificates, removeCertificates, type CertificateSet } from '../security';
-import { CLUSTER, DNS_ADDRESS, DnsServer, dnsCountsBetween, dnsmasqArgv, dnsmasqMissing, netnsEtcDir, podResolvConf, searchDomains, SERVICE_NAMES, serviceFqdn, writePodResolvConf, type DnsCounts } from './cluster-dns';
+import { addPathCounters, pathCountersBetween, type DnsCounts, type EnvoyCounters, type PathCounters } from '../results';
+import { CLUSTER, DNS_ADDRESS, DnsServer, dnsmasqArgv, dnsmasqMissing, netnsEtcDir, podResolvConf, searchDomains, SERVICE_NAMES, serviceFqdn, writePodResolvConf } from './cluster-dns';
 import { ENVOY, resolveEnvoy } from './envoy-binary';
 import { findProfile, loadProfiles, usesStage, type NetworkProfile } from './profile';
-import { captureRules, clientEnvoyConfig, ENVOY_CONCURRENCY, EnvoyProcess, meshRoutes, serverEnvoyConfig, type EnvoyCounters, type MeshRoute } from './sidecars';
-import { run } from './shell';
+import { captureRules, clientEnvoyConfig, ENVOY_CONCURRENCY, ENVOY_HTTP2_WINDOWS, EnvoyProcess, meshRoutes, serverEnvoyConfig, type MeshPorts, type MeshRoute } from './sidecars';
+import { run, tryRun } from './shell';
 import { runToEnd } from './spawn-ready';
 import type { Stage } from './stage';
+
+/** The counters' arithmetic lives with the results that keep them; re-exported for the path's users. */
+export { addPathCounters, pathCountersBetween };
 
 export type PathFeatureId = 'names' | 'mesh';
 
@@ -73,18 +77,14 @@ export function pathPrerequisites(profile: PathProfile): string | null {
   return null;
 }
 
-/** What a path adds to a cell: the DNS server's counts and the Envoys' counters. */
-export interface PathCounters {
-  dns: DnsCounts | null;
-  envoy: { client: EnvoyCounters; server: EnvoyCounters } | null;
-}
+export type { PathCounters };
 
 /** The path as built, for results.json beside the stage's record. */
 export interface PathRecord {
   name: string;
   features: PathFeatureId[];
   names: { server: string; address: string; records: Record<string, string>; resolvConf: string; dialled: typeof SERVICE_NAMES } | null;
-  mesh: { envoy: string; concurrency: number; routes: MeshRoute[]; pids: { client: number; server: number }; tls: string } | null;
+  mesh: { envoy: string; concurrency: number; routes: MeshRoute[]; pids: { client: number; server: number }; tls: string; http2: typeof ENVOY_HTTP2_WINDOWS } | null;
 }
 
 export interface ActivePath {
@@ -98,93 +98,136 @@ export interface ActivePath {
   stop(): void;
 }
 
-/** Builds the path's parts on a running stage whose servers listen on `ports`. */
-export async function startPath(stage: Stage, profile: PathProfile, ports: { serverA: number; serverB: number }): Promise<ActivePath> {
-  const serverAddress = stage.hosts.server;
+/** The stage-wide part of a path: the DNS server and the caller's resolver (one per stage, whatever runs on it). */
+export interface NamesPart {
+  records: Record<string, string>;
+  /** Its counts now; `settleMs` for its log to be read (per call, a few ms do: the lines are in the pipe before the answer). */
+  counts(settleMs?: number): Promise<DnsCounts>;
+  stop(): void;
+}
+
+/** A set of servers' part of a path: the two sidecars for their ports and the capture of the caller's connections to them. */
+export interface MeshPart {
+  routes: MeshRoute[];
+  pids: { client: number; server: number };
+  counters(): Promise<{ client: EnvoyCounters; server: EnvoyCounters }>;
+  stop(): void;
+}
+
+/** The server's address, or the service names with names: what a caller dials. */
+export function dialledHosts(stage: Stage, profile: PathProfile): { serverA: string; serverB: string } {
   const names = profile.features.includes('names');
-  const mesh = profile.features.includes('mesh');
+  return { serverA: names ? SERVICE_NAMES.serverA : stage.hosts.server, serverB: names ? SERVICE_NAMES.serverB : stage.hosts.server };
+}
+
+/** Starts dnsmasq beside the servers and gives the client namespace a pod's resolver; null when the path has no names. */
+export async function startNames(stage: Stage, profile: PathProfile): Promise<NamesPart | null> {
+  if (!profile.features.includes('names')) return null;
+  const missing = dnsmasqMissing();
+  if (missing) throw new Error(missing);
   const t = stage.topology;
-  let dns: DnsServer | null = null;
-  let certs: CertificateSet | null = null;
-  const envoys: EnvoyProcess[] = [];
+  const serverAddress = stage.hosts.server;
   const records = { [serviceFqdn(SERVICE_NAMES.serverA)]: serverAddress, [serviceFqdn(SERVICE_NAMES.serverB)]: serverAddress };
+  // Only our file: other parts of a stage may keep theirs there (hosts); the stage's teardown removes the folder.
+  const removeResolvConf = () => fs.rmSync(path.join(netnsEtcDir(t.namespaces.client), 'resolv.conf'), { force: true });
+  try {
+    run(['ip', '-n', t.namespaces.server, 'addr', 'add', `${DNS_ADDRESS}/${t.prefixLength}`, 'dev', t.interfaces.server]);
+    writePodResolvConf(t.namespaces.client);
+    const probe = async () => void (await runToEnd(stage.wrap('client', ['getent', 'ahostsv4', SERVICE_NAMES.serverA]), 5000));
+    const dns = await DnsServer.start(stage.wrap('server', dnsmasqArgv(records)), probe);
+    return {
+      records,
+      counts: (settleMs) => dns.snapshot(settleMs),
+      stop: () => {
+        dns.stop();
+        removeResolvConf();
+      },
+    };
+  } catch (error) {
+    removeResolvConf();
+    throw error;
+  }
+}
+
+/**
+ * Starts an Envoy beside the caller and one beside the servers for the servers' `ports`, with a CA of
+ * their own, and redirects the caller's connections to those ports to its Envoy. `slot` keeps the
+ * Envoys of sets of servers up at once apart (their listeners, files and capture rules).
+ */
+export async function startMesh(stage: Stage, ports: MeshPorts, slot = 0): Promise<MeshPart> {
+  const serverAddress = stage.hosts.server;
+  const routes = meshRoutes(ports, slot);
+  const workDir = slot === 0 ? stage.workDir : path.join(stage.workDir, `mesh-${slot}`);
+  fs.mkdirSync(workDir, { recursive: true });
+  const envoys: EnvoyProcess[] = [];
+  const rules: string[][] = [];
+  let certs: CertificateSet | null = null;
+  let stopped = false;
   const stop = () => {
-    dns?.stop();
+    if (stopped) return;
+    stopped = true;
     envoys.forEach((envoy) => envoy.stop());
+    // The same rules, deleted: a later set's ports may be these.
+    for (const rule of rules) tryRun({ argv: stage.wrap('client', rule.map((word) => (word === '-A' ? '-D' : word))), why: 'remove the capture of a stopped set' });
     if (certs) removeCertificates(certs);
-    // Only our file: other parts of a stage may keep theirs there (hosts); the stage's teardown removes the folder.
-    if (names) fs.rmSync(path.join(netnsEtcDir(t.namespaces.client), 'resolv.conf'), { force: true });
+    if (workDir !== stage.workDir) fs.rmSync(workDir, { recursive: true, force: true });
   };
   try {
-    if (names) {
-      const missing = dnsmasqMissing();
-      if (missing) throw new Error(missing);
-      run(['ip', '-n', t.namespaces.server, 'addr', 'add', `${DNS_ADDRESS}/${t.prefixLength}`, 'dev', t.interfaces.server]);
-      writePodResolvConf(t.namespaces.client);
-      const probe = async () => void (await runToEnd(stage.wrap('client', ['getent', 'ahostsv4', SERVICE_NAMES.serverA]), 5000));
-      dns = await DnsServer.start(stage.wrap('server', dnsmasqArgv(records)), probe);
+    const binary = resolveEnvoy();
+    certs = makeCertificates({ names: [serviceFqdn(SERVICE_NAMES.serverA), serviceFqdn(SERVICE_NAMES.serverB)], ips: [serverAddress] }, { parent: workDir });
+    const socket = (side: string) => path.join(workDir, `envoy-${side}.admin`);
+    envoys.push(await EnvoyProcess.start('server', binary, serverEnvoyConfig(routes, serverAddress, certs, socket('server')), workDir, (argv) => stage.wrap('server', argv)));
+    envoys.push(await EnvoyProcess.start('client', binary, clientEnvoyConfig(routes, serverAddress, certs, socket('client')), workDir, (argv) => stage.wrap('client', argv)));
+    for (const rule of captureRules(routes, serverAddress)) {
+      run({ argv: stage.wrap('client', rule), why: "redirect the caller's connections to its sidecar" });
+      rules.push(rule);
     }
-    const routes = meshRoutes(ports);
-    if (mesh) {
-      const binary = resolveEnvoy();
-      certs = makeCertificates({ names: [serviceFqdn(SERVICE_NAMES.serverA), serviceFqdn(SERVICE_NAMES.serverB)], ips: [serverAddress] }, { parent: stage.workDir });
-      const socket = (side: string) => path.join(stage.workDir, `envoy-${side}.admin`);
-      envoys.push(await EnvoyProcess.start('server', binary, serverEnvoyConfig(routes, serverAddress, certs, socket('server')), stage.workDir, (argv) => stage.wrap('server', argv)));
-      envoys.push(await EnvoyProcess.start('client', binary, clientEnvoyConfig(routes, serverAddress, certs, socket('client')), stage.workDir, (argv) => stage.wrap('client', argv)));
-      for (const rule of captureRules(routes, serverAddress)) run({ argv: stage.wrap('client', rule), why: "redirect the caller's connections to its sidecar" });
-    }
-    const host = (name: string) => (names ? name : serverAddress);
-    return {
-      profile,
-      serverAUrl: `http://${host(SERVICE_NAMES.serverA)}:${ports.serverA}`,
-      serverBAddress: `${host(SERVICE_NAMES.serverB)}:${ports.serverB}`,
-      counters: async () => ({
-        dns: dns ? await dns.snapshot() : null,
-        envoy: envoys.length ? { client: await envoys[1].counters(), server: await envoys[0].counters() } : null,
-      }),
-      record: () => ({
-        name: profile.name,
-        features: profile.features,
-        names: names ? { server: 'dnsmasq (Debian dnsmasq-base)', address: DNS_ADDRESS, records, resolvConf: podResolvConf(), dialled: SERVICE_NAMES } : null,
-        mesh: mesh
-          ? { envoy: ENVOY.version, concurrency: ENVOY_CONCURRENCY, routes, pids: { client: envoys[1].pid, server: envoys[0].pid }, tls: 'mTLS between the Envoys (a throwaway CA made for this run); plaintext on each side’s loopback or LAN hop' }
-          : null,
-      }),
-      stop,
-    };
+    const [server, client] = envoys;
+    return { routes, pids: { client: client.pid, server: server.pid }, counters: async () => ({ client: await client.counters(), server: await server.counters() }), stop };
   } catch (error) {
     stop();
     throw error;
   }
 }
 
-/** Counters over one measured part (e.g. a cell): after − before. */
-export function pathCountersBetween(before: PathCounters, after: PathCounters): PathCounters {
-  const envoyBetween = (b: EnvoyCounters, a: EnvoyCounters): EnvoyCounters => ({
-    requests: a.requests - b.requests,
-    upstreamConnections: a.upstreamConnections - b.upstreamConnections,
-    cpuMs: Math.round((a.cpuMs - b.cpuMs) * 1000) / 1000,
-  });
+/**
+ * The path a caller takes to servers on `ports`: the stage's names (shared: not stopped with it) and
+ * the servers' mesh (stopped with it), as one ActivePath.
+ */
+export function joinPath(stage: Stage, profile: PathProfile, ports: MeshPorts, names: NamesPart | null, mesh: MeshPart | null): ActivePath {
+  const hosts = dialledHosts(stage, profile);
   return {
-    dns: before.dns && after.dns ? dnsCountsBetween(before.dns, after.dns) : null,
-    envoy: before.envoy && after.envoy ? { client: envoyBetween(before.envoy.client, after.envoy.client), server: envoyBetween(before.envoy.server, after.envoy.server) } : null,
+    profile,
+    serverAUrl: `http://${hosts.serverA}:${ports.serverA}`,
+    serverBAddress: `${hosts.serverB}:${ports.serverB}`,
+    counters: async () => ({ dns: names ? await names.counts() : null, envoy: mesh ? await mesh.counters() : null }),
+    record: () => ({
+      name: profile.name,
+      features: profile.features,
+      names: names ? { server: 'dnsmasq (Debian dnsmasq-base)', address: DNS_ADDRESS, records: names.records, resolvConf: podResolvConf(), dialled: SERVICE_NAMES } : null,
+      mesh: mesh
+        ? { envoy: ENVOY.version, concurrency: ENVOY_CONCURRENCY, routes: mesh.routes, pids: mesh.pids, tls: 'mTLS between the Envoys (a throwaway CA made for this run); plaintext on each side’s loopback or LAN hop', http2: ENVOY_HTTP2_WINDOWS }
+        : null,
+    }),
+    stop: () => mesh?.stop(),
   };
 }
 
-/** a + b (null counts as nothing): a run's cells added up. */
-export function addPathCounters(a: PathCounters, b: PathCounters): PathCounters {
-  const addEnvoy = (x: EnvoyCounters, y: EnvoyCounters): EnvoyCounters => ({
-    requests: x.requests + y.requests,
-    upstreamConnections: x.upstreamConnections + y.upstreamConnections,
-    cpuMs: Math.round((x.cpuMs + y.cpuMs) * 1000) / 1000,
-  });
-  const addDns = (x: DnsCounts, y: DnsCounts): DnsCounts => {
-    const byType = { ...x.byType };
-    for (const [type, n] of Object.entries(y.byType)) byType[type] = (byType[type] ?? 0) + n;
-    return { queries: x.queries + y.queries, lookups: x.lookups + y.lookups, nxdomain: x.nxdomain + y.nxdomain, byType };
-  };
-  return {
-    dns: a.dns && b.dns ? addDns(a.dns, b.dns) : (a.dns ?? b.dns),
-    envoy: a.envoy && b.envoy ? { client: addEnvoy(a.envoy.client, b.envoy.client), server: addEnvoy(a.envoy.server, b.envoy.server) } : (a.envoy ?? b.envoy),
-  };
+/** Builds the path's parts on a running stage whose servers listen on `ports` (names and mesh, stopped together). */
+export async function startPath(stage: Stage, profile: PathProfile, ports: MeshPorts): Promise<ActivePath> {
+  const names = await startNames(stage, profile);
+  try {
+    const mesh = profile.features.includes('mesh') ? await startMesh(stage, ports) : null;
+    const joined = joinPath(stage, profile, ports, names, mesh);
+    return {
+      ...joined,
+      stop: () => {
+        names?.stop();
+        joined.stop();
+      },
+    };
+  } catch (error) {
+    names?.stop();
+    throw error;
+  }
 }

@@ -8,10 +8,13 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import type { CertificateSet } from '../security';
 import { threadsCpuMs } from './receive-thread';
+import type { EnvoyCounters } from '../results';
+
+export type { EnvoyCounters };
 
 /** One service the mesh carries: what the caller dials, and the ports each Envoy uses for it. */
 export interface MeshRoute {
-  name: 'server-a' | 'server-b';
+  name: 'server-a' | 'server-b' | 'server-a-h2';
   /** The app's port in the server namespace (what the caller dials; redirected on the client side). */
   appPort: number;
   protocol: 'http1' | 'http2';
@@ -24,12 +27,32 @@ export interface MeshRoute {
 /** Worker threads per Envoy: Istio's default proxy concurrency. */
 export const ENVOY_CONCURRENCY = 2;
 
-export function meshRoutes(ports: { serverA: number; serverB: number }): MeshRoute[] {
-  return [
-    { name: 'server-a', appPort: ports.serverA, protocol: 'http1', outboundPort: 15001, inboundPort: 15443 },
-    { name: 'server-b', appPort: ports.serverB, protocol: 'http2', outboundPort: 15002, inboundPort: 15444 },
-  ];
+/** The servers' ports a mesh carries: server-a's HTTP/1.1, server-b's gRPC, and server-a's h2c when it has one (bench:all's json-h2). */
+export interface MeshPorts {
+  serverA: number;
+  serverB: number;
+  serverAH2?: number;
 }
+
+/** Listener ports of one set's sidecars: a block of MESH_PORT_STRIDE per slot, so sets up at once never share. */
+export const MESH_PORT_STRIDE = 10;
+
+export function meshRoutes(ports: MeshPorts, slot = 0): MeshRoute[] {
+  const at = (base: number, i: number) => base + slot * MESH_PORT_STRIDE + i;
+  const routes: MeshRoute[] = [
+    { name: 'server-a', appPort: ports.serverA, protocol: 'http1', outboundPort: at(15001, 0), inboundPort: at(15443, 0) },
+    { name: 'server-b', appPort: ports.serverB, protocol: 'http2', outboundPort: at(15001, 1), inboundPort: at(15443, 1) },
+  ];
+  if (ports.serverAH2 !== undefined) routes.push({ name: 'server-a-h2', appPort: ports.serverAH2, protocol: 'http2', outboundPort: at(15001, 2), inboundPort: at(15443, 2) });
+  return routes;
+}
+
+/**
+ * Envoy's HTTP/2 flow control as these configs leave it (Envoy's defaults: http2_protocol_options sets
+ * no window): what each Envoy advertises on its HTTP/2 connections, the caller's and the one between
+ * the sidecars, and the buffer per connection past which it stops reading (Envoy's flow-control docs).
+ */
+export const ENVOY_HTTP2_WINDOWS = Object.freeze({ initialStreamWindowSize: 268_435_456, initialConnectionWindowSize: 268_435_456, perConnectionBufferLimitBytes: 1_048_576, source: "Envoy's defaults (not set in the configs)" });
 
 const socketAddress = (address: string, port: number) => ({ socket_address: { address, port_value: port } });
 
@@ -76,11 +99,19 @@ function tlsContext(kind: 'upstream' | 'downstream', certs: CertificateSet, rout
   };
 }
 
+/**
+ * Istio's thresholds (the largest 32-bit value: no circuit breaking unless a DestinationRule asks), not
+ * Envoy's 1,024 connections, pending and concurrent requests per cluster, which ②-3's 1,000 calls at
+ * once would brush against: the mesh would refuse calls rather than carry them.
+ */
+const NO_CIRCUIT_BREAKING = { thresholds: [{ max_connections: 4294967295, max_pending_requests: 4294967295, max_requests: 4294967295, max_retries: 4294967295 }] };
+
 function cluster(name: string, address: string, port: number, route: MeshRoute, tls?: object) {
   return {
     name,
     type: 'STATIC',
     connect_timeout: '10s',
+    circuit_breakers: NO_CIRCUIT_BREAKING,
     load_assignment: { cluster_name: name, endpoints: [{ lb_endpoints: [{ endpoint: { address: socketAddress(address, port) } }] }] },
     typed_extension_protocol_options: upstreamProtocol(route.protocol),
     ...(tls ? { transport_socket: tls } : {}),
@@ -128,12 +159,6 @@ export function envoyArgv(binary: string, configFile: string): string[] {
   return [binary, '-c', configFile, '--concurrency', String(ENVOY_CONCURRENCY), '--disable-hot-restart', '--log-level', 'warn'];
 }
 
-/** One Envoy's counters: requests it handled, connections it opened upstream, its CPU so far. */
-export interface EnvoyCounters {
-  requests: number;
-  upstreamConnections: number;
-  cpuMs: number;
-}
 
 /** GET on Envoy's admin unix socket. */
 function adminGet(socketPath: string, urlPath: string): Promise<{ status: number; body: string }> {

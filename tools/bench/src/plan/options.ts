@@ -5,7 +5,7 @@ import { CASES, selectCases } from './cases';
 import { DEADLINE_RULE } from './deadlines';
 import { BLOG_TRANSPORTS, TRANSPORTS, type CaseRecord, type Transport } from '../results';
 import { PRESETS, type Preset } from './presets';
-import { findProfile, loadProfiles, ProfileError, type NetworkProfile } from '../network';
+import { findPath, loadProfiles, PATH_FEATURES, PathProfileError, ProfileError, type PathProfile } from '../network';
 import { SECURITY_MODES, TUNINGS, type SecurityRecord } from '@bench/config';
 import { ablationIds, selectVariants, servedTransports, VARIANTS, type VariantRecord } from './variants';
 import { DEFAULT_RUNTIME, RUNTIMES, selectRuntimes, type RuntimeRecord } from './runtimes';
@@ -13,8 +13,8 @@ import { DEFAULT_RUNTIME, RUNTIMES, selectRuntimes, type RuntimeRecord } from '.
 /** Everything a run needs to know, validated once here at the edge. */
 export interface BenchOptions {
   preset: Preset;
-  /** Network profiles to run across, one after the other (network/profiles.ts); default loopback. */
-  networks: NetworkProfile[];
+  /** Network or path profiles to run across, one after the other (network/profiles.ts, network/path.ts); default loopback. Cells are keyed by the path's name. */
+  networks: PathProfile[];
   /** Node runtimes to run on (--node; runtimes.ts), each with its own sets of apps, one after the other. */
   runtimes: RuntimeRecord[];
   /** What the connections between the services are wrapped in (--security; libs/config SECURITY_MODES), one after the other. */
@@ -94,7 +94,9 @@ const BENCH_ALL_OPTIONS = {
     description:
       `network profiles to run across, one after the other: ${loadProfiles()
         .map((p) => p.name)
-        .join(', ')}; ` + 'the others than loopback put client and servers in network namespaces with a delay, rate and loss (root, iptables; docs/network.md)',
+        .join(', ')}; ` +
+      'the others than loopback put client and servers in network namespaces with a delay, rate and loss (root, iptables; docs/network.md); ' +
+      `or path profiles, a profile with ${PATH_FEATURES.map((f) => `+${f.id}`).join(' and/or ')} (region+names+mesh: service names and sidecars; docs/production-path.md), each cell keyed by the path's name`,
   },
   node: {
     kind: 'list',
@@ -257,15 +259,16 @@ export function optionsOf({ values, help }: CommandLine<typeof BENCH_ALL_OPTIONS
     throw new UsageError('--forks starts new apps for each case, which --client-url (apps the bench did not start) rules out; use --forks 0');
   }
 
-  let networks: NetworkProfile[];
+  let networks: PathProfile[];
   try {
-    networks = values.network.map((name) => findProfile(name));
+    // One path per name, however its features are spelled (region+mesh+names is region+names+mesh).
+    networks = [...new Map(values.network.map((name) => findPath(name)).map((p) => [p.name, p])).values()];
   } catch (error) {
-    if (error instanceof ProfileError) throw new UsageError(error.message);
+    if (error instanceof ProfileError || error instanceof PathProfileError) throw new UsageError(error.message);
     throw error;
   }
   if (networks.length === 0) throw new UsageError('--network selected no profile');
-  if (clientUrl !== null && networks.some((n) => n.topology !== 'loopback')) {
+  if (clientUrl !== null && networks.some((n) => n.network.topology !== 'loopback')) {
     throw new UsageError('--network places the apps the bench starts; with --client-url the apps are yours (their path is measured as it is)');
   }
 
@@ -281,6 +284,11 @@ export function optionsOf({ values, help }: CommandLine<typeof BENCH_ALL_OPTIONS
   }
 
   const securities = selectSecurities(values.security, clientUrl);
+  const meshed = networks.find((n) => n.features.includes('mesh'));
+  const secured = securities.find((s) => s.tls);
+  if (meshed && secured) {
+    throw new UsageError(`--network ${meshed.name} with --security ${secured.name}: the mesh's sidecars speak mTLS between them and plaintext to the apps (as Istio's do); run the mesh with --security plain`);
+  }
 
   const warmup = values.warmup ?? preset.warmup;
   checkRunCap(cases, warmup);

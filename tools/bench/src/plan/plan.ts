@@ -2,7 +2,7 @@
 // runs and what budget. Options say what the user asked for; this turns them into visits.
 import { callDeadlineMs } from './deadlines';
 import { type PlannedCase, rttMs } from '../results';
-import type { NetworkProfile } from '../network';
+import type { PathProfile } from '../network';
 import type { BenchOptions } from './options';
 import { plannedTransports } from './variants';
 import { DEFAULT_RUNTIME, type RuntimeRecord } from './runtimes';
@@ -26,7 +26,7 @@ export function planCases(options: BenchOptions): PlannedCase[] {
 
 const PLAIN_RECORD = { name: 'plain' };
 
-function planVariants(options: BenchOptions, network: NetworkProfile, runtime: RuntimeRecord, security: string): PlannedCase[] {
+function planVariants(options: BenchOptions, network: PathProfile, runtime: RuntimeRecord, security: string): PlannedCase[] {
   const { preset } = options;
   return options.variants.flatMap((variant) => {
     const transports = plannedTransports(variant, options.transports);
@@ -58,7 +58,7 @@ function planVariants(options: BenchOptions, network: NetworkProfile, runtime: R
           visits: visitCount,
           visit: i + 1,
           firstPosition: shares.slice(0, i).reduce((a, b) => a + b, 0) * transports.length,
-          deadlineMs: callDeadlineMs(record, options.deadlineMs, rttMs(network)),
+          deadlineMs: callDeadlineMs(record, options.deadlineMs, rttMs(network.network)),
           // --runs asks for exactly that many runs: no budget then.
           budgetMs: options.runs === null && preset.budgetMs !== null ? preset.budgetMs / visitCount : null,
           minRuns: Math.min(share, preset.minRunsPerVisit),

@@ -20,8 +20,23 @@ export interface NetworkRecord {
   delayerCpu: { cpuMs: number; packets: number; cpuPerPacketUs: number | null; receiveCpuMs?: number } | null;
   /** Why nothing was measured across it, when so. */
   refused: string | null;
-  /** A path profile's parts as built (names, mesh: network/path.ts's PathRecord) and its check; absent for a bare network. */
-  path?: Record<string, unknown> & { check: { verdict: 'ok' | 'refuse'; reasons: string[] } };
+  /**
+   * A path profile's parts as built (names, mesh: network/path.ts's PathRecord) and its check (bench:all:
+   * its first set's; each set's is in settings.startedApps[].path); absent for a bare network.
+   */
+  path?: NetworkPathRecord;
+}
+
+/** What results read of a path's record (network/path.ts writes more). */
+export interface NetworkPathRecord {
+  features: string[];
+  mesh: { envoy: string; concurrency: number; http2?: { initialStreamWindowSize: number; initialConnectionWindowSize: number; perConnectionBufferLimitBytes: number } } | null;
+  check: {
+    verdict: 'ok' | 'refuse';
+    reasons: string[];
+    lookup: { roundTrips: number; medianMs: number; expectedMs: number } | null;
+    meshRequest: { medianMs: number; expectedMs: number; sidecarsMs: number } | null;
+  };
 }
 
 /** How a run was made (results/provenance.ts): the code, the machine, the bench's runtime, the command line. */

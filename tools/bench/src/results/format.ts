@@ -1,7 +1,7 @@
 import { describePath, type PathRecord } from './path-record';
 import { rttMs } from './round-trip';
 import type { BenchSettings } from './model';
-import type { CalibrationRecord, NetworkRecord } from './document';
+import type { CalibrationRecord, NetworkPathRecord, NetworkRecord } from './document';
 import type { AppRuntime, RuntimeProvenance } from './run-records';
 /** Milliseconds for a table: 3 significant decimals under 10 ms, fewer above. */
 export function ms(value: number | null | undefined): string {
@@ -86,14 +86,26 @@ export function describeCalibration(calibration: CalibrationRecord): string {
  * where the apps are: the deployment placed them, and the client's own path measurement says what it is.
  */
 export function describeNetworks(networks: Record<string, NetworkRecord> | undefined, clientUrl?: unknown): string[] {
-  return Object.values(networks ?? {}).map(({ profile, calibration, delayerCpu, refused }) => {
-    if (!calibration && typeof clientUrl === 'string') return `${profile.name}: no network stage; the apps run where their deployment put them, reached at ${clientUrl} (--client-url)`;
-    if (!calibration) return `${profile.name}: ${refused ?? 'every app on 127.0.0.1, no network stage'}`;
+  // Keyed by the network's name, or a path profile's (region+names+mesh) on the network profile's stage.
+  return Object.entries(networks ?? {}).map(([name, { profile, calibration, delayerCpu, refused, path }]) => {
+    if (!calibration && typeof clientUrl === 'string') return `${name}: no network stage; the apps run where their deployment put them, reached at ${clientUrl} (--client-url)`;
+    if (!calibration) return `${name}: ${refused ?? 'every app on 127.0.0.1, no network stage'}`;
     const asked = `asked ${rttMs(profile)} ms RTT${profile.rateMbit === null ? '' : `, ${profile.rateMbit} Mbit/s`}${profile.loss > 0 ? `, ${profile.loss * 100}% loss` : ''}`;
     const receive = delayerCpu?.receiveCpuMs === undefined ? '' : ` (servers' receive thread ${ms(delayerCpu.receiveCpuMs)} ms)`;
     const cost = delayerCpu ? `; delayer ${ms(delayerCpu.cpuMs)} ms CPU for ${count(delayerCpu.packets)} packets while measuring${receive}` : '';
-    return `${profile.name} (${asked}): ${describeCalibration(calibration)}${refused ? `; refused: ${refused}` : ''}${cost}`;
+    return `${name} (${asked}): ${describeCalibration(calibration)}${refused ? `; refused: ${refused}` : ''}${cost}${path ? `; ${describeNetworkPath(path)}` : ''}`;
   });
+}
+
+/** "path check ok: a lookup 40.3 ms (2 round trips, expected 40.1); through the sidecars 23.8 ms (one round trip 20.0 + their own 3.8); Envoy 1.40.0, HTTP/2 windows 256 MiB per stream, 256 MiB per connection" */
+export function describeNetworkPath(path: NetworkPathRecord): string {
+  const { check, mesh } = path;
+  const parts = [
+    check.lookup ? `a lookup ${ms(check.lookup.medianMs)} ms (${check.lookup.roundTrips} round trips, expected ${ms(check.lookup.expectedMs)})` : null,
+    check.meshRequest ? `through the sidecars ${ms(check.meshRequest.medianMs)} ms (one round trip ${ms(check.meshRequest.expectedMs)} + their own ${ms(check.meshRequest.sidecarsMs)})` : null,
+    mesh ? `Envoy ${mesh.envoy}${mesh.http2 ? `, HTTP/2 windows ${bytes(mesh.http2.initialStreamWindowSize)} per stream, ${bytes(mesh.http2.initialConnectionWindowSize)} per connection` : ''}` : null,
+  ].filter((part) => part !== null);
+  return `path check ${check.verdict}${check.reasons.length ? ` (${check.reasons.join('; ')})` : ''}: ${parts.join('; ')}`;
 }
 
 interface ConfinementLike {

@@ -1,4 +1,5 @@
 // The one result type that joins measuring, statistics and exporting (as in hyperfine).
+import type { PathCounters } from './path-counters';
 import type { ProcessCost } from '@bench/config';
 import { TRANSPORT_NAMES, type CaseRun, type Http2Windows, type Phases, type TransportName } from '@bench/harness';
 import type { PlannedCell } from './completeness';
@@ -173,6 +174,8 @@ export interface RawResult extends CaseIdentity {
   machineProbeMs: MachineProbeReading | null;
   /** Across a network stage: what its delayer spent over this cell's timed calls (absent on loopback). */
   delayer?: PathCost | null;
+  /** Across a path profile (names, mesh): the DNS server's queries and the sidecars' requests, connections and CPU over the timed calls (absent without one). */
+  pathCounters?: PathCounters | null;
 }
 
 /**
@@ -264,6 +267,8 @@ export interface CaseResult extends CaseIdentity {
   machineProbeMs: MachineProbeReading | null;
   /** Across a network stage: the delayer's CPU and packets over the timed calls (absent on loopback and in older runs). */
   delayer?: PathCost | null;
+  /** Across a path profile: the DNS server's queries and the sidecars' requests, upstream connections and CPU over the timed calls. */
+  pathCounters?: PathCounters | null;
 }
 
 /** results.json's schema: 3 keys every cell by its runtime too (version 2 documents are still read). */

@@ -133,6 +133,7 @@ export function toCaseResult(raw: RawResult): CaseResult {
     wallMs: raw.wallMs,
     machineProbeMs: raw.machineProbeMs,
     ...(raw.delayer === undefined ? {} : { delayer: raw.delayer }),
+    ...(raw.pathCounters === undefined ? {} : { pathCounters: raw.pathCounters }),
   };
 }
 

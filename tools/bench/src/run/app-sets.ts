@@ -90,6 +90,7 @@ async function startSet(planned: PlannedCase, slot: number, variant: VariantReco
       portsFromOs: apps.portsFromOs,
       portAttempts: apps.portAttempts,
       nodeFlags: variant.runtime === 'node' ? nodeFlags : [],
+      ...(apps.path ? { path: apps.path.record() } : {}),
     });
     ctx.save();
   }
@@ -260,7 +261,7 @@ export async function runVariant(visits: readonly PlannedCase[], variant: Varian
         broken = await inspect(live, results);
         await ctx.hooks.onCaseDone(broken ? blame(results, broken) : results, i, total, visited);
       };
-      await runCases([planned], live.driver, { ...ctx.hooks, beforeVisit, onCaseDone }, { signal: ctx.signal, probe: probeMachine, pathMeter: ctx.placement?.delayerCpu });
+      await runCases([planned], live.driver, { ...ctx.hooks, beforeVisit, onCaseDone }, { signal: ctx.signal, probe: probeMachine, pathMeter: ctx.placement?.delayerCpu, pathCounters: live.apps?.path ? () => live.apps!.path!.counters() : undefined });
       if (!broken && index === visits.length - 1) await measurePath(live, 'after');
       if (broken) await retire(state, key, broken, (last.get(key) ?? -1) > index);
       else if (last.get(key) === index) {

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { CONTROL_TOKEN_ENV, PARENT_PIPE_ENV, SECURITY_ENV, SETTING_ENV } from '@bench/config';
 import { runToken } from './control-token';
 import { APP_NAMES, type AppName, START_BOUND_MS, STOP_BOUND_MS, missingMains, type VariantRecord } from '../plan';
-import type { Failure, PathCost, Pinning } from '../results';
+import type { Failure, PathCost, PathCounters, Pinning } from '../results';
 import { errorText } from '../cli';
 import type { CertificateSet } from '../security';
 
@@ -38,6 +38,22 @@ export interface Placement {
   exposeOnHost(clientAddress: string, port: number): Promise<string>;
   /** The path's own cost so far (the network stage's delayer: its CPU and packets), when it has one. */
   delayerCpu?(): Promise<PathCost | null>;
+  /** A path profile's parts (names, sidecars; issue #34): each set of apps gets its part before it starts. */
+  path?: { start(ports: AppPorts, slot: number): Promise<SetPath> };
+}
+
+/** A set of apps' part of a path profile: what its client dials, its check, its counters. */
+export interface SetPath {
+  /** The hosts the client dials server-a and server-b at (the service names with names; else the servers' address). */
+  dial: { serverA: string; serverB: string };
+  /** Once the apps are up: checks the path they take (throws when refused). */
+  check(): Promise<void>;
+  /** The DNS server's and the set's sidecars' running totals. */
+  counters(): Promise<PathCounters>;
+  /** The set's part as built and checked (settings.startedApps[].path). */
+  record(): unknown;
+  /** Stops the set's sidecars and their capture (the stage's names stay). */
+  stop(): void;
 }
 
 /** How a set of apps is started, beyond the variant: all optional. */
@@ -84,8 +100,10 @@ export interface StartedApps {
   portAttempts: number;
   /** The first of its apps that has exited since the start, as a failure naming it; null while all run. */
   death(): Failure | null;
-  /** Stops every app by PID (SIGTERM, then SIGKILL after a grace period). Safe to call twice. */
+  /** Stops every app by PID (SIGTERM, then SIGKILL after a grace period), then its part of the path. Safe to call twice. */
   stop(): Promise<void>;
+  /** Its part of a path profile (placement.path), or null. */
+  path: SetPath | null;
 }
 
 export interface AppPorts {
@@ -176,10 +194,13 @@ async function startOnce(
   logDir: string,
   pinning: Pinning,
   variant: VariantRecord,
-  { env = process.env, nodeFlags = [], placement, nodeBinary = process.execPath, security }: StartOptions,
+  { env = process.env, nodeFlags = [], placement, nodeBinary = process.execPath, security, slot = 0 }: StartOptions,
   ports: AppPorts,
 ): Promise<Omit<StartedApps, 'portsFromOs' | 'portAttempts'>> {
   const hosts = placement?.hosts ?? { client: '127.0.0.1', server: '127.0.0.1' };
+  // A path profile's part comes first: the client's connections must be captured before it makes its first.
+  const setPath = placement?.path ? await placement.path.start(ports, slot) : null;
+  const dial = setPath?.dial ?? { serverA: hosts.server, serverB: hosts.server };
   const side = (name: AppName): 'client' | 'server' => (name === 'client' ? 'client' : 'server');
   const scheme = security && security.mode !== 'plain' ? 'https' : 'http';
   const envFor = (name: AppName): NodeJS.ProcessEnv => ({
@@ -190,15 +211,16 @@ async function startOnce(
     SERVER_A_PORT: String(ports.serverA),
     SERVER_B_PORT: String(ports.serverB),
     SERVER_A_H2_PORT: String(ports.serverAH2),
-    SERVER_A_URL: `${scheme}://${hosts.server}:${ports.serverA}`,
-    SERVER_A_H2_URL: `${scheme}://${hosts.server}:${ports.serverAH2}`,
-    SERVER_B_URL: `${hosts.server}:${ports.serverB}`,
+    SERVER_A_URL: `${scheme}://${dial.serverA}:${ports.serverA}`,
+    SERVER_A_H2_URL: `${scheme}://${dial.serverA}:${ports.serverAH2}`,
+    SERVER_B_URL: `${dial.serverB}:${ports.serverB}`,
     ...securityEnv(security, side(name)),
     // Only the client serves a control API; the servers never see the token.
     ...(name === 'client' ? { [CONTROL_TOKEN_ENV]: runToken() } : {}),
     [PARENT_PIPE_ENV]: String(PARENT_PIPE_FD),
   });
   for (const main of missingMains(variant, (file) => fs.existsSync(path.join(workspaceRoot, file)))) {
+    setPath?.stop();
     throw new Error(`${main} is missing: build the apps first (npx nx run-many -t build), or run npx nx run bench:all`);
   }
   fs.mkdirSync(logDir, { recursive: true });
@@ -215,6 +237,7 @@ async function startOnce(
   const stop = async () => {
     await Promise.all([...children.values()].map((child) => stopChild(child)));
     children.forEach((child) => running.delete(child));
+    setPath?.stop();
   };
   killAllOnExit();
 
@@ -242,8 +265,9 @@ async function startOnce(
       }
       return null;
     });
+    await setPath?.check();
     const pids = Object.fromEntries([...children].map(([name, child]) => [name, child.pid ?? -1])) as Record<AppName, number>;
-    return { clientUrl, token: runToken(), pids, ports, death, stop };
+    return { clientUrl, token: runToken(), pids, ports, death, stop, path: setPath };
   } catch (error) {
     await stop();
     throw error;

@@ -9,4 +9,4 @@ export { describeGivenToken, givenToken } from './control-token';
 export { acrossNetwork, checkNetworks } from './network-runs';
 export { resolveNodeBinary, type NodeBinary } from './node-binaries';
 export { hasTaskset, planPinning } from './pinning';
-export { networkRecord, onStage, StageFailure } from './on-stage';
+export { calibratedRttMs, checkedPath, describePathCheck, networkRecord, onStage, StageFailure, type PathEntry } from './on-stage';

@@ -4,7 +4,7 @@
 import { errorText } from '../cli';
 import { STAGE_BOUND_MS, withinBound } from '../plan';
 import { describeCalibration, type Failure, type NetworkRecord } from '../results';
-import { delayerCpuBetween, startStage, type Calibration, type NetworkProfile, type Stage } from '../network';
+import { checkPath, delayerCpuBetween, startStage, type ActivePath, type Calibration, type NetworkProfile, type PathCheck, type PathRecord, type Stage } from '../network';
 
 /** Why nothing can be measured across a network: its stage did not start, did not calibrate, or refused. */
 export class StageFailure extends Error {
@@ -58,4 +58,32 @@ export async function onStage<T>(network: NetworkProfile, record: NetworkRecord,
   } finally {
     await stage.stop();
   }
+}
+
+/** One line on a path's check: its verdict, the lookup's and the sidecars' times against what was expected. */
+export function describePathCheck(check: PathCheck): string {
+  const lookup = check.lookup ? `; a lookup ${check.lookup.medianMs} ms (expected ${check.lookup.expectedMs})` : '';
+  const mesh = check.meshRequest ? `; a request through the sidecars ${check.meshRequest.medianMs} ms (one round trip ${check.meshRequest.expectedMs} + the sidecars' ${check.meshRequest.sidecarsMs}; ${check.meshRequest.upstreamConnections} new upstream connection(s))` : '';
+  return `path check: ${check.verdict}${lookup}${mesh}`;
+}
+
+/**
+ * Checks a path built on `stage` (network/path-check.ts) against the stage's calibrated RTT, the same for
+ * bench:all (each set of apps) and the suites: `record` gets the path and its check before anything is
+ * measured across it; a refused path throws, with the reasons.
+ */
+export async function checkedPath(stage: Stage, path: ActivePath, rttMs: number, log: (line: string) => void, record: (entry: PathEntry) => void): Promise<PathCheck> {
+  const check = await checkPath(stage, path, rttMs);
+  record({ ...path.record(), check });
+  log(describePathCheck(check));
+  if (check.verdict === 'refuse') throw new Error(`path check refused: ${check.reasons.join('; ')}`);
+  return check;
+}
+
+/** A path as results.json keeps it (provenance.networks[name].path): its parts as built, and its check. */
+export type PathEntry = PathRecord & { check: PathCheck };
+
+/** The stage's calibrated RTT (TCP connect median), which a path's check is judged against. */
+export function calibratedRttMs(record: NetworkRecord): number {
+  return record.calibration!.achieved.tcpConnectRttMs.median;
 }

@@ -125,6 +125,20 @@ describe('parseOptions', () => {
     expect(lastVisitOfAppSet([]).size).toBe(0);
   });
 
+  it('takes path profiles in --network like the suites (issue #34): one spelling per path, each visit keyed by its name, bad ones refused', () => {
+    const options = parseOptions(['--network', 'region,region+mesh+names,region+names+mesh', '--cases', '1-1', '--forks', '0', '--visits', '1'], '/work');
+    expect(options.networks.map((n) => `${n.name}:${n.network.name}:${n.features.join('+')}`)).toEqual(['region:region:', 'region+names+mesh:region:names+mesh']);
+    const plan = planCases(options);
+    expect(plan.map((p) => p.network)).toEqual(['region', 'region+names+mesh']);
+    // The path's RTT is its network's: the same deadline on both.
+    expect(plan[0].deadlineMs).toBe(plan[1].deadlineMs);
+    expect(new Set(plan.map(appSetKey)).size).toBe(2);
+    expect(() => parseOptions(['--network', 'loopback+names'], '/work')).toThrow(new UsageError('path profile "loopback+names": names need the network stage\'s namespaces; use veth for a path with no added delay'));
+    expect(() => parseOptions(['--network', 'region+dns'], '/work')).toThrow(/no path feature "dns" \(known: names, mesh\)/);
+    expect(() => parseOptions(['--network', 'region+mesh', '--security', 'plain,tls'], '/work')).toThrow(/--network region\+mesh with --security tls: the mesh's sidecars speak mTLS between them/);
+    expect(parseOptions(['--network', 'region+names', '--security', 'tls'], '/work').securities.map((s) => s.name)).toEqual(['tls']);
+  });
+
   it('quick profile skips the slowest cases', () => {
     const options = parseOptions(['--profile', 'quick']);
     const ids = options.cases.map((c) => c.id);

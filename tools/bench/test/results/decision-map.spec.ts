@@ -30,6 +30,13 @@ describe('decision map', () => {
     expect(describeCell(two.cell('blog', '①-2', at(two, 'a')))).toBe('gRPC 3.0×');
   });
 
+  it('gains the production path as a column: a path profile is a network of its own, beside its bare network', () => {
+    const map = decisionMap([cell('region', 'json', 73.0), cell('region', 'grpc', 849.1), cell('region+names+mesh', 'json', 97.8), cell('region+names+mesh', 'grpc', 173.1)])!;
+    expect(map.columns.map((c) => c.label)).toEqual(['region', 'region+names+mesh']);
+    expect(describeCell(map.cell('blog', '①-2', at(map, 'region+names+mesh')))).toBe('JSON 1.8×');
+    expect(renderDecisionMap(map)).toContain('| blog: case | region | region+names+mesh |');
+  });
+
   it('is absent for a run across one network, and a failed cell has no winner', () => {
     expect(decisionMap(results.slice(0, 2))).toBeNull();
     const map = decisionMap([...results.slice(0, 2), cell('region', 'json', 1), cell('region', 'grpc', 0, false)])!;

@@ -13,7 +13,7 @@ import { renderVariantsTable } from './variants-table';
 import { renderVerdictSection } from './verdict';
 import { renderAttributionSection } from './attribution';
 import { renderAblationSection } from './ablation';
-import { renderPathCostSection } from './path-cost';
+import { renderPathCostSection, renderPathCountersSection } from './path-cost';
 import { renderTlsHtmlSection } from './tls-handshakes';
 
 
@@ -143,9 +143,10 @@ export function renderReport(doc: RunDocument): string {
   const attribution = renderAttributionSection(named);
   const ablation = renderAblationSection(doc.results);
   const pathCost = renderPathCostSection(doc.results);
+  const pathCounters = renderPathCountersSection(doc.results);
   const tls = renderTlsHtmlSection(doc.results);
   const transports = TRANSPORTS.filter((t) => named.some((r) => r.transport === t));
-  const tables = [['verdict', 'Verdict'], ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(ablation ? [['ablation', 'Ablation']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : []), ...(pathCost ? [['path-cost', "The stage's CPU"]] : []), ...(tls ? [['tls', 'TLS handshakes']] : [])];
+  const tables = [['verdict', 'Verdict'], ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(ablation ? [['ablation', 'Ablation']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : []), ...(pathCost ? [['path-cost', "The stage's CPU"]] : []), ...(pathCounters ? [['path-counters', 'The production path']] : []), ...(tls ? [['tls', 'TLS handshakes']] : [])];
   const nav = el(
     'nav',
     {},
@@ -194,6 +195,7 @@ export function renderReport(doc: RunDocument): string {
         )
       : '',
     pathCost,
+    pathCounters,
     tls,
     ...CHART_SECTIONS.map((s) => chartSection(s, views, transports)),
     el('section', { id: 'provenance', 'data-section': 'provenance' }, el('h2', {}, 'How the run was made'), renderProvenance(doc)),

@@ -9,10 +9,10 @@ import { exportedFiles, JSON_EXPORTER, writeExports, type Exporter } from '../..
 import { renderIndex } from '../../compare';
 import { runTool, UsageError, errorText, type CommandLine, type OptionTable } from '../../cli';
 import { suiteArgsOf, suiteCommand, withOneRuntime, type SuiteArgs, type SuiteOptionsSpec, type SuitePreset } from './args';
-import { resolveNodeBinary, type NodeBinary, runtimeOfProcess, networkRecord, onStage } from '../../run';
+import { resolveNodeBinary, type NodeBinary, runtimeOfProcess, networkRecord, onStage, checkedPath, calibratedRttMs } from '../../run';
 import { coresNote, type SuiteDocument } from './document';
 import { startSuiteServers, type SuiteServers } from './servers';
-import { checkPath, checkPrerequisites, findPath, pathPrerequisites, PathProfileError, ProfileError, startPath, usesStage, type ActivePath, type PathCounters, type PathProfile, type Stage } from '../../network';
+import { checkPrerequisites, findPath, pathPrerequisites, PathProfileError, ProfileError, startPath, usesStage, type ActivePath, type PathCounters, type PathProfile, type Stage } from '../../network';
 import { countersFromParent, readJob, runInClientNamespace, tellParent, type PathContext, type StageJob } from './stage-job';
 
 export const WORKSPACE_ROOT = path.resolve(__dirname, '../../../../..');
@@ -177,15 +177,14 @@ async function runOnNetwork<S extends Record<string, number>, R>(definition: Sui
       };
       if (!live.stage || !live.servers) return await definition.run(context);
       // Across a stage: the path's parts, checked, then the calls from the client namespace.
-      const rttMs = doc.provenance.networks![pathProfile.name].calibration!.achieved.tcpConnectRttMs.median;
+      const rttMs = calibratedRttMs(doc.provenance.networks![pathProfile.name]);
       if (pathProfile.features.length > 0) {
         log(`building the path: ${pathProfile.features.join(', ')} …`);
         live.path = await startPath(live.stage, pathProfile, live.servers.ports);
-        const check = await checkPath(live.stage, live.path, rttMs);
-        doc.provenance.networks![pathProfile.name].path = { ...live.path.record(), check };
-        write(runDir, doc);
-        log(`path check: ${check.verdict}${check.lookup ? `; a lookup ${check.lookup.medianMs} ms (expected ${check.lookup.expectedMs})` : ''}${check.meshRequest ? `; a request through the sidecars ${check.meshRequest.medianMs} ms (one round trip ${check.meshRequest.expectedMs} + the sidecars' ${check.meshRequest.sidecarsMs}; ${check.meshRequest.upstreamConnections} new upstream connection(s))` : ''}`);
-        if (check.verdict === 'refuse') throw new Error(`path check refused: ${check.reasons.join('; ')}`);
+        await checkedPath(live.stage, live.path, rttMs, log, (entry) => {
+          doc.provenance.networks![pathProfile.name].path = entry;
+          write(runDir, doc);
+        });
       }
       const activePath = live.path;
       const counters = async (): Promise<PathCounters> => (activePath ? activePath.counters() : { dns: null, envoy: null });
