@@ -3,8 +3,8 @@ import { count } from '../../results';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';
-import { MAX_RSS_GROWTH, MIN_RSS_JUDGE_S } from './judge';
-import type { SoakResults, SoakSettings } from './measure';
+import { MAX_LATE_GROWTH, MAX_RSS_GROWTH, MIN_RSS_JUDGE_S } from './judge';
+import { MEMORY_SAMPLE_MS, type SoakResults, type SoakSettings } from './measure';
 
 export type SoakDocument = SuiteDocument<SoakSettings, SoakResults>;
 
@@ -18,20 +18,42 @@ function loadTable(r: SoakResults): Table {
   };
 }
 
+const pct = (ratio: number | null | undefined) => (ratio === null || ratio === undefined ? '—' : `${((ratio - 1) * 100).toFixed(1)}%`);
+
 function rssTable(r: SoakResults): Table {
   return {
-    header: ['server', 'RSS after warm-up', 'RSS at the end', 'growth'],
-    numeric: [false, true, true, true],
-    rows: Object.keys(r.rssWarm).map((k) => [k, mib(r.rssWarm[k]), mib(r.rssEnd[k]), `${((r.verdict.rssGrowth[k] - 1) * 100).toFixed(1)}%`]),
+    header: ['server', 'RSS after warm-up', 'RSS at the end', 'growth', 'RSS growth, 2nd half', 'heap after GC, 2nd → 4th quarter'],
+    numeric: [false, true, true, true, true, true],
+    rows: Object.keys(r.rssWarm).map((k) => {
+      const m = r.verdict.memory?.[k];
+      return [k, mib(r.rssWarm[k]), mib(r.rssEnd[k]), pct(r.verdict.rssGrowth[k]), pct(m?.lateGrowth), pct(m?.heapFloorGrowth)];
+    }),
+  };
+}
+
+/** The readings every 10 s: RSS, heap in use and external memory per server, in MiB. */
+function seriesTable(r: SoakResults): Table | null {
+  const servers = Object.keys(r.memory ?? {});
+  if (!r.memory || !servers.length) return null;
+  const every = Math.max(1, Math.round(10_000 / MEMORY_SAMPLE_MS));
+  const rows = r.memory[servers[0]].map((_, i) => i).filter((i, _n, all) => i % every === 0 || i === all.length - 1);
+  const cell = (bytes: number) => (bytes > 0 ? (bytes / 1048576).toFixed(1) : '—');
+  return {
+    header: ['t s', ...servers.flatMap((k) => [`${k} RSS`, `${k} heap used`, `${k} external`])],
+    numeric: [true, ...servers.flatMap(() => [true, true, true])],
+    rows: rows.map((i) => [r.memory![servers[0]][i].t.toFixed(0), ...servers.flatMap((k) => { const x = r.memory![k][i]; return x ? [cell(x.rssBytes), cell(x.heapUsedBytes), cell(x.externalBytes)] : ['—', '—', '—']; })]),
   };
 }
 
 function verdictLine(r: SoakResults): string {
+  const settled = `+${((MAX_LATE_GROWTH - 1) * 100).toFixed(0)}%`;
   const rss = !r.verdict.rssJudged
-    ? `RSS growth not judged (under ${MIN_RSS_JUDGE_S} s of load the heaps are still growing to their working size)`
-    : r.verdict.rssOk
-      ? `RSS within +${((MAX_RSS_GROWTH - 1) * 100).toFixed(0)}%`
-      : 'RSS GREW too much';
+    ? `memory growth not judged (under ${MIN_RSS_JUDGE_S} s of load the heaps are still growing to their working size)`
+    : !r.verdict.memory
+      ? r.verdict.rssOk ? `RSS within +${((MAX_RSS_GROWTH - 1) * 100).toFixed(0)}%` : 'RSS GREW too much'
+      : r.verdict.rssOk
+        ? `memory settled (RSS and heap after GC within ${settled} over the second half)`
+        : `memory STILL GROWING (RSS or heap after GC past ${settled} over the second half)`;
   return `Verdict: ${r.verdict.errorsOk ? 'no errors' : 'ERRORS'}; ${rss}.`;
 }
 
@@ -41,6 +63,7 @@ function setup(doc: SoakDocument): string {
 }
 
 export function renderSoakMarkdown(doc: SoakDocument): string {
+  const series = seriesTable(doc.results);
   const errors = doc.results.loads.flatMap((l) => Object.entries(l.errorKinds).map(([kind, n]) => `- ${l.target}: ${n} × ${kind}`));
   return [
     `# bench:soak: ${doc.settings.startedAt} (profile ${doc.settings.profile})`,
@@ -52,6 +75,7 @@ export function renderSoakMarkdown(doc: SoakDocument): string {
     markdownTable(rssTable(doc.results)),
     '',
     verdictLine(doc.results),
+    ...(series ? ['', 'Memory during the soak, MiB (heap used includes garbage not yet collected):', '', markdownTable(series)] : []),
     '',
     ...errors,
     '',
@@ -65,7 +89,8 @@ export function renderSoakHtml(doc: SoakDocument): string {
     published: [],
     sections: [
       { id: 'load', heading: 'Load', intro: 'Calls made by the closed loops, their throughput, latency and errors.', table: htmlTable(loadTable(doc.results)) },
-      { id: 'memory', heading: 'Memory', intro: `${verdictLine(doc.results)} Resident memory of each server after the warm-up and at the end.`, table: htmlTable(rssTable(doc.results)) },
+      { id: 'memory', heading: 'Memory', intro: `${verdictLine(doc.results)} Resident memory of each server after the warm-up and at the end, and how much it and the heap after GC grew over the second half.`, table: htmlTable(rssTable(doc.results)) },
+      ...(seriesTable(doc.results) ? [{ id: 'memory-series', heading: 'Memory during the soak', intro: 'Each server every 10 s, MiB (heap used includes garbage not yet collected).', table: htmlTable(seriesTable(doc.results)!) }] : []),
     ],
   });
 }
