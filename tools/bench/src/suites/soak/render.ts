@@ -22,16 +22,16 @@ const pct = (ratio: number | null | undefined) => (ratio === null || ratio === u
 
 function rssTable(r: SoakResults): Table {
   return {
-    header: ['server', 'RSS after warm-up', 'RSS at the end', 'growth', 'RSS growth, 2nd half', 'heap after GC, 2nd → 4th quarter'],
+    header: ['server', 'RSS after warm-up', 'RSS at the end', 'growth', 'RSS peak, 2nd half ÷ 1st', 'heap reserved peak, 2nd half ÷ 1st'],
     numeric: [false, true, true, true, true, true],
     rows: Object.keys(r.rssWarm).map((k) => {
       const m = r.verdict.memory?.[k];
-      return [k, mib(r.rssWarm[k]), mib(r.rssEnd[k]), pct(r.verdict.rssGrowth[k]), pct(m?.lateGrowth), pct(m?.heapFloorGrowth)];
+      return [k, mib(r.rssWarm[k]), mib(r.rssEnd[k]), pct(r.verdict.rssGrowth[k]), pct(m?.lateGrowth), pct(m?.heapLateGrowth)];
     }),
   };
 }
 
-/** The readings every 10 s: RSS, heap in use and external memory per server, in MiB. */
+/** The readings every 10 s: RSS, V8's reserved heap, heap in use and external memory per server, in MiB. */
 function seriesTable(r: SoakResults): Table | null {
   const servers = Object.keys(r.memory ?? {});
   if (!r.memory || !servers.length) return null;
@@ -39,9 +39,9 @@ function seriesTable(r: SoakResults): Table | null {
   const rows = r.memory[servers[0]].map((_, i) => i).filter((i, _n, all) => i % every === 0 || i === all.length - 1);
   const cell = (bytes: number) => (bytes > 0 ? (bytes / 1048576).toFixed(1) : '—');
   return {
-    header: ['t s', ...servers.flatMap((k) => [`${k} RSS`, `${k} heap used`, `${k} external`])],
-    numeric: [true, ...servers.flatMap(() => [true, true, true])],
-    rows: rows.map((i) => [r.memory![servers[0]][i].t.toFixed(0), ...servers.flatMap((k) => { const x = r.memory![k][i]; return x ? [cell(x.rssBytes), cell(x.heapUsedBytes), cell(x.externalBytes)] : ['—', '—', '—']; })]),
+    header: ['t s', ...servers.flatMap((k) => [`${k} RSS`, `${k} heap reserved`, `${k} heap used`, `${k} external`])],
+    numeric: [true, ...servers.flatMap(() => [true, true, true, true])],
+    rows: rows.map((i) => [r.memory![servers[0]][i].t.toFixed(0), ...servers.flatMap((k) => { const x = r.memory![k][i]; return x ? [cell(x.rssBytes), cell(x.heapTotalBytes), cell(x.heapUsedBytes), cell(x.externalBytes)] : ['—', '—', '—', '—']; })]),
   };
 }
 
@@ -52,8 +52,8 @@ function verdictLine(r: SoakResults): string {
     : !r.verdict.memory
       ? r.verdict.rssOk ? `RSS within +${((MAX_RSS_GROWTH - 1) * 100).toFixed(0)}%` : 'RSS GREW too much'
       : r.verdict.rssOk
-        ? `memory settled (RSS and heap after GC within ${settled} over the second half)`
-        : `memory STILL GROWING (RSS or heap after GC past ${settled} over the second half)`;
+        ? `memory on a plateau (the second half's RSS and heap peaks within ${settled} of the first half's)`
+        : `memory STILL GROWING (the second half's RSS or heap peak more than ${settled} above the first half's)`;
   return `Verdict: ${r.verdict.errorsOk ? 'no errors' : 'ERRORS'}; ${rss}.`;
 }
 
@@ -89,7 +89,7 @@ export function renderSoakHtml(doc: SoakDocument): string {
     published: [],
     sections: [
       { id: 'load', heading: 'Load', intro: 'Calls made by the closed loops, their throughput, latency and errors.', table: htmlTable(loadTable(doc.results)) },
-      { id: 'memory', heading: 'Memory', intro: `${verdictLine(doc.results)} Resident memory of each server after the warm-up and at the end, and how much it and the heap after GC grew over the second half.`, table: htmlTable(rssTable(doc.results)) },
+      { id: 'memory', heading: 'Memory', intro: `${verdictLine(doc.results)} Resident memory of each server after the warm-up and at the end, and how far the second half's peaks (RSS, V8's reserved heap) rose above the first half's.`, table: htmlTable(rssTable(doc.results)) },
       ...(seriesTable(doc.results) ? [{ id: 'memory-series', heading: 'Memory during the soak', intro: 'Each server every 10 s, MiB (heap used includes garbage not yet collected).', table: htmlTable(seriesTable(doc.results)!) }] : []),
     ],
   });
