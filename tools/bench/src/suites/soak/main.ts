@@ -10,8 +10,8 @@ export const SOAK_SPEC: SuiteOptionsSpec<SoakSettings> = {
   suite: 'soak',
   about:
     "Sustained load on server-a and server-b at once (the blog variant's apps), each server's memory read every 2 s;\n" +
-    'writes results/soak-<UTC timestamp>/. Exit code 1 when a call failed or a server was still growing: its RSS or\n' +
-    `reserved heap peaking in the second half more than ${Math.round((MAX_LATE_GROWTH - 1) * 100)} % above the first half's peak.`,
+    'writes results/soak-<UTC timestamp>/. Exit code 1 when a call failed or a server retained memory: its live heap\n' +
+    `or its external memory grew by more than ${Math.round(MAX_LATE_GROWTH * 100)} % of its RSS from the first half to the second.`,
   options: {
     durationS: { description: 'seconds of measured load', min: 1, max: 3600 },
     warmupS: { description: 'seconds of the same load before it, not measured', min: 0, max: 600 },

@@ -85,11 +85,11 @@ export async function measureSoak(servers: SuiteServers, settings: SoakSettings,
   }
 }
 
-/** Why the soak failed its verdict, or null: errors, or a server's memory still growing. */
+/** Why the soak failed its verdict, or null: errors, or a server retaining memory. */
 export function soakFailure(results: SoakResults): string | null {
   const why = [
     results.verdict.errorsOk ? '' : `${results.loads.reduce((n, l) => n + l.errors, 0)} call(s) failed`,
-    results.verdict.rssOk ? '' : 'memory still growing at the end of the soak',
+    results.verdict.rssOk ? '' : 'memory retained: a server grew from the first half to the second',
   ].filter(Boolean);
   return why.length ? why.join('; ') : null;
 }

@@ -18,15 +18,17 @@ function loadTable(r: SoakResults): Table {
   };
 }
 
+/** A growth given as a share of RSS after warm-up. */
+const share = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}% of RSS`);
 const pct = (ratio: number | null | undefined) => (ratio === null || ratio === undefined ? '—' : `${((ratio - 1) * 100).toFixed(1)}%`);
 
 function rssTable(r: SoakResults): Table {
   return {
-    header: ['server', 'RSS after warm-up', 'RSS at the end', 'growth', 'RSS peak, 2nd half ÷ 1st', 'heap reserved peak, 2nd half ÷ 1st'],
-    numeric: [false, true, true, true, true, true],
+    header: ['server', 'RSS after warm-up', 'RSS at the end', 'growth', 'RSS peak, 2nd half ÷ 1st', 'live heap, 1st → 2nd half', 'external, 1st → 2nd half'],
+    numeric: [false, true, true, true, true, true, true],
     rows: Object.keys(r.rssWarm).map((k) => {
       const m = r.verdict.memory?.[k];
-      return [k, mib(r.rssWarm[k]), mib(r.rssEnd[k]), pct(r.verdict.rssGrowth[k]), pct(m?.lateGrowth), pct(m?.heapLateGrowth)];
+      return [k, mib(r.rssWarm[k]), mib(r.rssEnd[k]), pct(r.verdict.rssGrowth[k]), pct(m?.lateGrowth), share(m?.liveHeapGrowth), share(m?.externalGrowth)];
     }),
   };
 }
@@ -46,14 +48,14 @@ function seriesTable(r: SoakResults): Table | null {
 }
 
 function verdictLine(r: SoakResults): string {
-  const settled = `+${((MAX_LATE_GROWTH - 1) * 100).toFixed(0)}%`;
+  const limit = `${(MAX_LATE_GROWTH * 100).toFixed(0)}% of RSS`;
   const rss = !r.verdict.rssJudged
     ? `memory growth not judged (under ${MIN_RSS_JUDGE_S} s of load the heaps are still growing to their working size)`
     : !r.verdict.memory
       ? r.verdict.rssOk ? `RSS within +${((MAX_RSS_GROWTH - 1) * 100).toFixed(0)}%` : 'RSS GREW too much'
       : r.verdict.rssOk
-        ? `memory on a plateau (the second half's RSS and heap peaks within ${settled} of the first half's)`
-        : `memory STILL GROWING (the second half's RSS or heap peak more than ${settled} above the first half's)`;
+        ? `nothing retained (live heap and external memory each grew by less than ${limit} from the first half to the second)`
+        : `memory RETAINED (live heap or external memory grew by more than ${limit} from the first half to the second)`;
   return `Verdict: ${r.verdict.errorsOk ? 'no errors' : 'ERRORS'}; ${rss}.`;
 }
 
@@ -89,7 +91,7 @@ export function renderSoakHtml(doc: SoakDocument): string {
     published: [],
     sections: [
       { id: 'load', heading: 'Load', intro: 'Calls made by the closed loops, their throughput, latency and errors.', table: htmlTable(loadTable(doc.results)) },
-      { id: 'memory', heading: 'Memory', intro: `${verdictLine(doc.results)} Resident memory of each server after the warm-up and at the end, and how far the second half's peaks (RSS, V8's reserved heap) rose above the first half's.`, table: htmlTable(rssTable(doc.results)) },
+      { id: 'memory', heading: 'Memory', intro: `${verdictLine(doc.results)} Resident memory of each server after the warm-up and at the end, and what grew from the first half to the second: the live heap (the lowest heap in use) and the lowest external memory, as shares of RSS after warm-up.`, table: htmlTable(rssTable(doc.results)) },
       ...(seriesTable(doc.results) ? [{ id: 'memory-series', heading: 'Memory during the soak', intro: 'Each server every 10 s, MiB (heap used includes garbage not yet collected).', table: htmlTable(seriesTable(doc.results)!) }] : []),
     ],
   });
