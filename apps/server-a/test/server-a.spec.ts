@@ -81,6 +81,10 @@ describe('server-a metrics', () => {
         buildMs: expect.any(Number),
         encodeMs: expect.any(Number),
         requests: expect.any(Number),
+        heapUsedBytes: expect.any(Number),
+        heapTotalBytes: expect.any(Number),
+        externalBytes: expect.any(Number),
+        arrayBuffersBytes: expect.any(Number),
       });
       expect(response.body.peakRssBytes).toBeGreaterThan(0);
       await request(app.getHttpServer()).get('/server-a/2000').expect(200);

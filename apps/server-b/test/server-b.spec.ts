@@ -119,6 +119,10 @@ describe('server-b (gRPC)', () => {
       buildMs: expect.any(Number),
       encodeMs: expect.any(Number),
       requests: expect.any(Number),
+      heapUsedBytes: expect.any(Number),
+      heapTotalBytes: expect.any(Number),
+      externalBytes: expect.any(Number),
+      arrayBuffersBytes: expect.any(Number),
     });
   });
 

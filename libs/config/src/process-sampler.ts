@@ -11,6 +11,11 @@ export interface ProcessSample {
   encodeMs: number;
   /** Sample requests served (GET /server-a/:count, GetSamples) since start: a replica's own count of its share of the load (absent: a server that does not count, e.g. bare's). */
   requests?: number;
+  /** V8's heap in use at the reading (garbage not yet collected included), what it has reserved, and memory outside it held by JS objects (Buffers included; arrayBuffersBytes of it ArrayBuffers): process.memoryUsage(). Absent: a server that does not report them (Go's). */
+  heapUsedBytes?: number;
+  heapTotalBytes?: number;
+  externalBytes?: number;
+  arrayBuffersBytes?: number;
 }
 
 /** Phases a server times for itself, so a reader can see where a call's time went. */
@@ -41,15 +46,20 @@ export class ProcessSampler {
   read(resetPeak: boolean): ProcessSample {
     this.tick();
     const cpu = process.cpuUsage();
+    const memory = process.memoryUsage();
     const sample: ProcessSample = {
       cpuUserMs: cpu.user / 1000,
       cpuSystemMs: cpu.system / 1000,
-      rssBytes: process.memoryUsage.rss(),
+      rssBytes: memory.rss,
       peakRssBytes: this.peak,
       maxRssBytes: process.resourceUsage().maxRSS * 1024,
       buildMs: this.phases.build,
       encodeMs: this.phases.encode,
       requests: this.requests,
+      heapUsedBytes: memory.heapUsed,
+      heapTotalBytes: memory.heapTotal,
+      externalBytes: memory.external,
+      arrayBuffersBytes: memory.arrayBuffers,
     };
     if (resetPeak) {
       this.peak = sample.rssBytes;

@@ -13,6 +13,9 @@ describe('ProcessSampler', () => {
       expect(second.cpuUserMs + second.cpuSystemMs).toBeGreaterThan(first.cpuUserMs + first.cpuSystemMs);
       expect(second.peakRssBytes).toBeGreaterThanOrEqual(second.rssBytes);
       expect(second.maxRssBytes).toBeGreaterThan(0);
+      expect(second.heapUsedBytes).toBeGreaterThan(0);
+      expect(second.heapUsedBytes).toBeLessThanOrEqual(second.heapTotalBytes!);
+      expect(second.externalBytes).toBeGreaterThanOrEqual(second.arrayBuffersBytes!);
     } finally {
       sampler.stop();
     }
