@@ -147,6 +147,18 @@ describe.each([
       expect(tls.cold.meanMs).toBeGreaterThan(0);
     });
 
+    // Tuning tls-session-reuse: a new connection offers the session its server gave the client's earlier
+    // ones. The first run's connections got tickets, so the second run's cold call (a fresh pool, agent or
+    // HTTP/2 session) resumes when tuned; with each library's defaults a fresh one handshakes in full.
+    it.each(transports)('%s: a later cold call resumes its TLS session only where the client keeps it (tls-session-reuse)', async (transport) => {
+      expect((await benchRun(apps, transport)).status).toBe(200);
+      const { status, body } = await benchRun(apps, transport);
+      expect(status).toBe(200);
+      const cold = (body.tls as { cold: { count: number; resumed: number } }).cold;
+      expect(cold.count).toBeGreaterThan(0);
+      expect(cold.resumed).toBe(variant === 'tuned' || kind === 'Go' ? cold.count : 0);
+    });
+
     it("server-a reports from its own socket: TLS 1.3, ALPN http/1.1 on the first listener and h2 on the second, the client's certificate verified", async () => {
       const h1 = await httpsGet(apps.ports.serverA, '/path/tls', certs.client);
       if (kind === 'Nest') {
