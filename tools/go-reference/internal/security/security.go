@@ -22,6 +22,9 @@ type Security struct {
 	CA   []byte `json:"-"`
 	Cert []byte `json:"-"`
 	Key  []byte `json:"-"`
+	// SessionCache is the client's TLS session cache (TLS_SESSION_REUSE=on, the tuning tls-session-reuse
+	// of the Node clients): nil, crypto/tls's default, resumes nothing.
+	SessionCache tls.ClientSessionCache `json:"-"`
 }
 
 // Plain is cleartext, the default.
@@ -60,6 +63,13 @@ func Load(getenv func(string) string) (Security, error) {
 		return data, nil
 	}
 	s := Security{Mode: mode}
+	switch reuse := strings.TrimSpace(getenv("TLS_SESSION_REUSE")); reuse {
+	case "", "off":
+	case "on":
+		s.SessionCache = tls.NewLRUClientSessionCache(0)
+	default:
+		return Plain, fmt.Errorf("TLS_SESSION_REUSE must be on or off; got %q", reuse)
+	}
 	var err error
 	if s.CA, err = file("BENCH_TLS_CA", true); err != nil {
 		return Plain, err
@@ -133,13 +143,14 @@ func (s Security) ServerConfig(app string, alpn []string) (*tls.Config, error) {
 }
 
 // ClientConfig is a client's TLS 1.3 configuration trusting the run's CA, with the client's certificate
-// when it has one (mtls), offering alpn. Go's client keeps no session cache unless given one, as here.
+// when it has one (mtls), offering alpn. Go's client keeps no session cache unless given one
+// (TLS_SESSION_REUSE=on: one cache for every configuration of the process).
 func (s Security) ClientConfig(alpn []string) (*tls.Config, error) {
 	pool, err := s.pool()
 	if err != nil {
 		return nil, err
 	}
-	config := &tls.Config{MinVersion: tls.VersionTLS13, RootCAs: pool, NextProtos: alpn}
+	config := &tls.Config{MinVersion: tls.VersionTLS13, RootCAs: pool, NextProtos: alpn, ClientSessionCache: s.SessionCache}
 	if s.Cert != nil {
 		pair, err := tls.X509KeyPair(s.Cert, s.Key)
 		if err != nil {
