@@ -56,15 +56,24 @@ export class TlsSessions {
 
   /** An https.Agent (the blog's axios) whose new sockets offer and keep the origin's session besides the agent's own cache. */
   httpsAgent(options: AgentOptions): HttpsAgent {
-    const sessions = this;
-    return new (class extends HttpsAgent {
-      override createConnection(connect: ConnectionOptions & { host?: string; port?: number }, callback?: unknown): Socket {
-        const origin = `https://${connect.host}:${connect.port}`;
-        const create = HttpsAgent.prototype.createConnection as unknown as (this: HttpsAgent, o: ConnectionOptions, c?: unknown) => TLSSocket;
-        const socket = create.call(this, { ...sessions.offer(origin), ...connect }, callback);
-        sessions.keep(origin, socket);
-        return socket;
-      }
-    })(options);
+    return new ResumingAgent(this, options);
+  }
+}
+
+/** https.Agent offering each new socket the session its origin last gave (Node's agent itself offers only its own cache's). */
+class ResumingAgent extends HttpsAgent {
+  constructor(
+    private readonly sessions: TlsSessions,
+    options: AgentOptions,
+  ) {
+    super(options);
+  }
+
+  override createConnection(connect: ConnectionOptions & { host?: string; port?: number }, callback?: unknown): Socket {
+    const origin = `https://${connect.host}:${connect.port}`;
+    const create = HttpsAgent.prototype.createConnection as unknown as (this: HttpsAgent, o: ConnectionOptions, c?: unknown) => TLSSocket;
+    const socket = create.call(this, { ...this.sessions.offer(origin), ...connect }, callback);
+    this.sessions.keep(origin, socket);
+    return socket;
   }
 }
