@@ -22,8 +22,9 @@ type Security struct {
 	CA   []byte `json:"-"`
 	Cert []byte `json:"-"`
 	Key  []byte `json:"-"`
-	// SessionCache is the client's TLS session cache (TLS_SESSION_REUSE=on, the tuning tls-session-reuse
-	// of the Node clients): nil, crypto/tls's default, resumes nothing.
+	// SessionReuse is TLS_SESSION_REUSE=on (variant go-session-reuse, the Node clients' tuning
+	// tls-session-reuse): under TLS the client keeps SessionCache; nil, crypto/tls's default, resumes nothing.
+	SessionReuse bool                   `json:"sessionReuse"`
 	SessionCache tls.ClientSessionCache `json:"-"`
 }
 
@@ -45,8 +46,16 @@ func Load(getenv func(string) string) (Security, error) {
 	if !known {
 		return Plain, fmt.Errorf("BENCH_SECURITY must be one of %s; got %q", strings.Join(modes, ", "), mode)
 	}
+	reuse := false
+	switch value := strings.TrimSpace(getenv("TLS_SESSION_REUSE")); value {
+	case "", "off":
+	case "on":
+		reuse = true
+	default:
+		return Plain, fmt.Errorf("TLS_SESSION_REUSE must be on or off; got %q", value)
+	}
 	if mode == "plain" {
-		return Plain, nil
+		return Security{Mode: mode, SessionReuse: reuse}, nil
 	}
 	file := func(variable string, required bool) ([]byte, error) {
 		path := strings.TrimSpace(getenv(variable))
@@ -63,12 +72,8 @@ func Load(getenv func(string) string) (Security, error) {
 		return data, nil
 	}
 	s := Security{Mode: mode}
-	switch reuse := strings.TrimSpace(getenv("TLS_SESSION_REUSE")); reuse {
-	case "", "off":
-	case "on":
-		s.SessionCache = tls.NewLRUClientSessionCache(0)
-	default:
-		return Plain, fmt.Errorf("TLS_SESSION_REUSE must be on or off; got %q", reuse)
+	if reuse {
+		s.SessionReuse, s.SessionCache = true, tls.NewLRUClientSessionCache(0)
 	}
 	var err error
 	if s.CA, err = file("BENCH_TLS_CA", true); err != nil {
