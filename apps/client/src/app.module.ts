@@ -13,7 +13,7 @@ import { GrpcTransport, grpcUnaryClientFor, SAMPLES_GRPC_ROUTE } from './transpo
 import { JsonTransport } from './transports/json.transport';
 import { CONNECT_TRANSPORTS, GRPC_TRANSPORT, JSON_H2_TRANSPORT, JSON_TRANSPORT, PROTO_H1_TRANSPORT, SAMPLE_GRPC_CLIENT } from './transports/tokens';
 import { ConnectTransports } from './transports/connect.transport';
-import { clientTls, httpsAgentFor } from './transports/client-tls';
+import { clientTls, httpsAgentFor, tlsSessionsFor } from './transports/client-tls';
 import { Http2JsonTransport } from './transports/http2-json';
 import { ProtoH1Transport } from './transports/proto-h1.transport';
 import { rowStreamingFor, SAMPLES_ROUTE } from './transports/streamed-rows';
@@ -41,7 +41,7 @@ export class AppModule {
         // Factories, not classes: the transports also take a route, which payload endpoints set (payload-endpoints.provider.ts).
         { provide: JSON_TRANSPORT, useFactory: (http: HttpService, s: Settings) => new JsonTransport(http, s), inject: [HttpService, SETTINGS] },
         { provide: GRPC_TRANSPORT, useFactory: (client: ClientGrpc, s: Settings) => new GrpcTransport(client, s, SAMPLES_GRPC_ROUTE, grpcUnaryClientFor(s)), inject: [SAMPLE_GRPC_CLIENT, SETTINGS] },
-        { provide: JSON_H2_TRANSPORT, useFactory: (s: Settings) => new Http2JsonTransport(s.serverAH2Url, http2WindowFor(s.variant), SAMPLES_ROUTE, rowStreamingFor(s, SAMPLES_ROUTE), clientTls(s)), inject: [SETTINGS] },
+        { provide: JSON_H2_TRANSPORT, useFactory: (s: Settings) => new Http2JsonTransport(s.serverAH2Url, http2WindowFor(s.variant), SAMPLES_ROUTE, rowStreamingFor(s, SAMPLES_ROUTE), clientTls(s), tlsSessionsFor(s)), inject: [SETTINGS] },
         { provide: PROTO_H1_TRANSPORT, useClass: ProtoH1Transport },
         // server-a serves Connect on its HTTP/2 listener and its metrics on /metrics, as for json.
         { provide: CONNECT_TRANSPORTS, useFactory: (s: Settings, json: JsonTransport) => new ConnectTransports(s, (reset) => json.readServerMetrics(reset)), inject: [SETTINGS, JSON_TRANSPORT] },

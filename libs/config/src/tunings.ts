@@ -120,6 +120,22 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
       'tuned gRPC ②-3 152 / 139 → 103 / 102 ms and ②-2 12.4 / 11.5 → 7.1 / 8.1 ms (alternating pairs before / after)',
   },
   {
+    id: 'tls-session-reuse',
+    app: 'client',
+    transport: 'json, proto-h1, json-h2, grpc, connect-json, connect-proto, connect-grpc',
+    change:
+      'under TLS the client keeps the last session (TLS 1.3 ticket) each server gave it and offers it on every new ' +
+      'connection to that server, whichever library opens it: node:http2 sessions (json-h2, the lean unary gRPC client, ' +
+      'connect-node) through their createConnection, undici pools through their connector, https.Agent through createConnection ' +
+      '(apps/client/src/transports/tls-sessions.ts); grpc-js has no option for it, so its channels still handshake in full',
+    why:
+      'node:http2, connect-node and grpc-js keep no session, and undici and https.Agent only per pool or agent: a new ' +
+      'connection (a new pool, a reconnect after the server or an idle timeout closed it) then handshakes in full, the ' +
+      'server signing and the client verifying the certificate chain (and under mTLS the other way round too); resumed, ' +
+      'neither certificate is sent or checked. Same round trips in TLS 1.3 (no early data here), less CPU and fewer bytes ' +
+      '(docs/security.md, measured)',
+  },
+  {
     id: 'larger-young-generation',
     app: 'server-a + server-b + client',
     transport: 'json, json-h2, proto-h1, grpc, connect-json, connect-proto, connect-grpc',

@@ -50,12 +50,14 @@ describe('--security', () => {
     expect(v.bySecurity).toBe(true);
     expect(v.rows.map((r) => r.security)).toEqual(['plain', 'tls']);
     expect(decisionMap(results)?.columns.map((c) => c.label)).toEqual(['plain', 'tls']);
-    const tls = { cold: { count: 1, resumed: 0, meanMs: 1.5, maxMs: 1.5, protocol: 'TLSv1.3', alpn: 'h2' }, timed: null };
+    const tls = { cold: { count: 2, resumed: 1, meanMs: 1.5, maxMs: 1.5, protocol: 'TLSv1.3', alpn: 'h2' }, timed: null };
     const doc: RunDocument = { schemaVersion: 3, incomplete: false, provenance: {}, settings: {} as RunDocument['settings'], results: results.map((r) => (r.security === 'tls' ? { ...r, tls } : r)) };
     const md = renderMarkdown(doc);
     expect(md).toContain('| security |');
     expect(md).toContain('## TLS: the handshakes behind each cell');
     expect(md).toMatch(/TLSv1\.3 h2 \|/);
+    // Whether the cold call's new connections resumed a kept session (tls-session-reuse), per cell.
+    expect(md).toMatch(/\| 2 × [\d.]+ \(max [\d.]+; 1 resumed\) \|/);
     expect(renderReport(doc)).toMatch(/<section id="tls" data-section="tls">.*TLSv1\.3 h2/s);
     expect(renderCsv(results).split('\n').filter((l) => l.startsWith('summary,')).map((l) => l.split(',')[3])).toEqual(['plain', 'plain', 'tls', 'tls']);
   });

@@ -40,7 +40,7 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(parent, { recursive: true, force: true }));
 
-async function startApps(mains: Mains, mode: 'tls' | 'mtls', identity: Identity, variant = 'blog'): Promise<Apps> {
+async function startApps(mains: Mains, mode: 'tls' | 'mtls', identity: Identity, variant = 'blog', extra: Record<string, string> = {}): Promise<Apps> {
   const ports = { client: await freePort(), serverA: await freePort(), serverB: await freePort(), serverAH2: await freePort() };
   const logs = fs.mkdtempSync(path.join(parent, 'logs-'));
   const common = {
@@ -55,6 +55,7 @@ async function startApps(mains: Mains, mode: 'tls' | 'mtls', identity: Identity,
     SERVER_B_URL: `127.0.0.1:${ports.serverB}`,
     BENCH_SECURITY: mode,
     BENCH_TLS_CA: certs.ca,
+    ...extra,
   };
   const own = (pair: KeyPair | null) => (pair ? { BENCH_TLS_CERT: pair.cert, BENCH_TLS_KEY: pair.key } : { BENCH_TLS_CERT: '', BENCH_TLS_KEY: '' });
   const children: ChildProcess[] = [];
@@ -139,12 +140,22 @@ describe.each([
       const { status, body } = await benchRun(apps, transport);
       expect({ status, error: body.message }).toEqual({ status: 200, error: undefined });
       expect((body.samplesMs as number[]).length).toBe(2);
-      // The Go client reports no handshakes (its harness does not time them); its servers log what they negotiated.
-      if (kind === 'Go') return;
       const tls = body.tls as { cold: { count: number; protocol: string; alpn: string; meanMs: number } };
       expect(tls.cold).toMatchObject({ protocol: 'TLSv1.3', alpn: transport === 'json' || transport === 'proto-h1' ? 'http/1.1' : 'h2' });
       expect(tls.cold.count).toBeGreaterThan(0);
       expect(tls.cold.meanMs).toBeGreaterThan(0);
+    });
+
+    // Tuning tls-session-reuse: a new connection offers the session its server gave the client's earlier
+    // ones. The first run's connections got tickets, so the second run's cold call (a fresh pool, agent or
+    // HTTP/2 session) resumes when tuned; with each library's defaults a fresh one handshakes in full.
+    it.each(transports)('%s: a later cold call resumes its TLS session only where the client keeps it (tls-session-reuse)', async (transport) => {
+      expect((await benchRun(apps, transport)).status).toBe(200);
+      const { status, body } = await benchRun(apps, transport);
+      expect(status).toBe(200);
+      const cold = (body.tls as { cold: { count: number; resumed: number } }).cold;
+      expect(cold.count).toBeGreaterThan(0);
+      expect(cold.resumed).toBe(variant === 'tuned' ? cold.count : 0);
     });
 
     it("server-a reports from its own socket: TLS 1.3, ALPN http/1.1 on the first listener and h2 on the second, the client's certificate verified", async () => {
@@ -199,6 +210,23 @@ describe.each([
       expect(status).toBe(502);
       expect(String(body.message)).toMatch(reason);
     });
+  });
+});
+
+// The Go client's tuned option (crypto/tls's ClientSessionCache): with it a new connection resumes, as
+// the Node clients' tls-session-reuse; without it (above) none does.
+describe('Go apps with TLS_SESSION_REUSE=on', () => {
+  let apps: Apps;
+  beforeAll(async () => (apps = await startApps(GO, 'mtls', { server: certs.server, client: certs.client }, 'go', { TLS_SESSION_REUSE: 'on' })));
+  afterAll(() => apps?.stop());
+
+  it.each(['json', 'grpc'])('%s: a later cold call resumes its TLS session, and the cell says so', async (transport) => {
+    expect((await benchRun(apps, transport)).status).toBe(200);
+    const { status, body } = await benchRun(apps, transport);
+    expect(status).toBe(200);
+    const cold = (body.tls as { cold: { count: number; resumed: number; protocol: string } }).cold;
+    expect(cold).toMatchObject({ protocol: 'TLSv1.3', resumed: cold.count });
+    expect(cold.count).toBeGreaterThan(0);
   });
 });
 

@@ -1,11 +1,13 @@
 import { Agent as HttpsAgent } from 'node:https';
 import type { ConnectionOptions } from 'node:tls';
-import { clientTlsOptions, type Settings } from '@bench/config';
+import { clientTlsOptions, isTuned, type Settings } from '@bench/config';
+import { TlsSessions } from './tls-sessions';
 
 /**
  * The TLS options of every connection the client opens to a server under its security (BENCH_SECURITY):
  * TLS 1.3 only, the run's CA, the client certificate under mtls; null in cleartext. Each library keeps
- * its own defaults otherwise (session caches included: docs/security.md says which resume).
+ * its own defaults otherwise (session caches included: docs/security.md says which resume), unless
+ * tuning tls-session-reuse offers every new connection the last session its server gave (tlsSessionsFor).
  */
 export function clientTls(settings: Settings): ConnectionOptions | null {
   return settings.security.mode === 'plain' ? null : clientTlsOptions(settings.security);
@@ -21,5 +23,19 @@ export const HTTP1_ALPN = ['http/1.1'];
  */
 export function httpsAgentFor(settings: Settings): HttpsAgent | undefined {
   const tls = clientTls(settings);
-  return tls ? new HttpsAgent({ keepAlive: true, scheduling: 'lifo', timeout: 5000, ...tls, ALPNProtocols: HTTP1_ALPN }) : undefined;
+  if (!tls) return undefined;
+  const options = { keepAlive: true, scheduling: 'lifo' as const, timeout: 5000, ...tls, ALPNProtocols: HTTP1_ALPN };
+  return tlsSessionsFor(settings)?.httpsAgent(options) ?? new HttpsAgent(options);
+}
+
+/** The one store of this client process (its connections to each server share the server's sessions). */
+const PROCESS_SESSIONS = new TlsSessions();
+
+/**
+ * The TLS sessions every new connection of this client offers (tuning tls-session-reuse), shared by all
+ * its transports and kept across fresh connections; null in cleartext and when the variant leaves each
+ * library to its defaults.
+ */
+export function tlsSessionsFor(settings: Settings): TlsSessions | null {
+  return settings.security.mode !== 'plain' && isTuned(settings.variant, 'tls-session-reuse') ? PROCESS_SESSIONS : null;
 }

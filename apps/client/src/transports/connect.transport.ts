@@ -5,7 +5,8 @@ import { createConnectTransport, createGrpcTransport, Http2SessionManager } from
 import { http2WindowFor, type ProcessSample, type Settings } from '@bench/config';
 import type { Connection, Http2Windows, ReplyTally, RowTransport } from '@bench/harness';
 import { connectSample, MAX_MESSAGE_BYTES } from '@bench/proto';
-import { clientTls } from './client-tls';
+import { clientTls, tlsSessionsFor } from './client-tls';
+import type { TlsSessions } from './tls-sessions';
 import { sessionWindows } from './http2-json';
 
 export const CONNECT_TRANSPORT_NAMES = ['connect-json', 'connect-proto', 'connect-grpc'] as const;
@@ -55,7 +56,7 @@ export class ConnectTransport implements RowTransport {
   }
 
   private sessionManager(): WindowedSessionManager {
-    return new WindowedSessionManager(this.settings.serverAH2Url, http2WindowFor(this.settings.variant), clientTls(this.settings));
+    return new WindowedSessionManager(this.settings.serverAH2Url, http2WindowFor(this.settings.variant), clientTls(this.settings), tlsSessionsFor(this.settings));
   }
 
   private transport(manager: WindowedSessionManager): Transport {
@@ -124,9 +125,12 @@ class WindowedSessionManager {
     url: string,
     private readonly windowBytes: number | null,
     tls: ConnectionOptions | null = null,
+    sessions: TlsSessions | null = null,
   ) {
     const settings = windowBytes === null ? {} : { settings: { initialWindowSize: windowBytes } };
-    this.inner = new Http2SessionManager(url, {}, { ...settings, ...(tls ?? {}) });
+    // connect-node passes these to every http2.connect it makes, so each reconnect offers the latest session (tls-session-reuse).
+    const resuming = tls && sessions ? { createConnection: sessions.http2Connection(new URL(url).origin) } : {};
+    this.inner = new Http2SessionManager(url, {}, { ...settings, ...(tls ?? {}), ...resuming });
     this.authority = this.inner.authority;
   }
 

@@ -1,5 +1,6 @@
 import * as http2 from 'node:http2';
 import type { ConnectionOptions } from 'node:tls';
+import type { TlsSessions } from './tls-sessions';
 import { status as Status } from '@grpc/grpc-js';
 import { Http2Session } from './http2-json';
 
@@ -48,13 +49,15 @@ export class GrpcUnaryClient {
     private readonly address: string,
     private readonly windowBytes: number | null,
     private readonly tls: ConnectionOptions | null = null,
+    /** Tuning tls-session-reuse's sessions (null: a full handshake on every connection, node:http2's default). */
+    private readonly sessions: TlsSessions | null = null,
   ) {
-    this.session = new Http2Session(`${tls ? 'https' : 'http'}://${address}`, windowBytes, tls);
+    this.session = new Http2Session(`${tls ? 'https' : 'http'}://${address}`, windowBytes, tls, sessions);
   }
 
   /** A client on a connection of its own (the bench's cold call). */
   fresh(): GrpcUnaryClient {
-    return new GrpcUnaryClient(this.address, this.windowBytes, this.tls);
+    return new GrpcUnaryClient(this.address, this.windowBytes, this.tls, this.sessions);
   }
 
   /** Calls `path` (/package.Service/Method) with an encoded request; resolves with the encoded reply. */

@@ -3,7 +3,7 @@ import type { HttpService } from '@nestjs/axios';
 import { firstValueFrom } from 'rxjs';
 import { isTuned, type ProcessSample, type Settings } from '@bench/config';
 import { ReplyMeter, type Connection, type ReplyTally } from '@bench/harness';
-import { clientTls, httpsAgentFor } from './client-tls';
+import { clientTls, httpsAgentFor, tlsSessionsFor } from './client-tls';
 import { undiciConnection, type BodyDecoder } from './undici-json';
 
 /**
@@ -33,7 +33,7 @@ export abstract class Http1Transport {
   }
 
   private undiciConnection(): Connection {
-    return undiciConnection(this.settings.serverAUrl, this.routePrefix, this.settings.maxParallel, this.settings.callTimeoutMs, this.meter, this.decoder, clientTls(this.settings));
+    return undiciConnection(this.settings.serverAUrl, this.routePrefix, this.settings.maxParallel, this.settings.callTimeoutMs, this.meter, this.decoder, clientTls(this.settings), tlsSessionsFor(this.settings));
   }
 
   shared(): Connection {

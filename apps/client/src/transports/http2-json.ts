@@ -1,5 +1,6 @@
 import * as http2 from 'node:http2';
 import type { ConnectionOptions } from 'node:tls';
+import type { TlsSessions } from './tls-sessions';
 import type { ProcessSample } from '@bench/config';
 import { ReplyMeter, type Connection, type Http2Windows, type ReplyTally, type RowTransport } from '@bench/harness';
 import { deadlineHeader, isNdjson } from '@bench/samples';
@@ -37,13 +38,16 @@ export class Http2Session {
     private readonly windowBytes: number | null,
     /** TLS options for an https:// origin (ALPN h2 is node:http2's own); null in cleartext. */
     private readonly tls: ConnectionOptions | null = null,
+    /** The sessions to offer and keep (tuning tls-session-reuse); null: node:http2's default, a full handshake on every connect. */
+    private readonly sessions: TlsSessions | null = null,
   ) {}
 
   /** The session, opened on first use and again after the server or the network closed it. */
   private current(): http2.ClientHttp2Session {
     if (this.session && !this.session.closed && !this.session.destroyed) return this.session;
     const settings = this.windowBytes === null ? {} : { initialWindowSize: this.windowBytes };
-    const session = http2.connect(this.origin, { settings, ...(this.tls ?? {}) });
+    const resuming = this.tls && this.sessions ? { createConnection: this.sessions.http2Connection(this.origin) } : {};
+    const session = http2.connect(this.origin, { settings, ...(this.tls ?? {}), ...resuming });
     const windowBytes = this.windowBytes;
     if (windowBytes !== null) session.once('connect', () => session.setLocalWindowSize(windowBytes));
     // A session error fails its open streams (each rejects on its own); it must not crash the client.
@@ -116,8 +120,9 @@ export class Http2JsonTransport implements RowTransport {
     private readonly routePrefix = '/server-a/',
     private readonly streaming: RowStreaming | null = null,
     private readonly tls: ConnectionOptions | null = null,
+    private readonly sessions: TlsSessions | null = null,
   ) {
-    this.session = new Http2Session(origin, windowBytes, tls);
+    this.session = new Http2Session(origin, windowBytes, tls, sessions);
     this.sharedConnection = this.connect(this.session, async () => undefined);
   }
 
@@ -126,7 +131,7 @@ export class Http2JsonTransport implements RowTransport {
   }
 
   openFresh(): Connection {
-    const session = new Http2Session(this.origin, this.windowBytes, this.tls);
+    const session = new Http2Session(this.origin, this.windowBytes, this.tls, this.sessions);
     return this.connect(session, () => session.close());
   }
 

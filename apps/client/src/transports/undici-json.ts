@@ -1,5 +1,6 @@
 import type { ConnectionOptions } from 'node:tls';
 import { Pool } from 'undici';
+import type { TlsSessions } from './tls-sessions';
 import type { Connection, ReplyMeter } from '@bench/harness';
 import { deadlineHeader, isNdjson } from '@bench/samples';
 import { readStreamedRows, streamHeaders, type RowStreaming } from './streamed-rows';
@@ -26,9 +27,11 @@ export function undiciConnection(
   meter: ReplyMeter,
   decoder: BodyDecoder = JSON_BODY,
   tls: ConnectionOptions | null = null,
+  sessions: TlsSessions | null = null,
 ): Connection {
-  // undici's connector keeps a TLS session cache of its own (100 sessions) and resumes from it.
-  const connect = tls ? { connect: tls as Pool.Options['connect'] } : {};
+  // undici's connector keeps a TLS session cache of its own (100 sessions) and resumes from it, within this
+  // pool; with tls-session-reuse a new pool also offers the sessions the client's earlier pools were given.
+  const connect = tls ? { connect: sessions ? sessions.undiciConnector(origin, tls) : (tls as Pool.Options['connect']) } : {};
   const pool = new Pool(origin, { connections, keepAliveTimeout: 60_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, ...connect });
   const one = async (rows: number, deadlineMs: number): Promise<unknown> => {
     const limits = { headersTimeout: deadlineMs, bodyTimeout: deadlineMs };

@@ -1,10 +1,12 @@
 import { type CaseResult, ms, placeLabeller, securityOf } from '../results';
 
 export const TLS_HEADING = 'TLS: the handshakes behind each cell';
-export const TLS_HEADER = ['where', 'variant', 'case', 'transport', 'negotiated', 'cold call ms', 'cold handshakes × mean ms', 'handshakes during the timed calls'];
+export const TLS_HEADER = ['where', 'variant', 'case', 'transport', 'negotiated', 'cold call ms', 'cold handshakes × mean ms (resumed)', 'handshakes during the timed calls'];
 export const TLS_NOTE =
   'A handshake is timed in the client from TCP connected to secureConnect (every library opens its TLS through ' +
-  "node:tls); the cold call's fresh connection holds them. Handshakes during the timed calls are connections " +
+  "node:tls; the Go client around crypto/tls); the cold call's fresh connection holds them, resumed when the client " +
+  'offered a session it kept (tuning tls-session-reuse; a fresh agent or pool of the libraries\' defaults has none). ' +
+  'Handshakes during the timed calls are connections ' +
   "the client opened again (e.g. beyond the 256 idle sockets of Node's agent), resumed when its library kept the session.";
 
 /**
@@ -26,7 +28,7 @@ export function tlsRows(results: readonly CaseResult[]): { result: CaseResult; c
         r.transport,
         cold ? `${cold.protocol ?? '?'} ${cold.alpn ?? 'no ALPN'}` : '—',
         ms(r.coldMs),
-        cold ? `${cold.count} × ${ms(cold.meanMs)} (max ${ms(cold.maxMs)})` : '—',
+        cold ? `${cold.count} × ${ms(cold.meanMs)} (max ${ms(cold.maxMs)}; ${cold.resumed} resumed)` : '—',
         timed ? `${timed.count} (${timed.resumed} resumed)` : '0',
       ];
       return { result: r, cells };

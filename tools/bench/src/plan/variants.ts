@@ -35,6 +35,13 @@ const NEST_MAINS = {
   client: 'apps/client/dist/main.js',
 } as const;
 
+const GO_MAINS = {
+  'server-a': 'tools/go-reference/dist/server-a',
+  'server-b': 'tools/go-reference/dist/server-b',
+  client: 'tools/go-reference/dist/client',
+} as const;
+const GO_BUILD = ['bash', 'tools/go-reference/build.sh'];
+
 /** The variants, as data: adding one is adding a record (and the apps it names). */
 export const VARIANTS: readonly VariantRecord[] = Object.freeze([
   {
@@ -78,14 +85,19 @@ export const VARIANTS: readonly VariantRecord[] = Object.freeze([
   {
     id: 'go',
     description: 'reference, not Node: Go net/http + encoding/json and grpc-go (tools/go-reference): what this machine can do',
-    mains: {
-      'server-a': 'tools/go-reference/dist/server-a',
-      'server-b': 'tools/go-reference/dist/server-b',
-      client: 'tools/go-reference/dist/client',
-    },
+    mains: GO_MAINS,
     runtime: 'executable',
     env: {} as Record<string, string>,
-    build: ['bash', 'tools/go-reference/build.sh'],
+    build: GO_BUILD,
+    optional: true,
+  },
+  {
+    id: 'go-session-reuse',
+    description: "go with tuning tls-session-reuse: its client's crypto/tls keeps a ClientSessionCache (TLS_SESSION_REUSE=on), so new connections resume",
+    mains: GO_MAINS,
+    runtime: 'executable',
+    env: { TLS_SESSION_REUSE: 'on' },
+    build: GO_BUILD,
     optional: true,
   },
 ]);

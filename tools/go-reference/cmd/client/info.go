@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 
+	"goreference/internal/security"
 	"goreference/internal/settings"
 )
 
@@ -53,8 +54,16 @@ func runtimeInfo(s settings.Settings) benchInfo {
 		PID:              os.Getpid(),
 		Settings:         s,
 		Framework:        "go",
-		Variant:          "go",
+		Variant:          variantName(s.Security),
 	}
+}
+
+// variantName is the bench variant this client is: go, or go-session-reuse with TLS_SESSION_REUSE=on.
+func variantName(s security.Security) string {
+	if s.SessionReuse {
+		return "go-session-reuse"
+	}
+	return "go"
 }
 
 // cpuInfo reads the first CPU's model and the number of CPUs from /proc/cpuinfo (like os.cpus(),

@@ -24,8 +24,9 @@ import (
 // next call (no connection churn), with no limit on connections and no compression. An idle connection
 // is dropped after limits.ClientPoolIdle, before server-a would drop it (limits.HTTPIdle).
 func newHTTPTransport(maxParallel int) *http.Transport {
-	return &http.Transport{
-		DialContext:         (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	transport := &http.Transport{
+		DialContext:         dialer.DialContext,
 		MaxIdleConns:        0, // no limit over all hosts
 		MaxIdleConnsPerHost: maxParallel,
 		MaxConnsPerHost:     0,
@@ -34,6 +35,10 @@ func newHTTPTransport(maxParallel int) *http.Transport {
 		ForceAttemptHTTP2:   false,
 		TLSClientConfig:     http1TLS,
 	}
+	if http1TLS != nil {
+		transport.DialTLSContext = dialTLS(dialer) // the same handshake, timed (cells' tls record)
+	}
+	return transport
 }
 
 // jsonTransport is server-a over HTTP/1.1 with net/http and encoding/json.

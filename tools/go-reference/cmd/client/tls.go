@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"crypto/tls"
 	"net"
+	"time"
 
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 
+	"goreference/internal/harness"
 	"goreference/internal/security"
 )
 
@@ -23,6 +26,8 @@ func setClientSecurity(s security.Security) error {
 	if grpcCreds, err = s.GRPCClient(); err != nil || !s.TLS() {
 		return err
 	}
+	grpcCreds = timedCreds{grpcCreds}
+	harness.WatchTLSHandshakes()
 	if http1TLS, err = s.ClientConfig([]string{"http/1.1"}); err != nil {
 		return err
 	}
@@ -44,4 +49,47 @@ func overTLS(conn net.Conn, address string) (net.Conn, error) {
 		return nil, err
 	}
 	return secure, nil
+}
+
+// dialTLS is net/http's DialTLSContext for the HTTP/1.1 transports: TCP, then the TLS handshake with
+// http1TLS, timed from TCP connected to handshake done (as the Node clients time theirs) and recorded.
+func dialTLS(dialer *net.Dialer) func(ctx context.Context, network, address string) (net.Conn, error) {
+	return func(ctx context.Context, network, address string) (net.Conn, error) {
+		conn, err := dialer.DialContext(ctx, network, address)
+		if err != nil {
+			return nil, err
+		}
+		config := http1TLS.Clone()
+		if host, _, err := net.SplitHostPort(address); err == nil {
+			config.ServerName = host
+		}
+		secure := tls.Client(conn, config)
+		started := time.Now()
+		if err := secure.HandshakeContext(ctx); err != nil {
+			_ = conn.Close()
+			return nil, err
+		}
+		harness.RecordTLSHandshake(time.Since(started), secure.ConnectionState())
+		return secure, nil
+	}
+}
+
+// timedCreds are grpc-go's TLS credentials with every client handshake timed and recorded.
+type timedCreds struct {
+	credentials.TransportCredentials
+}
+
+func (c timedCreds) ClientHandshake(ctx context.Context, authority string, raw net.Conn) (net.Conn, credentials.AuthInfo, error) {
+	started := time.Now()
+	conn, info, err := c.TransportCredentials.ClientHandshake(ctx, authority, raw)
+	if err == nil {
+		if tlsInfo, ok := info.(credentials.TLSInfo); ok {
+			harness.RecordTLSHandshake(time.Since(started), tlsInfo.State)
+		}
+	}
+	return conn, info, err
+}
+
+func (c timedCreds) Clone() credentials.TransportCredentials {
+	return timedCreds{c.TransportCredentials.Clone()}
 }

@@ -92,6 +92,8 @@ type CaseRun struct {
 	Client             *procmetrics.Cost `json:"client"`
 	Server             *procmetrics.Cost `json:"server"`
 	ServerMetricsError *string           `json:"serverMetricsError"`
+	// TLS is present when the client speaks TLS (WatchTLSHandshakes), as the Node clients' cells.
+	TLS *TLSCell `json:"tls,omitempty"`
 }
 
 // TimedCall is one call's time and the rows it received and checked.
@@ -245,6 +247,8 @@ func (r *Runner) RunContext(ctx context.Context, req CaseRequest) (CaseRun, erro
 	}
 
 	var coldMs *float64
+	takeTLSHandshakes()
+	var coldTLS *TLSHandshakes
 	if req.Cold {
 		fresh := transport.OpenFresh()
 		call, err := untilDone(ctx, func() (TimedCall, error) {
@@ -258,6 +262,7 @@ func (r *Runner) RunContext(ctx context.Context, req CaseRequest) (CaseRun, erro
 			return CaseRun{}, &CaseFailure{Stage: "cold", Reason: err.Error()}
 		}
 		coldMs = &call.ElapsedMs
+		coldTLS = takeTLSHandshakes()
 	}
 	warmupMs := []float64{}
 	for range req.Warmup {
@@ -274,6 +279,7 @@ func (r *Runner) RunContext(ctx context.Context, req CaseRequest) (CaseRun, erro
 	serverBefore, errBefore := readQuietly(ctx, transport, true, deadline)
 	transport.TakeReplies()
 	clientBefore := r.sampler.Read(true)
+	takeTLSHandshakes()
 	samplesMs := []float64{}
 	for range runs {
 		call, err := untilDone(ctx, func() (TimedCall, error) { return TimeCall(transport.Shared(), rows, requests, deadline) })
@@ -286,6 +292,7 @@ func (r *Runner) RunContext(ctx context.Context, req CaseRequest) (CaseRun, erro
 		samplesMs = append(samplesMs, call.ElapsedMs)
 	}
 	clientAfter := r.sampler.Read(false)
+	timedTLS := takeTLSHandshakes()
 	replies := transport.TakeReplies()
 	serverAfter, errAfter := readQuietly(ctx, transport, false, deadline)
 
@@ -299,6 +306,9 @@ func (r *Runner) RunContext(ctx context.Context, req CaseRequest) (CaseRun, erro
 		WarmupMs:    warmupMs,
 		SamplesMs:   samplesMs,
 		RowsPerCall: rows * requests,
+	}
+	if watchingTLSHandshakes() {
+		run.TLS = &TLSCell{Cold: coldTLS, Timed: timedTLS}
 	}
 	if replies.Messages > 0 && runs > 0 && !math.IsNaN(replies.Bytes) && !math.IsInf(replies.Bytes, 0) {
 		// Bytes per reply (request), not per message, as libs/harness counts them (a streamed reply

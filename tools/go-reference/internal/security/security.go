@@ -22,6 +22,10 @@ type Security struct {
 	CA   []byte `json:"-"`
 	Cert []byte `json:"-"`
 	Key  []byte `json:"-"`
+	// SessionReuse is TLS_SESSION_REUSE=on (variant go-session-reuse, the Node clients' tuning
+	// tls-session-reuse): under TLS the client keeps SessionCache; nil, crypto/tls's default, resumes nothing.
+	SessionReuse bool                   `json:"sessionReuse"`
+	SessionCache tls.ClientSessionCache `json:"-"`
 }
 
 // Plain is cleartext, the default.
@@ -42,8 +46,16 @@ func Load(getenv func(string) string) (Security, error) {
 	if !known {
 		return Plain, fmt.Errorf("BENCH_SECURITY must be one of %s; got %q", strings.Join(modes, ", "), mode)
 	}
+	reuse := false
+	switch value := strings.TrimSpace(getenv("TLS_SESSION_REUSE")); value {
+	case "", "off":
+	case "on":
+		reuse = true
+	default:
+		return Plain, fmt.Errorf("TLS_SESSION_REUSE must be on or off; got %q", value)
+	}
 	if mode == "plain" {
-		return Plain, nil
+		return Security{Mode: mode, SessionReuse: reuse}, nil
 	}
 	file := func(variable string, required bool) ([]byte, error) {
 		path := strings.TrimSpace(getenv(variable))
@@ -60,6 +72,9 @@ func Load(getenv func(string) string) (Security, error) {
 		return data, nil
 	}
 	s := Security{Mode: mode}
+	if reuse {
+		s.SessionReuse, s.SessionCache = true, tls.NewLRUClientSessionCache(0)
+	}
 	var err error
 	if s.CA, err = file("BENCH_TLS_CA", true); err != nil {
 		return Plain, err
@@ -133,13 +148,14 @@ func (s Security) ServerConfig(app string, alpn []string) (*tls.Config, error) {
 }
 
 // ClientConfig is a client's TLS 1.3 configuration trusting the run's CA, with the client's certificate
-// when it has one (mtls), offering alpn. Go's client keeps no session cache unless given one, as here.
+// when it has one (mtls), offering alpn. Go's client keeps no session cache unless given one
+// (TLS_SESSION_REUSE=on: one cache for every configuration of the process).
 func (s Security) ClientConfig(alpn []string) (*tls.Config, error) {
 	pool, err := s.pool()
 	if err != nil {
 		return nil, err
 	}
-	config := &tls.Config{MinVersion: tls.VersionTLS13, RootCAs: pool, NextProtos: alpn}
+	config := &tls.Config{MinVersion: tls.VersionTLS13, RootCAs: pool, NextProtos: alpn, ClientSessionCache: s.SessionCache}
 	if s.Cert != nil {
 		pair, err := tls.X509KeyPair(s.Cert, s.Key)
 		if err != nil {
