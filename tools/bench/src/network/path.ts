@@ -5,12 +5,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { makeCertificates, removeCertificates, type CertificateSet } from '../security';
-import { CLUSTER, DNS_ADDRESS, DnsServer, dnsCountsBetween, dnsmasqArgv, dnsmasqMissing, netnsEtcDir, podResolvConf, searchDomains, SERVICE_NAMES, serviceFqdn, writePodResolvConf, type DnsCounts } from './cluster-dns';
+import { CLUSTER, DNS_ADDRESS, DnsServer, dnsCountsBetween, dnsmasqArgv, dnsmasqMissing, netnsEtcDir, podResolvConf, searchDomains, SERVICE_NAMES, serviceFqdn, startClusterDns, type DnsCounts } from './cluster-dns';
 import { ENVOY, resolveEnvoy } from './envoy-binary';
 import { findProfile, loadProfiles, usesStage, type NetworkProfile } from './profile';
-import { captureRules, clientEnvoyConfig, ENVOY_CONCURRENCY, EnvoyProcess, meshRoutes, serverEnvoyConfig, type EnvoyCounters, type MeshRoute } from './sidecars';
+import { EnvoyProcess, type EnvoyCounters } from './envoy-process';
+import { captureRules, clientEnvoyConfig, ENVOY_CONCURRENCY, meshRoutes, serverEnvoyConfig, type MeshRoute } from './sidecars';
 import { run } from './shell';
-import { runToEnd } from './spawn-ready';
 import type { Stage } from './stage';
 
 export type PathFeatureId = 'names' | 'mesh';
@@ -110,27 +110,22 @@ export async function startPath(stage: Stage, profile: PathProfile, ports: { ser
   const records = { [serviceFqdn(SERVICE_NAMES.serverA)]: serverAddress, [serviceFqdn(SERVICE_NAMES.serverB)]: serverAddress };
   const stop = () => {
     dns?.stop();
-    envoys.forEach((envoy) => envoy.stop());
+    envoys.forEach((envoy) => void envoy.stop());
     if (certs) removeCertificates(certs);
     // Only our file: other parts of a stage may keep theirs there (hosts); the stage's teardown removes the folder.
     if (names) fs.rmSync(path.join(netnsEtcDir(t.namespaces.client), 'resolv.conf'), { force: true });
   };
   try {
     if (names) {
-      const missing = dnsmasqMissing();
-      if (missing) throw new Error(missing);
-      run(['ip', '-n', t.namespaces.server, 'addr', 'add', `${DNS_ADDRESS}/${t.prefixLength}`, 'dev', t.interfaces.server]);
-      writePodResolvConf(t.namespaces.client);
-      const probe = async () => void (await runToEnd(stage.wrap('client', ['getent', 'ahostsv4', SERVICE_NAMES.serverA]), 5000));
-      dns = await DnsServer.start(stage.wrap('server', dnsmasqArgv(records)), probe);
+      dns = await startClusterDns(stage, dnsmasqArgv(records), SERVICE_NAMES.serverA);
     }
     const routes = meshRoutes(ports);
     if (mesh) {
       const binary = resolveEnvoy();
       certs = makeCertificates({ names: [serviceFqdn(SERVICE_NAMES.serverA), serviceFqdn(SERVICE_NAMES.serverB)], ips: [serverAddress] }, { parent: stage.workDir });
       const socket = (side: string) => path.join(stage.workDir, `envoy-${side}.admin`);
-      envoys.push(await EnvoyProcess.start('server', binary, serverEnvoyConfig(routes, serverAddress, certs, socket('server')), stage.workDir, (argv) => stage.wrap('server', argv)));
-      envoys.push(await EnvoyProcess.start('client', binary, clientEnvoyConfig(routes, serverAddress, certs, socket('client')), stage.workDir, (argv) => stage.wrap('client', argv)));
+      envoys.push(await EnvoyProcess.start('server', binary, serverEnvoyConfig(routes, serverAddress, certs, socket('server')), stage.workDir, (argv) => stage.wrap('server', argv), ENVOY_CONCURRENCY));
+      envoys.push(await EnvoyProcess.start('client', binary, clientEnvoyConfig(routes, serverAddress, certs, socket('client')), stage.workDir, (argv) => stage.wrap('client', argv), ENVOY_CONCURRENCY));
       for (const rule of captureRules(routes, serverAddress)) run({ argv: stage.wrap('client', rule), why: "redirect the caller's connections to its sidecar" });
     }
     const host = (name: string) => (names ? name : serverAddress);
