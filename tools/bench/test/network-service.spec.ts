@@ -106,12 +106,10 @@ describeRoot('bench:service behind a Service (root)', () => {
     }
     for (const d of starts.filter((s) => s.strategy !== 'dns-round-robin')) expect(d.dns.queries).toBe(0);
     for (const c of cells.filter((c) => c.strategy !== 'dns-round-robin')) expect(c.dns.queries).toBe(0);
-    // HTTP/1.1 looks the name up per new connection: when the oldest replica leaves, its connections are
-    // replaced, each after a lookup.
-    const dnsChanges = results!.changes.filter((c) => c.strategy === 'dns-round-robin');
-    expect(dnsChanges.find((c) => c.transport === 'http-json')!.dns.left.queries).toBeGreaterThan(0);
-    // A client of the headless name reaches a new replica only through a lookup made after it joined.
-    for (const c of dnsChanges) {
+    // A client of the headless name reaches a new replica only through a lookup made after it joined
+    // (HTTP/1.1: per new connection; grpc-js: when its resolver runs again). Whether one happens in the
+    // run depends on which connections the leaving replica held, so only the implication is asserted.
+    for (const c of results!.changes.filter((c) => c.strategy === 'dns-round-robin')) {
       if (c.added.firstRequestPhase === 'joined') expect(c.dns.joined.queries).toBeGreaterThan(0);
       if (c.added.firstRequestPhase !== null) expect(c.dns.joined.queries + c.dns.left.queries).toBeGreaterThan(0);
     }
