@@ -1,9 +1,10 @@
 // Root-only: real replicas behind a real stage (namespaces, a bridge, CPU cgroups, kube-proxy-style
-// DNAT rules, a headless name), real server-a/server-b in each, the open-loop driver in the client
-// namespace. Asserts from the replicas' own counters: l4 pins one gRPC channel to one replica,
-// dns-round-robin spreads it, max-connection-age re-balances without an error; and that nothing is
-// left after a stop, a Ctrl-C, or a SIGKILL and the next start. Under CI=true a missing prerequisite
-// fails instead of skipping.
+// DNAT rules, a headless name served by a real DNS server), real server-a/server-b in each, the
+// open-loop driver in the client namespace. Asserts from the replicas' own counters: l4 pins one gRPC
+// channel to one replica, dns-round-robin spreads it, max-connection-age re-balances without an
+// error; from the DNS server's log: only the headless name is asked for, and only by its clients; and
+// that nothing (dnsmasq included) is left after a stop, a Ctrl-C, or a SIGKILL and the next start.
+// Under CI=true a missing prerequisite fails instead of skipping.
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,9 +12,10 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { checkPrerequisites, cleanupLeftovers, startStage, validateProfile, type NetworkProfile } from '../src/network';
 import { findStrategy } from '../src/network/balancing';
+import { dnsmasqMissing } from '../src/network/cluster-dns';
 import { ReplicaSet } from '../src/network/replicas';
 import { resolveEnvoy } from '../src/network/envoy-binary';
-import { measureService, type ServiceCell } from '../src/suites/service/measure';
+import { measureService, type ServiceCell, type ServiceResults } from '../src/suites/service/measure';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const DIST = path.resolve(__dirname, '../dist');
@@ -22,6 +24,8 @@ const tiny: NetworkProfile = validateProfile({ name: 'test-tiny', description: '
 function missing(): string | null {
   if (process.getuid?.() !== 0) return 'not root';
   if (spawnSync('sh', ['-c', 'command -v iptables && command -v iptables-restore && command -v ss']).status !== 0) return 'iptables or ss not installed (apt-get install -y iptables iproute2)';
+  const noDns = dnsmasqMissing();
+  if (noDns) return noDns;
   for (const built of ['suites/service/driver.js', 'network/index.js']) if (!fs.existsSync(path.join(DIST, built))) return `the bench is not built (${built}): npx nx run bench:build`;
   for (const app of ['server-a', 'server-b']) if (!fs.existsSync(path.join(ROOT, 'apps', app, 'dist/main.js'))) return `${app} is not built: npx nx run ${app}:build`;
   try {
@@ -51,8 +55,9 @@ describeRoot('bench:service behind a Service (root)', () => {
     const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-service-'));
     const stage = await startStage(tiny, { runId: 'jest-svc' });
     let cells: ServiceCell[] = [];
+    let results: ServiceResults | null = null;
     try {
-      const results = await measureService(
+      results = await measureService(
         stage,
         runDir,
         { replicas: 2, millicores: 500, strategies: ['l4', 'dns-round-robin', 'max-connection-age', 'l7-proxy'].map(findStrategy), rates: [40] },
@@ -90,6 +95,24 @@ describeRoot('bench:service behind a Service (root)', () => {
     expect(cell('l7-proxy', 'http-json').replicas.every((r) => r.requests > 0)).toBe(true); // and each request
     expect(cell('l7-proxy', 'grpc').cpuMs.proxy).toBeGreaterThan(0);
     expect(cell('max-connection-age', 'grpc').errors).toBe(0); // GOAWAY after 1 s, calls finish in the grace
+    // The headless name is asked of the cluster DNS: as a pod would, the client's own namespace's search
+    // domain first (NXDOMAIN), then the servers'; the strategies that dial an address ask nothing.
+    const starts = results!.driverStarts;
+    for (const transport of ['grpc', 'http-json']) {
+      const dns = starts.find((d) => d.strategy === 'dns-round-robin' && d.transport === transport)!.dns;
+      expect(dns.lookups).toBeGreaterThanOrEqual(1);
+      expect(dns.nxdomain).toBeGreaterThanOrEqual(1);
+      expect(dns.byType.A).toBeGreaterThanOrEqual(2);
+    }
+    for (const d of starts.filter((s) => s.strategy !== 'dns-round-robin')) expect(d.dns.queries).toBe(0);
+    for (const c of cells.filter((c) => c.strategy !== 'dns-round-robin')) expect(c.dns.queries).toBe(0);
+    // A client of the headless name reaches a new replica only through a lookup made after it joined
+    // (HTTP/1.1: per new connection; grpc-js: when its resolver runs again). Whether one happens in the
+    // run depends on which connections the leaving replica held, so only the implication is asserted.
+    for (const c of results!.changes.filter((c) => c.strategy === 'dns-round-robin')) {
+      if (c.added.firstRequestPhase === 'joined') expect(c.dns.joined.queries).toBeGreaterThan(0);
+      if (c.added.firstRequestPhase !== null) expect(c.dns.joined.queries + c.dns.left.queries).toBeGreaterThan(0);
+    }
     expect(leftovers('jest-svc')).toEqual([]);
   }, 300_000);
 
@@ -103,32 +126,50 @@ describeRoot('bench:service behind a Service (root)', () => {
          const set = new ReplicaSet(s.topology, s.record().tcp, 500);
          const rs = [set.add(), set.add()];
          b.applyVirtualIp(s.topology, [9090], rs.map((r) => r.address));
-         b.writeHeadlessName(s.topology, rs.map((r) => r.address));
-         console.log('up');
-         setInterval(() => {}, 1000);
-       }, (e) => { console.error(e.message); process.exit(1); });`,
+         return b.HeadlessService.start(s, rs.map((r) => r.address)).then(async (h) => {
+           await h.setEndpoints([...rs.map((r) => r.address), '198.18.4.99']);
+           const resolved = require('node:child_process').execFileSync('ip', ['netns', 'exec', s.topology.namespaces.client, 'getent', 'ahostsv4', b.SERVICE_NAME], { encoding: 'utf8' });
+           console.log(JSON.stringify({ dnsmasq: h.pid, resolved: [...new Set(resolved.split('\\n').filter(Boolean).map((l) => l.split(/\\s+/)[0]))].sort() }));
+           setInterval(() => {}, 1000);
+         });
+       }).catch((e) => { console.error(e.message); process.exit(1); });`,
     ]);
-    return new Promise<typeof child>((resolve, reject) => {
-      readline.createInterface({ input: child.stdout }).once('line', () => resolve(child));
+    return new Promise<{ child: typeof child; dnsmasq: number; resolved: string[] }>((resolve, reject) => {
+      readline.createInterface({ input: child.stdout }).once('line', (line) => resolve({ child, ...(JSON.parse(line) as { dnsmasq: number; resolved: string[] }) }));
       child.once('exit', () => reject(new Error('the child exited before its replicas were up')));
     });
   };
 
-  it('Ctrl-C takes replicas, cgroups, rules and the hosts file down with the stage', async () => {
-    const child = await startInChild('jest-svc-int');
-    expect(leftovers('jest-svc-int').length).toBeGreaterThanOrEqual(6); // 3 + 2 namespaces, 2 cgroups, /etc/netns
+  /** Running (a zombie nobody reaped yet has exited). */
+  const alive = (pid: number) => {
+    try {
+      return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      return false;
+    }
+  };
+
+  it('Ctrl-C takes replicas, cgroups, rules, the DNS server and its files down with the stage', async () => {
+    const { child, dnsmasq, resolved } = await startInChild('jest-svc-int');
+    // The name answers with every replica, the one added by a reload (SIGHUP) included.
+    expect(resolved).toEqual(['198.18.4.11', '198.18.4.12', '198.18.4.99']);
+    expect(alive(dnsmasq)).toBe(true);
+    expect(leftovers('jest-svc-int').length).toBeGreaterThanOrEqual(6); // 3 + 2 namespaces, 2 cgroups, /etc/netns (resolv.conf)
     child.kill('SIGINT');
     await new Promise((resolve) => child.once('exit', resolve));
     expect(leftovers('jest-svc-int')).toEqual([]);
+    expect(alive(dnsmasq)).toBe(false);
   }, 120_000);
 
-  it('after SIGKILL, the next start removes the replicas, their cgroups and the hosts file', async () => {
-    const child = await startInChild('jest-svc-kill');
+  it('after SIGKILL, the next start removes the replicas, their cgroups, the DNS server and its files', async () => {
+    const { child, dnsmasq } = await startInChild('jest-svc-kill');
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
     expect(leftovers('jest-svc-kill').length).toBeGreaterThanOrEqual(6);
+    expect(alive(dnsmasq)).toBe(true); // in the server namespace, outliving its parent
     const report = cleanupLeftovers();
     expect(report.failures).toEqual([]);
     expect(leftovers('jest-svc-kill')).toEqual([]);
+    expect(alive(dnsmasq)).toBe(false);
   }, 120_000);
 });

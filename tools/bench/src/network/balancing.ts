@@ -1,13 +1,14 @@
 // Balancing strategies as data (issue #35): how a client in the stage's client namespace reaches the
 // replicas, what the client and the servers are configured with, and which transports a strategy does
 // not apply to, with why. The mechanisms they need are below: a virtual IP with kube-proxy's iptables
-// rules, and a name that resolves to every replica (a headless Service's DNS answer).
+// rules, and a name that resolves to every replica (a headless Service's answer from a real DNS server).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { CLUSTER, DNS_ADDRESS, dnsmasqArgv, podResolvConf, serviceFqdn, startClusterDns, type DnsCounts, type DnsServer } from './cluster-dns';
 import { inNs } from './commands';
-import { NETNS_ETC } from './run-extras';
 import { run } from './shell';
+import type { Stage } from './stage';
 import type { Topology } from './topology';
 
 /** The transports load is offered on behind a Service. */
@@ -84,8 +85,8 @@ export function findStrategy(name: string): BalancingStrategy {
 
 /** The Service's virtual IP: outside every link of the stage, so only the DNAT rules make it reachable. */
 export const SERVICE_VIP = '198.18.5.1';
-/** The headless name; resolved from the client namespace's own hosts file. */
-export const SERVICE_NAME = 'replicas.service.nbx';
+/** The headless Service's name as a pod in the client's namespace dials it (`<service>.<namespace>`). */
+export const SERVICE_NAME = `replicas.${CLUSTER.serverNamespace}`;
 
 const SERVICES_CHAIN = 'NBX-SERVICES';
 const chainFor = (port: number) => `NBX-SVC-${port}`;
@@ -130,15 +131,50 @@ export function virtualIpRulesInForce(t: Topology): string {
 }
 
 /**
- * The headless name: every replica's address under SERVICE_NAME in the client namespace's own hosts
- * file (/etc/netns/<ns>/hosts, which `ip netns exec` mounts over /etc/hosts for what it starts).
- * Rewritten in place, not replaced, so a process already running sees the change (the mount holds the
- * file, not the name).
+ * The headless name: a cluster DNS (dnsmasq beside the servers, cluster-dns.ts) answers
+ * SERVICE_NAME's fully qualified name with one A record per ready replica, from a hosts file it reads
+ * again on SIGHUP when a replica joins or leaves; the client namespace's resolver is a pod's (search
+ * domains, ndots:5), so a lookup of the short name tries the client's own namespace first (NXDOMAIN).
+ * Every query it receives is counted from its log.
  */
-export function writeHeadlessName(t: Topology, addresses: readonly string[]): string {
-  const dir = path.join(NETNS_ETC, t.namespaces.client);
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'hosts');
-  fs.writeFileSync(file, ['127.0.0.1 localhost', ...addresses.map((address) => `${address} ${SERVICE_NAME}`), ''].join('\n'));
-  return file;
+export class HeadlessService {
+  private constructor(
+    private readonly dns: DnsServer,
+    readonly hostsFile: string,
+  ) {}
+
+  static async start(stage: Pick<Stage, 'topology' | 'wrap' | 'workDir'>, addresses: readonly string[]): Promise<HeadlessService> {
+    const hostsFile = path.join(stage.workDir, 'headless-service.hosts');
+    fs.writeFileSync(hostsFile, headlessHosts(addresses));
+    return new HeadlessService(await startClusterDns(stage, dnsmasqArgv({}, hostsFile), SERVICE_NAME), hostsFile);
+  }
+
+  get pid(): number {
+    return this.dns.pid;
+  }
+
+  /** The ready replicas now: the file replaced by a rename, then dnsmasq reads it again (resolves once it has). */
+  setEndpoints(addresses: readonly string[]): Promise<void> {
+    fs.writeFileSync(`${this.hostsFile}.new`, headlessHosts(addresses));
+    fs.renameSync(`${this.hostsFile}.new`, this.hostsFile);
+    return this.dns.reload(this.hostsFile);
+  }
+
+  /** Queries received so far (subtract two readings for a cell). */
+  queries(): Promise<DnsCounts> {
+    return this.dns.snapshot();
+  }
+
+  record(): object {
+    return { name: SERVICE_NAME, answers: serviceFqdn(SERVICE_NAME), server: 'dnsmasq (Debian dnsmasq-base), its hosts file read again on SIGHUP', address: DNS_ADDRESS, resolvConf: podResolvConf() };
+  }
+
+  stop(): void {
+    this.dns.stop();
+  }
+}
+
+/** The hosts file dnsmasq serves the headless name from: one line (one A record) per replica. */
+export function headlessHosts(addresses: readonly string[]): string {
+  return addresses.map((address) => `${address} ${serviceFqdn(SERVICE_NAME)}\n`).join('');
 }

@@ -10,7 +10,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { hasCommand } from './shell';
+import { hasCommand, run } from './shell';
+import { runToEnd } from './spawn-ready';
+import type { Stage } from './stage';
 import { dnsCountsBetween, emptyDnsCounts, type DnsCounts } from '../results';
 
 export { dnsCountsBetween, emptyDnsCounts, type DnsCounts };
@@ -78,7 +80,11 @@ export function dnsmasqMissing(): string | null {
   return hasCommand('dnsmasq') ? null : `--names runs a DNS server (dnsmasq) in the stage, which is not installed: install it with \`${DNSMASQ_INSTALL}\``;
 }
 
-export function dnsmasqArgv(records: Readonly<Record<string, string>>): string[] {
+/**
+ * dnsmasq's command line: `records` as fixed host records, and with `addnHosts` a hosts file whose
+ * names it serves too and reads again on SIGHUP (endpoints that change under load).
+ */
+export function dnsmasqArgv(records: Readonly<Record<string, string>>, addnHosts?: string): string[] {
   return [
     'dnsmasq',
     '--keep-in-foreground',
@@ -93,6 +99,9 @@ export function dnsmasqArgv(records: Readonly<Record<string, string>>): string[]
     '--address=/#/',
     `--local=/${CLUSTER.domain}/`,
     ...Object.entries(records).map(([name, address]) => `--host-record=${name},${address}`),
+    // It reads the file again as root only: it drops to nobody after starting, who may not enter the
+    // stage's work folder (0700).
+    ...(addnHosts ? [`--addn-hosts=${addnHosts}`, '--user=root'] : []),
     '--log-queries',
     '--log-facility=-',
   ];
@@ -114,11 +123,16 @@ export function countLogLine(counts: DnsCounts, line: string): void {
 export class DnsServer {
   readonly counts = emptyDnsCounts();
   private log = '';
+  private readonly waiting: { match: (line: string) => boolean; done: () => void }[] = [];
 
   private constructor(private readonly child: ChildProcess) {
     readline.createInterface({ input: child.stderr! }).on('line', (line) => {
       this.log = (this.log + line + '\n').slice(-2000);
       countLogLine(this.counts, line);
+      for (const waiter of this.waiting.filter((w) => w.match(line))) {
+        this.waiting.splice(this.waiting.indexOf(waiter), 1);
+        waiter.done();
+      }
     });
   }
 
@@ -157,7 +171,31 @@ export class DnsServer {
     return structuredClone(this.counts);
   }
 
+  /** Has it read its hosts file `file` again (SIGHUP), and resolves once its log says it did. */
+  reload(file: string, timeoutMs = 5000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`dnsmasq did not read ${file} again within ${timeoutMs} ms: ${this.log.trim().split('\n').slice(-3).join(' | ')}`)), timeoutMs);
+      this.waiting.push({ match: (line) => line.includes(`read ${file} - `), done: () => (clearTimeout(timer), resolve()) });
+      this.child.kill('SIGHUP');
+    });
+  }
+
   stop(): void {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
   }
+}
+
+/**
+ * The cluster's DNS on a stage: DNS_ADDRESS added beside the servers, dnsmasq there (argv from
+ * dnsmasqArgv), the client namespace's resolver a pod's; ready once the client resolves `probeName`.
+ * Its process goes with the server namespace and the resolv.conf with the stage's /etc/netns folders.
+ */
+export function startClusterDns(stage: Pick<Stage, 'topology' | 'wrap'>, argv: readonly string[], probeName: string): Promise<DnsServer> {
+  const missing = dnsmasqMissing();
+  if (missing) throw new Error(missing);
+  const t = stage.topology;
+  run(['ip', '-n', t.namespaces.server, 'addr', 'add', `${DNS_ADDRESS}/${t.prefixLength}`, 'dev', t.interfaces.server]);
+  writePodResolvConf(t.namespaces.client);
+  const probe = async () => void (await runToEnd(stage.wrap('client', ['getent', 'ahostsv4', probeName]), 5000));
+  return DnsServer.start(stage.wrap('server', argv), probe);
 }

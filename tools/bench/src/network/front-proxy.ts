@@ -2,11 +2,10 @@
 // replica LAN — balancing each HTTP/1.1 request and each gRPC call (HTTP/2 stream) round robin over
 // the replicas. Its endpoints come from a file it watches (EDS from the filesystem), so a replica
 // joining or leaving changes them without a restart, as a control plane would.
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as path from 'node:path';
 import { inNs } from './commands';
+import { adminGet, EnvoyProcess } from './envoy-process';
 import type { Topology } from './topology';
 
 export interface ProxyRoute {
@@ -78,18 +77,13 @@ export function frontProxyConfig(routes: readonly ProxyRoute[], listenAddress: s
   };
 }
 
-/** A running front proxy: its endpoints, its CPU, its stop. */
+/** A running front proxy: its endpoints, its CPU, its stop (an EnvoyProcess with one worker). */
 export class FrontProxy {
-  private stderr = '';
-
   private constructor(
-    private readonly child: ChildProcess,
+    private readonly envoy: EnvoyProcess,
     private readonly routes: readonly ProxyRoute[],
     private readonly dir: string,
-    readonly adminSocket: string,
-  ) {
-    child.stderr!.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString()).slice(-4000)));
-  }
+  ) {}
 
   /** Writes the config and the endpoint files into `dir`, starts Envoy in the server namespace, waits until /ready. */
   static async start(t: Topology, binary: string, routes: readonly ProxyRoute[], addresses: readonly string[], dir: string): Promise<FrontProxy> {
@@ -97,22 +91,13 @@ export class FrontProxy {
     const adminSocket = path.join(dir, 'envoy-admin.sock');
     const eds = (route: ProxyRoute) => path.join(dir, `eds-${route.name}.json`);
     for (const route of routes) fs.writeFileSync(eds(route), JSON.stringify(endpointsDocument(route, addresses)));
-    const configFile = path.join(dir, 'envoy-front.json');
-    fs.writeFileSync(configFile, JSON.stringify(frontProxyConfig(routes, t.addresses.server, adminSocket, eds), null, 2));
-    const argv = inNs(t.namespaces.server, [binary, '-c', configFile, '--concurrency', '1', '--disable-hot-restart', '--log-level', 'warn']);
-    const proxy = new FrontProxy(spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] }), routes, dir, adminSocket);
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline) {
-      if (proxy.child.exitCode !== null) throw new Error(`Envoy exited (code ${proxy.child.exitCode}): ${proxy.stderr.trim().split('\n').slice(-5).join(' | ')}`);
-      if ((await adminGet(adminSocket, '/ready').catch(() => null))?.status === 200) return proxy;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    proxy.child.kill('SIGKILL');
-    throw new Error(`Envoy was not ready within 20 s: ${proxy.stderr.trim().split('\n').slice(-5).join(' | ')}`);
+    const config = frontProxyConfig(routes, t.addresses.server, adminSocket, eds);
+    const envoy = await EnvoyProcess.start('front', binary, config, dir, (argv) => inNs(t.namespaces.server, argv), 1);
+    return new FrontProxy(envoy, routes, dir);
   }
 
   get pid(): number {
-    return this.child.pid ?? -1;
+    return this.envoy.pid;
   }
 
   /** New endpoints: each file is replaced by a rename, which Envoy's watch picks up without a restart. */
@@ -124,50 +109,20 @@ export class FrontProxy {
     }
   }
 
-  /** Envoy's CPU so far: the sum over its threads of /proc/<pid>/task/<tid>/schedstat's time on CPU (ns). */
+  /** Envoy's CPU so far (its threads' schedstat). */
   cpuMs(): number {
-    let ns = 0;
-    try {
-      for (const tid of fs.readdirSync(`/proc/${this.pid}/task`)) {
-        ns += Number(fs.readFileSync(`/proc/${this.pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-      }
-    } catch {
-      // exited: what was read
-    }
-    return ns / 1e6;
+    return this.envoy.cpuMs();
   }
 
   /** Requests each endpoint got, from Envoy's own /clusters counters (`rq_total` per host). */
   async requestsPerHost(): Promise<Record<string, number>> {
-    const { body } = await adminGet(this.adminSocket, '/clusters');
+    const { body } = await adminGet(this.envoy.adminSocket, '/clusters');
     const counts: Record<string, number> = {};
     for (const m of body.matchAll(/^([\w-]+)::([\d.]+):\d+::rq_total::(\d+)$/gm)) counts[`${m[1]}/${m[2]}`] = Number(m[3]);
     return counts;
   }
 
   stop(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
-    return new Promise((resolve) => {
-      const force = setTimeout(() => this.child.kill('SIGKILL'), 5000);
-      this.child.once('exit', () => {
-        clearTimeout(force);
-        resolve();
-      });
-      this.child.kill('SIGTERM');
-    });
+    return this.envoy.stop();
   }
 }
-
-/** GET on Envoy's admin unix socket. */
-function adminGet(socketPath: string, urlPath: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.get({ socketPath, path: urlPath, timeout: 2000 }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', reject);
-  });
-}
-

@@ -31,7 +31,7 @@ export {
   applyVirtualIp,
   findStrategy,
   virtualIpRulesInForce,
-  writeHeadlessName,
+  HeadlessService,
   type BalancingStrategy,
   type ServiceTransport,
   type StrategyName,
@@ -39,7 +39,8 @@ export {
 export { run as runStageCommand } from './shell';
 export { FrontProxy, type ProxyRoute } from './front-proxy';
 export { findPath, pathNames, startPath, startNames, startMesh, joinPath, dialledHosts, pathCountersBetween, addPathCounters, pathPrerequisites, PATH_FEATURES, PathProfileError, type PathProfile, type ActivePath, type PathCounters, type PathRecord, type PathFeatureId, type NamesPart, type MeshPart } from './path';
-export { lookupCost, serviceFqdn, SERVICE_NAMES, CLUSTER, type DnsCounts } from './cluster-dns';
+export { lookupCost, serviceFqdn, dnsCountsBetween, SERVICE_NAMES, CLUSTER, type DnsCounts } from './cluster-dns';
 export { ENVOY, resolveEnvoy, EnvoyUnavailableError } from './envoy-binary';
-export { ENVOY_HTTP2_WINDOWS, type EnvoyCounters, type MeshPorts } from './sidecars';
+export { ENVOY_HTTP2_WINDOWS, type MeshPorts } from './sidecars';
+export type { EnvoyCounters } from './envoy-process';
 export { checkPath, SIDECAR_BOUND_MS, type PathCheck } from './path-check';

@@ -6,12 +6,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { makeCertificates, removeCertificates, type CertificateSet } from '../security';
 import { addPathCounters, pathCountersBetween, type DnsCounts, type EnvoyCounters, type PathCounters } from '../results';
-import { CLUSTER, DNS_ADDRESS, DnsServer, dnsmasqArgv, dnsmasqMissing, netnsEtcDir, podResolvConf, searchDomains, SERVICE_NAMES, serviceFqdn, writePodResolvConf } from './cluster-dns';
+import { CLUSTER, DNS_ADDRESS, DnsServer, dnsmasqArgv, dnsmasqMissing, netnsEtcDir, podResolvConf, searchDomains, SERVICE_NAMES, serviceFqdn, startClusterDns } from './cluster-dns';
 import { ENVOY, resolveEnvoy } from './envoy-binary';
 import { findProfile, loadProfiles, usesStage, type NetworkProfile } from './profile';
-import { captureRules, clientEnvoyConfig, ENVOY_CONCURRENCY, ENVOY_HTTP2_WINDOWS, EnvoyProcess, meshRoutes, serverEnvoyConfig, type MeshPorts, type MeshRoute } from './sidecars';
+import { EnvoyProcess } from './envoy-process';
+import { captureRules, clientEnvoyConfig, ENVOY_CONCURRENCY, ENVOY_HTTP2_WINDOWS, meshRoutes, serverEnvoyConfig, type MeshPorts, type MeshRoute } from './sidecars';
 import { run, tryRun } from './shell';
-import { runToEnd } from './spawn-ready';
 import type { Stage } from './stage';
 
 /** The counters' arithmetic lives with the results that keep them; re-exported for the path's users. */
@@ -123,18 +123,13 @@ export function dialledHosts(stage: Stage, profile: PathProfile): { serverA: str
 /** Starts dnsmasq beside the servers and gives the client namespace a pod's resolver; null when the path has no names. */
 export async function startNames(stage: Stage, profile: PathProfile): Promise<NamesPart | null> {
   if (!profile.features.includes('names')) return null;
-  const missing = dnsmasqMissing();
-  if (missing) throw new Error(missing);
   const t = stage.topology;
   const serverAddress = stage.hosts.server;
   const records = { [serviceFqdn(SERVICE_NAMES.serverA)]: serverAddress, [serviceFqdn(SERVICE_NAMES.serverB)]: serverAddress };
   // Only our file: other parts of a stage may keep theirs there (hosts); the stage's teardown removes the folder.
   const removeResolvConf = () => fs.rmSync(path.join(netnsEtcDir(t.namespaces.client), 'resolv.conf'), { force: true });
   try {
-    run(['ip', '-n', t.namespaces.server, 'addr', 'add', `${DNS_ADDRESS}/${t.prefixLength}`, 'dev', t.interfaces.server]);
-    writePodResolvConf(t.namespaces.client);
-    const probe = async () => void (await runToEnd(stage.wrap('client', ['getent', 'ahostsv4', SERVICE_NAMES.serverA]), 5000));
-    const dns = await DnsServer.start(stage.wrap('server', dnsmasqArgv(records)), probe);
+    const dns = await startClusterDns(stage, dnsmasqArgv(records), SERVICE_NAMES.serverA);
     return {
       records,
       counts: (settleMs) => dns.snapshot(settleMs),
@@ -166,7 +161,7 @@ export async function startMesh(stage: Stage, ports: MeshPorts, slot = 0): Promi
   const stop = () => {
     if (stopped) return;
     stopped = true;
-    envoys.forEach((envoy) => envoy.stop());
+    envoys.forEach((envoy) => void envoy.stop());
     // The same rules, deleted: a later set's ports may be these.
     for (const rule of rules) tryRun({ argv: stage.wrap('client', rule.map((word) => (word === '-A' ? '-D' : word))), why: 'remove the capture of a stopped set' });
     if (certs) removeCertificates(certs);
@@ -176,8 +171,8 @@ export async function startMesh(stage: Stage, ports: MeshPorts, slot = 0): Promi
     const binary = resolveEnvoy();
     certs = makeCertificates({ names: [serviceFqdn(SERVICE_NAMES.serverA), serviceFqdn(SERVICE_NAMES.serverB)], ips: [serverAddress] }, { parent: workDir });
     const socket = (side: string) => path.join(workDir, `envoy-${side}.admin`);
-    envoys.push(await EnvoyProcess.start('server', binary, serverEnvoyConfig(routes, serverAddress, certs, socket('server')), workDir, (argv) => stage.wrap('server', argv)));
-    envoys.push(await EnvoyProcess.start('client', binary, clientEnvoyConfig(routes, serverAddress, certs, socket('client')), workDir, (argv) => stage.wrap('client', argv)));
+    envoys.push(await EnvoyProcess.start('server', binary, serverEnvoyConfig(routes, serverAddress, certs, socket('server')), workDir, (argv) => stage.wrap('server', argv), ENVOY_CONCURRENCY));
+    envoys.push(await EnvoyProcess.start('client', binary, clientEnvoyConfig(routes, serverAddress, certs, socket('client')), workDir, (argv) => stage.wrap('client', argv), ENVOY_CONCURRENCY));
     for (const rule of captureRules(routes, serverAddress)) {
       run({ argv: stage.wrap('client', rule), why: "redirect the caller's connections to its sidecar" });
       rules.push(rule);

@@ -5,8 +5,6 @@ import { sweepCgroups } from './cgroups';
 import { listNamespaces } from './namespaces';
 import { NAMESPACE_PREFIX } from './topology';
 
-/** Where `ip netns exec` finds a namespace's own /etc files (bind-mounted over /etc/<file>). */
-export const NETNS_ETC = '/etc/netns';
 
 export const runPrefix = (runId: string) => `${NAMESPACE_PREFIX}${runId}-`;
 

@@ -2,15 +2,8 @@
 // The caller's connections to the servers' ports are redirected (iptables REDIRECT in the client
 // namespace, as Istio's init container does) to its local Envoy over loopback, in plaintext; that Envoy
 // sends each call over a pool of mTLS connections to the servers' Envoy, which hands it to the app.
-import { spawn, type ChildProcess } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as http from 'node:http';
-import * as path from 'node:path';
+// The Envoys themselves run as envoy-process.ts's EnvoyProcess.
 import type { CertificateSet } from '../security';
-import { threadsCpuMs } from './receive-thread';
-import type { EnvoyCounters } from '../results';
-
-export type { EnvoyCounters };
 
 /** One service the mesh carries: what the caller dials, and the ports each Envoy uses for it. */
 export interface MeshRoute {
@@ -153,94 +146,4 @@ export function serverEnvoyConfig(routes: readonly MeshRoute[], serverAddress: s
 /** iptables rules in the client namespace sending the caller's connections to its Envoy (Istio's capture). */
 export function captureRules(routes: readonly MeshRoute[], serverAddress: string): string[][] {
   return routes.map((r) => ['iptables', '-w', '-t', 'nat', '-A', 'OUTPUT', '-p', 'tcp', '-d', serverAddress, '--dport', String(r.appPort), '-j', 'REDIRECT', '--to-ports', String(r.outboundPort)]);
-}
-
-export function envoyArgv(binary: string, configFile: string): string[] {
-  return [binary, '-c', configFile, '--concurrency', String(ENVOY_CONCURRENCY), '--disable-hot-restart', '--log-level', 'warn'];
-}
-
-
-/** GET on Envoy's admin unix socket. */
-function adminGet(socketPath: string, urlPath: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = http.get({ socketPath, path: urlPath, timeout: 5000 }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
-    request.on('timeout', () => request.destroy(new Error('no answer within 5 s')));
-    request.on('error', reject);
-  });
-}
-
-/** Sums Envoy's `cluster.<name>.upstream_rq_total` and `upstream_cx_total` (text stats, one `name: value` a line). */
-export function parseClusterStats(text: string): { requests: number; upstreamConnections: number } {
-  let requests = 0;
-  let upstreamConnections = 0;
-  for (const line of text.split('\n')) {
-    const match = /^cluster\.[^:]+\.(upstream_rq_total|upstream_cx_total): (\d+)$/.exec(line.trim());
-    if (!match) continue;
-    if (match[1] === 'upstream_rq_total') requests += Number(match[2]);
-    else upstreamConnections += Number(match[2]);
-  }
-  return { requests, upstreamConnections };
-}
-
-export class EnvoyProcess {
-  private stderr = '';
-
-  private constructor(
-    readonly side: 'client' | 'server',
-    private readonly child: ChildProcess,
-    readonly adminSocket: string,
-  ) {
-    child.stderr!.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString()).slice(-3000)));
-  }
-
-  get pid(): number {
-    return this.child.pid!;
-  }
-
-  /** Writes the config, starts Envoy (argv wrapped into its namespace; `ip netns exec` execs, so the PID is Envoy's) and waits until it is ready. */
-  static async start(side: 'client' | 'server', binary: string, config: object, workDir: string, wrap: (argv: readonly string[]) => string[]): Promise<EnvoyProcess> {
-    const configFile = path.join(workDir, `envoy-${side}.json`);
-    fs.writeFileSync(configFile, JSON.stringify(config, null, 2));
-    const adminSocket = (config as { admin: { address: { pipe: { path: string } } } }).admin.address.pipe.path;
-    const [program, ...args] = wrap(envoyArgv(binary, configFile));
-    const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    const envoy = new EnvoyProcess(side, child, adminSocket);
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the ${side} Envoy exited (${child.signalCode ?? `code ${child.exitCode}`}): ${envoy.stderr.trim().split('\n').slice(-5).join(' | ')}`);
-      const ready = await adminGet(adminSocket, '/ready').catch(() => null);
-      if (ready?.status === 200) return envoy;
-      if (Date.now() > deadline) {
-        child.kill('SIGKILL');
-        throw new Error(`the ${side} Envoy was not ready within 20 s: ${envoy.stderr.trim().split('\n').slice(-5).join(' | ')}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
-  /** Its threads' CPU from /proc/<pid>/task/<tid>/schedstat (ns), as the receive thread's is read. */
-  cpuMs(proc = '/proc'): number {
-    let tids: number[] = [];
-    try {
-      tids = fs.readdirSync(`${proc}/${this.pid}/task`).map(Number);
-    } catch {
-      return 0;
-    }
-    return threadsCpuMs(tids.map((tid) => `${this.pid}/task/${tid}`), proc);
-  }
-
-  async counters(): Promise<EnvoyCounters> {
-    const stats = await adminGet(this.adminSocket, '/stats?filter=^cluster\\.');
-    if (stats.status !== 200) throw new Error(`the ${this.side} Envoy's stats answered ${stats.status}`);
-    return { ...parseClusterStats(stats.body), cpuMs: this.cpuMs() };
-  }
-
-  stop(): void {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
-  }
 }

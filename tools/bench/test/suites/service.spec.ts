@@ -191,6 +191,7 @@ describe('saturation and the report', () => {
     cpuMs: { driver: 10, replicas: 20, delayer: 5, receive: 1, proxy: null },
     cpuPer1000CallsMs: 36,
     saturated,
+    dns: { queries: offered === 100 && strategy === 'dns-round-robin' ? 7 : 0, lookups: 0, nxdomain: 0, byType: {} },
   });
 
   it('calls a step saturated on throughput, errors or p99', () => {
@@ -212,9 +213,23 @@ describe('saturation and the report', () => {
       provenance: {},
       settings: { stepMs: 1000, warmupMs: 0, drainMs: 1000, deadlineMs: 1000, changeRate: 0, changePhaseMs: 1000, startedAt: 'now', profile: 'quick', cpuCount: 2, cores: '2 CPUs' },
       plan: {},
-      results: { replicas: [], cells, changes: [], skipped: [{ strategy: 'l7-proxy', transport: 'all', why: 'Envoy is not installed' }], failures: [] },
+      results: {
+        replicas: [],
+        cells,
+        changes: [],
+        driverStarts: [
+          { strategy: 'l4', transport: 'grpc', dns: { queries: 0, lookups: 0, nxdomain: 0, byType: {} } },
+          { strategy: 'dns-round-robin', transport: 'grpc', dns: { queries: 6, lookups: 1, nxdomain: 2, byType: { A: 2, AAAA: 2, TXT: 2 } } },
+        ],
+        skipped: [{ strategy: 'l7-proxy', transport: 'all', why: 'Envoy is not installed' }],
+        failures: [],
+      },
     });
     expect(md).toContain('| l4 | grpc | 200 |');
+    // The DNS queries per step, and what each driver's first lookups cost (only drivers that asked).
+    expect(md).toMatch(/\| dns-round-robin \| grpc \| 100 \|.*\| 7 \|/);
+    expect(md).toContain('dns-round-robin × grpc 6 (2 A, 2 AAAA, 2 TXT; 2 NXDOMAIN)');
+    expect(md).not.toContain('l4 × grpc 0');
     expect(md).toContain('34% / 33% / 33%');
     expect(md).toContain('not run: l7-proxy: Envoy is not installed');
   });

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import type { ProcessSample } from '@bench/config';
 import type { Stage } from '../../network';
-import { FrontProxy, resolveEnvoy, applyVirtualIp, findStrategy, SERVICE_NAME, SERVICE_TRANSPORTS, SERVICE_VIP, virtualIpRulesInForce, writeHeadlessName, type BalancingStrategy, type ServiceTransport, type StrategyName } from '../../network';
+import { FrontProxy, HeadlessService, resolveEnvoy, applyVirtualIp, dnsCountsBetween, findStrategy, SERVICE_NAME, SERVICE_TRANSPORTS, SERVICE_VIP, virtualIpRulesInForce, type BalancingStrategy, type DnsCounts, type ServiceTransport, type StrategyName } from '../../network';
 import { throttlingBetween, type CpuThrottling } from '../../network';
 import { ReplicaSet, type Replica, type ReplicaRecord } from '../../network';
 import { delayerCpuBetween, type DelayerCpu } from '../../network';
@@ -57,6 +57,8 @@ export interface ServiceCell extends Pick<StepResult, 'ok' | 'errors' | 'errorKi
   /** Everyone's CPU (driver, replicas, proxy, delayer and the servers' receive thread) per 1,000 completed calls, ms. */
   cpuPer1000CallsMs: number | null;
   saturated: string | null;
+  /** Queries the cluster DNS received in the step (from its log). */
+  dns: DnsCounts;
 }
 
 /** A replica added and one removed gracefully under load at a fixed rate. */
@@ -70,9 +72,16 @@ export interface ChangeRun {
   /** Calls due in the run that neither succeeded nor failed: none may be lost. */
   lost: number;
   corrected: HdrSummary;
-  added: { name: string; endpointAtMs: number; firstRequestAfterMs: number | null; requests: number };
+  /**
+   * When the joined replica served its first request, from when it became an endpoint; polled until
+   * the run ends, so `firstRequestPhase` says whether it came while it joined or only after the
+   * oldest left (a client that re-resolves or reconnects only when a connection ends); null: never.
+   */
+  added: { name: string; endpointAtMs: number; firstRequestAfterMs: number | null; firstRequestPhase: 'joined' | 'after the oldest left' | null; requests: number };
   removed: { name: string; leftAtMs: number; drainedInMs: number };
   bins: TimelineBin[];
+  /** Queries the cluster DNS received in each phase: steady, after the join, after the leave. */
+  dns: { steady: DnsCounts; joined: DnsCounts; left: DnsCounts };
 }
 
 export interface ServiceResults {
@@ -80,12 +89,14 @@ export interface ServiceResults {
   replicas: ReplicaRecord[];
   cells: ServiceCell[];
   changes: ChangeRun[];
+  /** Queries the cluster DNS received while each sweep's driver connected and warmed up (its first lookups). */
+  driverStarts: { strategy: StrategyName; transport: ServiceTransport; dns: DnsCounts }[];
   /** Strategy × transport pairs not run, with why (does not apply, or what is missing here). */
   skipped: { strategy: StrategyName; transport: ServiceTransport | 'all'; why: string }[];
   failures: { strategy: StrategyName; transport: ServiceTransport; error: string }[];
 }
 
-type Reading = { counters: Record<string, ProcessSample | { error: string }>; driverCpuMs: number; throttling: Map<string, CpuThrottling | null>; delayer: DelayerCpu | null; proxyCpuMs: number | null };
+type Reading = { counters: Record<string, ProcessSample | { error: string }>; driverCpuMs: number; throttling: Map<string, CpuThrottling | null>; delayer: DelayerCpu | null; proxyCpuMs: number | null; dns: DnsCounts };
 
 /** Why a step counts as saturated (SATURATION), or null. */
 export function saturation(step: Pick<StepResult, 'rate' | 'throughputPerS' | 'errors' | 'due'> & { corrected: Pick<HdrSummary, 'p99Ms'> }): string | null {
@@ -108,9 +119,9 @@ export async function measureService(
   const replicas: Replica[] = Array.from({ length: options.replicas }, () => set.add());
   const addresses = replicas.map((r) => r.address);
   applyVirtualIp(t, [SERVICE_PORTS.http, SERVICE_PORTS.grpc], addresses);
-  const hostsFile = writeHeadlessName(t, addresses);
-  const results: ServiceResults = { replicas: set.record(), cells: [], changes: [], skipped: [], failures: [] };
-  addProvenance({ service: { replicas: set.record(), virtualIp: SERVICE_VIP, virtualIpRules: virtualIpRulesInForce(t), headlessName: SERVICE_NAME, hostsFile, ports: SERVICE_PORTS } });
+  const headless = await HeadlessService.start(stage, addresses);
+  const results: ServiceResults = { replicas: set.record(), cells: [], changes: [], driverStarts: [], skipped: [], failures: [] };
+  addProvenance({ service: { replicas: set.record(), virtualIp: SERVICE_VIP, virtualIpRules: virtualIpRulesInForce(t), headlessName: headless.record(), ports: SERVICE_PORTS } });
 
   const read = async (driver: DriverProcess): Promise<Reading> => {
     const counters = await driver.send({ type: 'counters' }, 'counters');
@@ -120,6 +131,7 @@ export async function measureService(
       throttling: new Map(replicas.map((r) => [r.name, set.throttling(r)])),
       delayer: await stage.delayerCpu(),
       proxyCpuMs: proxy?.cpuMs() ?? null,
+      dns: await headless.queries(),
     };
   };
 
@@ -177,9 +189,13 @@ export async function measureService(
     ];
     return FrontProxy.start(t, binary, routes, replicas.map((r) => r.address), path.join(stage.workDir, 'front-proxy'));
   }
-  await eachPair('sweep', sweep);
-  if (settings.changeRate > 0) await eachPair('change under load', changeUnderLoad);
-  return results;
+  try {
+    await eachPair('sweep', sweep);
+    if (settings.changeRate > 0) await eachPair('change under load', changeUnderLoad);
+    return results;
+  } finally {
+    headless.stop(); // its process would go with the server namespace anyway; its file goes with the work folder
+  }
 
   function startDriver(strategy: BalancingStrategy, transport: ServiceTransport, warmupRate: number): Promise<DriverProcess> {
     const port = transport === 'grpc' ? SERVICE_PORTS.grpc : SERVICE_PORTS.http;
@@ -202,7 +218,9 @@ export async function measureService(
   }
 
   async function sweep(strategy: BalancingStrategy, transport: ServiceTransport): Promise<void> {
+    const dnsBefore = await headless.queries();
     const driver = await startDriver(strategy, transport, options.rates[0]);
+    results.driverStarts.push({ strategy: strategy.name, transport, dns: dnsCountsBetween(dnsBefore, await headless.queries()) });
     try {
       for (const rate of options.rates) {
         const before = await read(driver);
@@ -212,7 +230,7 @@ export async function measureService(
         results.cells.push(cell);
         progress(
           `${strategy.name} ${transport} at ${rate}/s: ${Math.round(cell.throughputPerS)}/s, p99 ${cell.corrected.p99Ms.toFixed(1)} ms, errors ${cell.errors}, shares ${cell.replicas.map((r) => r.requests).join('/')}` +
-            `${cell.cpuPer1000CallsMs === null ? '' : `, ${Math.round(cell.cpuPer1000CallsMs)} ms CPU per 1,000 calls`}${cell.saturated ? ` — saturated (${cell.saturated})` : ''}`,
+            `${cell.cpuPer1000CallsMs === null ? '' : `, ${Math.round(cell.cpuPer1000CallsMs)} ms CPU per 1,000 calls`}, ${cell.dns.queries} DNS queries${cell.saturated ? ` — saturated (${cell.saturated})` : ''}`,
           results,
         );
         if (cell.saturated) break;
@@ -237,31 +255,44 @@ export async function measureService(
       const started = performance.now();
       const at = () => performance.now() - started;
       const timeline = driver.send({ type: 'timeline', rate, durationMs: 3 * phase, binMs: CHANGE_BIN_MS }, 'timeline');
+      const dnsStart = await headless.queries();
       await sleep(phase);
       const joining = set.add();
       await startApps(strategy, [joining]);
       replicas.push(joining);
-      publishEndpoints();
+      const dnsJoin = await headless.queries();
+      await publishEndpoints();
       const endpointAtMs = at();
       await driver.send({ type: 'replicas', replicas: replicas.map((r) => ({ name: r.name, address: r.address })) }, 'replicas');
       const base = await driver.send({ type: 'counters' }, 'counters');
       const baseRequests = requestsOf(base.replicas[joining.name]);
-      let firstRequestAfterMs: number | null = null;
-      while (at() < 2 * phase) {
-        const now = await driver.send({ type: 'counters' }, 'counters');
-        if (firstRequestAfterMs === null && requestsOf(now.replicas[joining.name]) > baseRequests) firstRequestAfterMs = at() - endpointAtMs;
+      let firstRequestAt: number | null = null;
+      let left: { leaving: Replica; leftAtMs: number; drainedInMs: number; dns: DnsCounts } | null = null;
+      // Polled until the run's end, so a replica first reached only after the oldest left is seen too;
+      // the oldest leaves at 2 phases, or at once if the new one took longer than that to start.
+      while (left === null || (firstRequestAt === null && at() < 3 * phase - CHANGE_POLL_MS)) {
+        if (left === null && at() >= 2 * phase) {
+          const leaving = replicas.shift()!;
+          const dns = await headless.queries();
+          await publishEndpoints();
+          const leftAtMs = at();
+          await apps.get(leaving.name)?.stop();
+          apps.delete(leaving.name);
+          left = { leaving, leftAtMs, drainedInMs: at() - leftAtMs, dns };
+          set.remove(leaving);
+          await driver.send({ type: 'replicas', replicas: replicas.map((r) => ({ name: r.name, address: r.address })) }, 'replicas');
+        }
+        if (firstRequestAt === null) {
+          const now = await driver.send({ type: 'counters' }, 'counters');
+          if (requestsOf(now.replicas[joining.name]) > baseRequests) firstRequestAt = at();
+        }
         await sleep(CHANGE_POLL_MS);
       }
-      const leaving = replicas.shift()!;
-      publishEndpoints();
-      const leftAtMs = at();
-      await apps.get(leaving.name)?.stop();
-      apps.delete(leaving.name);
-      const drainedInMs = at() - leftAtMs;
-      set.remove(leaving);
-      await driver.send({ type: 'replicas', replicas: replicas.map((r) => ({ name: r.name, address: r.address })) }, 'replicas');
       const { result, bins } = await timeline;
+      const dnsEnd = await headless.queries();
       const end = await driver.send({ type: 'counters' }, 'counters');
+      const { leaving, leftAtMs, drainedInMs } = left;
+      const firstRequestAfterMs = firstRequestAt === null ? null : firstRequestAt - endpointAtMs;
       const change: ChangeRun = {
         strategy: strategy.name,
         transport,
@@ -271,14 +302,22 @@ export async function measureService(
         errorKinds: result.errorKinds,
         lost: result.due - result.ok - result.errors,
         corrected: result.corrected,
-        added: { name: joining.name, endpointAtMs, firstRequestAfterMs, requests: requestsOf(end.replicas[joining.name]) - baseRequests },
+        added: {
+          name: joining.name,
+          endpointAtMs,
+          firstRequestAfterMs,
+          firstRequestPhase: firstRequestAt === null ? null : firstRequestAt < leftAtMs ? 'joined' : 'after the oldest left',
+          requests: requestsOf(end.replicas[joining.name]) - baseRequests,
+        },
         removed: { name: leaving.name, leftAtMs, drainedInMs },
         bins,
+        dns: { steady: dnsCountsBetween(dnsStart, dnsJoin), joined: dnsCountsBetween(dnsJoin, left.dns), left: dnsCountsBetween(left.dns, dnsEnd) },
       };
       results.changes.push(change);
       progress(
-        `${strategy.name} ${transport} under change at ${rate}/s: ${joining.name} joined, first request ${firstRequestAfterMs === null ? 'never in the phase' : `after ${Math.round(firstRequestAfterMs)} ms`}; ` +
-          `${leaving.name} left, drained in ${Math.round(drainedInMs)} ms; ${result.errors} errors, ${change.lost} lost, p99 ${result.corrected.p99Ms.toFixed(1)} ms`,
+        `${strategy.name} ${transport} under change at ${rate}/s: ${joining.name} joined, first request ${firstRequestAfterMs === null ? 'never in the run' : `after ${Math.round(firstRequestAfterMs)} ms (${change.added.firstRequestPhase})`}; ` +
+          `${leaving.name} left, drained in ${Math.round(drainedInMs)} ms; ${result.errors} errors, ${change.lost} lost, p99 ${result.corrected.p99Ms.toFixed(1)} ms; ` +
+          `DNS queries ${change.dns.steady.queries}/${change.dns.joined.queries}/${change.dns.left.queries} (steady/joined/left)`,
         results,
       );
     } finally {
@@ -286,11 +325,11 @@ export async function measureService(
     }
   }
 
-  /** The Service's endpoints are the replicas now listed: the virtual IP's rules and the headless name. */
-  function publishEndpoints(): void {
+  /** The Service's endpoints are the replicas now listed: the virtual IP's rules, the headless name's records, Envoy's EDS. */
+  async function publishEndpoints(): Promise<void> {
     const now = replicas.map((r) => r.address);
     applyVirtualIp(t, [SERVICE_PORTS.http, SERVICE_PORTS.grpc], now);
-    writeHeadlessName(t, now);
+    await headless.setEndpoints(now);
     proxy?.setEndpoints(now);
   }
 
@@ -332,6 +371,7 @@ export async function measureService(
       cpuMs: cpu,
       cpuPer1000CallsMs: step.ok > 0 ? (1000 * total) / step.ok : null,
       saturated: saturation(step),
+      dns: dnsCountsBetween(before.dns, after.dns),
     };
   }
 }

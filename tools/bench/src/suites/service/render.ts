@@ -6,6 +6,7 @@ import { renderLogChart } from '../../export';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';
+import type { DnsCounts } from '../../network';
 import type { ServiceCell, ServiceResults, ServiceSettings } from './measure';
 
 export type ServiceDocument = SuiteDocument<ServiceSettings, ServiceResults>;
@@ -21,6 +22,9 @@ export function sharesText(cell: ServiceCell): string {
   return cell.replicas.map((r) => pct(r.requests, total)).join(' / ');
 }
 
+/** Queries the cluster DNS received (results from before it was counted have none: —). */
+const queries = (dns: DnsCounts | undefined) => (dns ? count(dns.queries) : '—');
+
 function throttledText(cell: ServiceCell): string {
   if (cell.replicas.every((r) => r.throttling === null)) return 'no limit';
   return cell.replicas.map((r) => (r.throttling ? `${Math.round(r.throttling.throttledMs)}` : '—')).join(' / ');
@@ -28,8 +32,8 @@ function throttledText(cell: ServiceCell): string {
 
 function sweepTable(cells: readonly ServiceCell[]): Table {
   return {
-    header: ['strategy', 'transport', 'offered/s', 'completed/s', 'p50 ms', 'p99 ms', 'p99.9 ms', 'p99 ms (uncorrected)', 'errors', 'requests per replica', 'CPU ms per replica', 'throttled ms per replica', 'CPU ms / 1,000 calls', 'saturated'],
-    numeric: [false, false, true, true, true, true, true, true, true, false, false, false, true, false],
+    header: ['strategy', 'transport', 'offered/s', 'completed/s', 'p50 ms', 'p99 ms', 'p99.9 ms', 'p99 ms (uncorrected)', 'errors', 'requests per replica', 'CPU ms per replica', 'throttled ms per replica', 'CPU ms / 1,000 calls', 'DNS queries', 'saturated'],
+    numeric: [false, false, true, true, true, true, true, true, true, false, false, false, true, true, false],
     rows: cells.map((c) => [
       c.strategy,
       c.transport,
@@ -44,6 +48,7 @@ function sweepTable(cells: readonly ServiceCell[]): Table {
       c.replicas.map((r) => Math.round(r.cpuMs)).join(' / '),
       throttledText(c),
       c.cpuPer1000CallsMs === null ? '—' : count(Math.round(c.cpuPer1000CallsMs)),
+      queries(c.dns),
       c.saturated ?? '',
     ]),
   };
@@ -94,21 +99,30 @@ function saturationTable(cells: readonly ServiceCell[]): Table {
 
 function changeTable(results: ServiceResults): Table {
   return {
-    header: ['strategy', 'transport', 'rate/s', 'joined: first request after', 'its requests', 'left: drained in', 'errors', 'lost', 'p99 ms', 'worst bin ms'],
-    numeric: [false, false, true, false, true, false, true, true, true, true],
+    header: ['strategy', 'transport', 'rate/s', 'joined: first request after', 'its requests', 'left: drained in', 'errors', 'lost', 'p99 ms', 'worst bin ms', 'DNS queries steady / joined / left'],
+    numeric: [false, false, true, false, true, false, true, true, true, true, false],
     rows: results.changes.map((c) => [
       c.strategy,
       c.transport,
       count(c.offeredPerS),
-      c.added.firstRequestAfterMs === null ? 'never (in the phase)' : `${count(Math.round(c.added.firstRequestAfterMs))} ms`,
+      c.added.firstRequestAfterMs === null ? 'never (in the run)' : `${count(Math.round(c.added.firstRequestAfterMs))} ms${c.added.firstRequestPhase === 'after the oldest left' ? ' (after the oldest left)' : ''}`,
       count(c.added.requests),
       `${count(Math.round(c.removed.drainedInMs))} ms`,
       count(c.errors),
       count(c.lost),
       ms(c.corrected.p99Ms),
       ms(Math.max(0, ...c.bins.map((b) => b.maxMs))),
+      c.dns ? [c.dns.steady, c.dns.joined, c.dns.left].map(queries).join(' / ') : '—',
     ]),
   };
+}
+
+/** What each sweep's driver asked the cluster DNS while it connected and warmed up (its first lookups). */
+function driverStartText(results: ServiceResults): string {
+  const starts = (results.driverStarts ?? []).filter((d) => d.dns.queries > 0);
+  if (starts.length === 0) return 'No driver asked the cluster DNS anything while it connected.';
+  const types = (d: DnsCounts) => Object.entries(d.byType).map(([type, n]) => `${n} ${type}`).join(', ');
+  return `DNS queries while each driver connected and warmed up (every other strategy dials an address): ${starts.map((d) => `${d.strategy} × ${d.transport} ${d.dns.queries} (${types(d.dns)}; ${d.dns.nxdomain} NXDOMAIN)`).join('; ')}.`;
 }
 
 function skippedLines(results: ServiceResults): string[] {
@@ -139,8 +153,10 @@ export function renderServiceMarkdown(doc: ServiceDocument): string {
     '',
     markdownTable(sweepTable(r.cells)),
     '',
+    `DNS queries: what the cluster DNS (dnsmasq, the headless name's records) received in the step, from its log. ${driverStartText(r)}`,
+    '',
     ...(r.changes.length
-      ? ['## Change under load', '', `At a fixed rate: ${s.changePhaseMs} ms steady, a replica joins (an endpoint once its apps listen), ${s.changePhaseMs} ms later the oldest leaves gracefully (out of the endpoints, then SIGTERM: it drains).`, '', markdownTable(changeTable(r)), '']
+      ? ['## Change under load', '', `At a fixed rate: ${s.changePhaseMs} ms steady, a replica joins (an endpoint once its apps listen: the rules, the DNS records — dnsmasq reads its hosts file again on SIGHUP — and Envoy's EDS), ${s.changePhaseMs} ms later the oldest leaves gracefully (out of the endpoints, then SIGTERM: it drains). The new replica's counter is polled until the run ends.`, '', markdownTable(changeTable(r)), '']
       : []),
     ...skippedLines(r),
     '',
@@ -192,7 +208,7 @@ export function renderServiceHtml(doc: ServiceDocument): string {
       { id: 'shares', heading: "Each replica's share", intro: "Requests each replica served, by its own counter: under l4 one gRPC channel is one connection, so one replica.", legend: { ids: transports.map((t) => SERIES[t]), marks: 'bars' }, charts: shareCharts },
       { id: 'latency', heading: 'Latency against offered rate', intro: 'p99 from each call’s due time, per strategy.', legend: { ids: transports.map((t) => SERIES[t]), marks: 'lines' }, charts: latencyCharts },
       ...(doc.results.changes.length
-        ? [{ id: 'change', heading: 'Change under load', intro: 'A replica joins, then the oldest leaves gracefully, under load at a fixed rate: when the new one first serves, errors, lost calls and the worst latency in any 250 ms bin.', table: htmlTable(changeTable(doc.results)) }]
+        ? [{ id: 'change', heading: 'Change under load', intro: 'A replica joins, then the oldest leaves gracefully, under load at a fixed rate: when the new one first serves (polled until the run ends), errors, lost calls, the worst latency in any 250 ms bin and the DNS queries in each phase.', table: htmlTable(changeTable(doc.results)) }]
         : []),
       { id: 'sweep', heading: 'The sweep', intro: skippedLines(doc.results).join(' ') || 'Every strategy and transport ran.', table: htmlTable(sweepTable(cells)) },
     ],
