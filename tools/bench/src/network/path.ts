@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { makeCertificates, removeCertificates, type CertificateSet } from '../security';
 import { addPathCounters, pathCountersBetween, type DnsCounts, type EnvoyCounters, type PathCounters } from '../results';
-import { CLUSTER, DNS_ADDRESS, DnsServer, dnsmasqArgv, dnsmasqMissing, netnsEtcDir, podResolvConf, searchDomains, SERVICE_NAMES, serviceFqdn, startClusterDns } from './cluster-dns';
+import { CLUSTER, DNS_ADDRESS, dnsmasqArgv, dnsmasqMissing, netnsEtcDir, podResolvConf, searchDomains, SERVICE_NAMES, serviceFqdn, startClusterDns } from './cluster-dns';
 import { ENVOY, resolveEnvoy } from './envoy-binary';
 import { findProfile, loadProfiles, usesStage, type NetworkProfile } from './profile';
 import { EnvoyProcess } from './envoy-process';
