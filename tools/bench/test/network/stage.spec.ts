@@ -203,7 +203,15 @@ describeRoot('network stage (root)', () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-net-suite-'));
     try {
       const args = [path.resolve(__dirname, '../../dist/suites/latency/main.js'), '--profile', 'quick', '--calls', '5', '--network', 'zone,region', '--out', out];
-      const result = spawnSync(process.execPath, args, { cwd: path.resolve(__dirname, '../../../..'), encoding: 'utf8', timeout: 100_000 });
+      const attempt = () => spawnSync(process.execPath, args, { cwd: path.resolve(__dirname, '../../../..'), encoding: 'utf8', timeout: 100_000 });
+      let result = attempt();
+      // A stage that refuses its calibration under CI's foreign load (zone's 0.3-ms tolerance: a ping 0.46 ms
+      // short, seen once) is the stage working as meant; what this test is about needs a stage that passed.
+      if (result.status !== 0 && /calibration refused/.test(result.stderr)) {
+        fs.rmSync(out, { recursive: true, force: true });
+        fs.mkdirSync(out);
+        result = attempt();
+      }
       if (result.status !== 0) throw new Error(`bench:latency exited ${result.status}:\n${result.stderr.slice(-3000)}`);
       const runs = fs.readdirSync(out).filter((name) => name.startsWith('latency-')).sort();
       const docs = runs.map((run) => JSON.parse(fs.readFileSync(path.join(out, run, 'results.json'), 'utf8')));
