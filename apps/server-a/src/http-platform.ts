@@ -3,7 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { CONNECTION_LIMITS, isTuned, limitHttp1Connections, limitHttp2Sessions, logTlsStates, processSampler, REPLY_LIMIT, REQUEST_LIMITS, serverTlsOptions, type Settings } from '@bench/config';
+import { CONNECTION_LIMITS, isTuned, limitHttp1Connections, listenBacklogFor, limitHttp2Sessions, logTlsStates, processSampler, REPLY_LIMIT, REQUEST_LIMITS, serverTlsOptions, type Settings } from '@bench/config';
 import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
 import { connectSample, PROTOBUF_MEDIA_TYPE } from '@bench/proto';
 import { AppModule } from './app.module';
@@ -89,6 +89,20 @@ export async function createServerAH2(settings: Settings): Promise<INestApplicat
     grpcWeb: false,
   });
   return app;
+}
+
+/**
+ * Listens on `port`, with the accept queue the variant asks for (tuning listen-backlog) or Node's default.
+ * Nest hands its first argument to the platform's listen, and both Express's (node:http's server.listen)
+ * and Fastify's take a { port, host, backlog } object.
+ */
+export async function listenServerA(app: INestApplication, port: number, settings: Settings): Promise<void> {
+  const backlog = listenBacklogFor(settings.variant);
+  if (backlog === null) await app.listen(port, settings.host);
+  else {
+    const listen: (options: { port: number; host: string; backlog: number }) => Promise<unknown> = app.listen.bind(app);
+    await listen({ port, host: settings.host, backlog });
+  }
 }
 
 const LOGGER: ('error' | 'warn')[] = ['error', 'warn'];

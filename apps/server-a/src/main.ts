@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import { exitWithParent, explainListenError, loadSettings, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
 import { observeSampleCodec } from '@bench/proto';
-import { createServerA, createServerAH2 } from './http-platform';
+import { createServerA, createServerAH2, listenServerA } from './http-platform';
 
 async function main(): Promise<void> {
   exitWithParent('server-a');
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   stopOnSignals({ close: async () => void (await Promise.all([app.close(), h2.close()])) }, 'server-a');
   const listen = async (target: typeof app, port: number, variable: string) => {
     try {
-      await target.listen(port, settings.host);
+      await listenServerA(target, port, settings);
     } catch (error) {
       throw new Error(explainListenError(error, { variable, port, host: settings.host }));
     }

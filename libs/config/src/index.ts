@@ -30,6 +30,8 @@ export {
   TUNED_CODEC_ENV,
   grpcChannelOptionsFor,
   http2WindowFor,
+  listenBacklogFor,
+  LISTEN_BACKLOG,
   nodeOptionsFor,
   nestVariantEnv,
   GRPC_FLOW_CONTROL_WINDOW_BYTES,

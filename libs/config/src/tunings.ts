@@ -81,6 +81,20 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
       '("socket hang up" after a long call); the server must outlive the client\'s idle timeout, as behind any load balancer',
   },
   {
+    id: 'listen-backlog',
+    app: 'server-a',
+    transport: 'json, proto-h1',
+    change:
+      "server-a's listeners ask the kernel for an accept queue of LISTEN_BACKLOG (4,096) connections instead of Node's 511 " +
+      '(the kernel caps it at net.core.somaxconn, 4,096 by default since Linux 5.4, per network namespace, so per pod)',
+    why:
+      'a burst of new connections wider than the queue (②-3: 1,000 at once, a connection each) overflows it: the kernel ' +
+      'drops the handshakes it cannot queue, answers with SYN cookies, and the client waits for its retransmissions. Under ' +
+      "TLS on Node 24 it resets connections: the client's ClientHello (1,608 bytes with OpenSSL 3.5's post-quantum key " +
+      "share; Node 20's was 389) takes two TCP segments, and a retransmitted second segment fails the SYN-cookie check, which the " +
+      'kernel answers with a reset (read ECONNRESET; docs/security.md, measured)',
+  },
+  {
     id: 'fastify-adapter',
     app: 'server-a',
     transport: 'json, proto-h1',
@@ -164,6 +178,17 @@ export function http2WindowFor(variant: NestVariant): number | null {
 /** Channel options of a variant's gRPC client channels: the raised window when tuned, else grpc-js's defaults. */
 export function grpcChannelOptionsFor(variant: NestVariant): Record<string, number> {
   return isTuned(variant, 'http2-window') ? { 'grpc-node.flow_control_window': GRPC_FLOW_CONTROL_WINDOW_BYTES } : {};
+}
+
+/**
+ * The accept queue server-a's tuned listeners ask for (tuning listen-backlog): the kernel's own default
+ * cap (net.core.somaxconn), which Go's net.Listen uses as its backlog; Node's default is 511.
+ */
+export const LISTEN_BACKLOG = 4096;
+
+/** The listen backlog a variant's server-a asks for: LISTEN_BACKLOG when tuned, else null (Node's default, 511). */
+export function listenBacklogFor(variant: NestVariant): number | null {
+  return isTuned(variant, 'listen-backlog') ? LISTEN_BACKLOG : null;
 }
 
 /**
