@@ -100,7 +100,8 @@ export async function listenServerA(app: INestApplication, port: number, setting
   const backlog = listenBacklogFor(settings.variant);
   if (backlog === null) await app.listen(port, settings.host);
   else {
-    const listen: (options: { port: number; host: string; backlog: number }) => Promise<unknown> = app.listen.bind(app);
+    // Nest's type says (port, hostname); what it does is forward its arguments to the platform unchanged.
+    const listen = app.listen.bind(app) as unknown as (options: { port: number; host: string; backlog: number }) => Promise<unknown>;
     await listen({ port, host: settings.host, backlog });
   }
 }
