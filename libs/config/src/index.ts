@@ -63,3 +63,4 @@ export {
   type SecuritySettings,
   type TlsState,
 } from './security';
+export { freePort } from './free-port';

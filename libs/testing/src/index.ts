@@ -1,4 +1,4 @@
-export { freePort } from './free-port';
+export { freePort } from '@bench/config';
 export { startFakeJsonServer, startFakeGrpcServer, type FakeServer, type RowSource } from './fake-servers';
 export { readBulk, type BulkRead } from './bulk-reader';
 export { stopProcess } from './stop-process';

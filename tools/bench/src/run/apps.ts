@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import * as net from 'node:net';
 import * as path from 'node:path';
-import { CONTROL_TOKEN_ENV, PARENT_PIPE_ENV, SECURITY_ENV, SETTING_ENV } from '@bench/config';
+import { CONTROL_TOKEN_ENV, freePort, PARENT_PIPE_ENV, SECURITY_ENV, SETTING_ENV } from '@bench/config';
 import { runToken } from './control-token';
 import { APP_NAMES, type AppName, START_BOUND_MS, STOP_BOUND_MS, missingMains, type VariantRecord } from '../plan';
 import type { Failure, PathCost, PathCounters, Pinning } from '../results';
@@ -116,27 +115,17 @@ export interface AppPorts {
 
 const PORT_SETTING = { client: 'clientPort', serverA: 'serverAPort', serverB: 'serverBPort', serverAH2: 'serverAH2Port' } as const;
 
-/** Ports nothing listens on now, from the operating system (listen on port 0), all distinct. */
-export async function freePorts(count: number, host = '127.0.0.1'): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise<net.Server>((resolve, reject) => {
-          const server = net.createServer();
-          server.once('error', reject);
-          server.listen(0, host, () => resolve(server));
-        }),
-    ),
-  );
-  const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+/** Ports nothing listens on now, all distinct, from below the ephemeral range (libs/config freePort says why). */
+export async function freePorts(count: number): Promise<number[]> {
+  const ports: number[] = [];
+  // One at a time: freePort never hands out the same port twice in a process.
+  for (let i = 0; i < count; i++) ports.push(await freePort());
   return ports;
 }
 
 /**
  * Each app's port: the one its variable gives (+ slot × PORT_STRIDE, so sets up at once never share),
- * or else one the operating system says is free. Fixed default ports would make any other program on
+ * or else a free one below the ephemeral range. Fixed default ports would make any other program on
  * 3000–3002 (a dev server) abort the run; a port taken between this choice and the app's listen is
  * the caller's to retry (the app exits saying "already in use").
  */
