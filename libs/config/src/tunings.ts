@@ -148,10 +148,12 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
     why:
       "Node's dns.lookup is getaddrinfo on libuv's 4-thread pool, asked again for every new connection: with a pod's " +
       'resolver (ndots:5, search domains) a short name costs 2 round trips and 4 DNS queries, so a burst of new ' +
-      "connections queues its lookups 4 at a time (--network region+names: the blog's JSON ②-3 made 816 lookups per call, " +
-      "the tuned pool's 1,000 connections hit undici's 10-s connect timeout, which counts the queued lookup). json-h2, " +
-      'Connect and the lean unary gRPC client look up once per HTTP/2 session (a new call with a fresh connection, a ' +
-      "reconnect); grpc-js's channels resolve once per channel on their own (docs/production-path.md, measured)",
+      "connections queues its lookups 4 at a time (the blog's HTTP/1.1 ②-3 reopens ~840 connections per call; the tuned " +
+      "pool's 1,000 at once hit undici's 10-s connect timeout, which counts the queued lookup). json-h2, " +
+      "Connect and the lean unary gRPC client look up once per HTTP/2 session (a cold call's fresh connection, a " +
+      "reconnect); grpc-js's channels resolve once per channel on their own. Across region+names, ②-3 (run " +
+      "2026-11-28T13-00-50Z): the blog's JSON 16,518 → 600 ms (843 → 0.2 lookups per call), tuned JSON failed → 140 ms " +
+      '(docs/production-path.md)',
   },
   {
     id: 'larger-young-generation',
