@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import * as dns from 'node:dns';
+import type { LookupAllOptions } from 'node:dns';
 import * as fs from 'node:fs';
 import * as http2 from 'node:http2';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
@@ -9,7 +11,13 @@ import type { TLSSocket } from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
 import { Http2SessionManager } from '@connectrpc/connect-node';
 import { Pool } from 'undici';
+import { DEFAULT_SETTINGS, type Settings } from '@bench/config';
+import { cachingLookup, ReplyMeter } from '@bench/harness';
+import { lookupFor } from '../src/transports/client-lookup';
+import { httpsAgentFor } from '../src/transports/client-tls';
+import { Http2Session } from '../src/transports/http2-json';
 import { TlsSessions } from '../src/transports/tls-sessions';
+import { undiciConnection, type BodyDecoder } from '../src/transports/undici-json';
 
 // Which of the client's libraries resume a TLS 1.3 session on a new connection, measured at the server
 // (isSessionReused on each connection it accepts): with their defaults, and with tuning
@@ -170,5 +178,54 @@ describe('tls-session-reuse (TlsSessions)', () => {
   it('keeps sessions per origin: another server is offered none', () => {
     const sessions = new TlsSessions();
     expect(sessions.offer('https://127.0.0.1:1')).toEqual({});
+  });
+});
+
+describe('cached-lookup under TLS: connections to the server by name ask the lookup they are given, with tls-session-reuse too', () => {
+  /** A caching lookup over the real resolver, listing the names it asked. */
+  function countingLookup() {
+    const asked: string[] = [];
+    const lookup = cachingLookup(60_000, ((hostname: string, options: LookupAllOptions, callback: Parameters<typeof dns.lookup>[2]) => {
+      asked.push(hostname);
+      dns.lookup(hostname, options, callback);
+    }) as typeof dns.lookup);
+    return { lookup, asked };
+  }
+  const byName = () => origin.replace('127.0.0.1', 'localhost');
+
+  it.each([false, true])('undici (tuned json, proto-h1), sessions kept: %s', async (keep) => {
+    const { lookup, asked } = countingLookup();
+    const bytes: BodyDecoder = { kind: 'bytes', decode: (body) => body.toString() };
+    const connection = undiciConnection(byName(), '/', 8, 5_000, new ReplyMeter(), bytes, tls, keep ? new TlsSessions() : null, lookup);
+    expect(await connection.fetchAll(1, 8, 5_000)).toEqual(Array(8).fill('ok'));
+    await connection.close();
+    expect(accepted.length).toBeGreaterThan(1);
+    expect(asked).toEqual(['localhost']);
+  });
+
+  it.each([false, true])('node:http2 (json-h2, lean unary gRPC), sessions kept: %s', async (keep) => {
+    const { lookup, asked } = countingLookup();
+    for (let i = 0; i < 2; i++) {
+      const session = new Http2Session(byName(), null, tls, keep ? new TlsSessions() : null, lookup);
+      const { status, body } = await session.open('/', 5_000);
+      body.resume();
+      expect(status).toBe(200);
+      await session.close();
+    }
+    expect(accepted).toHaveLength(2);
+    expect(asked).toEqual(['localhost']);
+  });
+
+  it("https.Agent (the blog's axios with the tuning): the client's agent looks up through the process's cache", async () => {
+    const settings: Settings = { ...DEFAULT_SETTINGS, variant: 'blog-with-cached-lookup', security: { mode: 'tls', ca: tls.ca, cert: null, key: null } };
+    const agent = httpsAgentFor(settings)!;
+    const lookup = lookupFor(settings)!;
+    expect((agent.options as { lookup?: unknown }).lookup).toBe(lookup);
+    await new Promise<void>((resolve, reject) => {
+      httpsRequest(`${byName()}/`, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject).end();
+    });
+    agent.destroy();
+    expect(accepted).toHaveLength(1);
+    expect(lookupFor({ ...settings, variant: 'blog' })).toBeNull();
   });
 });

@@ -22,3 +22,4 @@ export { parseCaseRun } from './case-reply';
 export { measurePath, PATH_BULK_HTTP2_WINDOW_BYTES, type PathReport, type PathOptions, type Spread, type BulkSpread, type GrpcBulkSpread, type Measured } from './path-probe';
 export { parsePathRequest, PATH_DEFAULTS, type PathRequest } from './path-request';
 export { watchTlsHandshakes, watchingTlsHandshakes, takeTlsHandshakes, type TlsHandshakes } from './tls-handshakes';
+export { cachingLookup, LOOKUP_CACHE_TTL_MS } from './cached-lookup';

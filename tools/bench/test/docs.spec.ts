@@ -6,6 +6,7 @@
 // target or option is documented-and-checked the day it lands.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { TUNINGS } from '@bench/config';
 import { BLOG_CASES } from '../src/plan/cases';
 import { helpText, type Command } from '../src/cli';
 import { parseOptions, USAGE } from '../src/plan/options';
@@ -464,6 +465,12 @@ describe('README.md and docs/', () => {
     expect(failures).toEqual([]);
     // The checker saw the README's two commands (it is not passing by reading nothing).
     expect(commands.get('README.md')).toEqual(expect.arrayContaining(['bench:all', 'npm:test']));
+  });
+
+  it('docs/variants.md names every tuning of TUNINGS in its table of tunings, once', () => {
+    const text = fs.readFileSync(path.join(ROOT, 'docs/variants.md'), 'utf8');
+    const rows = text.split('\n').flatMap((line) => /^\| `([a-z0-9-]+)` \|/.exec(line)?.[1] ?? []);
+    for (const tuning of TUNINGS) expect([tuning.id, rows.filter((id) => id === tuning.id).length]).toEqual([tuning.id, 1]);
   });
 
   it("reads bench:all's options from its USAGE and every other bench target's from its own code", () => {

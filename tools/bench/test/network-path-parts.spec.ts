@@ -11,7 +11,6 @@ import { parseClusterStats } from '../src/network/envoy-process';
 import { captureRules, clientEnvoyConfig, meshRoutes, serverEnvoyConfig } from '../src/network/sidecars';
 import { LATENCY_TRANSPORTS } from '../src/suites/latency/transports';
 import { predictRoundTrips } from '../src/suites/latency/round-trips';
-import { cachingLookup } from '../src/suites/callers/cached-lookup';
 
 describe('path profiles', () => {
   it('join a network profile with features, spelled one way', () => {
@@ -135,23 +134,5 @@ describe('counters and the latency prediction', () => {
     expect(predictRoundTrips(byId('protobuf-keepalive'), ['names'])).toEqual({ lookup: 0, tcp: 0, request: 1, total: 1 });
     expect(predictRoundTrips(byId('grpc'), ['names', 'mesh']).total).toBe(1);
     expect(predictRoundTrips(byId('protobuf-new-connection-cached-lookup'), ['names'])).toEqual({ lookup: 0, tcp: 1, request: 1, total: 2 });
-  });
-
-  it('the caching lookup asks the resolver once per name within its TTL, answering one address or all as asked', async () => {
-    let asked = 0;
-    const fake = ((_host: string, _options: object, callback: (e: null, a: { address: string; family: number }[]) => void) => {
-      asked++;
-      callback(null, [{ address: '198.18.2.2', family: 4 }]);
-    }) as unknown as typeof import('node:dns').lookup;
-    const lookup = cachingLookup(60_000, fake);
-    const one = await new Promise((resolve) => lookup('server-a.servers', {}, (_e, address, family) => resolve([address, family])));
-    const all = await new Promise((resolve) => lookup('server-a.servers', { all: true }, (_e, addresses) => resolve(addresses)));
-    expect(one).toEqual(['198.18.2.2', 4]);
-    expect(all).toEqual([{ address: '198.18.2.2', family: 4 }]);
-    expect(asked).toBe(1);
-    const expired = cachingLookup(0, fake);
-    await new Promise((resolve) => expired('x', {}, resolve));
-    await new Promise((resolve) => expired('x', {}, resolve));
-    expect(asked).toBe(3);
   });
 });

@@ -1,6 +1,7 @@
 import { Agent as HttpsAgent } from 'node:https';
 import type { ConnectionOptions } from 'node:tls';
 import { clientTlsOptions, isTuned, type Settings } from '@bench/config';
+import { GLOBAL_AGENT_OPTIONS, lookupFor, lookupOption } from './client-lookup';
 import { TlsSessions } from './tls-sessions';
 
 /**
@@ -18,13 +19,13 @@ export const HTTP1_ALPN = ['http/1.1'];
 
 /**
  * An https.Agent with what Node's global agent has (keep-alive, LIFO, 5-s socket timeout; its TLS
- * session cache of 100) plus the run's trust: the blog's axios under TLS. Undefined in cleartext,
- * where the blog's shared calls use the global http agent itself.
+ * session cache of 100) plus the run's trust: the blog's axios under TLS, looking names up through the
+ * process's cache with tuning cached-lookup. Undefined in cleartext (httpAgentFor's case).
  */
 export function httpsAgentFor(settings: Settings): HttpsAgent | undefined {
   const tls = clientTls(settings);
   if (!tls) return undefined;
-  const options = { keepAlive: true, scheduling: 'lifo' as const, timeout: 5000, ...tls, ALPNProtocols: HTTP1_ALPN };
+  const options = { ...GLOBAL_AGENT_OPTIONS, ...tls, ALPNProtocols: HTTP1_ALPN, ...lookupOption(lookupFor(settings)) };
   return tlsSessionsFor(settings)?.httpsAgent(options) ?? new HttpsAgent(options);
 }
 

@@ -1,10 +1,12 @@
 import type * as http2 from 'node:http2';
+import type { LookupFunction } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import { createClient, type Client, type Transport } from '@connectrpc/connect';
 import { createConnectTransport, createGrpcTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import { http2WindowFor, type ProcessSample, type Settings } from '@bench/config';
 import type { Connection, Http2Windows, ReplyTally, RowTransport } from '@bench/harness';
 import { connectSample, MAX_MESSAGE_BYTES } from '@bench/proto';
+import { lookupFor, lookupOption } from './client-lookup';
 import { clientTls, tlsSessionsFor } from './client-tls';
 import type { TlsSessions } from './tls-sessions';
 import { sessionWindows } from './http2-json';
@@ -56,7 +58,7 @@ export class ConnectTransport implements RowTransport {
   }
 
   private sessionManager(): WindowedSessionManager {
-    return new WindowedSessionManager(this.settings.serverAH2Url, http2WindowFor(this.settings.variant), clientTls(this.settings), tlsSessionsFor(this.settings));
+    return new WindowedSessionManager(this.settings.serverAH2Url, http2WindowFor(this.settings.variant), clientTls(this.settings), tlsSessionsFor(this.settings), lookupFor(this.settings));
   }
 
   private transport(manager: WindowedSessionManager): Transport {
@@ -126,11 +128,13 @@ class WindowedSessionManager {
     private readonly windowBytes: number | null,
     tls: ConnectionOptions | null = null,
     sessions: TlsSessions | null = null,
+    lookup: LookupFunction | null = null,
   ) {
     const settings = windowBytes === null ? {} : { settings: { initialWindowSize: windowBytes } };
-    // connect-node passes these to every http2.connect it makes, so each reconnect offers the latest session (tls-session-reuse).
+    // connect-node passes these to every http2.connect it makes, so each reconnect offers the latest session (tls-session-reuse)
+    // and looks the server up through the process's cache (cached-lookup).
     const resuming = tls && sessions ? { createConnection: sessions.http2Connection(new URL(url).origin) } : {};
-    this.inner = new Http2SessionManager(url, {}, { ...settings, ...(tls ?? {}), ...resuming });
+    this.inner = new Http2SessionManager(url, {}, { ...settings, ...(tls ?? {}), ...lookupOption(lookup), ...resuming });
     this.authority = this.inner.authority;
   }
 

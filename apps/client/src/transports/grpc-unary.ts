@@ -1,4 +1,5 @@
 import * as http2 from 'node:http2';
+import type { LookupFunction } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import type { TlsSessions } from './tls-sessions';
 import { status as Status } from '@grpc/grpc-js';
@@ -51,13 +52,15 @@ export class GrpcUnaryClient {
     private readonly tls: ConnectionOptions | null = null,
     /** Tuning tls-session-reuse's sessions (null: a full handshake on every connection, node:http2's default). */
     private readonly sessions: TlsSessions | null = null,
+    /** Tuning cached-lookup's lookup (null: dns.lookup on every connect). */
+    private readonly lookup: LookupFunction | null = null,
   ) {
-    this.session = new Http2Session(`${tls ? 'https' : 'http'}://${address}`, windowBytes, tls, sessions);
+    this.session = new Http2Session(`${tls ? 'https' : 'http'}://${address}`, windowBytes, tls, sessions, lookup);
   }
 
   /** A client on a connection of its own (the bench's cold call). */
   fresh(): GrpcUnaryClient {
-    return new GrpcUnaryClient(this.address, this.windowBytes, this.tls, this.sessions);
+    return new GrpcUnaryClient(this.address, this.windowBytes, this.tls, this.sessions, this.lookup);
   }
 
   /** Calls `path` (/package.Service/Method) with an encoded request; resolves with the encoded reply. */

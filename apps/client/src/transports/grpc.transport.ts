@@ -6,6 +6,7 @@ import type { MethodDefinition } from '@grpc/proto-loader';
 import { grpcCodecFor, http2WindowFor, isTuned, SETTINGS, type ProcessSample, type Settings } from '@bench/config';
 import { ReplyMeter, type Connection, type ReplyTally, type RowTransport } from '@bench/harness';
 import { METRICS_SERVICE, observeSampleCodec, SAMPLE_SERVICE, samplePackageDefinition, type GetSamplesParam } from '@bench/proto';
+import { lookupFor } from './client-lookup';
 import { clientTls, tlsSessionsFor } from './client-tls';
 import { clientGrpcOptions } from './grpc-client-options';
 import { GrpcUnaryClient } from './grpc-unary';
@@ -56,7 +57,7 @@ function unaryMethod(settings: Settings, { service, method }: GrpcRoute): UnaryM
  * on node:http2 (grpc-unary.ts), else none (every call through Nest's ClientGrpc and grpc-js).
  */
 export function grpcUnaryClientFor(settings: Settings): GrpcUnaryClient | null {
-  return isTuned(settings.variant, 'lean-grpc-unary') ? new GrpcUnaryClient(settings.serverBUrl, http2WindowFor(settings.variant), clientTls(settings), tlsSessionsFor(settings)) : null;
+  return isTuned(settings.variant, 'lean-grpc-unary') ? new GrpcUnaryClient(settings.serverBUrl, http2WindowFor(settings.variant), clientTls(settings), tlsSessionsFor(settings), lookupFor(settings)) : null;
 }
 
 /** server-b over gRPC with Nest's ClientGrpc, as the blog did (tuned: small replies by a lean unary client). */

@@ -3,6 +3,7 @@ import type { HttpService } from '@nestjs/axios';
 import { firstValueFrom } from 'rxjs';
 import { isTuned, type ProcessSample, type Settings } from '@bench/config';
 import { ReplyMeter, type Connection, type ReplyTally } from '@bench/harness';
+import { GLOBAL_AGENT_OPTIONS, lookupFor, lookupOption } from './client-lookup';
 import { clientTls, httpsAgentFor, tlsSessionsFor } from './client-tls';
 import { undiciConnection, type BodyDecoder } from './undici-json';
 
@@ -33,11 +34,11 @@ export abstract class Http1Transport {
   }
 
   private undiciConnection(): Connection {
-    return undiciConnection(this.settings.serverAUrl, this.routePrefix, this.settings.maxParallel, this.settings.callTimeoutMs, this.meter, this.decoder, clientTls(this.settings), tlsSessionsFor(this.settings));
+    return undiciConnection(this.settings.serverAUrl, this.routePrefix, this.settings.maxParallel, this.settings.callTimeoutMs, this.meter, this.decoder, clientTls(this.settings), tlsSessionsFor(this.settings), lookupFor(this.settings));
   }
 
   shared(): Connection {
-    // axios's shared agent under TLS is the HttpModule's httpsAgent (app.module.ts), as Node's global one in cleartext.
+    // axios's shared agents are the HttpModule's (app.module.ts): Node's global one in cleartext unless tuned cached-lookup.
     this.sharedConnection ??= this.undici() ? this.undiciConnection() : this.connect(undefined, async () => undefined);
     return this.sharedConnection;
   }
@@ -45,7 +46,7 @@ export abstract class Http1Transport {
   openFresh(): Connection {
     if (this.undici()) return this.undiciConnection();
     // Same settings as Node 20's global agent, but its own socket pool, so the first call connects.
-    const agent = httpsAgentFor(this.settings) ?? new Agent({ keepAlive: true, scheduling: 'lifo', timeout: 5000 });
+    const agent = httpsAgentFor(this.settings) ?? new Agent({ ...GLOBAL_AGENT_OPTIONS, ...lookupOption(lookupFor(this.settings)) });
     return this.connect(agent, async () => agent.destroy());
   }
 

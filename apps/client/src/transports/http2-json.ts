@@ -1,5 +1,7 @@
 import * as http2 from 'node:http2';
+import type { LookupFunction } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
+import { lookupOption } from './client-lookup';
 import type { TlsSessions } from './tls-sessions';
 import type { ProcessSample } from '@bench/config';
 import { ReplyMeter, type Connection, type Http2Windows, type ReplyTally, type RowTransport } from '@bench/harness';
@@ -40,6 +42,8 @@ export class Http2Session {
     private readonly tls: ConnectionOptions | null = null,
     /** The sessions to offer and keep (tuning tls-session-reuse); null: node:http2's default, a full handshake on every connect. */
     private readonly sessions: TlsSessions | null = null,
+    /** How a connect looks the server up (tuning cached-lookup; node:http2 passes it on to net/tls connect); null: dns.lookup. */
+    private readonly lookup: LookupFunction | null = null,
   ) {}
 
   /** The session, opened on first use and again after the server or the network closed it. */
@@ -47,7 +51,7 @@ export class Http2Session {
     if (this.session && !this.session.closed && !this.session.destroyed) return this.session;
     const settings = this.windowBytes === null ? {} : { initialWindowSize: this.windowBytes };
     const resuming = this.tls && this.sessions ? { createConnection: this.sessions.http2Connection(this.origin) } : {};
-    const session = http2.connect(this.origin, { settings, ...(this.tls ?? {}), ...resuming });
+    const session = http2.connect(this.origin, { settings, ...(this.tls ?? {}), ...lookupOption(this.lookup), ...resuming });
     const windowBytes = this.windowBytes;
     if (windowBytes !== null) session.once('connect', () => session.setLocalWindowSize(windowBytes));
     // A session error fails its open streams (each rejects on its own); it must not crash the client.
@@ -121,8 +125,9 @@ export class Http2JsonTransport implements RowTransport {
     private readonly streaming: RowStreaming | null = null,
     private readonly tls: ConnectionOptions | null = null,
     private readonly sessions: TlsSessions | null = null,
+    private readonly lookup: LookupFunction | null = null,
   ) {
-    this.session = new Http2Session(origin, windowBytes, tls, sessions);
+    this.session = new Http2Session(origin, windowBytes, tls, sessions, lookup);
     this.sharedConnection = this.connect(this.session, async () => undefined);
   }
 
@@ -131,7 +136,7 @@ export class Http2JsonTransport implements RowTransport {
   }
 
   openFresh(): Connection {
-    const session = new Http2Session(this.origin, this.windowBytes, this.tls, this.sessions);
+    const session = new Http2Session(this.origin, this.windowBytes, this.tls, this.sessions, this.lookup);
     return this.connect(session, () => session.close());
   }
 

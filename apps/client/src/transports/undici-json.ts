@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import { Pool } from 'undici';
 import type { TlsSessions } from './tls-sessions';
@@ -28,10 +29,14 @@ export function undiciConnection(
   decoder: BodyDecoder = JSON_BODY,
   tls: ConnectionOptions | null = null,
   sessions: TlsSessions | null = null,
+  /** How its sockets look the server up (tuning cached-lookup); null: Node's dns.lookup per connection. */
+  lookup: LookupFunction | null = null,
 ): Connection {
   // undici's connector keeps a TLS session cache of its own (100 sessions) and resumes from it, within this
   // pool; with tls-session-reuse a new pool also offers the sessions the client's earlier pools were given.
-  const connect = tls ? { connect: sessions ? sessions.undiciConnector(origin, tls) : (tls as Pool.Options['connect']) } : {};
+  // undici's connector passes its options on to net/tls connect, `lookup` among them.
+  const dial = lookup ? { ...(tls ?? {}), lookup } : tls;
+  const connect = dial ? { connect: tls && sessions ? sessions.undiciConnector(origin, dial) : (dial as Pool.Options['connect']) } : {};
   const pool = new Pool(origin, { connections, keepAliveTimeout: 60_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, ...connect });
   const one = async (rows: number, deadlineMs: number): Promise<unknown> => {
     const limits = { headersTimeout: deadlineMs, bodyTimeout: deadlineMs };

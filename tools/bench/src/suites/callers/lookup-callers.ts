@@ -1,12 +1,12 @@
 // Experiment §2's trivial call ("return the id") over each transport, as adapters of one shape:
 // (servers, id) → a Caller whose replies are checked. Each starts without a connection, so its
 // first call includes connection set-up (the suites time that call apart).
+import { cachingLookup } from '@bench/harness';
 import { lookupCodec } from '@bench/proto';
 import { expectEqual, type Caller } from './caller';
 import type { Servers } from './echo-callers';
 import { grpcUnaryCaller } from './grpc-unary';
 import { httpCaller } from './http-call';
-import { cachingLookup } from './cached-lookup';
 import type { LookupFunction } from 'node:net';
 
 export type LookupTransport = 'grpc' | 'json-keepalive' | 'json-new-connection' | 'protobuf-keepalive' | 'protobuf-new-connection' | 'protobuf-new-connection-cached-lookup';
