@@ -19,7 +19,8 @@ export const ABLATION_NOTE =
   'Each row flips one tuning and nothing else: from tuned, the variant tuned-without-<tuning> switches it off; from ' +
   "blog, blog-with-<tuning> switches it on. With and without are that cell's medians; above 1 the tuning saves time. " +
   `Effect: "saves time" when the 95 % bootstrap CI of the ratio lies above ${EFFECT_THRESHOLD}, "costs time" below ` +
-  `1/${EFFECT_THRESHOLD}, else no measurable effect. Only the transports each tuning changes are run.`;
+  `1/${EFFECT_THRESHOLD}, else no measurable effect; "fails without it" / "fails with it" when only one of the two cells ` +
+  'succeeded (the failure is in the run\'s list of failures). Only the transports each tuning changes are run.';
 
 /** results.md's section, or nothing when the run has no ablation variants. */
 export function renderAblationSection(results: readonly CaseResult[]): string[] {

@@ -9,7 +9,10 @@ import { ratioOfMediansCi, type RatioCi } from './stats';
 /** Above this ratio (CI's low end) a tuning saves time; below its inverse (CI's high end) it costs time. */
 export const EFFECT_THRESHOLD = 1.05;
 
-export type Effect = 'saves time' | 'costs time' | 'no measurable effect' | 'not measured';
+/** Measured both ways: saves, costs, or neither; one way only: the other side's cell failed; else not measured. */
+export type Effect = 'saves time' | 'costs time' | 'no measurable effect' | 'fails without it' | 'fails with it' | 'not measured';
+
+const EFFECTS: readonly Effect[] = ['saves time', 'costs time', 'no measurable effect', 'fails without it', 'fails with it', 'not measured'];
 
 export interface AblationRow {
   tuning: string;
@@ -38,6 +41,17 @@ function effectOf(ratio: number | null, ci: RatioCi | null): Effect {
 }
 
 const usable = (cell: CaseResult | undefined): cell is CaseResult => cell !== undefined && cell.ok && cell.summary !== null;
+const failed = (cell: CaseResult | undefined): boolean => cell !== undefined && !cell.ok;
+
+/**
+ * A cell that fails on one side only is the tuning's effect too (listen-backlog: without it, TLS bursts
+ * are reset): said as such rather than "not measured".
+ */
+function oneSidedEffect(withCell: CaseResult | undefined, withoutCell: CaseResult | undefined): Effect {
+  if (usable(withCell) && failed(withoutCell)) return 'fails without it';
+  if (failed(withCell) && usable(withoutCell)) return 'fails with it';
+  return 'not measured';
+}
 
 /** One row per cell of an ablation variant, beside the cell of its base with the same network, case and transport (document order). */
 export function ablation(results: readonly CaseResult[]): AblationRow[] {
@@ -62,7 +76,7 @@ export function ablation(results: readonly CaseResult[]): AblationRow[] {
         withoutMs: usable(withoutCell) ? withoutCell.summary!.median : null,
         ratio,
         ci,
-        effect: effectOf(ratio, ci),
+        effect: both ? effectOf(ratio, ci) : oneSidedEffect(withCell, withoutCell),
       },
     ];
   });
@@ -73,7 +87,7 @@ export function ablationSummary(rows: readonly AblationRow[]): Array<{ tuning: s
   const groups = new Map<string, { tuning: string; base: 'tuned' | 'blog'; byEffect: Record<Effect, string[]> }>();
   for (const row of rows) {
     const key = `${row.base} ${row.tuning}`;
-    const group = groups.get(key) ?? { tuning: row.tuning, base: row.base, byEffect: { 'saves time': [], 'costs time': [], 'no measurable effect': [], 'not measured': [] } };
+    const group = groups.get(key) ?? { tuning: row.tuning, base: row.base, byEffect: Object.fromEntries(EFFECTS.map((e) => [e, [] as string[]])) as Record<Effect, string[]> };
     const where = row.network === 'loopback' ? `${row.case} ${row.transport}` : `${row.case} ${row.transport} @${row.network}`;
     group.byEffect[row.effect].push(where);
     groups.set(key, group);

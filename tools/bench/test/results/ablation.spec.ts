@@ -77,6 +77,7 @@ describe('the ablation table', () => {
     scaled(tuned, 'tuned-without-http2-window', 1),
     scaled(blog, 'blog-with-undici-pool', 0.5),
     { ...scaled(blog, 'blog-with-fastify-adapter', 1), ok: false, summary: null, error: 'socket hang up' },
+    { ...scaled(tuned, 'tuned-without-listen-backlog', 1), ok: false, summary: null, error: 'read ECONNRESET' },
   ];
 
   it('sets each flipped cell beside its base: without ÷ with, its CI and what it means', () => {
@@ -85,7 +86,8 @@ describe('the ablation table', () => {
       ['fast-protobuf-codec', 'tuned', 'grpc', 21, 63, 'saves time'],
       ['http2-window', 'tuned', 'grpc', 21, 21, 'no measurable effect'],
       ['undici-pool', 'blog', 'json', 30.5, 61, 'saves time'],
-      ['fastify-adapter', 'blog', 'json', null, 61, 'not measured'],
+      ['fastify-adapter', 'blog', 'json', null, 61, 'fails with it'],
+      ['listen-backlog', 'tuned', 'grpc', 21, null, 'fails without it'],
     ]);
     expect(rows[0].ratio).toBeCloseTo(3, 10);
     expect(rows[0].ci!.low).toBeGreaterThan(2.5);
@@ -94,7 +96,9 @@ describe('the ablation table', () => {
       ['tuned', 'http2-window', []],
       ['blog', 'undici-pool', ['①-2 json']],
       ['blog', 'fastify-adapter', []],
+      ['tuned', 'listen-backlog', []],
     ]);
+    expect(ablationSummary(rows).find((s) => s.tuning === 'listen-backlog')!.byEffect['fails without it']).toEqual(['①-2 grpc']);
     expect(withoutAblations(results)).toEqual(cells);
   });
 
