@@ -112,7 +112,7 @@ const BENCH_ALL_OPTIONS = {
     default: ['plain'],
     description:
       `what the connections between client and servers are wrapped in, one after the other, each with its own apps: ${SECURITY_MODES.map((m) => `${m.name}: ${m.what}`).join('; ')}; ` +
-      'tls and mtls make a throwaway CA for the run with openssl (docs/security.md)',
+      'tls and mtls make a throwaway CA for the run with openssl (docs/security.md); a path with +mesh runs with plain only (its sidecars speak mTLS)',
   },
   variants: {
     kind: 'list',
@@ -284,10 +284,11 @@ export function optionsOf({ values, help }: CommandLine<typeof BENCH_ALL_OPTIONS
   }
 
   const securities = selectSecurities(values.security, clientUrl);
+  // A mesh's own security is the sidecars' mTLS: its apps run with plain only (planCases pairs them so);
+  // a selection that leaves a mesh nothing to run is refused.
   const meshed = networks.find((n) => n.features.includes('mesh'));
-  const secured = securities.find((s) => s.tls);
-  if (meshed && secured) {
-    throw new UsageError(`--network ${meshed.name} with --security ${secured.name}: the mesh's sidecars speak mTLS between them and plaintext to the apps (as Istio's do); run the mesh with --security plain`);
+  if (meshed && !securities.some((s) => !s.tls)) {
+    throw new UsageError(`--network ${meshed.name} with --security ${securities.map((s) => s.name).join(',')}: the mesh's sidecars speak mTLS between them and plaintext to the apps (as Istio's do); add plain to --security`);
   }
 
   const warmup = values.warmup ?? preset.warmup;

@@ -20,11 +20,16 @@ export function splitRuns(runs: number, visits: number): number[] {
  */
 export function planCases(options: BenchOptions): PlannedCase[] {
   return options.networks.flatMap((network) =>
-    options.runtimes.flatMap((runtime) => (options.securities ?? [PLAIN_RECORD]).flatMap((security) => planVariants(options, network, runtime, security.name))),
+    options.runtimes.flatMap((runtime) => securitiesFor(network, options.securities ?? [PLAIN_RECORD]).flatMap((security) => planVariants(options, network, runtime, security.name))),
   );
 }
 
-const PLAIN_RECORD = { name: 'plain' };
+const PLAIN_RECORD = { name: 'plain', tls: false };
+
+/** The securities a network runs with: a mesh's apps speak plaintext to their sidecars, which speak mTLS between them. */
+function securitiesFor<S extends { tls: boolean }>(network: PathProfile, securities: readonly S[]): readonly S[] {
+  return network.features.includes('mesh') ? securities.filter((s) => !s.tls) : securities;
+}
 
 function planVariants(options: BenchOptions, network: PathProfile, runtime: RuntimeRecord, security: string): PlannedCase[] {
   const { preset } = options;

@@ -135,7 +135,10 @@ describe('parseOptions', () => {
     expect(new Set(plan.map(appSetKey)).size).toBe(2);
     expect(() => parseOptions(['--network', 'loopback+names'], '/work')).toThrow(new UsageError('path profile "loopback+names": names need the network stage\'s namespaces; use veth for a path with no added delay'));
     expect(() => parseOptions(['--network', 'region+dns'], '/work')).toThrow(/no path feature "dns" \(known: names, mesh\)/);
-    expect(() => parseOptions(['--network', 'region+mesh', '--security', 'plain,tls'], '/work')).toThrow(/--network region\+mesh with --security tls: the mesh's sidecars speak mTLS between them/);
+    expect(() => parseOptions(['--network', 'region+mesh', '--security', 'tls,mtls'], '/work')).toThrow(/--network region\+mesh with --security tls,mtls: the mesh's sidecars speak mTLS between them.*add plain/);
+    // With plain among them, the mesh runs plain only and the other paths every security.
+    const mixed = planCases(parseOptions(['--network', 'region,region+mesh', '--security', 'plain,tls,mtls', '--cases', '1-1'], '/work'));
+    expect([...new Set(mixed.map((p) => `${p.network}/${p.security}`))]).toEqual(['region/plain', 'region/tls', 'region/mtls', 'region+mesh/plain']);
     expect(parseOptions(['--network', 'region+names', '--security', 'tls'], '/work').securities.map((s) => s.name)).toEqual(['tls']);
   });
 
