@@ -29,7 +29,7 @@ export interface RunOptions {
  * failure the counters are read once the server namespace's TCP counters stop moving, checked every
  * SETTLE_STEP_MS for at most this long, so what the burst did is counted to it and not to the next call.
  */
-export const SETTLE_AFTER_FAILURE_MS = 3_000;
+const SETTLE_AFTER_FAILURE_MS = 3_000;
 const SETTLE_STEP_MS = 250;
 
 export interface RunnerHooks {
