@@ -163,7 +163,7 @@ describeRoot('bench:all across a path (root)', () => {
       expect(result.stderr).toMatch(/bench: region\+names\+mesh: path check: ok; a lookup [\d.]+ ms \(expected [\d.]+\); a request through the sidecars/);
       const [run] = fs.readdirSync(out).filter((name) => /^\d{4}-/.test(name));
       const doc = JSON.parse(fs.readFileSync(path.join(out, run, 'results.json'), 'utf8'));
-      type Cell = { network: string; transport: string; ok: boolean; runs: number; requests: number; pathCounters: { dns: { queries: number }; envoy: { client: { requests: number; upstreamConnections: number; cpuMs: number }; server: { cpuMs: number } } } };
+      type Cell = { network: string; transport: string; ok: boolean; runs: number; requests: number; pathCounters: { dns: { queries: number }; envoy: { client: { requests: number; upstreamConnections: number; cpuMs: number }; server: { cpuMs: number } }; tcp: Record<string, number> } };
       expect(doc.results.map((r: Cell) => `${r.network}/${r.transport}/${r.ok}`)).toEqual(['region+names+mesh/json/true', 'region+names+mesh/grpc/true', 'region+names+mesh/json-h2/true']);
       const recorded = doc.provenance.networks['region+names+mesh'];
       expect(recorded.calibration.verdict).toBe('ok');
@@ -177,6 +177,8 @@ describeRoot('bench:all across a path (root)', () => {
         expect(cell.pathCounters.envoy.client.requests).toBe(cell.runs * (cell.requests + 2));
         expect(cell.pathCounters.envoy.client.cpuMs + cell.pathCounters.envoy.server.cpuMs).toBeGreaterThan(0);
         expect(cell.pathCounters.dns.queries).toEqual(expect.any(Number));
+        // The server namespace's TCP counters, read around the same calls (a warm ①-1 overflows no listen queue).
+        expect(cell.pathCounters.tcp).toMatchObject({ listenOverflows: 0, syncookiesFailed: 0, outRsts: expect.any(Number) });
       }
       // HTTP/1.1 on kept-alive connections: no lookup during the timed calls.
       expect(doc.results[0].pathCounters.dns.queries).toBe(0);

@@ -1,11 +1,11 @@
-import { type CaseResult, type RunDocument, describeDeployedApps, anyOffLoopback, anyRuntimes, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf, securityOf, anySecurity, decisionMap, verdict, attribution, withoutAblations, bytes, count, describeMemoryReclaim, describeNetworks, describeRuntimes, describePaths, describeVisits, ms, ratio } from '../results';
+import { type CaseResult, type RunDocument, describeDeployedApps, failedCellText, anyOffLoopback, anyRuntimes, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf, securityOf, anySecurity, decisionMap, verdict, attribution, withoutAblations, bytes, count, describeMemoryReclaim, describeNetworks, describeRuntimes, describePaths, describeVisits, ms, ratio } from '../results';
 import { renderBreakdown, renderVariantRatios } from './breakdown';
 import { renderDecisionMap } from './decision-map';
 import { renderVerdictMarkdown, VERDICT_NOTE } from './verdict';
 import { renderAttributionSection } from './attribution';
 import { renderAblationSection } from './ablation';
 import { renderTlsSection } from './tls-handshakes';
-import { renderPathCostSection, renderPathCountersSection } from './path-cost';
+import { renderListenQueueSection, renderPathCostSection, renderPathCountersSection } from './path-cost';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
 export const TABLE_HEADER = [
@@ -57,7 +57,7 @@ export function renderTable(results: readonly CaseResult[]): string {
     const cv = s ? `${(s.cv * 100).toFixed(1)}%` : '—';
     const cells = r.ok
       ? [median, ms(s?.mean), ms(s?.min), ms(s?.p95), ms(s?.max), ms(s?.stddev), cv, ci(s), ms(r.coldMs), bytes(r.bytes)]
-      : [`FAILED: ${r.error ?? 'unknown error'}`.replace(/\|/g, '\\|'), '', '', '', '', '', '', '', '', ''];
+      : [`FAILED: ${failedCellText(r)}`.replace(/\|/g, '\\|'), '', '', '', '', '', '', '', '', ''];
     lines.push(
       `| ${[
         ...placeLabels(results, r),
@@ -156,6 +156,7 @@ export function renderMarkdown(doc: RunDocument): string {
     ...renderAblationSection(doc.results),
     ...renderPathCostSection(doc.results),
     ...renderPathCountersSection(doc.results),
+    ...renderListenQueueSection(doc.results),
     ...renderTlsSection(doc.results),
     '## How the run was made',
     '',

@@ -1,6 +1,6 @@
 // The network stage's own CPU as a table: the rows of results/path-cost.ts in results.md's and report.html's words;
-// and a path profile's counters per cell (results/path-counters.ts) likewise.
-import { count, ms, pathCostRows, pathCostTotal, pathCounterRows, type CaseResult, type PathCostRow, type PathCounterRow } from '../results';
+// a path profile's counters per cell (results/path-counters.ts) likewise, and the servers' listen queue where it overflowed.
+import { count, listenQueueRows, ms, pathCostRows, pathCostTotal, pathCounterRows, type CaseResult, type ListenQueueRow, type PathCostRow, type PathCounterRow } from '../results';
 
 const percent = (share: number | null) => (share === null ? '–' : `${(share * 100).toFixed(1)} %`);
 
@@ -63,4 +63,27 @@ export function pathCounterCells(r: PathCounterRow): string[] {
 export function renderPathCountersSection(results: readonly CaseResult[]): string[] {
   const rows = pathCounterRows(results);
   return rows.length === 0 ? [] : markdownSection(PATH_COUNTERS_HEADING, PATH_COUNTERS_NOTE, PATH_COUNTERS_HEADER, PATH_COUNTERS_FIRST_NUMBER, rows.map(pathCounterCells));
+}
+
+export const LISTEN_QUEUE_HEADING = "The servers' listen queue (cells where it overflowed or SYN cookies failed)";
+export const LISTEN_QUEUE_NOTE =
+  "On a stage: the server namespace's kernel TCP counters (/proc/net/netstat, /proc/net/snmp; both servers, " +
+  "their connections to each other too) over a cell's timed calls; in a visit that failed, over every call up to the failure, " +
+  'cold call and warm-up included. Overflows: connections whose handshake completed while the accept queue was full ' +
+  "(the listen backlog); the kernel then answers SYNs with SYN cookies, and a segment that arrives with no valid cookie " +
+  '(e.g. the tail of a ClientHello whose first segment was dropped) fails the check and is answered with a reset.';
+export const LISTEN_QUEUE_HEADER = ['network', 'variant', 'case', 'transport', 'counted over', 'listen overflows', 'listen drops', 'SYN cookies sent', 'SYN-cookie checks failed', 'resets sent', 'established connections reset'];
+export const LISTEN_QUEUE_FIRST_NUMBER = 5;
+
+/** One row's cells, in LISTEN_QUEUE_HEADER's order (results.md and report.html alike). */
+export function listenQueueCells(r: ListenQueueRow): string[] {
+  const t = r.tcp;
+  const over = r.ok ? `${count(r.calls)} timed call${r.calls === 1 ? '' : 's'}` : 'calls up to the failure';
+  return [r.network, r.variant, r.case, r.transport, over, ...[t.listenOverflows, t.listenDrops, t.syncookiesSent, t.syncookiesFailed, t.outRsts, t.estabResets].map(count)];
+}
+
+/** results.md's section, empty when no cell's listen queue overflowed or failed a SYN-cookie check. */
+export function renderListenQueueSection(results: readonly CaseResult[]): string[] {
+  const rows = listenQueueRows(results);
+  return rows.length === 0 ? [] : markdownSection(LISTEN_QUEUE_HEADING, LISTEN_QUEUE_NOTE, LISTEN_QUEUE_HEADER, LISTEN_QUEUE_FIRST_NUMBER, rows.map(listenQueueCells));
 }

@@ -1,6 +1,6 @@
 // Failures as data: every way a cell can fail ends as a Failure (model.ts) with a one-line `error`.
 import { errorText } from '../cli';
-import type { CaseResult, Failure } from '../results';
+import { describeListenQueue, type CaseResult, type Failure } from '../results';
 
 /** A failed request as data: past its deadline (the client's or the bench's wait), or the call's own error. */
 export function callFailure(cause: unknown, prefix = ''): Failure {
@@ -22,7 +22,8 @@ export function failureSummary(results: readonly CaseResult[]): string | null {
   const why = (r: CaseResult) => {
     const f = r.failure;
     const who = f?.process ? `${f.process}${f.exit ? ` ${f.exit}` : ''}` : (r.error ?? 'unknown error').split('\n')[0].slice(0, 120);
-    return `${r.variant} ${r.case} ${r.transport} (${f ? `${f.kind}: ` : ''}${who})`;
+    const queue = describeListenQueue(r.pathCounters?.tcp);
+    return `${r.variant} ${r.case} ${r.transport} (${f ? `${f.kind}: ` : ''}${who}${queue ? ` — ${queue}` : ''})`;
   };
   return `bench: ${failed.length} of ${results.length} cells failed: ${failed.map(why).join('; ')}`;
 }

@@ -16,9 +16,21 @@ export interface RunOptions {
   boundMs?: (planned: PlannedCase) => number;
   /** Reads the network stage's delayer counters (running totals), so each timed call's share is known. */
   pathMeter?: () => Promise<PathCost | null>;
-  /** Reads a path profile's counters (DNS queries, the sidecars' requests and CPU: running totals), per timed call like pathMeter. */
+  /**
+   * Reads the stage's counters (the server namespace's TCP counters; a path profile's DNS queries, the
+   * sidecars' requests and CPU: running totals), per timed call like pathMeter, and around each
+   * transport's cold call and warm-up, so that a cell that fails keeps what its calls counted up to the failure.
+   */
   pathCounters?: () => Promise<PathCounters>;
 }
+
+/**
+ * A failed call's other requests may still be connecting (a burst fails at its first reset): after a
+ * failure the counters are read once the server namespace's TCP counters stop moving, checked every
+ * SETTLE_STEP_MS for at most this long, so what the burst did is counted to it and not to the next call.
+ */
+const SETTLE_AFTER_FAILURE_MS = 3_000;
+const SETTLE_STEP_MS = 250;
 
 export interface RunnerHooks {
   /** Before case `index` (0-based) of `total` starts. */
@@ -42,8 +54,17 @@ interface Accumulator {
   sampleOrder: number[];
   failure: Failure | null;
   delayer: PathCost | null;
-  /** A path profile's counters over the timed calls; null: no path, or a reading failed. */
+  /** The stage's counters over the timed calls; null: no stage, or a reading failed. */
   counters: PathCounters | null;
+  /** The same over the cold call and warm-up: part of the cell's counters only when it fails. */
+  warmCounters: PathCounters | null;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `sofar` plus what was counted between two readings; unknown (null) once any of them is. */
+function countedBetween(sofar: PathCounters | null, before: PathCounters | null, after: PathCounters | null): PathCounters | null {
+  return sofar && before && after ? addPathCounters(sofar, pathCountersBetween(before, after)) : null;
 }
 
 function sum(values: readonly number[]): number {
@@ -61,6 +82,18 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
   // A meter that cannot be read leaves the cell's path cost unknown, never fails the cell.
   const readPath = async () => (pathMeter ? await pathMeter().catch(() => null) : null);
   const readCounters = async () => (pathCounters ? await pathCounters().catch(() => null) : null);
+  const readSettled = async () => {
+    let reading = await readCounters();
+    const until = performance.now() + SETTLE_AFTER_FAILURE_MS;
+    while (reading?.tcp && performance.now() < until && !signal?.aborted) {
+      await sleep(SETTLE_STEP_MS);
+      const next = await readCounters();
+      const still = next?.tcp && JSON.stringify(next.tcp) === JSON.stringify(reading.tcp);
+      reading = next;
+      if (still) break;
+    }
+    return reading;
+  };
   const all: RawResult[] = [];
   for (let index = 0; index < plan.length && !signal?.aborted; index++) {
     const planned = plan[index];
@@ -87,8 +120,11 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
       // part starts at zero: one the meter does not report (receiveCpuMs without that thread) drops out at the first sum.
       delayer: pathMeter ? { cpuMs: 0, packets: 0, receiveCpuMs: 0 } : null,
       counters: pathCounters ? NO_PATH_COUNTERS : null,
+      warmCounters: pathCounters ? NO_PATH_COUNTERS : null,
     }));
 
+    // A reading before each transport's cold call and warm-up, and after (settled, when it failed).
+    let countersReading = await readCounters();
     for (const acc of accs) {
       if (signal?.aborted) break;
       try {
@@ -105,6 +141,11 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
       } catch (cause) {
         if (!signal?.aborted) acc.failure = failureOf(cause);
       }
+      if (pathCounters) {
+        const counted = acc.failure === null ? await readCounters() : await readSettled();
+        acc.warmCounters = countedBetween(acc.warmCounters, countersReading, counted);
+        countersReading = counted;
+      }
     }
     let position = planned.firstPosition;
     // A budget makes `runs` a ceiling: the visit stops once its timed calls (as the client timed them,
@@ -112,33 +153,37 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
     let timedMs = 0;
     const spent = (repetition: number) => planned.budgetMs !== null && repetition > planned.minRuns && timedMs >= planned.budgetMs;
     let made = 0;
-    // One reading before the first timed call, then one after each: each call's share is the
-    // difference from the reading before it (nothing else crosses the stage between calls).
+    // One reading before the first timed call (the counters': the last warm-up's), then one after
+    // each, failed or not: each call's share is the difference from the reading before it (nothing
+    // else crosses the stage between calls).
     let pathReading = await readPath();
-    let countersReading = await readCounters();
     for (let repetition = 1; repetition <= runs && !signal?.aborted && !spent(repetition); repetition++) {
       made = repetition;
       for (const acc of accs) {
         if (signal?.aborted) break;
         const order = position++;
         if (acc.failure !== null || acc.measurement === null) continue;
-        if (planned.settleMs > 0) await new Promise((resolve) => setTimeout(resolve, planned.settleMs));
+        if (planned.settleMs > 0) await sleep(planned.settleMs);
+        let one: Measurement | null = null;
         try {
           if (bound.aborted) throw new Error('bound');
-          const one = await driver.runCase({ ...call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, visitSignal);
-          const reading = await readPath();
-          acc.delayer = addPathCost(acc.delayer, pathCostBetween(pathReading, reading));
-          pathReading = reading;
-          if (pathCounters) {
-            const counted = await readCounters();
-            acc.counters = acc.counters && countersReading && counted ? addPathCounters(acc.counters, pathCountersBetween(countersReading, counted)) : null;
-            countersReading = counted;
-          }
+          one = await driver.runCase({ ...call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, visitSignal);
+        } catch (cause) {
+          if (!signal?.aborted) acc.failure = failureOf(cause, `repetition ${repetition}: `);
+        }
+        // A failed call's share is its own too, not the next call's.
+        const reading = await readPath();
+        acc.delayer = addPathCost(acc.delayer, pathCostBetween(pathReading, reading));
+        pathReading = reading;
+        if (pathCounters) {
+          const counted = acc.failure === null ? await readCounters() : await readSettled();
+          acc.counters = countedBetween(acc.counters, countersReading, counted);
+          countersReading = counted;
+        }
+        if (one) {
           acc.measurement = combineMeasurements(acc.measurement, one);
           acc.sampleOrder.push(order);
           timedMs += sum(one.samplesMs);
-        } catch (cause) {
-          if (!signal?.aborted) acc.failure = failureOf(cause, `repetition ${repetition}: `);
         }
       }
       hooks.onRepetition?.(planned, repetition);
@@ -169,7 +214,8 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
         error: acc.failure === null ? null : describeFailure(acc.failure),
         failure: acc.failure,
         ...(pathMeter ? { delayer: acc.failure === null ? acc.delayer : null } : {}),
-        ...(pathCounters ? { pathCounters: acc.failure === null ? acc.counters : null } : {}),
+        // A failed cell keeps every count up to its failure: its cold call and warm-up, and its timed calls.
+        ...(pathCounters ? { pathCounters: acc.failure === null ? acc.counters : acc.warmCounters && acc.counters ? addPathCounters(acc.warmCounters, acc.counters) : null } : {}),
       }),
     );
     all.push(...results);

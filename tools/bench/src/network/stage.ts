@@ -15,9 +15,10 @@ import { bulkTransfer, connectRtts, offloadState, pingRtts, queueDrops, routerRu
 import { usesDelayer, usesStage, type NetworkProfile } from './profile';
 import { napiThreads, ReceiveThreads, receiveThreadCommands, type ReceiveThread } from './receive-thread';
 import { run } from './shell';
+import { readTcpCounters } from './tcp-counters';
 import { chooseCongestionControl, isStageNamespace, tcpSettingsFor, topologyFor, type StageHost, type TcpSettings, type Topology } from './topology';
 import { errorText } from '../cli';
-import { rttMs } from '../results';
+import { rttMs, type TcpCounters } from '../results';
 
 export interface StageOptions {
   /** Names the namespaces (nbx-<runId>-client, …): letters, digits and dashes are kept. */
@@ -101,6 +102,8 @@ export interface Stage {
   calibrate(options?: CalibrateOptions): Promise<Calibration>;
   /** The delayer's counters now; null when the profile has no delay (no delayer). */
   delayerCpu(): Promise<DelayerCpu | null>;
+  /** The server namespace's kernel TCP counters now (running totals: listen queue, SYN cookies, resets). */
+  tcpCounters(): Promise<TcpCounters>;
   record(): StageRecord;
   /** Takes everything down (processes, namespaces, lock). Safe to call twice. */
   stop(): Promise<DelayerCpu | null>;
@@ -193,6 +196,7 @@ export async function startStage(profile: NetworkProfile, options: StageOptions)
       },
       calibrate: (calibrateOptions = {}) => calibrate(profile, t, wrap, record(), delayerCpu, calibrateOptions),
       delayerCpu,
+      tcpCounters: () => readTcpCounters((argv) => wrap('server', argv)),
       record,
       stop: async () => {
         if (stopped) return null;

@@ -174,7 +174,11 @@ export interface RawResult extends CaseIdentity {
   machineProbeMs: MachineProbeReading | null;
   /** Across a network stage: what its delayer spent over this cell's timed calls (absent on loopback). */
   delayer?: PathCost | null;
-  /** Across a path profile (names, mesh): the DNS server's queries and the sidecars' requests, connections and CPU over the timed calls (absent without one). */
+  /**
+   * Across a stage: the server namespace's TCP counters (`tcp`: listen queue, SYN cookies, resets) and a path
+   * profile's parts (names, mesh: the DNS server's queries, the sidecars' requests, connections and CPU),
+   * over the timed calls; in a visit that failed, over every call up to the failure, cold call and warm-up included (absent on loopback).
+   */
   pathCounters?: PathCounters | null;
 }
 
@@ -267,7 +271,7 @@ export interface CaseResult extends CaseIdentity {
   machineProbeMs: MachineProbeReading | null;
   /** Across a network stage: the delayer's CPU and packets over the timed calls (absent on loopback and in older runs). */
   delayer?: PathCost | null;
-  /** Across a path profile: the DNS server's queries and the sidecars' requests, upstream connections and CPU over the timed calls. */
+  /** Across a stage: as RawResult's (the server namespace's TCP counters; a path profile's DNS and sidecar counts), over the timed calls or, failed, up to the failure. */
   pathCounters?: PathCounters | null;
 }
 

@@ -1,7 +1,9 @@
 // What a path profile's parts counted over some calls (issue #34): the DNS server's queries and the
-// sidecars' requests, upstream connections and CPU. The network room reads them from the live parts
-// (network/path.ts); runs and suites keep them per cell, as differences of running totals.
+// sidecars' requests, upstream connections and CPU; and on any stage the server namespace's kernel TCP
+// counters (its listen queue, SYN cookies, resets). The network room reads them from the live parts
+// (network/path.ts, network/tcp-counters.ts); runs and suites keep them per cell, as differences of running totals.
 import type { CaseIdentity } from './model';
+import { count } from './format';
 import { placeLabeller } from './results';
 
 /** What the DNS server answered, counted from its log (one line per query it received). */
@@ -22,10 +24,59 @@ export interface EnvoyCounters {
   cpuMs: number;
 }
 
-/** What a path adds to a cell: the DNS server's counts and the Envoys' counters (null: the path has no such part). */
+/**
+ * The server namespace's kernel TCP counters (both servers' listeners and connections): its accept queue
+ * overflowing, the SYN cookies it then falls back to, and the resets it sends. Each field is one
+ * counter of /proc/net/netstat (TcpExt) or /proc/net/snmp (Tcp), named in TCP_COUNTER_NAMES.
+ */
+export interface TcpCounters {
+  /** A connection completed its handshake while the listener's accept queue was full (the ACK dropped). */
+  listenOverflows: number;
+  /** SYNs and handshake ACKs a listener dropped, overflows included. */
+  listenDrops: number;
+  syncookiesSent: number;
+  /** Handshake ACKs carrying a valid SYN cookie. */
+  syncookiesRecv: number;
+  /** Segments to a listener that carried no valid cookie (e.g. a later segment whose first was dropped): each answered with a reset. */
+  syncookiesFailed: number;
+  /** Resets the namespace sent, whatever the reason. */
+  outRsts: number;
+  /** Established connections reset (either side's sockets in the namespace). */
+  estabResets: number;
+  /** Connections closed with unread data (reset). */
+  abortOnData: number;
+  /** Connections closed by the application with data still queued (reset). */
+  abortOnClose: number;
+}
+
+/** Where the kernel keeps each of TcpCounters' fields: [line prefix, column name] of /proc/net/netstat and /proc/net/snmp. */
+export const TCP_COUNTER_NAMES: Readonly<Record<keyof TcpCounters, readonly ['TcpExt' | 'Tcp', string]>> = Object.freeze({
+  listenOverflows: ['TcpExt', 'ListenOverflows'],
+  listenDrops: ['TcpExt', 'ListenDrops'],
+  syncookiesSent: ['TcpExt', 'SyncookiesSent'],
+  syncookiesRecv: ['TcpExt', 'SyncookiesRecv'],
+  syncookiesFailed: ['TcpExt', 'SyncookiesFailed'],
+  outRsts: ['Tcp', 'OutRsts'],
+  estabResets: ['Tcp', 'EstabResets'],
+  abortOnData: ['TcpExt', 'TCPAbortOnData'],
+  abortOnClose: ['TcpExt', 'TCPAbortOnClose'],
+});
+
+const TCP_FIELDS = Object.keys(TCP_COUNTER_NAMES) as (keyof TcpCounters)[];
+
+/** Field by field: after − before, or a + b. */
+function combineTcp(a: TcpCounters, b: TcpCounters, op: (x: number, y: number) => number): TcpCounters {
+  return Object.fromEntries(TCP_FIELDS.map((field) => [field, op(a[field], b[field])])) as unknown as TcpCounters;
+}
+
+/**
+ * What a path adds to a cell: the DNS server's counts and the Envoys' counters (null: the path has no
+ * such part); `tcp`, the server namespace's TCP counters on any stage (absent in the suites and in runs before them).
+ */
 export interface PathCounters {
   dns: DnsCounts | null;
   envoy: { client: EnvoyCounters; server: EnvoyCounters } | null;
+  tcp?: TcpCounters | null;
 }
 
 const roundUs = (ms: number) => Math.round(ms * 1000) / 1000;
@@ -49,7 +100,13 @@ export function pathCountersBetween(before: PathCounters, after: PathCounters): 
   return {
     dns: before.dns && after.dns ? dnsCountsBetween(before.dns, after.dns) : null,
     envoy: before.envoy && after.envoy ? { client: envoyBetween(before.envoy.client, after.envoy.client), server: envoyBetween(before.envoy.server, after.envoy.server) } : null,
+    ...tcpPart(before.tcp && after.tcp ? combineTcp(after.tcp, before.tcp, (x, y) => x - y) : null, before, after),
   };
+}
+
+/** The `tcp` field of a result made from a and b: absent when both lack it (older documents, the suites), else the value. */
+function tcpPart(tcp: TcpCounters | null, a: PathCounters, b: PathCounters): { tcp?: TcpCounters | null } {
+  return a.tcp === undefined && b.tcp === undefined ? {} : { tcp };
 }
 
 /** a + b (null counts as nothing): a run's cells added up. */
@@ -67,6 +124,7 @@ export function addPathCounters(a: PathCounters, b: PathCounters): PathCounters 
   return {
     dns: a.dns && b.dns ? addDns(a.dns, b.dns) : (a.dns ?? b.dns),
     envoy: a.envoy && b.envoy ? { client: addEnvoy(a.envoy.client, b.envoy.client), server: addEnvoy(a.envoy.server, b.envoy.server) } : (a.envoy ?? b.envoy),
+    ...tcpPart(a.tcp && b.tcp ? combineTcp(a.tcp, b.tcp, (x, y) => x + y) : (a.tcp ?? b.tcp ?? null), a, b),
   };
 }
 
@@ -96,7 +154,8 @@ export function pathCounterRows(results: readonly (Pick<CaseIdentity, 'network' 
   const placeOf = placeLabeller(results);
   return results.flatMap((r) => {
     const counted = r.pathCounters;
-    if (!r.ok || !counted || r.runs === 0) return [];
+    // A stage without names or sidecars counts only its TCP (listenQueueRows).
+    if (!r.ok || !counted || r.runs === 0 || (!counted.dns && !counted.envoy)) return [];
     const per = (n: number) => n / r.runs;
     const envoy = counted.envoy;
     return [
@@ -113,5 +172,46 @@ export function pathCounterRows(results: readonly (Pick<CaseIdentity, 'network' 
         sidecarCpuUsPerCall: envoy ? (per(envoy.client.cpuMs + envoy.server.cpuMs) * 1000) : null,
       },
     ];
+  });
+}
+
+/**
+ * What the server namespace's listen queue did, in words, or null when it neither overflowed nor
+ * failed a SYN-cookie check: "server's listen queue overflowed 3,702 times, 106 SYN-cookie checks
+ * failed (each answered with a reset)".
+ */
+export function describeListenQueue(tcp: TcpCounters | null | undefined): string | null {
+  if (!tcp || (tcp.listenOverflows <= 0 && tcp.syncookiesFailed <= 0)) return null;
+  const times = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
+  const overflowed = tcp.listenOverflows > 0 ? `server's listen queue overflowed ${times(tcp.listenOverflows, 'time', 'times')}` : null;
+  const failed = tcp.syncookiesFailed > 0 ? `${times(tcp.syncookiesFailed, 'SYN-cookie check', 'SYN-cookie checks')} failed (each answered with a reset)` : null;
+  return [overflowed, failed].filter(Boolean).join(', ');
+}
+
+/** A failed cell's error as the reports print it: its message, then what the servers' listen queue did up to the failure (across a stage). */
+export function failedCellText(cell: { error: string | null; pathCounters?: PathCounters | null }): string {
+  const queue = describeListenQueue(cell.pathCounters?.tcp);
+  return `${cell.error ?? 'unknown error'}${queue ? ` — ${queue}` : ''}`;
+}
+
+/** A cell whose server namespace's listen queue overflowed or failed SYN-cookie checks, as the reports show it. */
+export interface ListenQueueRow {
+  network: string;
+  variant: string;
+  case: string;
+  transport: string;
+  /** A failed cell's visit that failed counts every call up to the failure (cold call and warm-up too); otherwise the timed calls. */
+  ok: boolean;
+  calls: number;
+  tcp: TcpCounters;
+}
+
+/** One row per cell (ok or failed) whose listen queue overflowed or failed a SYN-cookie check, in the results' order. */
+export function listenQueueRows(results: readonly (Pick<CaseIdentity, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'> & { ok: boolean; runs: number; pathCounters?: PathCounters | null })[]): ListenQueueRow[] {
+  const placeOf = placeLabeller(results);
+  return results.flatMap((r) => {
+    const tcp = r.pathCounters?.tcp;
+    if (!tcp || describeListenQueue(tcp) === null) return [];
+    return [{ network: placeOf(r), variant: r.variant, case: r.case, transport: r.transport, ok: r.ok, calls: r.runs, tcp }];
   });
 }

@@ -5,7 +5,7 @@ import { AppStartError, KEEP_WARM_NODE_FLAGS, startApps, type Placement, type St
 import { RESTARTS_PER_SET, type BenchOptions, appSetKey, lastVisitOfAppSet, type VariantRecord, DEFAULT_RUNTIME } from '../plan';
 import { HttpClientDriver, probeMachine, describeFailure, runCases, type RunnerHooks } from '../measure';
 import { givenToken } from './control-token';
-import { type Failure, type PlannedCase, type RawResult, type RunDocument, describePath, pathChanges, type Pinning, type QuietWaits, type SetEvent } from '../results';
+import { type Failure, type PathCounters, type PlannedCase, type RawResult, type RunDocument, describePath, pathChanges, type Pinning, type QuietWaits, type SetEvent } from '../results';
 import { QUIET_RULE, waitUntilQuiet } from './quiesce';
 import { errorText } from '../cli';
 import type { NodeBinary } from './node-binaries';
@@ -132,6 +132,21 @@ function freeSlot(states: ReadonlyMap<string, SetState>): number {
   let slot = 0;
   while (taken.has(slot)) slot++;
   return slot;
+}
+
+/**
+ * What the runner reads around each call, as running totals: a path profile's parts (the DNS server's
+ * and the set's sidecars' counts) and, on any stage, the server namespace's TCP counters; none on loopback.
+ */
+function countersOf(live: LiveSet, placement: Placement | undefined): (() => Promise<PathCounters>) | undefined {
+  const path = live.apps?.path ?? null;
+  const tcp = placement?.tcpCounters ? () => placement.tcpCounters!() : null;
+  if (!path && !tcp) return undefined;
+  return async () => ({
+    ...(path ? await path.counters() : { dns: null, envoy: null }),
+    // A part that cannot be read leaves that part unknown, not the path's.
+    tcp: tcp ? await tcp().catch(() => null) : null,
+  });
 }
 
 /** A visit that was never made, because the set that was to serve it had failed: one failed result per transport. */
@@ -261,7 +276,7 @@ export async function runVariant(visits: readonly PlannedCase[], variant: Varian
         broken = await inspect(live, results);
         await ctx.hooks.onCaseDone(broken ? blame(results, broken) : results, i, total, visited);
       };
-      await runCases([planned], live.driver, { ...ctx.hooks, beforeVisit, onCaseDone }, { signal: ctx.signal, probe: probeMachine, pathMeter: ctx.placement?.delayerCpu, pathCounters: live.apps?.path ? () => live.apps!.path!.counters() : undefined });
+      await runCases([planned], live.driver, { ...ctx.hooks, beforeVisit, onCaseDone }, { signal: ctx.signal, probe: probeMachine, pathMeter: ctx.placement?.delayerCpu, pathCounters: countersOf(live, ctx.placement) });
       if (!broken && index === visits.length - 1) await measurePath(live, 'after');
       if (broken) await retire(state, key, broken, (last.get(key) ?? -1) > index);
       else if (last.get(key) === index) {

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { CONTROL_TOKEN_ENV, freePort, PARENT_PIPE_ENV, SECURITY_ENV, SETTING_ENV } from '@bench/config';
 import { runToken } from './control-token';
 import { APP_NAMES, type AppName, START_BOUND_MS, STOP_BOUND_MS, missingMains, type VariantRecord } from '../plan';
-import type { Failure, PathCost, PathCounters, Pinning } from '../results';
+import type { Failure, PathCost, PathCounters, Pinning, TcpCounters } from '../results';
 import { errorText } from '../cli';
 import type { CertificateSet } from '../security';
 
@@ -37,6 +37,8 @@ export interface Placement {
   exposeOnHost(clientAddress: string, port: number): Promise<string>;
   /** The path's own cost so far (the network stage's delayer: its CPU and packets), when it has one. */
   delayerCpu?(): Promise<PathCost | null>;
+  /** The server namespace's kernel TCP counters so far (listen queue, SYN cookies, resets), on a stage. */
+  tcpCounters?(): Promise<TcpCounters>;
   /** A path profile's parts (names, sidecars; issue #34): each set of apps gets its part before it starts. */
   path?: { start(ports: AppPorts, slot: number): Promise<SetPath> };
 }

@@ -46,7 +46,7 @@ function pathPlacement(stage: Stage, path: PathProfile, names: NamesPart | null,
       stop: () => active.stop(),
     };
   };
-  return { hosts: stage.hosts, wrap: (host, argv) => stage.wrap(host, argv), exposeOnHost: (address, port) => stage.exposeOnHost(address, port), delayerCpu: () => stage.delayerCpu(), path: { start } };
+  return { hosts: stage.hosts, wrap: (host, argv) => stage.wrap(host, argv), exposeOnHost: (address, port) => stage.exposeOnHost(address, port), delayerCpu: () => stage.delayerCpu(), tcpCounters: () => stage.tcpCounters(), path: { start } };
 }
 
 /**

@@ -77,6 +77,41 @@ describe('runCases with a scripted driver', () => {
     expect(threaded.delayer).toEqual({ cpuMs: 6, packets: 30, receiveCpuMs: 3 });
   });
 
+  it("gives each transport the stage's counters over its own timed calls, and a failed one every call up to its failure", async () => {
+    // A scripted server namespace: each json call overflows its listen queue 100 times, each grpc call once.
+    let overflows = 0;
+    const tcp = () => ({ listenOverflows: overflows, listenDrops: 0, syncookiesSent: 0, syncookiesRecv: 0, syncookiesFailed: 0, outRsts: 0, estabResets: 0, abortOnData: 0, abortOnClose: 0 });
+    const pathCounters = async () => ({ dns: null, envoy: null, tcp: tcp() });
+    const counting = (fail: { failFromRepetition?: number; error?: string }) =>
+      new FakeDriver((call) => {
+        overflows += (call.transport === 'json' ? 100 : 1) * (call.runs + call.warmup + (call.cold ? 1 : 0));
+        return call.transport === 'json' ? { latenciesMs: [5], ...fail } : { latenciesMs: [5] };
+      });
+    // json fails at its second timed call: its cold call and warm-up (2 calls), its first timed call and the failed one.
+    const [json, grpc] = await runCases([plan[0]], counting({ failFromRepetition: 2, error: 'read ECONNRESET' }), { onCaseDone: () => undefined }, { pathCounters });
+    expect(json).toMatchObject({ error: 'repetition 2: read ECONNRESET', pathCounters: { dns: null, envoy: null, tcp: { listenOverflows: 400 } } });
+    expect(grpc.pathCounters?.tcp?.listenOverflows).toBe(3);
+    // Failed in its cold call and warm-up: what those counted.
+    const [coldJson, coldGrpc] = await runCases([plan[0]], counting({ error: 'read ECONNRESET' }), { onCaseDone: () => undefined }, { pathCounters });
+    expect([coldJson.error, coldJson.pathCounters?.tcp?.listenOverflows, coldGrpc.pathCounters?.tcp?.listenOverflows]).toEqual(['read ECONNRESET', 200, 3]);
+  });
+
+  it("waits after a failure until the server namespace's counters stop moving, so a burst's late connections count to it", async () => {
+    let resets = 0;
+    const pathCounters = async () => ({ dns: null, envoy: null, tcp: { listenOverflows: 0, listenDrops: 0, syncookiesSent: 0, syncookiesRecv: 0, syncookiesFailed: resets, outRsts: resets, estabResets: 0, abortOnData: 0, abortOnClose: 0 } });
+    const driver = new FakeDriver((call) => {
+      if (call.transport === 'json' && call.runs > 0) {
+        // The failed burst's other connections are reset over the next 0.6 s.
+        for (const afterMs of [100, 300, 600]) setTimeout(() => (resets += 10), afterMs);
+        return { error: 'read ECONNRESET' };
+      }
+      return { latenciesMs: [5] };
+    });
+    const [json, grpc] = await runCases([plan[0]], driver, { onCaseDone: () => undefined }, { pathCounters });
+    expect(json.pathCounters?.tcp?.syncookiesFailed).toBe(30);
+    expect(grpc.pathCounters?.tcp?.syncookiesFailed).toBe(0);
+  });
+
   it('warms up with single untimed calls until the warm-up calls add up to warmupMs', async () => {
     const driver = new FakeDriver(() => ({ latenciesMs: [30], coldMs: 20 }));
     const timedWarmup: PlannedCase = { ...plan[0], transports: ['json'], warmup: 1, warmupMs: 100 };

@@ -2,7 +2,8 @@ import { renderCsv } from '../../src/export/csv';
 import { renderReport } from '../../src/export/html/report';
 import { renderMarkdown } from '../../src/export/markdown';
 import { mergeVisits } from '../../src/measure/visits';
-import { addPathCounters, NO_PATH_COUNTERS, pathCounterRows, pathCountersBetween, type PathCounters } from '../../src/results/path-counters';
+import { failureSummary } from '../../src/measure/failures';
+import { addPathCounters, describeListenQueue, failedCellText, listenQueueRows, NO_PATH_COUNTERS, pathCounterRows, pathCountersBetween, type PathCounters, type TcpCounters } from '../../src/results/path-counters';
 import type { RawResult, RunDocument } from '../../src/results/model';
 import { caseResult } from '../case-result';
 
@@ -45,5 +46,72 @@ describe("a path profile's counters per cell", () => {
     expect([column('dns_queries'), column('dns_lookups'), column('sidecar_requests'), column('sidecar_upstream_connections'), column('sidecar_cpu_ms')]).toEqual(['8', '2', '12', '0', '4']);
     expect(renderMarkdown(doc([caseResult()]))).not.toContain('The production path per cell');
     expect(renderReport(doc([caseResult()]))).not.toContain('data-table="path-counters"');
+  });
+});
+
+// The server namespace's TCP counters per cell (issue #34's `read ECONNRESET`): its listen queue, SYN cookies and resets.
+const quiet: TcpCounters = { listenOverflows: 0, listenDrops: 0, syncookiesSent: 0, syncookiesRecv: 0, syncookiesFailed: 0, outRsts: 0, estabResets: 0, abortOnData: 0, abortOnClose: 0 };
+const burst: TcpCounters = { ...quiet, listenOverflows: 3702, listenDrops: 3702, syncookiesSent: 1201, syncookiesRecv: 845, syncookiesFailed: 106, outRsts: 212 };
+const onStage = (tcp: TcpCounters | null, overrides: Parameters<typeof caseResult>[0] = {}) =>
+  caseResult({ network: 'region', security: 'mtls', case: '②-3', rows: 1, requests: 1000, runs: 5, pathCounters: { dns: null, envoy: null, tcp }, ...overrides });
+const reset = onStage(burst, { ok: false, runs: 0, summary: null, samplesMs: [], error: 'HTTP 502: timed call failed: read ECONNRESET' });
+
+describe("the server namespace's TCP counters per cell", () => {
+  it('subtract and add field by field; a part read on one side only is unknown, and documents without it stay without it', () => {
+    const before: PathCounters = { dns: null, envoy: null, tcp: quiet };
+    const after: PathCounters = { dns: null, envoy: null, tcp: burst };
+    expect(pathCountersBetween(before, after).tcp).toEqual(burst);
+    expect(addPathCounters(pathCountersBetween(before, after), { dns: null, envoy: null, tcp: { ...quiet, listenOverflows: 1 } }).tcp?.listenOverflows).toBe(3703);
+    expect(addPathCounters(NO_PATH_COUNTERS, after)).toEqual(after);
+    expect(pathCountersBetween(before, { dns: null, envoy: null, tcp: null }).tcp).toBeNull();
+    expect('tcp' in pathCountersBetween(counted, counted)).toBe(false);
+    expect('tcp' in addPathCounters(counted, counted)).toBe(false);
+  });
+
+  it('say in words what the listen queue did, and nothing when it neither overflowed nor failed a cookie', () => {
+    expect(describeListenQueue(burst)).toBe("server's listen queue overflowed 3,702 times, 106 SYN-cookie checks failed (each answered with a reset)");
+    expect(describeListenQueue({ ...quiet, listenOverflows: 1 })).toBe("server's listen queue overflowed 1 time");
+    expect(describeListenQueue({ ...quiet, syncookiesFailed: 1 })).toBe('1 SYN-cookie check failed (each answered with a reset)');
+    expect(describeListenQueue({ ...quiet, outRsts: 40 })).toBeNull();
+    expect(describeListenQueue(null)).toBeNull();
+    expect(describeListenQueue(undefined)).toBeNull();
+  });
+
+  it("make a failed cell's error explain itself, in the table, report.html and the run's last lines", () => {
+    const text = "HTTP 502: timed call failed: read ECONNRESET — server's listen queue overflowed 3,702 times, 106 SYN-cookie checks failed (each answered with a reset)";
+    expect(failedCellText(reset)).toBe(text);
+    expect(failedCellText({ error: 'boom', pathCounters: { dns: null, envoy: null, tcp: quiet } })).toBe('boom');
+    expect(failedCellText({ error: null })).toBe('unknown error');
+    expect(renderMarkdown(doc([reset]))).toContain(`FAILED: ${text}`);
+    expect(renderReport(doc([reset]))).toContain(`<strong>FAILED</strong>: HTTP 502: timed call failed: read ECONNRESET — server&#39;s listen queue overflowed 3,702 times`);
+    expect(failureSummary([{ ...reset, failure: { kind: 'call', message: 'HTTP 502: timed call failed: read ECONNRESET' } }])).toBe(
+      "bench: 1 of 1 cells failed: blog ②-3 json (call: HTTP 502: timed call failed: read ECONNRESET — server's listen queue overflowed 3,702 times, 106 SYN-cookie checks failed (each answered with a reset))",
+    );
+  });
+
+  it('get a row where the listen queue overflowed or a cookie failed, ok or failed; no row elsewhere, and none in the production path table', () => {
+    const overflowedOk = onStage({ ...quiet, listenOverflows: 3258, listenDrops: 3258, syncookiesSent: 171 }, { transport: 'proto-h1', security: 'plain' });
+    const rows = listenQueueRows([reset, overflowedOk, onStage(quiet, { transport: 'grpc' }), caseResult()]);
+    expect(rows.map((r) => [r.network, r.transport, r.ok, r.tcp.listenOverflows])).toEqual([
+      ['region · mtls', 'json', false, 3702],
+      ['region · plain', 'proto-h1', true, 3258],
+    ]);
+    expect(pathCounterRows([reset, overflowedOk])).toEqual([]);
+  });
+
+  it('are shown in results.md, report.html and the CSV, and no section without an overflow', () => {
+    const overflowedOk = onStage({ ...quiet, listenOverflows: 3258, listenDrops: 3258, syncookiesSent: 171 }, { transport: 'proto-h1' });
+    const md = renderMarkdown(doc([reset, overflowedOk]));
+    expect(md).toContain("## The servers' listen queue (cells where it overflowed or SYN cookies failed)");
+    expect(md).toContain('| region · mtls | blog | ②-3 | json | calls up to the failure | 3,702 | 3,702 | 1,201 | 106 | 212 | 0 |');
+    expect(md).toContain('| region · mtls | blog | ②-3 | proto-h1 | 5 timed calls | 3,258 | 3,258 | 171 | 0 | 0 | 0 |');
+    expect(renderReport(doc([reset, overflowedOk]))).toMatch(/data-table="listen-queue"[\s\S]*data-ok="false"/);
+    const [header, ...lines] = renderCsv([reset]).trim().split('\n');
+    const summary = lines.map((row) => row.split(',')).find((cells) => cells[0] === 'summary')!;
+    const column = (name: string) => summary[header.split(',').indexOf(name)];
+    expect(['tcp_listen_overflows', 'tcp_listen_drops', 'tcp_syncookies_sent', 'tcp_syncookies_failed', 'tcp_out_rsts', 'tcp_estab_resets'].map(column)).toEqual(['3702', '3702', '1201', '106', '212', '0']);
+    const calm = doc([onStage(quiet)]);
+    expect(renderMarkdown(calm)).not.toContain('listen queue');
+    expect(renderReport(calm)).not.toContain('data-table="listen-queue"');
   });
 });

@@ -1,5 +1,5 @@
 // The report's charts for one case, each built from that case's results (pure: view in, svg out).
-import { type CaseResult, type ProcessCost, PHASE_LABELS, phaseParts, bytes, count, ms } from '../../results';
+import { type CaseResult, type ProcessCost, PHASE_LABELS, failedCellText, phaseParts, bytes, count, ms } from '../../results';
 import { renderBarChart, type Bar, type BarGroup } from './bar-chart';
 import { describeShape, type CaseView } from './cases';
 import { PHASE_COLOUR } from './palette';
@@ -13,7 +13,7 @@ function failedBar(cell: CaseResult, extra: Partial<Bar> = {}): Bar {
     value: null,
     valueLabel: '—',
     tooltip: '',
-    missing: { label: 'FAILED', tooltip: `${cell.transport} failed: ${cell.error ?? 'unknown error'}`, failed: true },
+    missing: { label: 'FAILED', tooltip: `${cell.transport} failed: ${failedCellText(cell)}`, failed: true },
     ...extra,
   };
 }
@@ -85,7 +85,7 @@ export function phasesChart(view: CaseView): string {
   let note: StackedBarChart['note'] = null;
   const bars = view.cells.map((cell): StackedBar => {
     const t = cell.transport;
-    if (!cell.ok) return { transport: t, segments: [], valueLabel: '—', missing: { label: 'n/a (failed)', tooltip: `${t} failed: ${cell.error ?? 'unknown error'}`, failed: true } };
+    if (!cell.ok) return { transport: t, segments: [], valueLabel: '—', missing: { label: 'n/a (failed)', tooltip: `${t} failed: ${failedCellText(cell)}`, failed: true } };
     // Documents written before phases were measured have no such field at all.
     const p = cell.phases ?? null;
     if (!p) return { transport: t, segments: [], valueLabel: '—', missing: { label: 'n/a', tooltip: `${t}: phases not recorded`, failed: false } };

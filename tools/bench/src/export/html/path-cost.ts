@@ -1,6 +1,22 @@
 // The network stage's own CPU per cell: the rows of pathCostRows(), the same as results.md's table.
-import { type CaseResult, pathCostRows, pathCostTotal, pathCounterRows } from '../../results';
-import { PATH_COST_FIRST_NUMBER, PATH_COST_HEADER, PATH_COST_HEADING, PATH_COST_NOTE, PATH_COUNTERS_FIRST_NUMBER, PATH_COUNTERS_HEADER, PATH_COUNTERS_HEADING, PATH_COUNTERS_NOTE, pathCostCells, pathCounterCells } from '../path-cost';
+import { type CaseResult, listenQueueRows, pathCostRows, pathCostTotal, pathCounterRows } from '../../results';
+import {
+  LISTEN_QUEUE_FIRST_NUMBER,
+  LISTEN_QUEUE_HEADER,
+  LISTEN_QUEUE_HEADING,
+  LISTEN_QUEUE_NOTE,
+  listenQueueCells,
+  PATH_COST_FIRST_NUMBER,
+  PATH_COST_HEADER,
+  PATH_COST_HEADING,
+  PATH_COST_NOTE,
+  PATH_COUNTERS_FIRST_NUMBER,
+  PATH_COUNTERS_HEADER,
+  PATH_COUNTERS_HEADING,
+  PATH_COUNTERS_NOTE,
+  pathCostCells,
+  pathCounterCells,
+} from '../path-cost';
 import { escapeHtml } from './escape';
 import { el } from './svg';
 import { renderTableSection } from './table-section';
@@ -26,4 +42,14 @@ export function renderPathCountersSection(results: readonly CaseResult[]): strin
     el('tr', { 'data-network': row.network, 'data-variant': row.variant, 'data-case': row.case, 'data-transport': row.transport }, ...pathCounterCells(row).map((cell, i) => el('td', i < PATH_COUNTERS_FIRST_NUMBER ? {} : { class: 'num' }, escapeHtml(cell)))),
   );
   return renderTableSection({ id: 'path-counters', heading: PATH_COUNTERS_HEADING, header: PATH_COUNTERS_HEADER, body, note: PATH_COUNTERS_NOTE });
+}
+
+/** The servers' listen queue where it overflowed or failed SYN-cookie checks, or '' when it never did. */
+export function renderListenQueueSection(results: readonly CaseResult[]): string {
+  const rows = listenQueueRows(results);
+  if (rows.length === 0) return '';
+  const body = rows.map((row) =>
+    el('tr', { 'data-network': row.network, 'data-variant': row.variant, 'data-case': row.case, 'data-transport': row.transport, 'data-ok': String(row.ok) }, ...listenQueueCells(row).map((cell, i) => el('td', i < LISTEN_QUEUE_FIRST_NUMBER ? {} : { class: 'num' }, escapeHtml(cell)))),
+  );
+  return renderTableSection({ id: 'listen-queue', heading: LISTEN_QUEUE_HEADING, header: LISTEN_QUEUE_HEADER, body, note: LISTEN_QUEUE_NOTE });
 }

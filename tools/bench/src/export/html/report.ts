@@ -13,7 +13,7 @@ import { renderVariantsTable } from './variants-table';
 import { renderVerdictSection } from './verdict';
 import { renderAttributionSection } from './attribution';
 import { renderAblationSection } from './ablation';
-import { renderPathCostSection, renderPathCountersSection } from './path-cost';
+import { renderListenQueueSection, renderPathCostSection, renderPathCountersSection } from './path-cost';
 import { renderTlsHtmlSection } from './tls-handshakes';
 
 
@@ -144,9 +144,10 @@ export function renderReport(doc: RunDocument): string {
   const ablation = renderAblationSection(doc.results);
   const pathCost = renderPathCostSection(doc.results);
   const pathCounters = renderPathCountersSection(doc.results);
+  const listenQueue = renderListenQueueSection(doc.results);
   const tls = renderTlsHtmlSection(doc.results);
   const transports = TRANSPORTS.filter((t) => named.some((r) => r.transport === t));
-  const tables = [['verdict', 'Verdict'], ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(ablation ? [['ablation', 'Ablation']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : []), ...(pathCost ? [['path-cost', "The stage's CPU"]] : []), ...(pathCounters ? [['path-counters', 'The production path']] : []), ...(tls ? [['tls', 'TLS handshakes']] : [])];
+  const tables = [['verdict', 'Verdict'], ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(ablation ? [['ablation', 'Ablation']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : []), ...(pathCost ? [['path-cost', "The stage's CPU"]] : []), ...(pathCounters ? [['path-counters', 'The production path']] : []), ...(listenQueue ? [['listen-queue', "The servers' listen queue"]] : []), ...(tls ? [['tls', 'TLS handshakes']] : [])];
   const nav = el(
     'nav',
     {},
@@ -196,6 +197,7 @@ export function renderReport(doc: RunDocument): string {
       : '',
     pathCost,
     pathCounters,
+    listenQueue,
     tls,
     ...CHART_SECTIONS.map((s) => chartSection(s, views, transports)),
     el('section', { id: 'provenance', 'data-section': 'provenance' }, el('h2', {}, 'How the run was made'), renderProvenance(doc)),

@@ -1,5 +1,5 @@
 // The blog-style table (the columns of markdown's renderTable) as HTML, with noise marks and footnotes.
-import { type CaseResult, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf, securityOf, NOISY_BELOW_MS, NOISY_CV, bytes, count, ms, ratio } from '../../results';
+import { type CaseResult, blogRatio, failedCellText, grpcOverJson, networkOf, placeLabels, runtimeOf, securityOf, NOISY_BELOW_MS, NOISY_CV, bytes, count, ms, ratio } from '../../results';
 import { NOISY_MARK, tableHeader, TABLE_HEADER } from '../markdown';
 import { escapeHtml } from './escape';
 import { el } from './svg';
@@ -54,7 +54,7 @@ export function renderResultsTable(results: readonly CaseResult[]): string {
           num(escapeHtml(ms(r.coldMs))),
           num(escapeHtml(bytes(r.bytes)), { title: r.bytes === null ? null : `${count(r.bytes)} B` }),
         ]
-      : [el('td', { colspan: String(MEASURED_COLUMNS), class: 'failed' }, `<strong>FAILED</strong>: ${escapeHtml(r.error ?? 'unknown error')}`)];
+      : [el('td', { colspan: String(MEASURED_COLUMNS), class: 'failed' }, `<strong>FAILED</strong>: ${escapeHtml(failedCellText(r))}`)];
     return el(
       'tr',
       { 'data-case': r.case, 'data-transport': r.transport, 'data-variant': r.variant, 'data-network': networkOf(r), 'data-runtime': runtimeOf(r), 'data-security': securityOf(r), 'data-ok': String(r.ok), class: first ? 'case-start' : null },
