@@ -9,6 +9,7 @@ import { Http1Transport } from './http1-transport';
 import { rowStreamingFor } from './streamed-rows';
 import type { BodyDecoder } from './undici-json';
 import { deadlineHeader } from '@bench/samples';
+import { failOnReplyStatus, isSuccess } from './reply-status';
 
 /**
  * server-a over HTTP/1.1 with `@nestjs/axios` HttpService and Node's default agent, as the blog did;
@@ -34,8 +35,9 @@ export class JsonTransport extends Http1Transport implements RowTransport {
    * axios's default response transform for JSON is JSON.parse of the body text; this one does the
    * same parse and times it, and takes the body size from Content-Length (Express always sends it).
    */
-  private timedParse = (data: unknown, headers: AxiosResponseHeaders | RawAxiosResponseHeaders): unknown => {
-    if (typeof data !== 'string') return data;
+  private timedParse = (data: unknown, headers: AxiosResponseHeaders | RawAxiosResponseHeaders, status?: number): unknown => {
+    // An error reply (a proxy's text, server-a's JSON error) is left as it came; axios rejects it on its status.
+    if (typeof data !== 'string' || !isSuccess(status)) return data;
     const started = performance.now();
     const value: unknown = JSON.parse(data);
     this.meter.record(Number(headers['content-length'] ?? Number.NaN), performance.now() - started);
@@ -50,7 +52,7 @@ export class JsonTransport extends Http1Transport implements RowTransport {
     };
     // `rows` is a validated integer, so the URL cannot be steered elsewhere by a request.
     const one = (rows: number, timeout: number): Observable<unknown> =>
-      this.http.get(base + rows, { ...config, timeout, headers: deadlineHeader(timeout) }).pipe(map((response) => response.data as unknown));
+      this.http.get(base + rows, { ...config, timeout, headers: deadlineHeader(timeout) }).pipe(map((response) => response.data as unknown), failOnReplyStatus);
     return {
       // Lazy observables fired together and awaited together: the blog's forkJoin.
       fetchAll: (rows, requests, deadlineMs) => lastValueFrom(forkJoin(Array.from({ length: requests }, () => one(rows, deadlineMs)))),

@@ -9,6 +9,7 @@ import { getSamplesCodec, PROTOBUF_MEDIA_TYPE } from '@bench/proto';
 import { deadlineHeader } from '@bench/samples';
 import { Http1Transport } from './http1-transport';
 import type { BodyDecoder } from './undici-json';
+import { failOnReplyStatus } from './reply-status';
 
 /** server-a's protobuf twin of the blog's route (apps/server-a samples.controller.ts). */
 const ROUTE = '/server-a/protobuf/';
@@ -46,7 +47,7 @@ export class ProtoH1Transport extends Http1Transport implements RowTransport {
     const one = (rows: number, timeout: number): Observable<unknown> =>
       this.http
         .get(base + rows, { responseType: 'arraybuffer', transformResponse: this.timedDecode, timeout, headers: deadlineHeader(timeout), ...(agent ? { httpAgent: agent, httpsAgent: agent } : {}) })
-        .pipe(map((response) => response.data as unknown));
+        .pipe(map((response) => response.data as unknown), failOnReplyStatus);
     return {
       fetchAll: (rows, requests, deadlineMs) => lastValueFrom(forkJoin(Array.from({ length: requests }, () => one(rows, deadlineMs)))),
       close,
