@@ -63,7 +63,7 @@ describeNeeding('readTcpCounters in a real namespace (root)', [missingRoot], () 
   it("counts a listener's accept queue overflowing: a backlog of 1, not accepting, 40 connects", async () => {
     const before = await readTcpCounters(inNs);
     // A listener whose process blocks (so nothing is accepted) for 3 s after saying its port.
-    const listener = "const s = require('net').createServer(); s.listen({ host: '127.0.0.1', port: 0, backlog: 1 }, () => { console.log(s.address().port); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3000); process.exit(0); })";
+    const listener = "const s = require('net').createServer(); s.listen({ host: '127.0.0.1', port: 0, backlog: 1 }, () => { process.stdout.write(s.address().port + '\\n'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3000); process.exit(0); })";
     const [program, ...args] = inNs([process.execPath, '-e', listener]);
     const server = spawn(program, args);
     const exited = new Promise((resolve) => server.once('exit', resolve));
