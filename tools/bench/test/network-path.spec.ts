@@ -1,6 +1,6 @@
-// Root-only: a real stage with the path's real parts (dnsmasq, two Envoys with mTLS). Skipped where a
-// stage cannot be built (not root, …: see network-stage.spec.ts); under CI=true a missing dnsmasq or an
-// Envoy that cannot be fetched fails, with the message saying what to install.
+// Root-only: a real stage with the path's real parts (dnsmasq, two Envoys with mTLS). Where a stage cannot
+// be built (not root, the bench not built, …) the tests fail under CI=true and are skipped elsewhere, with
+// the reason (needs.ts); a missing dnsmasq or an Envoy that cannot be fetched says what to install.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -9,19 +9,18 @@ import { checkPrerequisites, startStage, validateProfile, type NetworkProfile, t
 import { dnsmasqMissing } from '../src/network/cluster-dns';
 import { findPath, pathCountersBetween, startPath } from '../src/network/path';
 import { runToEnd } from '../src/network/spawn-ready';
+import { describeNeeding } from './needs';
 
 const tiny: NetworkProfile = validateProfile({ name: 'test-tiny', description: 'test only: 3 ms each way', topology: 'namespaces', oneWayDelayMs: 3, rateMbit: null, loss: 0 });
 const DIST_INDEX = path.resolve(__dirname, '../dist/network/index.js');
 
-function skipReason(): string | null {
-  if (process.getuid?.() !== 0) return 'not root';
-  if (!fs.existsSync(DIST_INDEX)) return 'the bench is not built (npx nx run bench:build)';
+function missingForPath(): string | null {
+  if (process.getuid?.() !== 0) return 'root (the stage creates network namespaces and iptables rules: run the tests as root)';
+  if (!fs.existsSync(DIST_INDEX)) return 'the built bench (npx nx run bench:build)';
   return checkPrerequisites(tiny);
 }
 
-const why = skipReason();
-if (why) console.log(`network path tests skipped: ${why}`);
-const describeRoot = why ? describe.skip : describe;
+const describeRoot = (name: string, body: () => void) => describeNeeding(name, [missingForPath()], body);
 
 const namespaces = () => spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout;
 const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));

@@ -4,7 +4,7 @@
 // channel to one replica, dns-round-robin spreads it, max-connection-age re-balances without an
 // error; from the DNS server's log: only the headless name is asked for, and only by its clients; and
 // that nothing (dnsmasq included) is left after a stop, a Ctrl-C, or a SIGKILL and the next start.
-// Under CI=true a missing prerequisite fails instead of skipping.
+// A missing prerequisite fails under CI=true and skips elsewhere, saying why (needs.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -16,6 +16,7 @@ import { dnsmasqMissing } from '../src/network/cluster-dns';
 import { ReplicaSet } from '../src/network/replicas';
 import { resolveEnvoy } from '../src/network/envoy-binary';
 import { measureService, type ServiceCell, type ServiceResults } from '../src/suites/service/measure';
+import { describeNeeding } from './needs';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const DIST = path.resolve(__dirname, '../dist');
@@ -36,14 +37,7 @@ function missing(): string | null {
   return checkPrerequisites(tiny) ?? ReplicaSet.limitUnavailable();
 }
 
-const why = missing();
-if (why && process.env.CI === 'true') {
-  it('has what the replica tests need (CI must not skip them)', () => {
-    throw new Error(`bench:service root tests cannot run: ${why}`);
-  });
-}
-if (why) console.log(`bench:service root tests skipped: ${why}`);
-const describeRoot = why ? describe.skip : describe;
+const describeRoot = (name: string, body: () => void) => describeNeeding(name, [missing()], body);
 
 const namespaces = () => spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout;
 const cgroups = () => (fs.existsSync('/sys/fs/cgroup/cpu') ? fs.readdirSync('/sys/fs/cgroup/cpu') : fs.readdirSync('/sys/fs/cgroup')).filter((n) => n.startsWith('nbx-'));

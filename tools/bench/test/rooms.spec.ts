@@ -48,3 +48,17 @@ describe('the rooms rule', () => {
     for (const room of Object.keys(ROOMS)) expect([...reaches(room)]).not.toContain(room);
   });
 });
+
+describe("docs/architecture.md's room table", () => {
+  it('names the rooms of rooms.js, in its order, each with the rooms it may import', () => {
+    const fs = jest.requireActual<typeof import('node:fs')>('node:fs');
+    const page = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'docs', 'architecture.md'), 'utf8');
+    const rows = [...page.matchAll(/^\| `(\w+)\/` \| .* \| ([^|]+) \|$/gm)].map((m) => [m[1], m[2].trim()] as const);
+    const all = Object.keys(ROOMS);
+    const mayImport = (room: string, cell: string) => (cell === 'nothing' ? [] : cell === 'every room' ? all.filter((r) => r !== room) : cell.split(/,\s*/));
+    expect(rows.map(([room]) => room)).toEqual(all);
+    for (const [room, cell] of rows) {
+      expect({ room, mayImport: mayImport(room, cell).sort() }).toEqual({ room, mayImport: [...(ROOMS as Record<string, readonly string[]>)[room]].sort() });
+    }
+  });
+});
