@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { stopOnAbort } from './reply-slices';
-import { buildRowRange } from './row';
+import { buildRowRange, type RowStreamPhases } from './row';
 
 /**
  * Rows a streamed reply builds and encodes at a time: ~260 KB of text. Measured (libs/config tunings.ts,
@@ -8,8 +8,7 @@ import { buildRowRange } from './row';
  */
 export const NDJSON_CHUNK_ROWS = 1_000;
 
-/** Where a streamed reply reports the time it spends building rows and encoding them (the server's phases). */
-export type RowStreamPhases = (phase: 'build' | 'encode', ms: number) => void;
+export type { RowStreamPhases };
 
 /**
  * Values as the stream sends them: NDJSON whose every line is a JSON array of up to `chunkRows`

@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import { noteAbandoned } from './reply-deadline';
-import { buildRow, type SampleRow } from './row';
-import type { RowStreamPhases } from './ndjson-stream';
+import { buildRow, type RowStreamPhases, type SampleRow } from './row';
 
 /**
  * Rows a large reply builds (and, for JSON, encodes) between two checks for cancellation and two turns

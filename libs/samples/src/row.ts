@@ -58,3 +58,6 @@ export function buildRowRange(start: number, end: number): SampleRow[] {
 
 /** Rows per message when a reply is streamed in chunks. */
 export const STREAM_CHUNK_ROWS = 10_000;
+
+/** Where a streamed or sliced reply reports the time it spends building rows and encoding them (the server's phases). */
+export type RowStreamPhases = (phase: 'build' | 'encode', ms: number) => void;

@@ -1,5 +1,5 @@
 // The network stage's own CPU as a table: the rows of results/path-cost.ts in results.md's and report.html's words;
-// a path profile's counters per cell (results/path-counters.ts) likewise, and the servers' listen queue where it overflowed.
+// a path profile's counters per cell (results/path-counter-rows.ts) likewise, and the servers' listen queue where it overflowed.
 import { count, listenQueueRows, ms, pathCostRows, pathCostTotal, pathCounterRows, type CaseResult, type ListenQueueRow, type PathCostRow, type PathCounterRow } from '../results';
 
 const percent = (share: number | null) => (share === null ? '–' : `${(share * 100).toFixed(1)} %`);

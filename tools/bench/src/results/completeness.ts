@@ -1,18 +1,7 @@
 // Whether a run measured everything it planned, and if not, which cells it lacks: what bench:compare
 // checks before it sets one run against another (a run killed mid-way is not a baseline).
-import type { CaseIdentity, PlannedCase, RunDocument, Transport } from './model';
+import type { CaseIdentity, PlannedCase, PlannedCell, RunDocument } from './model';
 import { cellKey, networkOf } from './results';
-
-/** One cell the run planned, with the visits it was to get (settings.plannedCells). */
-export interface PlannedCell {
-  network: string;
-  /** Absent in runs from before --node (schema 2). */
-  runtime?: string;
-  variant: string;
-  case: string;
-  transport: Transport;
-  visits: number;
-}
 
 export interface Completeness {
   complete: boolean;

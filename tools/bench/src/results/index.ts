@@ -9,7 +9,8 @@ export { TIE_WITHIN, decisionMap, type DecisionMap, type MapCell } from './decis
 export { bytes, count, describeCalibration, describeConfinement, describeDeployedApps, describeMemoryReclaim, describeNetworks, describePaths, describeRuntimes, describeVisits, ms, ratio } from './format';
 export { BLOG_TRANSPORTS, SCHEMA_VERSION, TRANSPORTS, type BenchProvenance, type BenchSettings, type BlogTransport, type CaseRecord, type CaseResult, type Failure, type MachineProbeReading, type Measurement, type PathCost, type Phases, type PlannedCase, type ProcessCost, type RawResult, type RunDocument, type Transport } from './model';
 export { pathCostRows, pathCostTotal, type PathCostRow } from './path-cost';
-export { addPathCounters, describeListenQueue, dnsCountsBetween, emptyDnsCounts, failedCellText, listenQueueRows, NO_PATH_COUNTERS, pathCounterRows, pathCountersBetween, TCP_COUNTER_NAMES, type DnsCounts, type ListenQueueRow, type PathCounterRow, type EnvoyCounters, type PathCounters, type TcpCounters } from './path-counters';
+export { addPathCounters, dnsCountsBetween, emptyDnsCounts, NO_PATH_COUNTERS, pathCountersBetween, TCP_COUNTER_NAMES, type DnsCounts, type EnvoyCounters, type PathCounters, type TcpCounters } from './path-counters';
+export { describeListenQueue, failedCellText, listenQueueRows, pathCounterRows, type ListenQueueRow, type PathCounterRow } from './path-counter-rows';
 export { describePath, pathChanges, type PathRecord } from './path-record';
 export type { CalibrationRecord, NetworkRecord, Provenance, ResultsDocument, Settings } from './document';
 export type { AppRuntime, AppRuntimeRecord, Pinning, QuietRule, QuietWaits, RuntimeProvenance, SetEvent } from './run-records';

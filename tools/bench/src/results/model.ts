@@ -1,8 +1,9 @@
 // The one result type that joins measuring, statistics and exporting (as in hyperfine).
+import type { Failure } from './failure';
+export type { Failure } from './failure';
 import type { PathCounters } from './path-counters';
 import type { ProcessCost } from '@bench/config';
 import { TRANSPORT_NAMES, type CaseRun, type Http2Windows, type Phases, type TransportName } from '@bench/harness';
-import type { PlannedCell } from './completeness';
 import type { Provenance, ResultsDocument, Settings } from './document';
 import type { PathRecord } from './path-record';
 import type { Pinning, QuietWaits, RuntimeProvenance, SetEvent } from './run-records';
@@ -136,27 +137,6 @@ export interface CaseIdentity {
   runs: number;
   /** The blog's average for this cell, in ms (null: a case the blog did not have). */
   blogMs: number | null;
-}
-
-/**
- * Why a cell failed, as data (the `error` string says the same in one sentence). Every failure path
- * of a run ends here, so a lost process, a clash or a hang costs its cells and not the run.
- */
-export interface Failure {
-  /**
-   * start: its set of apps could not be started; died: a process of its set exited; not-answering: its
-   * set stopped answering its readiness check; deadline: a call had no reply within its deadline;
-   * bound: the visit ran past its time bound and was ended; call: the call's own error (a wrong reply, a refusal).
-   */
-  kind: 'start' | 'died' | 'not-answering' | 'deadline' | 'bound' | 'call';
-  message: string;
-  /** The process at fault, when one is known: server-a, server-b or client. */
-  process?: string;
-  pid?: number;
-  /** How it ended, e.g. `exited with signal SIGKILL` or `exited with code 1`. */
-  exit?: string;
-  /** The last lines of its log. */
-  logTail?: string[];
 }
 
 /** The runner's output for one case × transport: raw samples or the error that stopped it. */
@@ -340,4 +320,15 @@ export interface BenchProvenance extends Provenance {
 export interface RunDocument extends ResultsDocument<BenchSettings, BenchProvenance> {
   schemaVersion: 2 | typeof SCHEMA_VERSION;
   results: CaseResult[];
+}
+
+/** One cell the run planned, with the visits it was to get (settings.plannedCells). */
+export interface PlannedCell {
+  network: string;
+  /** Absent in runs from before --node (schema 2). */
+  runtime?: string;
+  variant: string;
+  case: string;
+  transport: Transport;
+  visits: number;
 }

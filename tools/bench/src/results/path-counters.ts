@@ -2,9 +2,6 @@
 // sidecars' requests, upstream connections and CPU; and on any stage the server namespace's kernel TCP
 // counters (its listen queue, SYN cookies, resets). The network room reads them from the live parts
 // (network/path.ts, network/tcp-counters.ts); runs and suites keep them per cell, as differences of running totals.
-import type { CaseIdentity } from './model';
-import { count } from './format';
-import { placeLabeller } from './results';
 
 /** What the DNS server answered, counted from its log (one line per query it received). */
 export interface DnsCounts {
@@ -130,88 +127,3 @@ export function addPathCounters(a: PathCounters, b: PathCounters): PathCounters 
 
 /** No counts yet: the start of a cell's sum. */
 export const NO_PATH_COUNTERS: PathCounters = Object.freeze({ dns: null, envoy: null });
-
-/** A cell's path counters per timed call, as the reports show them (null: the path has no such part). */
-export interface PathCounterRow {
-  network: string;
-  variant: string;
-  case: string;
-  transport: string;
-  /** Timed calls the counts are over (the cell's repetitions). */
-  calls: number;
-  dnsQueriesPerCall: number | null;
-  lookupsPerCall: number | null;
-  /** Requests the caller's sidecar passed on, per call: a call's k requests, and the client's two reads of the servers' CPU around it. */
-  sidecarRequestsPerCall: number | null;
-  /** Connections the caller's sidecar opened to the servers' over the timed calls (0: its pool was warm). */
-  upstreamConnections: number | null;
-  /** Both sidecars' CPU per call, µs. */
-  sidecarCpuUsPerCall: number | null;
-}
-
-/** One row per succeeded cell that crossed a path profile's parts (cells[].pathCounters), in the results' order. */
-export function pathCounterRows(results: readonly (Pick<CaseIdentity, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'> & { ok: boolean; runs: number; pathCounters?: PathCounters | null })[]): PathCounterRow[] {
-  const placeOf = placeLabeller(results);
-  return results.flatMap((r) => {
-    const counted = r.pathCounters;
-    // A stage without names or sidecars counts only its TCP (listenQueueRows).
-    if (!r.ok || !counted || r.runs === 0 || (!counted.dns && !counted.envoy)) return [];
-    const per = (n: number) => n / r.runs;
-    const envoy = counted.envoy;
-    return [
-      {
-        network: placeOf(r),
-        variant: r.variant,
-        case: r.case,
-        transport: r.transport,
-        calls: r.runs,
-        dnsQueriesPerCall: counted.dns ? per(counted.dns.queries) : null,
-        lookupsPerCall: counted.dns ? per(counted.dns.lookups) : null,
-        sidecarRequestsPerCall: envoy ? per(envoy.client.requests) : null,
-        upstreamConnections: envoy ? envoy.client.upstreamConnections : null,
-        sidecarCpuUsPerCall: envoy ? (per(envoy.client.cpuMs + envoy.server.cpuMs) * 1000) : null,
-      },
-    ];
-  });
-}
-
-/**
- * What the server namespace's listen queue did, in words, or null when it neither overflowed nor
- * failed a SYN-cookie check: "server's listen queue overflowed 3,702 times, 106 SYN-cookie checks
- * failed (each answered with a reset)".
- */
-export function describeListenQueue(tcp: TcpCounters | null | undefined): string | null {
-  if (!tcp || (tcp.listenOverflows <= 0 && tcp.syncookiesFailed <= 0)) return null;
-  const times = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
-  const overflowed = tcp.listenOverflows > 0 ? `server's listen queue overflowed ${times(tcp.listenOverflows, 'time', 'times')}` : null;
-  const failed = tcp.syncookiesFailed > 0 ? `${times(tcp.syncookiesFailed, 'SYN-cookie check', 'SYN-cookie checks')} failed (each answered with a reset)` : null;
-  return [overflowed, failed].filter(Boolean).join(', ');
-}
-
-/** A failed cell's error as the reports print it: its message, then what the servers' listen queue did up to the failure (across a stage). */
-export function failedCellText(cell: { error: string | null; pathCounters?: PathCounters | null }): string {
-  const queue = describeListenQueue(cell.pathCounters?.tcp);
-  return `${cell.error ?? 'unknown error'}${queue ? ` — ${queue}` : ''}`;
-}
-
-/** A cell whose server namespace's listen queue overflowed or failed SYN-cookie checks, as the reports show it. */
-export interface ListenQueueRow {
-  network: string;
-  variant: string;
-  case: string;
-  transport: string;
-  /** A failed cell's visit that failed counts every call up to the failure (cold call and warm-up too); otherwise the timed calls. */
-  ok: boolean;
-  calls: number;
-  tcp: TcpCounters;
-}
-
-/** One row per cell (ok or failed) whose listen queue overflowed or failed a SYN-cookie check, in the results' order. */
-export function listenQueueRows(results: readonly (Pick<CaseIdentity, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'> & { ok: boolean; runs: number; pathCounters?: PathCounters | null })[]): ListenQueueRow[] {
-  const placeOf = placeLabeller(results);
-  return results.flatMap((r) => {
-    const tcp = r.pathCounters?.tcp;
-    if (!tcp || describeListenQueue(tcp) === null) return [];
-    return [{ network: placeOf(r), variant: r.variant, case: r.case, transport: r.transport, ok: r.ok, calls: r.runs, tcp }];
-  });
-}

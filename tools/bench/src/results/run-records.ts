@@ -1,6 +1,6 @@
 // What bench:all records about how it ran, beside its cells: the records of its settings and provenance
 // (RunDocument, model.ts) that run/ writes while the run goes and results.md and report.html read.
-import type { Failure } from './model';
+import type { Failure } from './failure';
 
 /** Whether the apps were pinned to cores (--pin), which, and why not. */
 export interface Pinning {

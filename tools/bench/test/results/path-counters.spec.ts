@@ -3,7 +3,8 @@ import { renderReport } from '../../src/export/html/report';
 import { renderMarkdown } from '../../src/export/markdown';
 import { mergeVisits } from '../../src/measure/visits';
 import { failureSummary } from '../../src/measure/failures';
-import { addPathCounters, describeListenQueue, failedCellText, listenQueueRows, NO_PATH_COUNTERS, pathCounterRows, pathCountersBetween, type PathCounters, type TcpCounters } from '../../src/results/path-counters';
+import { addPathCounters, NO_PATH_COUNTERS, pathCountersBetween, type PathCounters, type TcpCounters } from '../../src/results/path-counters';
+import { describeListenQueue, failedCellText, listenQueueRows, pathCounterRows } from '../../src/results/path-counter-rows';
 import type { RawResult, RunDocument } from '../../src/results/model';
 import { caseResult } from '../case-result';
 
