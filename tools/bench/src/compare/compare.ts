@@ -1,6 +1,6 @@
-// Comparing two runs cell by cell. Everything lives inside compareKit() with no imports, so the very
-// same code runs in Node (bench:compare) and, inlined with Function.prototype.toString, in the
-// index page's compare view: one implementation, tested once.
+// Comparing two runs cell by cell. Everything lives inside three kits (functions with no imports:
+// studentKit, agreementKit, compareKit), so the very same code runs in Node (bench:compare) and,
+// inlined as COMPARE_KIT_SOURCE, in the index page's compare view: one implementation, tested once.
 
 /** What a comparison needs from a cell's summary. */
 export interface ComparableSummary {
@@ -74,9 +74,8 @@ export interface WelchResult {
   p: number;
 }
 
-export function compareKit() {
-  const SIGNIFICANCE = 0.05;
-
+/** Student's t and Welch's test from summary statistics: the arithmetic compareKit's p-values need. */
+export function studentKit() {
   /** log Γ(x) by the Lanczos approximation (g = 7, n = 9), accurate to ~15 digits for x > 0. */
   function lnGamma(x: number): number {
     const c = [
@@ -146,6 +145,15 @@ export function compareKit() {
     return { t, df, p: studentTwoSidedP(t, df) };
   }
 
+  return { lnGamma, incompleteBeta, studentTwoSidedP, welch };
+}
+
+/** Two runs cell by cell: each cell's ratio with its error, Welch's p-value, the CIs' overlap, the machine's own ratio. */
+export function compareKit() {
+  const SIGNIFICANCE = 0.05;
+  const { lnGamma, incompleteBeta, studentTwoSidedP, welch } = studentKit();
+  const { agreement, describeAgreement } = agreementKit();
+
   /** Standard error of a median: from its 95 % CI when known, else 1.2533·σ/√n (normal approximation). */
   function medianError(s: ComparableSummary): number {
     if (s.medianCi) return (s.medianCi.high - s.medianCi.low) / (2 * 1.96);
@@ -208,6 +216,11 @@ export function compareKit() {
     return rows;
   }
 
+  return { lnGamma, incompleteBeta, studentTwoSidedP, welch, compareCell, compareRuns, agreement, describeAgreement };
+}
+
+/** Whether two runs of the same code agree: the README's repeatability check and its sentence. */
+export function agreementKit() {
   /**
    * The repeatability check of the README ("two runs agree within 10% on every cell ≥ 20 ms"): faster
    * cells are left out because a few hundred microseconds of scheduling move them by more than 10%.
@@ -232,5 +245,11 @@ export function compareKit() {
     return `${head}; apart: ${a.apart.map((c) => `${label(c)} ${percent(c.difference)}`).join(', ')}.`;
   }
 
-  return { lnGamma, incompleteBeta, studentTwoSidedP, welch, compareCell, compareRuns, agreement, describeAgreement };
+  return { agreement, describeAgreement };
 }
+
+/**
+ * The three kits as one expression of source text that evaluates to compareKit, for the index page's
+ * script (`(COMPARE_KIT_SOURCE)()` is the kit): the helpers it calls are declared in its scope.
+ */
+export const COMPARE_KIT_SOURCE = `(function () {\n${studentKit.toString()}\n${agreementKit.toString()}\nreturn ${compareKit.toString()};\n})()`;

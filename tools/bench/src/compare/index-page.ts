@@ -1,4 +1,4 @@
-import { compareKit, type ComparableResult } from './compare';
+import { COMPARE_KIT_SOURCE, type ComparableResult } from './compare';
 import { networkOf, runtimeOf, securityOf, type StoredRun, type SuiteRunEntry } from '../results';
 
 /** What the index embeds per run: enough to list it and compare any two, nothing more. */
@@ -139,7 +139,7 @@ ${rows}
 <div id="comparison"></div>
 ${suites}
 <script type="application/json" id="runs-data">${scriptJson(entries)}</script>
-<script>${SCRIPT(compareKit.toString())}</script>
+<script>${SCRIPT(COMPARE_KIT_SOURCE)}</script>
 </body></html>
 `;
 }

@@ -1,5 +1,5 @@
 import { withRuntimes } from '../../src/results/results';
-import { compareKit, type CellComparison, type ComparableSummary } from '../../src/compare/compare';
+import { COMPARE_KIT_SOURCE, compareKit, type CellComparison, type ComparableSummary } from '../../src/compare/compare';
 import { summarize } from '../../src/results/stats';
 
 const kit = compareKit();
@@ -73,7 +73,7 @@ describe('compareRuns', () => {
   });
 
   it('works when inlined as source text, as the index page does', () => {
-    const inlined = new Function(`return (${compareKit.toString()})();`)() as ReturnType<typeof compareKit>;
+    const inlined = new Function(`return (${COMPARE_KIT_SOURCE})();`)() as ReturnType<typeof compareKit>;
     const base = { results: [cell('①-2', 'json', [100, 101, 99, 100, 102, 98])] };
     const head = { results: [cell('①-2', 'json', [150, 151, 149, 150, 152, 148])] };
     expect(inlined.compareRuns(base, head)).toEqual(kit.compareRuns(base, head));

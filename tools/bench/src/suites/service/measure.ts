@@ -114,125 +114,161 @@ export async function measureService(
   addProvenance: (entries: Record<string, unknown>) => void,
   progress: (line: string, partial: ServiceResults) => void,
 ): Promise<ServiceResults> {
-  const t = stage.topology;
-  const set = new ReplicaSet(t, stage.record().tcp, options.millicores);
-  const replicas: Replica[] = Array.from({ length: options.replicas }, () => set.add());
-  const addresses = replicas.map((r) => r.address);
-  applyVirtualIp(t, [SERVICE_PORTS.http, SERVICE_PORTS.grpc], addresses);
-  const headless = await HeadlessService.start(stage, addresses);
-  const results: ServiceResults = { replicas: set.record(), cells: [], changes: [], driverStarts: [], skipped: [], failures: [] };
-  addProvenance({ service: { replicas: set.record(), virtualIp: SERVICE_VIP, virtualIpRules: virtualIpRulesInForce(t), headlessName: headless.record(), ports: SERVICE_PORTS } });
+  const measurement = await ServiceMeasurement.start(stage, runDir, options, settings, addProvenance, progress);
+  return measurement.run();
+}
 
-  const read = async (driver: DriverProcess): Promise<Reading> => {
-    const counters = await driver.send({ type: 'counters' }, 'counters');
-    return {
-      counters: counters.replicas,
-      driverCpuMs: counters.driverCpuMs,
-      throttling: new Map(replicas.map((r) => [r.name, set.throttling(r)])),
-      delayer: await stage.delayerCpu(),
-      proxyCpuMs: proxy?.cpuMs() ?? null,
-      dns: await headless.queries(),
-    };
-  };
+/** One bench:service measurement: its replicas, their Service (virtual IP, headless name, proxy) and what it has measured so far. */
+class ServiceMeasurement {
+  private readonly apps = new Map<string, ReplicaApps>();
+  private proxy: FrontProxy | null = null;
 
-  const apps = new Map<string, ReplicaApps>();
-  let proxy: FrontProxy | null = null;
-  const startApps = async (strategy: BalancingStrategy, rs: Replica[]) => {
-    const started = await Promise.all(rs.map((r) => startReplicaApps(WORKSPACE_ROOT, path.join(runDir, 'logs'), set, r, strategy.maxConnectionAgeMs)));
-    started.forEach((a) => apps.set(a.replica.name, a));
-  };
-  const stopApps = async () => {
-    await Promise.all([...apps.values()].map((a) => a.stop()));
-    apps.clear();
-  };
-  const runnable = options.strategies.filter((strategy) => {
-    const unavailable = strategyUnavailable(strategy);
-    if (unavailable) {
-      results.skipped.push({ strategy: strategy.name, transport: 'all', why: unavailable });
-      progress(`${strategy.name}: not run: ${unavailable}`, results);
+  private constructor(
+    private readonly stage: Stage,
+    private readonly runDir: string,
+    private readonly options: ServiceOptions,
+    private readonly settings: ServiceSettings,
+    private readonly progress: (line: string, partial: ServiceResults) => void,
+    private readonly set: ReplicaSet,
+    private readonly replicas: Replica[],
+    private readonly headless: HeadlessService,
+    private readonly results: ServiceResults,
+  ) {}
+
+  /** The replicas up as endpoints of the virtual IP and the headless name, recorded in provenance. */
+  static async start(
+    stage: Stage,
+    runDir: string,
+    options: ServiceOptions,
+    settings: ServiceSettings,
+    addProvenance: (entries: Record<string, unknown>) => void,
+    progress: (line: string, partial: ServiceResults) => void,
+  ): Promise<ServiceMeasurement> {
+    const t = stage.topology;
+    const set = new ReplicaSet(t, stage.record().tcp, options.millicores);
+    const replicas: Replica[] = Array.from({ length: options.replicas }, () => set.add());
+    const addresses = replicas.map((r) => r.address);
+    applyVirtualIp(t, [SERVICE_PORTS.http, SERVICE_PORTS.grpc], addresses);
+    const headless = await HeadlessService.start(stage, addresses);
+    const results: ServiceResults = { replicas: set.record(), cells: [], changes: [], driverStarts: [], skipped: [], failures: [] };
+    addProvenance({ service: { replicas: set.record(), virtualIp: SERVICE_VIP, virtualIpRules: virtualIpRulesInForce(t), headlessName: headless.record(), ports: SERVICE_PORTS } });
+    return new ServiceMeasurement(stage, runDir, options, settings, progress, set, replicas, headless, results);
+  }
+
+  async run(): Promise<ServiceResults> {
+    try {
+      await this.eachPair('sweep', (strategy, transport) => this.sweep(strategy, transport));
+      if (this.settings.changeRate > 0) await this.eachPair('change under load', (strategy, transport) => this.changeUnderLoad(strategy, transport));
+      return this.results;
+    } finally {
+      this.headless.stop(); // its process would go with the server namespace anyway; its file goes with the work folder
     }
-    return !unavailable;
-  });
-  // Each strategy × transport it applies to, with the strategy's servers up; `what` runs one pair.
-  const eachPair = async (what: string, run: (strategy: BalancingStrategy, transport: ServiceTransport) => Promise<void>) => {
+  }
+
+  /** The strategies this machine can run; the others recorded as skipped with why. */
+  private runnable(): BalancingStrategy[] {
+    return this.options.strategies.filter((strategy) => {
+      const unavailable = strategyUnavailable(strategy);
+      if (unavailable) {
+        this.results.skipped.push({ strategy: strategy.name, transport: 'all', why: unavailable });
+        this.progress(`${strategy.name}: not run: ${unavailable}`, this.results);
+      }
+      return !unavailable;
+    });
+  }
+
+  /** Each strategy × transport it applies to, with the strategy's servers up; `run` measures one pair, a failure is recorded and the next goes on. */
+  private async eachPair(what: string, run: (strategy: BalancingStrategy, transport: ServiceTransport) => Promise<void>): Promise<void> {
     let k = 0;
-    for (const strategy of runnable) {
+    for (const strategy of this.runnable()) {
       try {
-        await startApps(strategy, replicas);
-        if (strategy.address === 'proxy') proxy = await startProxy();
+        await this.startApps(strategy, this.replicas);
+        if (strategy.address === 'proxy') this.proxy = await this.startProxy();
         for (const transport of rotate(SERVICE_TRANSPORTS, k++)) {
           const why = strategy.notFor[transport];
           if (why) {
-            if (!results.skipped.some((s) => s.strategy === strategy.name && s.transport === transport)) results.skipped.push({ strategy: strategy.name, transport, why });
+            if (!this.results.skipped.some((s) => s.strategy === strategy.name && s.transport === transport)) this.results.skipped.push({ strategy: strategy.name, transport, why });
             continue;
           }
           try {
             await run(strategy, transport);
           } catch (error) {
-            results.failures.push({ strategy: strategy.name, transport, error: `${what}: ${error instanceof Error ? error.message : String(error)}` });
-            progress(`${strategy.name} ${transport} ${what} FAILED: ${results.failures.at(-1)!.error}`, results);
+            this.results.failures.push({ strategy: strategy.name, transport, error: `${what}: ${error instanceof Error ? error.message : String(error)}` });
+            this.progress(`${strategy.name} ${transport} ${what} FAILED: ${this.results.failures.at(-1)!.error}`, this.results);
           }
         }
       } finally {
-        await proxy?.stop();
-        proxy = null;
-        await stopApps();
+        await this.proxy?.stop();
+        this.proxy = null;
+        await this.stopApps();
       }
     }
-  };
+  }
 
-  function startProxy(): Promise<FrontProxy> {
+  private async startApps(strategy: BalancingStrategy, rs: Replica[]): Promise<void> {
+    const started = await Promise.all(rs.map((r) => startReplicaApps(WORKSPACE_ROOT, path.join(this.runDir, 'logs'), this.set, r, strategy.maxConnectionAgeMs)));
+    started.forEach((a) => this.apps.set(a.replica.name, a));
+  }
+
+  private async stopApps(): Promise<void> {
+    await Promise.all([...this.apps.values()].map((a) => a.stop()));
+    this.apps.clear();
+  }
+
+  private startProxy(): Promise<FrontProxy> {
     const binary = resolveEnvoy();
     const routes = [
       { name: 'server-a', listenPort: PROXY_PORTS.http, replicaPort: SERVICE_PORTS.http, protocol: 'http1' as const },
       { name: 'server-b', listenPort: PROXY_PORTS.grpc, replicaPort: SERVICE_PORTS.grpc, protocol: 'http2' as const },
     ];
-    return FrontProxy.start(t, binary, routes, replicas.map((r) => r.address), path.join(stage.workDir, 'front-proxy'));
-  }
-  try {
-    await eachPair('sweep', sweep);
-    if (settings.changeRate > 0) await eachPair('change under load', changeUnderLoad);
-    return results;
-  } finally {
-    headless.stop(); // its process would go with the server namespace anyway; its file goes with the work folder
+    return FrontProxy.start(this.stage.topology, binary, routes, this.replicas.map((r) => r.address), path.join(this.stage.workDir, 'front-proxy'));
   }
 
-  function startDriver(strategy: BalancingStrategy, transport: ServiceTransport, warmupRate: number): Promise<DriverProcess> {
+  private startDriver(strategy: BalancingStrategy, transport: ServiceTransport, warmupRate: number): Promise<DriverProcess> {
     const port = transport === 'grpc' ? SERVICE_PORTS.grpc : SERVICE_PORTS.http;
-    return DriverProcess.start(stage, {
+    return DriverProcess.start(this.stage, {
       caller: {
         transport,
         strategy,
-        host: strategy.address === 'dns-name' ? SERVICE_NAME : strategy.address === 'proxy' ? stage.hosts.server : SERVICE_VIP,
+        host: strategy.address === 'dns-name' ? SERVICE_NAME : strategy.address === 'proxy' ? this.stage.hosts.server : SERVICE_VIP,
         port: strategy.address === 'proxy' ? (transport === 'grpc' ? PROXY_PORTS.grpc : PROXY_PORTS.http) : port,
         rows: SERVICE_ROWS,
         httpConnections: HTTP_CONNECTIONS,
-        deadlineMs: settings.deadlineMs,
+        deadlineMs: this.settings.deadlineMs,
       },
-      warmup: { rate: warmupRate, durationMs: settings.warmupMs },
+      warmup: { rate: warmupRate, durationMs: this.settings.warmupMs },
       maxInFlight: MAX_IN_FLIGHT,
-      drainMs: settings.drainMs,
-      replicas: replicas.map((r) => ({ name: r.name, address: r.address })),
+      drainMs: this.settings.drainMs,
+      replicas: this.replicas.map((r) => ({ name: r.name, address: r.address })),
       counterPort: port,
     });
   }
 
-  async function sweep(strategy: BalancingStrategy, transport: ServiceTransport): Promise<void> {
-    const dnsBefore = await headless.queries();
-    const driver = await startDriver(strategy, transport, options.rates[0]);
-    results.driverStarts.push({ strategy: strategy.name, transport, dns: dnsCountsBetween(dnsBefore, await headless.queries()) });
+  /** Everyone's counters now: the replicas' (through the driver), the driver's CPU, the cgroups' throttling, the delayer, the proxy, the DNS server. */
+  private async read(driver: DriverProcess): Promise<Reading> {
+    const counters = await driver.send({ type: 'counters' }, 'counters');
+    return {
+      counters: counters.replicas,
+      driverCpuMs: counters.driverCpuMs,
+      throttling: new Map(this.replicas.map((r) => [r.name, this.set.throttling(r)])),
+      delayer: await this.stage.delayerCpu(),
+      proxyCpuMs: this.proxy?.cpuMs() ?? null,
+      dns: await this.headless.queries(),
+    };
+  }
+
+  private async sweep(strategy: BalancingStrategy, transport: ServiceTransport): Promise<void> {
+    const dnsBefore = await this.headless.queries();
+    const driver = await this.startDriver(strategy, transport, this.options.rates[0]);
+    this.results.driverStarts.push({ strategy: strategy.name, transport, dns: dnsCountsBetween(dnsBefore, await this.headless.queries()) });
     try {
-      for (const rate of options.rates) {
-        const before = await read(driver);
-        const { result } = await driver.send({ type: 'step', rate, durationMs: settings.stepMs }, 'step');
-        const after = await read(driver);
-        const cell = cellOf(strategy, transport, result, before, after);
-        results.cells.push(cell);
-        progress(
-          `${strategy.name} ${transport} at ${rate}/s: ${Math.round(cell.throughputPerS)}/s, p99 ${cell.corrected.p99Ms.toFixed(1)} ms, errors ${cell.errors}, shares ${cell.replicas.map((r) => r.requests).join('/')}` +
-            `${cell.cpuPer1000CallsMs === null ? '' : `, ${Math.round(cell.cpuPer1000CallsMs)} ms CPU per 1,000 calls`}, ${cell.dns.queries} DNS queries${cell.saturated ? ` — saturated (${cell.saturated})` : ''}`,
-          results,
-        );
+      for (const rate of this.options.rates) {
+        const before = await this.read(driver);
+        const { result } = await driver.send({ type: 'step', rate, durationMs: this.settings.stepMs }, 'step');
+        const after = await this.read(driver);
+        const cell = cellOf(strategy, transport, this.replicas, result, before, after);
+        this.results.cells.push(cell);
+        this.progress(describeStep(cell), this.results);
         if (cell.saturated) break;
       }
     } finally {
@@ -247,51 +283,36 @@ export async function measureService(
    * the name first, then SIGTERM: its apps drain) and is removed. Errors, lost calls and latency per
    * bin are recorded.
    */
-  async function changeUnderLoad(strategy: BalancingStrategy, transport: ServiceTransport): Promise<void> {
-    const rate = settings.changeRate;
-    const phase = settings.changePhaseMs;
-    const driver = await startDriver(strategy, transport, rate);
+  private async changeUnderLoad(strategy: BalancingStrategy, transport: ServiceTransport): Promise<void> {
+    const rate = this.settings.changeRate;
+    const phase = this.settings.changePhaseMs;
+    const driver = await this.startDriver(strategy, transport, rate);
     try {
       const started = performance.now();
       const at = () => performance.now() - started;
       const timeline = driver.send({ type: 'timeline', rate, durationMs: 3 * phase, binMs: CHANGE_BIN_MS }, 'timeline');
-      const dnsStart = await headless.queries();
+      const dnsStart = await this.headless.queries();
       await sleep(phase);
-      const joining = set.add();
-      await startApps(strategy, [joining]);
-      replicas.push(joining);
-      const dnsJoin = await headless.queries();
-      await publishEndpoints();
+      const joining = this.set.add();
+      await this.startApps(strategy, [joining]);
+      this.replicas.push(joining);
+      const dnsJoin = await this.headless.queries();
+      await this.publishEndpoints();
       const endpointAtMs = at();
-      await driver.send({ type: 'replicas', replicas: replicas.map((r) => ({ name: r.name, address: r.address })) }, 'replicas');
-      const base = await driver.send({ type: 'counters' }, 'counters');
-      const baseRequests = requestsOf(base.replicas[joining.name]);
+      await this.tellReplicas(driver);
+      const baseRequests = requestsOf((await driver.send({ type: 'counters' }, 'counters')).replicas[joining.name]);
       let firstRequestAt: number | null = null;
-      let left: { leaving: Replica; leftAtMs: number; drainedInMs: number; dns: DnsCounts } | null = null;
+      let left: Leaving | null = null;
       // Polled until the run's end, so a replica first reached only after the oldest left is seen too;
       // the oldest leaves at 2 phases, or at once if the new one took longer than that to start.
       while (left === null || (firstRequestAt === null && at() < 3 * phase - CHANGE_POLL_MS)) {
-        if (left === null && at() >= 2 * phase) {
-          const leaving = replicas.shift()!;
-          const dns = await headless.queries();
-          await publishEndpoints();
-          const leftAtMs = at();
-          await apps.get(leaving.name)?.stop();
-          apps.delete(leaving.name);
-          left = { leaving, leftAtMs, drainedInMs: at() - leftAtMs, dns };
-          set.remove(leaving);
-          await driver.send({ type: 'replicas', replicas: replicas.map((r) => ({ name: r.name, address: r.address })) }, 'replicas');
-        }
-        if (firstRequestAt === null) {
-          const now = await driver.send({ type: 'counters' }, 'counters');
-          if (requestsOf(now.replicas[joining.name]) > baseRequests) firstRequestAt = at();
-        }
+        if (left === null && at() >= 2 * phase) left = await this.leaveOldest(driver, at);
+        if (firstRequestAt === null && requestsOf((await driver.send({ type: 'counters' }, 'counters')).replicas[joining.name]) > baseRequests) firstRequestAt = at();
         await sleep(CHANGE_POLL_MS);
       }
       const { result, bins } = await timeline;
-      const dnsEnd = await headless.queries();
-      const end = await driver.send({ type: 'counters' }, 'counters');
-      const { leaving, leftAtMs, drainedInMs } = left;
+      const dnsEnd = await this.headless.queries();
+      const joinedRequests = requestsOf((await driver.send({ type: 'counters' }, 'counters')).replicas[joining.name]) - baseRequests;
       const firstRequestAfterMs = firstRequestAt === null ? null : firstRequestAt - endpointAtMs;
       const change: ChangeRun = {
         strategy: strategy.name,
@@ -306,74 +327,109 @@ export async function measureService(
           name: joining.name,
           endpointAtMs,
           firstRequestAfterMs,
-          firstRequestPhase: firstRequestAt === null ? null : firstRequestAt < leftAtMs ? 'joined' : 'after the oldest left',
-          requests: requestsOf(end.replicas[joining.name]) - baseRequests,
+          firstRequestPhase: firstRequestAt === null ? null : firstRequestAt < left.leftAtMs ? 'joined' : 'after the oldest left',
+          requests: joinedRequests,
         },
-        removed: { name: leaving.name, leftAtMs, drainedInMs },
+        removed: { name: left.leaving.name, leftAtMs: left.leftAtMs, drainedInMs: left.drainedInMs },
         bins,
         dns: { steady: dnsCountsBetween(dnsStart, dnsJoin), joined: dnsCountsBetween(dnsJoin, left.dns), left: dnsCountsBetween(left.dns, dnsEnd) },
       };
-      results.changes.push(change);
-      progress(
-        `${strategy.name} ${transport} under change at ${rate}/s: ${joining.name} joined, first request ${firstRequestAfterMs === null ? 'never in the run' : `after ${Math.round(firstRequestAfterMs)} ms (${change.added.firstRequestPhase})`}; ` +
-          `${leaving.name} left, drained in ${Math.round(drainedInMs)} ms; ${result.errors} errors, ${change.lost} lost, p99 ${result.corrected.p99Ms.toFixed(1)} ms; ` +
-          `DNS queries ${change.dns.steady.queries}/${change.dns.joined.queries}/${change.dns.left.queries} (steady/joined/left)`,
-        results,
-      );
+      this.results.changes.push(change);
+      this.progress(describeChange(change, result.corrected.p99Ms), this.results);
     } finally {
       await driver.stop();
     }
   }
 
-  /** The Service's endpoints are the replicas now listed: the virtual IP's rules, the headless name's records, Envoy's EDS. */
-  async function publishEndpoints(): Promise<void> {
-    const now = replicas.map((r) => r.address);
-    applyVirtualIp(t, [SERVICE_PORTS.http, SERVICE_PORTS.grpc], now);
-    await headless.setEndpoints(now);
-    proxy?.setEndpoints(now);
+  /** The oldest replica leaves gracefully: out of the endpoints first, then its apps drain and stop, then it is removed. */
+  private async leaveOldest(driver: DriverProcess, at: () => number): Promise<Leaving> {
+    const leaving = this.replicas.shift()!;
+    const dns = await this.headless.queries();
+    await this.publishEndpoints();
+    const leftAtMs = at();
+    await this.apps.get(leaving.name)?.stop();
+    this.apps.delete(leaving.name);
+    const drainedInMs = at() - leftAtMs;
+    this.set.remove(leaving);
+    await this.tellReplicas(driver);
+    return { leaving, leftAtMs, drainedInMs, dns };
   }
 
-  function cellOf(strategy: BalancingStrategy, transport: ServiceTransport, step: StepResult, before: Reading, after: Reading): ServiceCell {
-    const shares: ReplicaShare[] = replicas.map((r) => {
-      const a = after.counters[r.name];
-      const b = before.counters[r.name];
-      if (!a || !b || 'error' in a || 'error' in b) throw new Error(`replica ${r.name}'s counters: ${(a && 'error' in a && a.error) || (b && 'error' in b && b.error) || 'missing'}`);
-      const tb = before.throttling.get(r.name) ?? null;
-      const ta = after.throttling.get(r.name) ?? null;
-      return {
-        name: r.name,
-        requests: (a.requests ?? 0) - (b.requests ?? 0),
-        cpuMs: a.cpuUserMs + a.cpuSystemMs - (b.cpuUserMs + b.cpuSystemMs),
-        throttling: tb && ta ? throttlingBetween(tb, ta) : null,
-      };
-    });
-    const delayer = before.delayer && after.delayer ? delayerCpuBetween(before.delayer, after.delayer) : null;
-    const cpu = {
-      driver: step.driverCpuMs,
-      replicas: shares.reduce((n, s) => n + s.cpuMs, 0),
-      delayer: delayer?.cpuMs ?? null,
-      receive: delayer?.receiveCpuMs ?? null,
-      proxy: before.proxyCpuMs !== null && after.proxyCpuMs !== null ? after.proxyCpuMs - before.proxyCpuMs : null,
-    };
-    const total = cpu.driver + cpu.replicas + (cpu.delayer ?? 0) + (cpu.receive ?? 0) + (cpu.proxy ?? 0);
-    return {
-      strategy: strategy.name,
-      transport,
-      offeredPerS: step.rate,
-      ok: step.ok,
-      errors: step.errors,
-      errorKinds: step.errorKinds,
-      throughputPerS: step.throughputPerS,
-      corrected: step.corrected,
-      service: step.service,
-      maxSendLagMs: step.maxSendLagMs,
-      replicas: shares,
-      cpuMs: cpu,
-      cpuPer1000CallsMs: step.ok > 0 ? (1000 * total) / step.ok : null,
-      saturated: saturation(step),
-      dns: dnsCountsBetween(before.dns, after.dns),
-    };
+  /** The driver reads the counters of the replicas now listed. */
+  private async tellReplicas(driver: DriverProcess): Promise<void> {
+    await driver.send({ type: 'replicas', replicas: this.replicas.map((r) => ({ name: r.name, address: r.address })) }, 'replicas');
   }
+
+  /** The Service's endpoints are the replicas now listed: the virtual IP's rules, the headless name's records, Envoy's EDS. */
+  private async publishEndpoints(): Promise<void> {
+    const now = this.replicas.map((r) => r.address);
+    applyVirtualIp(this.stage.topology, [SERVICE_PORTS.http, SERVICE_PORTS.grpc], now);
+    await this.headless.setEndpoints(now);
+    this.proxy?.setEndpoints(now);
+  }
+}
+
+type Leaving = { leaving: Replica; leftAtMs: number; drainedInMs: number; dns: DnsCounts };
+
+/** One sweep step's line of progress. */
+function describeStep(cell: ServiceCell): string {
+  return (
+    `${cell.strategy} ${cell.transport} at ${cell.offeredPerS}/s: ${Math.round(cell.throughputPerS)}/s, p99 ${cell.corrected.p99Ms.toFixed(1)} ms, errors ${cell.errors}, shares ${cell.replicas.map((r) => r.requests).join('/')}` +
+    `${cell.cpuPer1000CallsMs === null ? '' : `, ${Math.round(cell.cpuPer1000CallsMs)} ms CPU per 1,000 calls`}, ${cell.dns.queries} DNS queries${cell.saturated ? ` — saturated (${cell.saturated})` : ''}`
+  );
+}
+
+/** A change-under-load run's line of progress. */
+function describeChange(change: ChangeRun, p99Ms: number): string {
+  const { added, removed } = change;
+  return (
+    `${change.strategy} ${change.transport} under change at ${change.offeredPerS}/s: ${added.name} joined, first request ${added.firstRequestAfterMs === null ? 'never in the run' : `after ${Math.round(added.firstRequestAfterMs)} ms (${added.firstRequestPhase})`}; ` +
+    `${removed.name} left, drained in ${Math.round(removed.drainedInMs)} ms; ${change.errors} errors, ${change.lost} lost, p99 ${p99Ms.toFixed(1)} ms; ` +
+    `DNS queries ${change.dns.steady.queries}/${change.dns.joined.queries}/${change.dns.left.queries} (steady/joined/left)`
+  );
+}
+
+/** A sweep step as a cell: the driver's figures and every replica's share of the calls and CPU, from the counters before and after it. */
+function cellOf(strategy: BalancingStrategy, transport: ServiceTransport, replicas: readonly Replica[], step: StepResult, before: Reading, after: Reading): ServiceCell {
+  const shares: ReplicaShare[] = replicas.map((r) => {
+    const a = after.counters[r.name];
+    const b = before.counters[r.name];
+    if (!a || !b || 'error' in a || 'error' in b) throw new Error(`replica ${r.name}'s counters: ${(a && 'error' in a && a.error) || (b && 'error' in b && b.error) || 'missing'}`);
+    const tb = before.throttling.get(r.name) ?? null;
+    const ta = after.throttling.get(r.name) ?? null;
+    return {
+      name: r.name,
+      requests: (a.requests ?? 0) - (b.requests ?? 0),
+      cpuMs: a.cpuUserMs + a.cpuSystemMs - (b.cpuUserMs + b.cpuSystemMs),
+      throttling: tb && ta ? throttlingBetween(tb, ta) : null,
+    };
+  });
+  const delayer = before.delayer && after.delayer ? delayerCpuBetween(before.delayer, after.delayer) : null;
+  const cpu = {
+    driver: step.driverCpuMs,
+    replicas: shares.reduce((n, s) => n + s.cpuMs, 0),
+    delayer: delayer?.cpuMs ?? null,
+    receive: delayer?.receiveCpuMs ?? null,
+    proxy: before.proxyCpuMs !== null && after.proxyCpuMs !== null ? after.proxyCpuMs - before.proxyCpuMs : null,
+  };
+  const total = cpu.driver + cpu.replicas + (cpu.delayer ?? 0) + (cpu.receive ?? 0) + (cpu.proxy ?? 0);
+  return {
+    strategy: strategy.name,
+    transport,
+    offeredPerS: step.rate,
+    ok: step.ok,
+    errors: step.errors,
+    errorKinds: step.errorKinds,
+    throughputPerS: step.throughputPerS,
+    corrected: step.corrected,
+    service: step.service,
+    maxSendLagMs: step.maxSendLagMs,
+    replicas: shares,
+    cpuMs: cpu,
+    cpuPer1000CallsMs: step.ok > 0 ? (1000 * total) / step.ok : null,
+    saturated: saturation(step),
+    dns: dnsCountsBetween(before.dns, after.dns),
+  };
 }
 
 const CHANGE_BIN_MS = 250;
