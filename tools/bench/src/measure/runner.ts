@@ -78,39 +78,82 @@ function sum(values: readonly number[]): number {
  * and never summarizes; a failing transport is recorded with its failure and the others go on.
  */
 export async function runCases(plan: readonly PlannedCase[], driver: ClientDriver, hooks: RunnerHooks, options: RunOptions = {}): Promise<RawResult[]> {
-  const { signal, probe, pathMeter, pathCounters, boundMs: boundOf = (planned: PlannedCase) => visitBoundMs(planned, planned.deadlineMs) } = options;
-  // A meter that cannot be read leaves the cell's path cost unknown, never fails the cell.
-  const readPath = async () => (pathMeter ? await pathMeter().catch(() => null) : null);
-  const readCounters = async () => (pathCounters ? await pathCounters().catch(() => null) : null);
-  const readSettled = async () => {
-    let reading = await readCounters();
+  const { signal, boundMs: boundOf = (planned: PlannedCase) => visitBoundMs(planned, planned.deadlineMs) } = options;
+  const meters = new Meters(options);
+  const all: RawResult[] = [];
+  for (let index = 0; index < plan.length && !signal?.aborted; index++) {
+    const planned = plan[index];
+    hooks.onCaseStart?.(planned, index, plan.length);
+    // The visit's bound ends it (its calls fail as `bound`) if something hangs past every deadline.
+    const boundMs = boundOf(planned);
+    const bound = AbortSignal.timeout(boundMs);
+    if (hooks.beforeVisit) await hooks.beforeVisit(planned);
+    if (signal?.aborted) break;
+    const results = await new VisitRun(planned, driver, meters, hooks, { signal, bound, boundMs, probe: options.probe }).run();
+    if (results === null) break;
+    all.push(...results);
+    await hooks.onCaseDone(results, index, plan.length, planned);
+  }
+  return all;
+}
+
+/** The run's meters, read around calls; a meter that cannot be read leaves its figure unknown, never fails the cell. */
+class Meters {
+  constructor(private readonly options: RunOptions) {}
+
+  get path(): boolean {
+    return this.options.pathMeter !== undefined;
+  }
+
+  get counters(): boolean {
+    return this.options.pathCounters !== undefined;
+  }
+
+  async readPath(): Promise<PathCost | null> {
+    return this.options.pathMeter ? await this.options.pathMeter().catch(() => null) : null;
+  }
+
+  async readCounters(): Promise<PathCounters | null> {
+    return this.options.pathCounters ? await this.options.pathCounters().catch(() => null) : null;
+  }
+
+  /** The counters once the server namespace's TCP counters stop moving (after a failure), at most SETTLE_AFTER_FAILURE_MS. */
+  async readSettled(): Promise<PathCounters | null> {
+    let reading = await this.readCounters();
     const until = performance.now() + SETTLE_AFTER_FAILURE_MS;
-    while (reading?.tcp && performance.now() < until && !signal?.aborted) {
+    while (reading?.tcp && performance.now() < until && !this.options.signal?.aborted) {
       await sleep(SETTLE_STEP_MS);
-      const next = await readCounters();
+      const next = await this.readCounters();
       const still = next?.tcp && JSON.stringify(next.tcp) === JSON.stringify(reading.tcp);
       reading = next;
       if (still) break;
     }
     return reading;
-  };
-  const all: RawResult[] = [];
-  for (let index = 0; index < plan.length && !signal?.aborted; index++) {
-    const planned = plan[index];
-    const { record, warmup, runs, deadlineMs } = planned;
-    hooks.onCaseStart?.(planned, index, plan.length);
-    // The visit's bound ends it (its calls fail as `bound`) if something hangs past every deadline.
-    const boundMs = boundOf(planned);
-    const bound = AbortSignal.timeout(boundMs);
-    const visitSignal = signal ? AbortSignal.any([signal, bound]) : bound;
-    const failureOf = (cause: unknown, prefix = ''): Failure =>
-      bound.aborted ? { kind: 'bound', message: `${prefix}visit ended: it ran past its bound of ${boundMs} ms` } : callFailure(cause, prefix);
-    if (hooks.beforeVisit) await hooks.beforeVisit(planned);
-    if (signal?.aborted) break;
-    const probeBefore = probe?.() ?? null;
-    const began = performance.now();
-    const call = { rows: record.rows, requests: record.requests, deadlineMs, ...(record.payload ? { payload: record.payload } : {}) };
-    const accs: Accumulator[] = planned.transports.map((transport) => ({
+  }
+}
+
+/** One visit: its transports' cold calls and warm-up, then their timed repetitions interleaved, as raw results. */
+class VisitRun {
+  private readonly signal: AbortSignal | undefined;
+  /** Ends the visit's calls at its bound, or with the run. */
+  private readonly visitSignal: AbortSignal;
+  private readonly call: { rows: number; requests: number; deadlineMs: number; payload?: string };
+  private readonly accs: Accumulator[];
+  /** The counters' last reading: each call's (or warm-up's) share is the difference from it. */
+  private countersReading: PathCounters | null = null;
+
+  constructor(
+    private readonly planned: PlannedCase,
+    private readonly driver: ClientDriver,
+    private readonly meters: Meters,
+    private readonly hooks: RunnerHooks,
+    private readonly limits: { signal?: AbortSignal; bound: AbortSignal; boundMs: number; probe?: MachineProbe },
+  ) {
+    this.signal = limits.signal;
+    this.visitSignal = limits.signal ? AbortSignal.any([limits.signal, limits.bound]) : limits.bound;
+    const { record, deadlineMs } = planned;
+    this.call = { rows: record.rows, requests: record.requests, deadlineMs, ...(record.payload ? { payload: record.payload } : {}) };
+    this.accs = planned.transports.map((transport) => ({
       transport,
       startedAt: new Date(),
       measurement: null,
@@ -118,67 +161,93 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
       failure: null,
       // Known (from zero) while every reading of the meter succeeds; unknown (null) once one fails. Every
       // part starts at zero: one the meter does not report (receiveCpuMs without that thread) drops out at the first sum.
-      delayer: pathMeter ? { cpuMs: 0, packets: 0, receiveCpuMs: 0 } : null,
-      counters: pathCounters ? NO_PATH_COUNTERS : null,
-      warmCounters: pathCounters ? NO_PATH_COUNTERS : null,
+      delayer: meters.path ? { cpuMs: 0, packets: 0, receiveCpuMs: 0 } : null,
+      counters: meters.counters ? NO_PATH_COUNTERS : null,
+      warmCounters: meters.counters ? NO_PATH_COUNTERS : null,
     }));
+  }
 
-    // A reading before each transport's cold call and warm-up, and after (settled, when it failed).
-    let countersReading = await readCounters();
-    for (const acc of accs) {
-      if (signal?.aborted) break;
+  /** The visit's raw results, one per transport; null when the run was aborted (what was cut short is not recorded). */
+  async run(): Promise<RawResult[] | null> {
+    const probeBefore = this.limits.probe?.() ?? null;
+    const began = performance.now();
+    await this.warmUp();
+    const made = await this.repeat();
+    if (this.signal?.aborted) return null;
+    const wallMs = performance.now() - began;
+    const probeAfter = this.limits.probe?.() ?? null;
+    const machineProbeMs = probeBefore !== null && probeAfter !== null ? { before: probeBefore, after: probeAfter } : null;
+    return this.accs.map((acc) => this.rawResult(acc, made, wallMs, machineProbeMs));
+  }
+
+  private failureOf(cause: unknown, prefix = ''): Failure {
+    return this.limits.bound.aborted ? { kind: 'bound', message: `${prefix}visit ended: it ran past its bound of ${this.limits.boundMs} ms` } : callFailure(cause, prefix);
+  }
+
+  /** The counters counted since the last reading (settled after a failure), and the new reading kept. */
+  private async countersSince(failed: boolean): Promise<{ before: PathCounters | null; after: PathCounters | null }> {
+    const before = this.countersReading;
+    const after = failed ? await this.meters.readSettled() : await this.meters.readCounters();
+    this.countersReading = after;
+    return { before, after };
+  }
+
+  /** Each transport's cold call and warm-up, with a counters reading before and after each (settled, when it failed). */
+  private async warmUp(): Promise<void> {
+    const { warmup, cold } = this.planned;
+    this.countersReading = await this.meters.readCounters();
+    for (const acc of this.accs) {
+      if (this.signal?.aborted) break;
       try {
-        const m = await driver.runCase({ ...call, transport: acc.transport, warmup, runs: 0, cold: planned.cold }, visitSignal);
+        const m = await this.driver.runCase({ ...this.call, transport: acc.transport, warmup, runs: 0, cold }, this.visitSignal);
         acc.measurement = m;
         // Timed warm-up: single untimed calls until the warm-up calls (as the client timed them) add up to warmupMs.
         let spentMs = (m.coldMs ?? 0) + sum(m.warmupMs);
-        for (let extra = 0; extra < MAX_TIMED_WARMUP_CALLS && spentMs < planned.warmupMs && !visitSignal.aborted; extra++) {
-          const one = await driver.runCase({ ...call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, visitSignal);
+        for (let extra = 0; extra < MAX_TIMED_WARMUP_CALLS && spentMs < this.planned.warmupMs && !this.visitSignal.aborted; extra++) {
+          const one = await this.driver.runCase({ ...this.call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, this.visitSignal);
           m.warmupMs.push(...one.samplesMs);
           spentMs += sum(one.samplesMs);
         }
-        if (bound.aborted) throw new Error('bound');
+        if (this.limits.bound.aborted) throw new Error('bound');
       } catch (cause) {
-        if (!signal?.aborted) acc.failure = failureOf(cause);
+        if (!this.signal?.aborted) acc.failure = this.failureOf(cause);
       }
-      if (pathCounters) {
-        const counted = acc.failure === null ? await readCounters() : await readSettled();
-        acc.warmCounters = countedBetween(acc.warmCounters, countersReading, counted);
-        countersReading = counted;
+      if (this.meters.counters) {
+        const { before, after } = await this.countersSince(acc.failure !== null);
+        acc.warmCounters = countedBetween(acc.warmCounters, before, after);
       }
     }
+  }
+
+  /**
+   * The timed repetitions, transports interleaved; returns how many were made. A budget makes `runs` a
+   * ceiling: the visit stops once its timed calls (as the client timed them, every transport) add up to
+   * its share, so a fake driver's scripted latencies spend it as real calls do.
+   */
+  private async repeat(): Promise<number> {
+    const planned = this.planned;
     let position = planned.firstPosition;
-    // A budget makes `runs` a ceiling: the visit stops once its timed calls (as the client timed them,
-    // every transport) add up to its share, so a fake driver's scripted latencies spend it as real calls do.
     let timedMs = 0;
     const spent = (repetition: number) => planned.budgetMs !== null && repetition > planned.minRuns && timedMs >= planned.budgetMs;
     let made = 0;
     // One reading before the first timed call (the counters': the last warm-up's), then one after
     // each, failed or not: each call's share is the difference from the reading before it (nothing
     // else crosses the stage between calls).
-    let pathReading = await readPath();
-    for (let repetition = 1; repetition <= runs && !signal?.aborted && !spent(repetition); repetition++) {
+    let pathReading = await this.meters.readPath();
+    for (let repetition = 1; repetition <= planned.runs && !this.signal?.aborted && !spent(repetition); repetition++) {
       made = repetition;
-      for (const acc of accs) {
-        if (signal?.aborted) break;
+      for (const acc of this.accs) {
+        if (this.signal?.aborted) break;
         const order = position++;
         if (acc.failure !== null || acc.measurement === null) continue;
-        if (planned.settleMs > 0) await sleep(planned.settleMs);
-        let one: Measurement | null = null;
-        try {
-          if (bound.aborted) throw new Error('bound');
-          one = await driver.runCase({ ...call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, visitSignal);
-        } catch (cause) {
-          if (!signal?.aborted) acc.failure = failureOf(cause, `repetition ${repetition}: `);
-        }
+        const one = await this.timedCall(acc, repetition);
         // A failed call's share is its own too, not the next call's.
-        const reading = await readPath();
+        const reading = await this.meters.readPath();
         acc.delayer = addPathCost(acc.delayer, pathCostBetween(pathReading, reading));
         pathReading = reading;
-        if (pathCounters) {
-          const counted = acc.failure === null ? await readCounters() : await readSettled();
-          acc.counters = countedBetween(acc.counters, countersReading, counted);
-          countersReading = counted;
+        if (this.meters.counters) {
+          const { before, after } = await this.countersSince(acc.failure !== null);
+          acc.counters = countedBetween(acc.counters, before, after);
         }
         if (one) {
           acc.measurement = combineMeasurements(acc.measurement, one);
@@ -186,40 +255,49 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
           timedMs += sum(one.samplesMs);
         }
       }
-      hooks.onRepetition?.(planned, repetition);
+      this.hooks.onRepetition?.(planned, repetition);
     }
-    if (signal?.aborted) break;
-
-    const wallMs = performance.now() - began;
-    const probeAfter = probe?.() ?? null;
-    const machineProbeMs = probeBefore !== null && probeAfter !== null ? { before: probeBefore, after: probeAfter } : null;
-    const results = accs.map(
-      (acc): RawResult => ({
-        network: planned.network,
-        runtime: planned.runtime,
-        security: planned.security,
-        variant: planned.variant,
-        case: record.id,
-        transport: acc.transport,
-        rows: record.rows,
-        requests: record.requests,
-        warmup,
-        runs: made,
-        blogMs: record.blogMs?.[acc.transport] ?? null,
-        startedAt: acc.startedAt.toISOString(),
-        wallMs,
-        machineProbeMs,
-        measurement: acc.failure === null ? acc.measurement : null,
-        sampleOrder: acc.failure === null ? acc.sampleOrder : [],
-        error: acc.failure === null ? null : describeFailure(acc.failure),
-        failure: acc.failure,
-        ...(pathMeter ? { delayer: acc.failure === null ? acc.delayer : null } : {}),
-        // A failed cell keeps every count up to its failure: its cold call and warm-up, and its timed calls.
-        ...(pathCounters ? { pathCounters: acc.failure === null ? acc.counters : acc.warmCounters && acc.counters ? addPathCounters(acc.warmCounters, acc.counters) : null } : {}),
-      }),
-    );
-    all.push(...results);
-    await hooks.onCaseDone(results, index, plan.length, planned);
+    return made;
   }
-  return all;
+
+  /** One timed call of one transport, after the settle pause; its failure is recorded on the accumulator. */
+  private async timedCall(acc: Accumulator, repetition: number): Promise<Measurement | null> {
+    if (this.planned.settleMs > 0) await sleep(this.planned.settleMs);
+    try {
+      if (this.limits.bound.aborted) throw new Error('bound');
+      return await this.driver.runCase({ ...this.call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, this.visitSignal);
+    } catch (cause) {
+      if (!this.signal?.aborted) acc.failure = this.failureOf(cause, `repetition ${repetition}: `);
+      return null;
+    }
+  }
+
+  private rawResult(acc: Accumulator, made: number, wallMs: number, machineProbeMs: RawResult['machineProbeMs']): RawResult {
+    const { planned } = this;
+    const { record } = planned;
+    const ok = acc.failure === null;
+    return {
+      network: planned.network,
+      runtime: planned.runtime,
+      security: planned.security,
+      variant: planned.variant,
+      case: record.id,
+      transport: acc.transport,
+      rows: record.rows,
+      requests: record.requests,
+      warmup: planned.warmup,
+      runs: made,
+      blogMs: record.blogMs?.[acc.transport] ?? null,
+      startedAt: acc.startedAt.toISOString(),
+      wallMs,
+      machineProbeMs,
+      measurement: ok ? acc.measurement : null,
+      sampleOrder: ok ? acc.sampleOrder : [],
+      error: ok ? null : describeFailure(acc.failure!),
+      failure: acc.failure,
+      ...(this.meters.path ? { delayer: ok ? acc.delayer : null } : {}),
+      // A failed cell keeps every count up to its failure: its cold call and warm-up, and its timed calls.
+      ...(this.meters.counters ? { pathCounters: ok ? acc.counters : acc.warmCounters && acc.counters ? addPathCounters(acc.warmCounters, acc.counters) : null } : {}),
+    };
+  }
 }
