@@ -120,98 +120,128 @@ export async function startStage(profile: NetworkProfile, options: StageOptions)
   const ownWorkDir = options.workDir === undefined;
   const workDir = options.workDir ?? createWorkDir();
   fs.mkdirSync(workDir, { recursive: true });
-
-  let delayer: DelayerProcess | null = null;
-  const bridges: Bridge[] = [];
-  let stopped = false;
-  const teardownSync = () => {
-    if (stopped) return;
-    stopped = true;
-    removeHooks();
-    delayer?.kill();
-    // Replicas' namespaces (replicas.ts) are named after the run too: they come down with the stage.
-    const namespaces = [...new Set([t.namespaces.client, t.namespaces.server, t.namespaces.router, ...runNamespaces(t.runId)])];
-    // Only a delayer still running is signalled by PID: an exited one's PID may already be reused.
-    runTeardown(teardownPlan(namespaces, new Map(namespaces.map((ns) => [ns, namespacePids(ns)])), delayer?.running ? delayer.pid : null));
-    removeNetnsEtc(namespaces, isStageNamespace);
-    removeRunCgroups(t.runId);
-    for (const bridge of bridges) void bridge.close().catch(() => undefined);
+  const teardown = new StageTeardown(t, () => {
     if (ownWorkDir) fs.rmSync(workDir, { recursive: true, force: true });
     releaseLockFile();
-  };
-  // Exit and signals take the stage down; a signal is then re-raised if no one else handles it, so the
-  // process still ends the way it would have. SIGKILL runs nothing: the next start cleans up.
-  const onSignal = (signal: NodeJS.Signals) => {
-    teardownSync();
-    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-  };
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  const removeHooks = () => {
-    process.off('exit', teardownSync);
-    signals.forEach((signal) => process.off(signal, onSignal));
-  };
-  process.once('exit', teardownSync);
-  signals.forEach((signal) => process.once(signal, onSignal));
-
+  });
   try {
     cleanupLeftovers(); // we hold the lock: any namespace of ours is a killed run's
     const tcp = tcpSettingsFor(chooseCongestionControl(readHostList('net/ipv4/tcp_allowed_congestion_control'), readHostList('net/ipv4/tcp_congestion_control')[0] ?? null));
     for (const command of setupCommands(t, profile, tcp)) run(command);
     const wrap = (host: StageHost, argv: readonly string[]) => ['ip', 'netns', 'exec', t.namespaces[host], ...argv];
-    let trim: DelayTrim | null = null;
-    let receiveThreads: ReceiveThreads | string | null = null;
-    if (usesDelayer(profile)) {
-      receiveThreads = startReceiveThread(t);
-      const { holdUs, jitterUs } = roundTripHoldUs(profile.oneWayDelayMs, profile.jitterMs);
-      delayer = await DelayerProcess.start(t, holdUs, jitterUs, binary);
-      run(queueRuleCommand(t));
-      trim = await trimDelay(profile, t, wrap, delayer);
-    }
-    const record = (): StageRecord => ({
-      runId: t.runId,
-      namespaces: t.namespaces,
-      addresses: t.addresses,
-      tcp,
-      offloads: Object.fromEntries(vethEnds(t).map(([ns, dev]) => [`${ns}/${dev}`, offloadState(ns, dev)])),
-      rate: profile.rateMbit === null ? null : { qdisc: 'htb', rateMbit: profile.rateMbit, on: [`${t.namespaces.router}/${t.interfaces.routerToClient}`, `${t.namespaces.router}/${t.interfaces.routerToServer}`] },
-      loss: profile.loss > 0 ? { match: 'iptables statistic, mode random', probability: profile.loss } : null,
-      delayer: delayer ? { pid: delayer.pid, queue: DELAYER_QUEUE, trim, jitterUs: (profile.jitterMs ?? 0) * 1000 } : null,
-      receiveThread: receiveThreadRecord(`${t.namespaces.server}/${t.interfaces.server}`, receiveThreads),
-    });
-    const receiveCpu = () => {
-      const cpuMs = receiveThreads instanceof ReceiveThreads ? receiveThreads.cpuMs() : undefined;
-      return cpuMs === undefined ? {} : { receiveCpuMs: cpuMs };
-    };
-    const delayerCpu = async () => (delayer ? { ...cpuOf(await delayer.stats()), ...receiveCpu() } : null);
-    return {
-      profile,
-      topology: t,
-      hosts: { client: t.addresses.client, server: t.addresses.server },
-      workDir,
-      wrap,
-      exposeOnHost: async (clientAddress, port) => {
-        const bridge = await openBridge((argv) => wrap('client', argv), workDir, clientAddress, port);
-        bridges.push(bridge);
-        return bridge.hostUrl;
-      },
-      calibrate: (calibrateOptions = {}) => calibrate(profile, t, wrap, record(), delayerCpu, calibrateOptions),
-      delayerCpu,
-      tcpCounters: () => readTcpCounters((argv) => wrap('server', argv)),
-      record,
-      stop: async () => {
-        if (stopped) return null;
-        await Promise.all(bridges.map((bridge) => bridge.close().catch(() => undefined)));
-        bridges.length = 0;
-        const received = receiveCpu();
-        const last = delayer ? await delayer.stop() : null;
-        teardownSync();
-        return last ? { ...cpuOf(last), ...received } : null;
-      },
-    };
+    const delay = usesDelayer(profile) ? await startDelay(profile, t, wrap, binary, teardown) : NO_DELAY;
+    return liveStage(profile, t, workDir, wrap, tcp, delay, teardown);
   } catch (error) {
-    teardownSync();
+    teardown.now();
     throw error;
   }
+}
+
+/**
+ * What takes a stage down, once, whoever asks first: stop(), an error while it starts, the process's
+ * exit or a signal (re-raised if no one else handles it, so the process still ends the way it would
+ * have). SIGKILL runs nothing: the next start cleans up.
+ */
+class StageTeardown {
+  delayer: DelayerProcess | null = null;
+  readonly bridges: Bridge[] = [];
+  stopped = false;
+  private readonly signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  private readonly onExit = () => this.now();
+  private readonly onSignal = (signal: NodeJS.Signals) => {
+    this.now();
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+
+  constructor(
+    private readonly t: Topology,
+    private readonly last: () => void,
+  ) {
+    process.once('exit', this.onExit);
+    this.signals.forEach((signal) => process.once(signal, this.onSignal));
+  }
+
+  now(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    process.off('exit', this.onExit);
+    this.signals.forEach((signal) => process.off(signal, this.onSignal));
+    const t = this.t;
+    this.delayer?.kill();
+    // Replicas' namespaces (replicas.ts) are named after the run too: they come down with the stage.
+    const namespaces = [...new Set([t.namespaces.client, t.namespaces.server, t.namespaces.router, ...runNamespaces(t.runId)])];
+    // Only a delayer still running is signalled by PID: an exited one's PID may already be reused.
+    runTeardown(teardownPlan(namespaces, new Map(namespaces.map((ns) => [ns, namespacePids(ns)])), this.delayer?.running ? this.delayer.pid : null));
+    removeNetnsEtc(namespaces, isStageNamespace);
+    removeRunCgroups(t.runId);
+    for (const bridge of this.bridges) void bridge.close().catch(() => undefined);
+    this.last();
+  }
+}
+
+/** The delay's parts: the servers' receive thread, the delayer and its queue rule, the trim that makes the RTT the profile's. */
+interface Delay {
+  delayer: DelayerProcess | null;
+  trim: DelayTrim | null;
+  receiveThreads: ReceiveThreads | string | null;
+}
+
+const NO_DELAY: Delay = { delayer: null, trim: null, receiveThreads: null };
+
+async function startDelay(profile: NetworkProfile, t: Topology, wrap: Stage['wrap'], binary: string, teardown: StageTeardown): Promise<Delay> {
+  const receiveThreads = startReceiveThread(t);
+  const { holdUs, jitterUs } = roundTripHoldUs(profile.oneWayDelayMs, profile.jitterMs);
+  const delayer = await DelayerProcess.start(t, holdUs, jitterUs, binary);
+  teardown.delayer = delayer;
+  run(queueRuleCommand(t));
+  const trim = await trimDelay(profile, t, wrap, delayer);
+  return { delayer, trim, receiveThreads };
+}
+
+/** The running stage's face: its record, calibration, meters, bridges to the host, and stop. */
+function liveStage(profile: NetworkProfile, t: Topology, workDir: string, wrap: Stage['wrap'], tcp: StageRecord['tcp'], delay: Delay, teardown: StageTeardown): Stage {
+  const { delayer, trim, receiveThreads } = delay;
+  const record = (): StageRecord => ({
+    runId: t.runId,
+    namespaces: t.namespaces,
+    addresses: t.addresses,
+    tcp,
+    offloads: Object.fromEntries(vethEnds(t).map(([ns, dev]) => [`${ns}/${dev}`, offloadState(ns, dev)])),
+    rate: profile.rateMbit === null ? null : { qdisc: 'htb', rateMbit: profile.rateMbit, on: [`${t.namespaces.router}/${t.interfaces.routerToClient}`, `${t.namespaces.router}/${t.interfaces.routerToServer}`] },
+    loss: profile.loss > 0 ? { match: 'iptables statistic, mode random', probability: profile.loss } : null,
+    delayer: delayer ? { pid: delayer.pid, queue: DELAYER_QUEUE, trim, jitterUs: (profile.jitterMs ?? 0) * 1000 } : null,
+    receiveThread: receiveThreadRecord(`${t.namespaces.server}/${t.interfaces.server}`, receiveThreads),
+  });
+  const receiveCpu = () => {
+    const cpuMs = receiveThreads instanceof ReceiveThreads ? receiveThreads.cpuMs() : undefined;
+    return cpuMs === undefined ? {} : { receiveCpuMs: cpuMs };
+  };
+  const delayerCpu = async () => (delayer ? { ...cpuOf(await delayer.stats()), ...receiveCpu() } : null);
+  return {
+    profile,
+    topology: t,
+    hosts: { client: t.addresses.client, server: t.addresses.server },
+    workDir,
+    wrap,
+    exposeOnHost: async (clientAddress, port) => {
+      const bridge = await openBridge((argv) => wrap('client', argv), workDir, clientAddress, port);
+      teardown.bridges.push(bridge);
+      return bridge.hostUrl;
+    },
+    calibrate: (calibrateOptions = {}) => calibrate(profile, t, wrap, record(), delayerCpu, calibrateOptions),
+    delayerCpu,
+    tcpCounters: () => readTcpCounters((argv) => wrap('server', argv)),
+    record,
+    stop: async () => {
+      if (teardown.stopped) return null;
+      await Promise.all(teardown.bridges.map((bridge) => bridge.close().catch(() => undefined)));
+      teardown.bridges.length = 0;
+      const received = receiveCpu();
+      const last = delayer ? await delayer.stop() : null;
+      teardown.now();
+      return last ? { ...cpuOf(last), ...received } : null;
+    },
+  };
 }
 
 /** Threaded NAPI on the servers' veth end; a kernel that refuses it leaves that work in the delayer's context, recorded with why. */

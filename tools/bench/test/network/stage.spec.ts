@@ -214,29 +214,40 @@ describeRoot('network stage (root)', () => {
     try {
       const args = [path.resolve(__dirname, '../../dist/suites/latency/main.js'), '--profile', 'quick', '--calls', '5', '--network', 'zone,region', '--out', out];
       const attempt = () => spawnSync(process.execPath, args, { cwd: path.resolve(__dirname, '../../../..'), encoding: 'utf8', timeout: 100_000 });
+      const read = () => fs.readdirSync(out).filter((name) => name.startsWith('latency-')).sort().map((run) => ({ run, doc: JSON.parse(fs.readFileSync(path.join(out, run, 'results.json'), 'utf8')) }));
+      const verdictOf = (doc: { settings: { network: string }; provenance: { networks?: Record<string, { calibration?: { verdict: string } }> } }) => doc.provenance.networks?.[doc.settings.network]?.calibration?.verdict;
       let result = attempt();
-      // A stage that refuses its calibration under CI's foreign load (zone's 0.3-ms tolerance: a ping 0.46 ms
-      // short, seen once) is the stage working as meant; what this test is about needs a stage that passed.
-      if (result.status !== 0 && /calibration refused/.test(result.stderr)) {
+      let runs = read();
+      // A stage that refuses its calibration under foreign load (zone's ping 0.46 ms short of its 0.3-ms
+      // tolerance once, its throughput 701 of 956 Mbit/s once) is the stage working as meant, and is
+      // checked as such below; what the rest is about needs one stage that passed: one more try when none did.
+      if (!runs.some(({ doc }) => verdictOf(doc) === 'ok')) {
         fs.rmSync(out, { recursive: true, force: true });
         fs.mkdirSync(out);
         result = attempt();
+        runs = read();
       }
-      if (result.status !== 0) throw new Error(`bench:latency exited ${result.status}:\n${result.stderr.slice(-3000)}`);
-      const runs = fs.readdirSync(out).filter((name) => name.startsWith('latency-')).sort();
-      const docs = runs.map((run) => JSON.parse(fs.readFileSync(path.join(out, run, 'results.json'), 'utf8')));
-      // (zone and region, not veth: a loaded CI machine can push veth's ≈ 0 ms RTT past its 0.3-ms tolerance, and the stage then refuses.)
-      expect(docs.map((d) => d.settings.network)).toEqual(['zone', 'region']);
-      expect(docs[1].provenance.networks.region.calibration.verdict).toBe('ok');
-      const [run, doc] = [runs[0], docs[0]];
-      expect(doc.provenance.networks.zone.calibration.verdict).toBe('ok');
-      const ping = doc.provenance.networks.zone.calibration.achieved.pingRttMs.median;
-      expect(JSON.stringify(doc.settings.cores)).toContain('zone network stage');
-      expect(fs.readFileSync(path.join(out, run, 'results.md'), 'utf8')).toContain('Across the zone network stage');
-      // Even a trivial call crosses the stage and back.
-      const p50s = JSON.stringify(doc.results).match(/"p50Ms":[0-9.]+/g) ?? [];
-      expect(p50s.length).toBeGreaterThan(0);
-      for (const p50 of p50s) expect(Number(p50.split(':')[1])).toBeGreaterThan(0.8 * ping);
+      // (zone and region, not veth: a loaded machine can push veth's ≈ 0 ms RTT past its 0.3-ms tolerance.)
+      expect(runs.map(({ doc }) => doc.settings.network)).toEqual(['zone', 'region']);
+      const passed = runs.filter(({ doc }) => verdictOf(doc) === 'ok');
+      if (passed.length === 0) throw new Error(`no stage passed its calibration twice in a row:\n${result.stderr.slice(-3000)}`);
+      for (const { doc } of runs.filter(({ doc }) => verdictOf(doc) !== 'ok')) {
+        // Refused: the run says so, keeps its folder marked incomplete and fails the command.
+        expect(doc.incomplete).toBe(true);
+        expect(result.stderr).toContain(`network ${doc.settings.network}: calibration refused`);
+        expect(result.status).toBe(1);
+      }
+      if (passed.length === runs.length && result.status !== 0) throw new Error(`bench:latency exited ${result.status}:\n${result.stderr.slice(-3000)}`);
+      for (const { run, doc } of passed) {
+        const network = doc.settings.network;
+        const ping = doc.provenance.networks[network].calibration.achieved.pingRttMs.median;
+        expect(JSON.stringify(doc.settings.cores)).toContain(`${network} network stage`);
+        expect(fs.readFileSync(path.join(out, run, 'results.md'), 'utf8')).toContain(`Across the ${network} network stage`);
+        // Even a trivial call crosses the stage and back: no call is shorter than the round trip (less a margin for ping's own timing).
+        const p50s = JSON.stringify(doc.results).match(/"p50Ms":[0-9.]+/g) ?? [];
+        expect(p50s.length).toBeGreaterThan(0);
+        for (const p50 of p50s) expect(Number(p50.split(':')[1])).toBeGreaterThan(0.8 * ping);
+      }
       expect(namespaces()).not.toContain('nbx-');
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
