@@ -92,53 +92,8 @@ export function renderEchoHtml(doc: EchoDocument): string {
   const cells = doc.results.cells;
   const s = doc.settings;
   const subheading = `${count(s.calls)} calls × ${s.rounds} round(s), ${s.contentBytes} B content`;
-  const jobs = renderBarChart({
-    kind: 'echo-throughput',
-    caseId: 'jobs/s',
-    subheading,
-    label: 'echo throughput: jobs per second per transport, with the published figure',
-    unit: 'jobs/s',
-    groups: [
-      {
-        label: '',
-        bars: cells.map((c) => {
-          const p = published(c.transport);
-          return {
-            transport: c.transport,
-            value: c.jobsPerS,
-            valueLabel: count(Math.round(c.jobsPerS)),
-            tooltip: `${c.transport}: ${count(Math.round(c.jobsPerS))} jobs/s (median of ${c.rounds.length} rounds)`,
-            marker: p ? { value: p.jobsPerS, tooltip: `published: ${count(p.jobsPerS)} jobs/s (Go server, C# client)` } : null,
-          };
-        }),
-      },
-    ],
-  });
-  const elapsed = renderBarChart({
-    kind: 'echo-elapsed',
-    caseId: 'elapsed',
-    subheading,
-    label: 'echo: elapsed seconds per transport, with the published figure',
-    unit: 's',
-    groups: [
-      {
-        label: '',
-        bars: cells.map((c) => {
-          const p = published(c.transport);
-          const lo = Math.min(...c.rounds.map((r) => r.elapsedMs)) / 1000;
-          const hi = Math.max(...c.rounds.map((r) => r.elapsedMs)) / 1000;
-          return {
-            transport: c.transport,
-            value: c.elapsedMs / 1000,
-            valueLabel: seconds(c.elapsedMs),
-            tooltip: `${c.transport}: ${seconds(c.elapsedMs)} s for ${count(c.calls)} calls`,
-            interval: c.rounds.length > 1 ? { low: lo, high: hi, tooltip: `rounds: ${lo.toFixed(3)} – ${hi.toFixed(3)} s` } : null,
-            marker: p ? { value: p.elapsedS, tooltip: `published: ${p.elapsedS} s` } : null,
-          };
-        }),
-      },
-    ],
-  });
+  const jobs = jobsChart(cells, subheading);
+  const elapsed = elapsedChart(cells, subheading);
   const curve = renderPercentileChart({
     kind: 'percentiles',
     endLabels: false,
@@ -172,6 +127,63 @@ export function renderEchoHtml(doc: EchoDocument): string {
       ...(stream
         ? [{ id: 'stream-cost', heading: 'What a stream costs to open and close', intro: 'A new stream on a connected channel, one echo, then end() until the server’s status; beside one unary call and one message on an open stream.', table: htmlTable(stream) }]
         : []),
+    ],
+  });
+}
+
+type EchoCell = EchoDocument['results']['cells'][number];
+
+/** Jobs per second per transport, with the published figure as a marker. */
+function jobsChart(cells: readonly EchoCell[], subheading: string): string {
+  return renderBarChart({
+    kind: 'echo-throughput',
+    caseId: 'jobs/s',
+    subheading,
+    label: 'echo throughput: jobs per second per transport, with the published figure',
+    unit: 'jobs/s',
+    groups: [
+      {
+        label: '',
+        bars: cells.map((c) => {
+          const p = published(c.transport);
+          return {
+            transport: c.transport,
+            value: c.jobsPerS,
+            valueLabel: count(Math.round(c.jobsPerS)),
+            tooltip: `${c.transport}: ${count(Math.round(c.jobsPerS))} jobs/s (median of ${c.rounds.length} rounds)`,
+            marker: p ? { value: p.jobsPerS, tooltip: `published: ${count(p.jobsPerS)} jobs/s (Go server, C# client)` } : null,
+          };
+        }),
+      },
+    ],
+  });
+}
+
+/** Elapsed seconds per transport (whiskers: fastest and slowest round), with the published figure as a marker. */
+function elapsedChart(cells: readonly EchoCell[], subheading: string): string {
+  return renderBarChart({
+    kind: 'echo-elapsed',
+    caseId: 'elapsed',
+    subheading,
+    label: 'echo: elapsed seconds per transport, with the published figure',
+    unit: 's',
+    groups: [
+      {
+        label: '',
+        bars: cells.map((c) => {
+          const p = published(c.transport);
+          const lo = Math.min(...c.rounds.map((r) => r.elapsedMs)) / 1000;
+          const hi = Math.max(...c.rounds.map((r) => r.elapsedMs)) / 1000;
+          return {
+            transport: c.transport,
+            value: c.elapsedMs / 1000,
+            valueLabel: seconds(c.elapsedMs),
+            tooltip: `${c.transport}: ${seconds(c.elapsedMs)} s for ${count(c.calls)} calls`,
+            interval: c.rounds.length > 1 ? { low: lo, high: hi, tooltip: `rounds: ${lo.toFixed(3)} – ${hi.toFixed(3)} s` } : null,
+            marker: p ? { value: p.elapsedS, tooltip: `published: ${p.elapsedS} s` } : null,
+          };
+        }),
+      },
     ],
   });
 }
