@@ -4,7 +4,7 @@ import { ConfigError } from './config-error';
 export interface Tuning {
   id: string;
   app: 'client' | 'server-a' | 'server-b' | 'server-b + client' | 'server-a + client' | 'server-a + server-b + client';
-  /** The transports it changes, comma-separated (libs/harness TRANSPORT_NAMES). */
+  /** The transports it changes, comma-separated (libs/transports TRANSPORT_NAMES). */
   transport: string;
   change: string;
   why: string;
@@ -270,7 +270,7 @@ export function ablationVariant(base: 'tuned' | 'blog', tuningId: string): NestV
   return base === 'tuned' ? `tuned-without-${tuningId}` : `blog-with-${tuningId}`;
 }
 
-/** The transports a tuning changes, from its record (libs/harness TRANSPORT_NAMES). */
+/** The transports a tuning changes, from its record (libs/transports TRANSPORT_NAMES). */
 export function tuningTransports(tuning: Tuning): string[] {
   return tuning.transport.split(',').map((t) => t.trim());
 }

@@ -1,7 +1,7 @@
 // Experiment §2's trivial call ("return the id") over each transport, as adapters of one shape:
 // (servers, id) → a Caller whose replies are checked. Each starts without a connection, so its
 // first call includes connection set-up (the suites time that call apart).
-import { cachingLookup } from '@bench/harness';
+import { cachingLookup } from '@bench/transports';
 import { lookupCodec } from '@bench/proto';
 import { expectEqual, type Caller } from './caller';
 import type { Servers } from './echo-callers';
