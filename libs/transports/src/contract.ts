@@ -48,6 +48,21 @@ export interface RowTransport {
   close?(): Promise<void> | void;
 }
 
+/**
+ * One message call a suite makes again and again, over a connection of its own (the echo and lookup
+ * experiments: one request, one small reply). The transports' callers (grpc/caller.ts, stream-caller.ts,
+ * json/caller.ts, proto-h1/caller.ts) all have this shape, so the suites' loops never know which they drive.
+ */
+export interface Caller {
+  /**
+   * One call: send, wait for the whole reply, decode and check it (a wrong reply rejects). Resolves
+   * with the TCP connect time in ms when this call had to open a connection, else undefined.
+   */
+  call(): Promise<number | undefined>;
+  /** Closes the connection or stream; the caller is not used afterwards. */
+  close(): Promise<void>;
+}
+
 export interface ReplyTally {
   messages: number;
   bytes: number;

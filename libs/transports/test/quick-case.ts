@@ -7,8 +7,8 @@ import { startFakeGrpcServer, startFakeJsonServer, type FakeServer } from '@benc
 import type { RowTransport } from '../src/contract';
 import { clientGrpcOptions } from '../src/grpc/options';
 import { bareTransports, closeTransports, nestTransports, type TransportName, type Transports } from '../src/registry';
-import { httpAgentFor } from '../src/shared/client-lookup';
-import { httpsAgentFor } from '../src/shared/client-tls';
+import { httpAgentFor } from '../src/common/client-lookup';
+import { httpsAgentFor } from '../src/common/client-tls';
 
 /** Which client makes the transport: the Nest client as the blog had it or tuned (every tuning), or the bare client. */
 export type QuickClient = 'blog' | 'tuned' | 'bare';

@@ -9,8 +9,8 @@ const SRC = path.join(__dirname, '../src');
 const FOLDER_FILES = ['client.ts', 'index.ts', 'options.ts'];
 
 describe('the registry', () => {
-  it('names the transports in report order, the blog\'s two first', () => {
-    expect(TRANSPORT_NAMES).toEqual(['json', 'grpc', 'json-h2', 'proto-h1', 'connect-json', 'connect-proto', 'connect-grpc']);
+  it('names the transports in report order, the blog\'s two first, a new one after those of earlier runs', () => {
+    expect(TRANSPORT_NAMES.slice(0, 7)).toEqual(['json', 'grpc', 'json-h2', 'proto-h1', 'connect-json', 'connect-proto', 'connect-grpc']);
   });
 
   it.each(TRANSPORT_NAMES)('%s is a folder with the same files as its siblings, and a test that runs it on the quick case', (name) => {
@@ -21,7 +21,7 @@ describe('the registry', () => {
 
   it('registers no folder that is not a transport', () => {
     const folders = fs.readdirSync(SRC, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
-    expect(folders.sort()).toEqual([...TRANSPORT_NAMES, 'shared'].sort());
+    expect(folders.sort()).toEqual([...TRANSPORT_NAMES, 'common'].sort());
   });
 
   it('gives the bare client the blog\'s two transports, made without Nest', async () => {

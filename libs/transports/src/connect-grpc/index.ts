@@ -1,5 +1,5 @@
 import type { TransportDefinition } from '../contract';
-import { serverAMetrics } from '../shared/server-a-metrics';
+import { serverAMetrics } from '../common/server-a-metrics';
 import { connectGrpcClient } from './client';
 import { connectGrpcOptions } from './options';
 

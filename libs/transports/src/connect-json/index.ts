@@ -1,5 +1,5 @@
 import type { TransportDefinition } from '../contract';
-import { serverAMetrics } from '../shared/server-a-metrics';
+import { serverAMetrics } from '../common/server-a-metrics';
 import { connectJsonClient } from './client';
 import { connectJsonOptions } from './options';
 

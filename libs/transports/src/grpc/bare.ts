@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { ProcessSample, Settings } from '@bench/config';
 import { grpcChannelCredentials, MAX_MESSAGE_BYTES, observeSampleCodec } from '@bench/proto';
 import type { Connection, ReplyTally, RowTransport } from '../contract';
-import { ReplyMeter } from '../shared/reply-meter';
+import { ReplyMeter } from '../common/reply-meter';
 import { grpcServiceClient } from './services';
 
 type Unary = (request: unknown, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, reply?: unknown) => void) => void;

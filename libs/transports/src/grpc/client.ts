@@ -5,7 +5,7 @@ import type { MethodDefinition } from '@grpc/proto-loader';
 import { grpcCodecFor, isTuned, type ProcessSample, type Settings } from '@bench/config';
 import { METRICS_SERVICE, observeSampleCodec, samplePackageDefinition, type GetSamplesParam } from '@bench/proto';
 import type { Connection, ReplyTally, RowTransport } from '../contract';
-import { ReplyMeter } from '../shared/reply-meter';
+import { ReplyMeter } from '../common/reply-meter';
 import type { GrpcUnaryClient } from './lean-unary';
 import { clientGrpcOptions, grpcOptions, type GrpcRoute, type GrpcTransportOptions } from './options';
 

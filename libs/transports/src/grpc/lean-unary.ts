@@ -1,9 +1,9 @@
 import * as http2 from 'node:http2';
 import type { LookupFunction } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
-import type { TlsSessions } from '../shared/tls-sessions';
+import type { TlsSessions } from '../common/tls-sessions';
 import { status as Status } from '@grpc/grpc-js';
-import { Http2Session } from '../shared/http2-session';
+import { Http2Session } from '../common/http2-session';
 
 /** A failed call as grpc-js reports one: the status code, its details, and both in the message. */
 export interface GrpcCallError extends Error {

@@ -1,8 +1,8 @@
 import type { GrpcOptions } from '@nestjs/microservices';
 import { grpcChannelOptionsFor, grpcCodecFor, http2WindowFor, isTuned, type Settings } from '@bench/config';
 import { grpcChannelCredentials, SAMPLE_SERVICE, sampleGrpcOptions } from '@bench/proto';
-import { lookupFor } from '../shared/client-lookup';
-import { clientTls, tlsSessionsFor } from '../shared/client-tls';
+import { lookupFor } from '../common/client-lookup';
+import { clientTls, tlsSessionsFor } from '../common/client-tls';
 import { GrpcUnaryClient } from './lean-unary';
 
 /** The client's gRPC options for its variant: the shared contract, its codec, its channel options (tunings) and its security. */

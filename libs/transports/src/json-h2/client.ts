@@ -1,9 +1,9 @@
 import type { ProcessSample } from '@bench/config';
 import { deadlineHeader, isNdjson } from '@bench/samples';
 import type { Connection, Http2Windows, ReplyTally, RowTransport } from '../contract';
-import { Http2Session, wholeBody } from '../shared/http2-session';
-import { ReplyMeter } from '../shared/reply-meter';
-import { readStreamedRows, streamHeaders } from '../shared/streamed-rows';
+import { Http2Session, wholeBody } from '../common/http2-session';
+import { ReplyMeter } from '../common/reply-meter';
+import { readStreamedRows, streamHeaders } from '../common/streamed-rows';
 import type { JsonH2Options } from './options';
 
 /**

@@ -1,10 +1,10 @@
 import type { LookupFunction } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import { http2WindowFor, type Settings } from '@bench/config';
-import { lookupFor } from '../shared/client-lookup';
-import { clientTls, tlsSessionsFor } from '../shared/client-tls';
-import { rowStreamingFor, SAMPLES_ROUTE, type RowStreaming } from '../shared/streamed-rows';
-import type { TlsSessions } from '../shared/tls-sessions';
+import { lookupFor } from '../common/client-lookup';
+import { clientTls, tlsSessionsFor } from '../common/client-tls';
+import { rowStreamingFor, SAMPLES_ROUTE, type RowStreaming } from '../common/streamed-rows';
+import type { TlsSessions } from '../common/tls-sessions';
 
 /** What a json-h2 client is made of: server-a's h2c listener, its route, and what the variant's tunings set. */
 export interface JsonH2Options {

@@ -3,7 +3,7 @@ import * as https from 'node:https';
 import { clientTlsOptions, type ProcessSample, type Settings } from '@bench/config';
 import { deadlineHeader, isNdjson, NDJSON_FROM_ROWS, NDJSON_MEDIA_TYPE, readNdjson } from '@bench/samples';
 import type { Connection, ReplyTally, RowTransport } from '../contract';
-import { ReplyMeter } from '../shared/reply-meter';
+import { ReplyMeter } from '../common/reply-meter';
 
 /**
  * GET a URL (node:http, given agent): the response once its headers arrive, its body still to read.

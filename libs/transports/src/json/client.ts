@@ -5,9 +5,9 @@ import { forkJoin, lastValueFrom, map, type Observable } from 'rxjs';
 import type { Settings } from '@bench/config';
 import { deadlineHeader } from '@bench/samples';
 import type { Connection, RowTransport } from '../contract';
-import { Http1Transport } from '../shared/http1-transport';
-import { failOnReplyStatus, isSuccess } from '../shared/reply-status';
-import type { BodyDecoder } from '../shared/undici-pool';
+import { Http1Transport } from '../common/http1-transport';
+import { failOnReplyStatus, isSuccess } from '../common/reply-status';
+import type { BodyDecoder } from '../common/undici-pool';
 import { jsonOptions, type JsonOptions } from './options';
 
 /**

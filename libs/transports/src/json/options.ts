@@ -1,9 +1,9 @@
 import type { Settings } from '@bench/config';
-import { rowStreamingFor, SAMPLES_ROUTE, type RowStreaming } from '../shared/streamed-rows';
+import { rowStreamingFor, SAMPLES_ROUTE, type RowStreaming } from '../common/streamed-rows';
 
 /**
  * What a json client is made of beyond the HTTP/1.1 client every server-a transport shares
- * (shared/http1-transport.ts: axios, or undici-pool, with the run's TLS and cached-lookup).
+ * (common/http1-transport.ts: axios, or undici-pool, with the run's TLS and cached-lookup).
  */
 export interface JsonOptions {
   /** Where server-a serves these replies: the blog's `/server-a/`, or a payload's `/server-a/orders/`; the row count follows. */

@@ -6,9 +6,9 @@ import type { Settings } from '@bench/config';
 import { PROTOBUF_MEDIA_TYPE } from '@bench/proto';
 import { deadlineHeader } from '@bench/samples';
 import type { Connection, RowTransport } from '../contract';
-import { Http1Transport } from '../shared/http1-transport';
-import { failOnReplyStatus } from '../shared/reply-status';
-import type { BodyDecoder } from '../shared/undici-pool';
+import { Http1Transport } from '../common/http1-transport';
+import { failOnReplyStatus } from '../common/reply-status';
+import type { BodyDecoder } from '../common/undici-pool';
 import { protoH1Options, type ProtoH1Options } from './options';
 
 /**

@@ -1,22 +1,18 @@
 import * as grpc from '@grpc/grpc-js';
-import { ECHO_PACKAGE, ECHO_SERVICE, LOOKUP_PACKAGE, LOOKUP_SERVICE, samplePackageDefinition } from '@bench/proto';
+import { ECHO_PACKAGE, ECHO_SERVICE, LOOKUP_PACKAGE, LOOKUP_SERVICE } from '@bench/proto';
+import { grpcServiceClient } from './services';
 
+/** The suites' message services on server-b: the echo experiment's and the lookup experiment's. */
 export type GrpcService = 'echo' | 'lookup';
 
-type Constructor = new (address: string, credentials: grpc.ChannelCredentials, options: grpc.ChannelOptions) => grpc.Client;
-
-/** Service constructors from our one package definition (the loader options every app uses). */
-function constructors(): Record<GrpcService, Constructor> {
-  const loaded = grpc.loadPackageDefinition(samplePackageDefinition()) as unknown as Record<string, Record<string, Constructor>>;
-  return { echo: loaded[ECHO_PACKAGE][ECHO_SERVICE], lookup: loaded[LOOKUP_PACKAGE][LOOKUP_SERVICE] };
-}
+const SERVICE_PATHS: Readonly<Record<GrpcService, string>> = { echo: `${ECHO_PACKAGE}.${ECHO_SERVICE}`, lookup: `${LOOKUP_PACKAGE}.${LOOKUP_SERVICE}` };
 
 /**
  * A client on a channel of its own: grpc-js shares subchannels (TCP connections) between clients of
  * one process unless told not to, and each transport must pay for, and own, its connection.
  */
 export function grpcClient(service: GrpcService, address: string): grpc.Client {
-  return new (constructors()[service])(address, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
+  return new (grpcServiceClient(SERVICE_PATHS[service]))(address, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
 }
 
 /** Waits until the channel is connected, so connection set-up is never inside a timed call. */

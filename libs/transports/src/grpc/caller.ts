@@ -1,6 +1,6 @@
 import type * as grpc from '@grpc/grpc-js';
-import type { Caller } from './caller';
-import { connected, grpcClient, statusError, type GrpcService } from './grpc-clients';
+import type { Caller } from '../contract';
+import { connected, grpcClient, statusError, type GrpcService } from './channel';
 
 type Unary = (request: unknown, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, reply?: unknown) => void) => void;
 

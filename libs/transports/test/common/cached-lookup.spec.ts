@@ -1,6 +1,6 @@
 import type * as DnsModule from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { cachingLookup } from '../../src/shared/cached-lookup';
+import { cachingLookup } from '../../src/common/cached-lookup';
 
 // The caching lookup against a resolver whose answers the test sets, counting what it is asked
 // (the real resolver, dns.lookup, answers the last test).

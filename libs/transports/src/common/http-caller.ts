@@ -1,5 +1,6 @@
 import * as http from 'node:http';
-import type { Caller } from './caller';
+import type { LookupFunction } from 'node:net';
+import type { Caller } from '../contract';
 
 export interface HttpCallSpec {
   url: string;
@@ -10,7 +11,7 @@ export interface HttpCallSpec {
   /** One kept-alive connection for every call, or a new connection per call (Connection: close). */
   keepAlive: boolean;
   /** How the host name is looked up for each new connection (default: Node's dns.lookup). */
-  lookup?: import('node:net').LookupFunction;
+  lookup?: LookupFunction;
   /** Decodes and checks a 200 reply's body; throws on a wrong one. */
   check(body: Buffer): void;
   timeoutMs: number;
@@ -54,4 +55,37 @@ export function httpCaller(spec: HttpCallSpec): Caller {
       req.end(spec.body);
     });
   return { call, close: async () => (agent ? agent.destroy() : undefined) };
+}
+
+/** One suite message over HTTP/1.1: GET `url`, or POST it with `request` as the body. */
+export interface MessageCall<Res> {
+  url: string;
+  request?: unknown;
+  /** One kept-alive connection for every call, or a new connection per call. */
+  keepAlive: boolean;
+  /** How each new connection looks the host up (default: Node's dns.lookup). */
+  lookup?: LookupFunction;
+  /** Checks a decoded reply; throws on a wrong one. */
+  check: (reply: Res) => void;
+  timeoutMs: number;
+}
+
+/** How a message crosses as a body: its media type, the request's encoding, the reply's decoding. */
+export interface BodyFormat<Res> {
+  contentType: string;
+  encode(request: unknown): Buffer;
+  decode(body: Buffer): Res;
+}
+
+/** The same message call again and again on node:http, every reply decoded in `format` and checked. */
+export function messageCaller<Res>(call: MessageCall<Res>, format: BodyFormat<Res>): Caller {
+  return httpCaller({
+    url: call.url,
+    method: call.request === undefined ? 'GET' : 'POST',
+    ...(call.request === undefined ? {} : { body: format.encode(call.request), contentType: format.contentType }),
+    keepAlive: call.keepAlive,
+    ...(call.lookup ? { lookup: call.lookup } : {}),
+    check: (body) => call.check(format.decode(body)),
+    timeoutMs: call.timeoutMs,
+  });
 }

@@ -12,13 +12,13 @@ import * as grpc from '@grpc/grpc-js';
 import { Http2SessionManager } from '@connectrpc/connect-node';
 import { Pool } from 'undici';
 import { DEFAULT_SETTINGS, type Settings } from '@bench/config';
-import { cachingLookup } from '../../src/shared/cached-lookup';
-import { lookupFor } from '../../src/shared/client-lookup';
-import { httpsAgentFor } from '../../src/shared/client-tls';
-import { Http2Session } from '../../src/shared/http2-session';
-import { ReplyMeter } from '../../src/shared/reply-meter';
-import { TlsSessions } from '../../src/shared/tls-sessions';
-import { undiciConnection, type BodyDecoder } from '../../src/shared/undici-pool';
+import { cachingLookup } from '../../src/common/cached-lookup';
+import { lookupFor } from '../../src/common/client-lookup';
+import { httpsAgentFor } from '../../src/common/client-tls';
+import { Http2Session } from '../../src/common/http2-session';
+import { ReplyMeter } from '../../src/common/reply-meter';
+import { TlsSessions } from '../../src/common/tls-sessions';
+import { undiciConnection, type BodyDecoder } from '../../src/common/undici-pool';
 
 // Which of the client's libraries resume a TLS 1.3 session on a new connection, measured at the server
 // (isSessionReused on each connection it accepts): with their defaults, and with tuning

@@ -60,7 +60,7 @@ export class Http2Session {
     return session;
   }
 
-  /** A request stream on the session (opened first if it is not): for protocols on top of HTTP/2, such as gRPC's (grpc-unary.ts). */
+  /** A request stream on the session (opened first if it is not): for protocols on top of HTTP/2, such as gRPC's (grpc/lean-unary.ts). */
   request(headers: http2.OutgoingHttpHeaders): http2.ClientHttp2Stream {
     return this.current().request(headers);
   }
