@@ -155,7 +155,7 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
     transport: 'json, proto-h1, json-h2, grpc, connect-json, connect-proto, connect-grpc',
     change:
       "every connection the client opens to a server by name looks it up through one caching lookup of the process " +
-      '(libs/harness cachingLookup: answers kept 30 s, lookups of a name already in flight wait for it, errors not kept) ' +
+      '(libs/transports cachingLookup: answers kept 30 s, lookups of a name already in flight wait for it, errors not kept) ' +
       'instead of dns.lookup: the undici pools through their connector, axios through its http/https agents, node:http2 ' +
       'sessions (json-h2, the lean unary gRPC client, connect-node) through their connect options ' +
       '(libs/transports/src/common/client-lookup.ts); grpc-js has no lookup option, its channels keep their own resolver',
