@@ -18,14 +18,13 @@ import {
   unauthorizedBody,
   type Settings,
 } from '@bench/config';
-import { BusyError, CaseFailure, CaseRunner, parseCaseRequest, parsePathRequest, watchTlsHandshakes, type TransportName } from '@bench/harness';
-import { grpcChannelCredentials, PROTO_LOADER_SETTINGS, samplePackageDefinition } from '@bench/proto';
+import { BusyError, CaseFailure, CaseRunner, parseCaseRequest, parsePathRequest, watchTlsHandshakes } from '@bench/harness';
+import { grpcChannelCredentials, PROTO_LOADER_SETTINGS } from '@bench/proto';
 import { callerSignal } from '@bench/samples';
+import { bareTransports, closeTransports, defaultAgent, get, grpcServiceClient, type TransportName } from '@bench/transports';
 import { parseIntField } from '@bench/validation';
-import { BareGrpcTransport } from './grpc-transport';
 import { closable, listen, readBody, sendJson } from './http-util';
 import { safeDecode } from './json-server';
-import { BareJsonTransport, defaultAgent, get } from './json-transport';
 
 const BLOG_ROUTE = /^\/client\/call-(a|b)(-parallel)?\/([^/]*)$/;
 
@@ -40,10 +39,8 @@ async function readiness(settings: Settings, agent: Agent): Promise<Record<strin
   const serverA = get(`${settings.serverAUrl}/health`, agent, 2000)
     .then(({ text }) => (JSON.parse(text) as { status?: string }).status ?? 'UNKNOWN')
     .catch((error: Error) => `UNREACHABLE (${error.message})`);
-  const services = grpc.loadPackageDefinition(samplePackageDefinition()) as unknown as {
-    grpc: { health: { v1: { Health: new (a: string, c: grpc.ChannelCredentials) => grpc.Client & { Check: HealthCheck } } } };
-  };
-  const health = new services.grpc.health.v1.Health(settings.serverBUrl, grpcChannelCredentials(settings.security));
+  const Health = grpcServiceClient<grpc.Client & { Check: HealthCheck }>('grpc.health.v1.Health');
+  const health = new Health(settings.serverBUrl, grpcChannelCredentials(settings.security));
   const serverB = new Promise<string>((resolve) =>
     health.Check({ service: '' }, { deadline: Date.now() + 2000 }, (error: grpc.ServiceError | null, reply?: { status: string }) =>
       resolve(error ? `UNREACHABLE (${error.details})` : (reply?.status ?? 'UNKNOWN')),
@@ -66,8 +63,8 @@ async function main(): Promise<void> {
   processSampler();
   if (settings.security.mode !== 'plain') watchTlsHandshakes(refusalHint(settings.security, 'client'));
   const readinessAgent = defaultAgent(settings, true);
-  const grpcTransport = new BareGrpcTransport(settings);
-  const runner = new CaseRunner({ json: new BareJsonTransport(settings), grpc: grpcTransport });
+  const transports = bareTransports(settings);
+  const runner = new CaseRunner(transports);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://local');
@@ -123,7 +120,7 @@ async function main(): Promise<void> {
     throw new Error(explainListenError(error, { variable: 'CLIENT_PORT', port: settings.clientPort, host: settings.host }));
   }
   const http = closable(server);
-  stopOnSignals({ close: async () => (await http.close(), grpcTransport.close()) }, 'client');
+  stopOnSignals({ close: async () => (await http.close(), await closeTransports(transports)) }, 'client');
   console.log(`client (bare node:http) listening on http://${settings.host}:${settings.clientPort}; ${access.describe}`);
 }
 

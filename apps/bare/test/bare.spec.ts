@@ -3,11 +3,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_SETTINGS } from '@bench/config';
 import { samplePackageDefinition } from '@bench/proto';
-import { buildRows, NDJSON_FROM_ROWS, NDJSON_MEDIA_TYPE, readNdjson } from '@bench/samples';
-import { readBulk, startFakeJsonServer, type FakeServer } from '@bench/testing';
+import { buildRows, NDJSON_MEDIA_TYPE, readNdjson } from '@bench/samples';
+import { readBulk } from '@bench/testing';
 import { createGrpcServer } from '../src/grpc-server';
 import { createJsonServer } from '../src/json-server';
-import { BareJsonTransport } from '../src/json-transport';
 
 const settings = { ...DEFAULT_SETTINGS, maxRows: 50 };
 
@@ -64,32 +63,6 @@ describe('bare server-a (node:http)', () => {
     const after = await (await fetch(`${base}/metrics`)).json();
     expect(after.encodeMs).toBeGreaterThan(before.encodeMs);
     expect(after.buildMs).toBeGreaterThan(before.buildMs);
-  });
-});
-
-describe('bare JSON client: large replies as a stream', () => {
-  let fake: FakeServer;
-  let transport: BareJsonTransport;
-
-  beforeAll(async () => {
-    fake = await startFakeJsonServer();
-    transport = new BareJsonTransport({ ...settings, serverAUrl: fake.url, maxRows: NDJSON_FROM_ROWS });
-  });
-  afterAll(() => fake.close());
-
-  it('asks for NDJSON from NDJSON_FROM_ROWS rows on and returns the rows as one reply', async () => {
-    const [reply] = (await transport.shared().fetchAll(NDJSON_FROM_ROWS, 1, 5_000)) as { samples: unknown[] }[];
-    expect(reply.samples).toHaveLength(NDJSON_FROM_ROWS);
-    expect(transport.takeReplies()).toMatchObject({ messages: 1, bytes: expect.any(Number) });
-  });
-
-  it('fails a stream cut inside a line', async () => {
-    fake.ndjsonTail = '{"rowNum":';
-    try {
-      await expect(transport.shared().fetchAll(NDJSON_FROM_ROWS, 1, 5_000)).rejects.toThrow(/ended inside a line/);
-    } finally {
-      fake.ndjsonTail = '';
-    }
   });
 });
 

@@ -1,23 +1,16 @@
-import { HttpModule, HttpService } from '@nestjs/axios';
+import { HttpModule } from '@nestjs/axios';
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ClientsModule, type ClientGrpc } from '@nestjs/microservices';
-import { CONTROL_ACCESS, http2WindowFor, SETTINGS, type ControlAccess, type Settings } from '@bench/config';
-import { clientGrpcOptions } from './transports/grpc-client-options';
+import { ClientsModule } from '@nestjs/microservices';
+import { CONTROL_ACCESS, SETTINGS, type ControlAccess, type Settings } from '@bench/config';
+import { clientGrpcOptions, httpAgentFor, httpsAgentFor } from '@bench/transports';
 import { BenchController } from './bench.controller';
 import { CASE_RUNNER_PROVIDER } from './case-runner.provider';
 import { ClientController } from './client.controller';
 import { ErrorsFilter } from './errors.filter';
 import { HealthController } from './health.controller';
 import { PAYLOAD_ENDPOINTS_PROVIDER } from './payload-endpoints.provider';
-import { GrpcTransport, grpcUnaryClientFor, SAMPLES_GRPC_ROUTE } from './transports/grpc.transport';
-import { JsonTransport } from './transports/json.transport';
-import { CONNECT_TRANSPORTS, GRPC_TRANSPORT, JSON_H2_TRANSPORT, JSON_TRANSPORT, PROTO_H1_TRANSPORT, SAMPLE_GRPC_CLIENT } from './transports/tokens';
-import { ConnectTransports } from './transports/connect.transport';
-import { clientTls, httpsAgentFor, tlsSessionsFor } from './transports/client-tls';
-import { httpAgentFor, lookupFor } from './transports/client-lookup';
-import { Http2JsonTransport } from './transports/http2-json';
-import { ProtoH1Transport } from './transports/proto-h1.transport';
-import { rowStreamingFor, SAMPLES_ROUTE } from './transports/streamed-rows';
+import { CLIENT_TRANSPORTS_PROVIDER } from './transports/client-transports.provider';
+import { SAMPLE_GRPC_CLIENT } from './transports/tokens';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ControlTokenGuard } from './control-token.guard';
 
@@ -40,13 +33,8 @@ export class AppModule {
         { provide: SETTINGS, useValue: settings },
         { provide: CONTROL_ACCESS, useValue: access },
         { provide: APP_GUARD, useClass: ControlTokenGuard },
-        // Factories, not classes: the transports also take a route, which payload endpoints set (payload-endpoints.provider.ts).
-        { provide: JSON_TRANSPORT, useFactory: (http: HttpService, s: Settings) => new JsonTransport(http, s), inject: [HttpService, SETTINGS] },
-        { provide: GRPC_TRANSPORT, useFactory: (client: ClientGrpc, s: Settings) => new GrpcTransport(client, s, SAMPLES_GRPC_ROUTE, grpcUnaryClientFor(s)), inject: [SAMPLE_GRPC_CLIENT, SETTINGS] },
-        { provide: JSON_H2_TRANSPORT, useFactory: (s: Settings) => new Http2JsonTransport(s.serverAH2Url, http2WindowFor(s.variant), SAMPLES_ROUTE, rowStreamingFor(s, SAMPLES_ROUTE), clientTls(s), tlsSessionsFor(s), lookupFor(s)), inject: [SETTINGS] },
-        { provide: PROTO_H1_TRANSPORT, useClass: ProtoH1Transport },
-        // server-a serves Connect on its HTTP/2 listener and its metrics on /metrics, as for json.
-        { provide: CONNECT_TRANSPORTS, useFactory: (s: Settings, json: JsonTransport) => new ConnectTransports(s, (reset) => json.readServerMetrics(reset)), inject: [SETTINGS, JSON_TRANSPORT] },
+        // Every registered transport (libs/transports' registry), made from these settings and Nest's clients.
+        CLIENT_TRANSPORTS_PROVIDER,
         PAYLOAD_ENDPOINTS_PROVIDER,
         { provide: APP_FILTER, useClass: ErrorsFilter },
         CASE_RUNNER_PROVIDER,

@@ -1,7 +1,8 @@
 import { Controller, Get, Inject, Param } from '@nestjs/common';
 import { SETTINGS, type Settings } from '@bench/config';
 import { orBadRequest, parseEnumField, parseIntField } from '@bench/validation';
-import { CaseRunner, type TransportName } from '@bench/harness';
+import { CaseRunner } from '@bench/harness';
+import type { TransportName } from '@bench/transports';
 
 /** What the blog's routes logged, now returned as JSON. */
 export interface CallResult {

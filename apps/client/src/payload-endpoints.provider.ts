@@ -4,8 +4,7 @@ import type { ClientGrpc } from '@nestjs/microservices';
 import { SETTINGS, type Settings } from '@bench/config';
 import type { PayloadEndpoint } from '@bench/harness';
 import { PAYLOADS, verifyPayloadReply, type Payload } from '@bench/payloads';
-import { GrpcTransport } from './transports/grpc.transport';
-import { JsonTransport } from './transports/json.transport';
+import { GrpcTransport, jsonOptions, JsonTransport } from '@bench/transports';
 import { PAYLOAD_ENDPOINTS, SAMPLE_GRPC_CLIENT } from './transports/tokens';
 
 /**
@@ -16,9 +15,9 @@ function endpointFor(payload: Payload, http: HttpService, client: ClientGrpc, se
   const { route, service, method, field } = payload.names;
   return {
     transports: {
-      json: new JsonTransport(http, settings, `/server-a/${route}/`),
+      json: new JsonTransport(http, settings, jsonOptions(settings, `/server-a/${route}/`)),
       // The method as the .proto spells it (GetOrders): grpc-js's camelCase alias mangles digits (GetE2eItems → getE2EItems).
-      grpc: new GrpcTransport(client, settings, { service, method, field }),
+      grpc: new GrpcTransport(client, settings, { route: { service, method, field }, unary: null }),
     },
     verify: (body, items) => verifyPayloadReply(payload, body, items),
   };

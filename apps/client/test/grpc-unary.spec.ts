@@ -4,7 +4,7 @@ import request from 'supertest';
 import { getSamplesCodec, samplePackageDefinition } from '@bench/proto';
 import { buildRows } from '@bench/samples';
 import type { FakeServer } from '@bench/testing';
-import { GrpcUnaryClient } from '../src/transports/grpc-unary';
+import { GrpcUnaryClient } from '@bench/transports';
 import { startClientAgainstFakes, type ClientAgainstFakes } from './client-against-fakes';
 
 const GET_SAMPLES = '/sample.SampleService/GetSamples';

@@ -4,7 +4,7 @@ import { ConfigError } from './config-error';
 export interface Tuning {
   id: string;
   app: 'client' | 'server-a' | 'server-b' | 'server-b + client' | 'server-a + client' | 'server-a + server-b + client';
-  /** The transports it changes, comma-separated (libs/harness TRANSPORT_NAMES). */
+  /** The transports it changes, comma-separated (libs/transports TRANSPORT_NAMES). */
   transport: string;
   change: string;
   why: string;
@@ -123,7 +123,7 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
     change:
       "unary GetSamples calls (replies under 20,000 rows, the rest stay streamed through Nest's ClientGrpc) go as node:http2 " +
       'streams of one HTTP/2 session to server-b with gRPC framing, the grpc-timeout header and the status from the ' +
-      "trailers (apps/client/src/transports/grpc-unary.ts), encoded and decoded by the variant's codec, instead of " +
+      "trailers (libs/transports/src/grpc/lean-unary.ts), encoded and decoded by the variant's codec, instead of " +
       "through Nest's ClientGrpc Observables and grpc-js's per-call stack",
     why:
       'in a 1,000-call burst (②-3) the client is the bottleneck: CPU profiles show it busy for the whole burst (~150 µs of ' +
@@ -141,7 +141,7 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
       'under TLS the client keeps the last session (TLS 1.3 ticket) each server gave it and offers it on every new ' +
       'connection to that server, whichever library opens it: node:http2 sessions (json-h2, the lean unary gRPC client, ' +
       'connect-node) through their createConnection, undici pools through their connector, https.Agent through createConnection ' +
-      '(apps/client/src/transports/tls-sessions.ts); grpc-js has no option for it, so its channels still handshake in full',
+      '(libs/transports/src/common/tls-sessions.ts); grpc-js has no option for it, so its channels still handshake in full',
     why:
       'node:http2, connect-node and grpc-js keep no session, and undici and https.Agent only per pool or agent: a new ' +
       'connection (a new pool, a reconnect after the server or an idle timeout closed it) then handshakes in full, the ' +
@@ -155,10 +155,10 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
     transport: 'json, proto-h1, json-h2, grpc, connect-json, connect-proto, connect-grpc',
     change:
       "every connection the client opens to a server by name looks it up through one caching lookup of the process " +
-      '(libs/harness cachingLookup: answers kept 30 s, lookups of a name already in flight wait for it, errors not kept) ' +
+      '(libs/transports cachingLookup: answers kept 30 s, lookups of a name already in flight wait for it, errors not kept) ' +
       'instead of dns.lookup: the undici pools through their connector, axios through its http/https agents, node:http2 ' +
       'sessions (json-h2, the lean unary gRPC client, connect-node) through their connect options ' +
-      '(apps/client/src/transports/client-lookup.ts); grpc-js has no lookup option, its channels keep their own resolver',
+      '(libs/transports/src/common/client-lookup.ts); grpc-js has no lookup option, its channels keep their own resolver',
     why:
       "Node's dns.lookup is getaddrinfo on libuv's 4-thread pool, asked again for every new connection: with a pod's " +
       'resolver (ndots:5, search domains) a short name costs 2 round trips and 4 DNS queries, so a burst of new ' +
@@ -270,7 +270,7 @@ export function ablationVariant(base: 'tuned' | 'blog', tuningId: string): NestV
   return base === 'tuned' ? `tuned-without-${tuningId}` : `blog-with-${tuningId}`;
 }
 
-/** The transports a tuning changes, from its record (libs/harness TRANSPORT_NAMES). */
+/** The transports a tuning changes, from its record (libs/transports TRANSPORT_NAMES). */
 export function tuningTransports(tuning: Tuning): string[] {
   return tuning.transport.split(',').map((t) => t.trim());
 }

@@ -2,7 +2,7 @@ import type { ProcessCost } from '@bench/config';
 import type { FieldResult } from '@bench/validation';
 import type { CaseRun, Phases } from './case-runner';
 import type { TlsHandshakes } from './tls-handshakes';
-import { TRANSPORT_NAMES, type Http2Windows, type TransportName } from './transport';
+import { TRANSPORT_NAMES, type Http2Windows, type TransportName } from '@bench/transports';
 
 /** A field of the reply that is not what CaseRun says it is. */
 class BadField extends Error {

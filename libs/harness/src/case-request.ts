@@ -1,7 +1,7 @@
 import type { Settings } from '@bench/config';
 import { parseEnumField, parseIntField, type FieldResult } from '@bench/validation';
 import type { CaseRequest } from './case-runner';
-import { TRANSPORT_NAMES, type TransportName } from './transport';
+import { TRANSPORT_NAMES, type TransportName } from '@bench/transports';
 
 /** Most untimed and timed calls one bench request may ask for. */
 export const MAX_CALLS = 10_000;

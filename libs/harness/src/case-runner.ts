@@ -2,13 +2,10 @@ import { costBetween, processSampler, type ProcessCost, type ProcessSample } fro
 import { verifyReply, type ReplyCheck } from '@bench/samples';
 import { measurePath, type PathOptions, type PathReport } from './path-probe';
 import { takeTlsError, takeTlsHandshakes, watchingTlsHandshakes, type TlsHandshakes } from './tls-handshakes';
-import type { Connection, Http2Windows, RowTransport, TransportName } from './transport';
+import type { Connection, Http2Windows, RowTransport, TransportName, Transports } from '@bench/transports';
 
 /** Checks one decoded reply of `rows` rows (or items). */
 export type ReplyVerifier = (body: unknown, rows: number) => ReplyCheck;
-
-/** The transports one endpoint serves, by name: every client serves the blog's two, some serve more. */
-export type Transports = Readonly<Partial<Record<TransportName, RowTransport>>>;
 
 /** A payload endpoint beside the blog's: its transports and how its replies are checked. */
 export interface PayloadEndpoint {

@@ -1,10 +1,7 @@
-export { TRANSPORT_NAMES, BLOG_TRANSPORT_NAMES, type TransportName, type Http2Windows, type Connection, type RowTransport, type ReplyTally } from './transport';
-export { ReplyMeter } from './reply-meter';
 export {
   CaseRunner,
   CaseFailure,
   UnservedTransport,
-  type Transports,
   BusyError,
   timeCall,
   withinDeadline,
@@ -22,4 +19,3 @@ export { parseCaseRun } from './case-reply';
 export { measurePath, PATH_BULK_HTTP2_WINDOW_BYTES, type PathReport, type PathOptions, type Spread, type BulkSpread, type GrpcBulkSpread, type Measured } from './path-probe';
 export { parsePathRequest, PATH_DEFAULTS, type PathRequest } from './path-request';
 export { watchTlsHandshakes, watchingTlsHandshakes, takeTlsHandshakes, type TlsHandshakes } from './tls-handshakes';
-export { cachingLookup, LOOKUP_CACHE_TTL_MS } from './cached-lookup';

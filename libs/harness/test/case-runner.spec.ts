@@ -2,8 +2,7 @@ import type { ProcessSample } from '@bench/config';
 import { buildRows } from '@bench/samples';
 import { BusyError, CaseFailure, CaseRunner, DeadlineExceeded, timeCall, withinDeadline } from '../src/case-runner';
 import { MAX_RUN_ROWS, parseCaseRequest } from '../src/case-request';
-import { ReplyMeter } from '../src/reply-meter';
-import type { Connection, RowTransport, TransportName } from '../src/transport';
+import { ReplyMeter, type Connection, type RowTransport, type TransportName } from '@bench/transports';
 
 /** A transport with no network: replies are built in-process, phases and metrics are scripted. */
 class FakeTransport implements RowTransport {

@@ -3,7 +3,8 @@ import type { Failure } from './failure';
 export type { Failure } from './failure';
 import type { PathCounters } from './path-counters';
 import type { ProcessCost } from '@bench/config';
-import { TRANSPORT_NAMES, type CaseRun, type Http2Windows, type Phases, type TransportName } from '@bench/harness';
+import type { CaseRun, Phases } from '@bench/harness';
+import { TRANSPORT_NAMES, type Http2Windows, type TransportName } from '@bench/transports';
 import type { Provenance, ResultsDocument, Settings } from './document';
 import type { PathRecord } from './path-record';
 import type { Pinning, QuietWaits, RuntimeProvenance, SetEvent } from './run-records';
@@ -12,7 +13,7 @@ import type { Pinning, QuietWaits, RuntimeProvenance, SetEvent } from './run-rec
 export type { Phases, ProcessCost };
 
 /**
- * Every transport the bench can measure, in report order: the clients' list (libs/harness TRANSPORT_NAMES):
+ * Every transport the bench can measure, in report order: the clients' list (libs/transports TRANSPORT_NAMES):
  * the blog's two, the protocol × codec matrix's json-h2 and proto-h1, and connect-es's three (docs/decomposition.md).
  */
 export const TRANSPORTS = TRANSPORT_NAMES;

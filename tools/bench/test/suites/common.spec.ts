@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { logTicks, renderLogChart } from '../../src/export/html/log-chart';
-import { httpCaller } from '../../src/suites/callers/http-call';
+import { httpCaller } from '@bench/transports';
 import { UsageError } from '../../src/cli';
 import { parseRuntimes, parseSuiteArgs, withOneRuntime, type SuiteOptionsSpec } from '../../src/suites/common/args';
 import { defaultRuntime } from '../../src/plan/runtimes';

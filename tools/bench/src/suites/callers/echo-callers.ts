@@ -1,10 +1,8 @@
-// The echo call (experiment §4's RequestMessage → ResponseMessage) over each transport, as adapters
-// of one shape: (servers, content) → a Caller whose every reply is checked against the content sent.
-import { echoCodec, PROTOBUF_MEDIA_TYPE } from '@bench/proto';
-import { expectEqual, type Caller } from './caller';
-import { grpcBidiCaller, type StreamCaller } from './grpc-bidi';
-import { grpcUnaryCaller } from './grpc-unary';
-import { httpCaller } from './http-call';
+// The echo call (experiment §4's RequestMessage → ResponseMessage) over each transport, as the
+// library's callers (libs/transports): (servers, content) → a Caller whose every reply is checked against the content sent.
+import { echoCodec } from '@bench/proto';
+import { grpcBidiCaller, grpcUnaryCaller, jsonCaller, protobufCaller, type Caller, type StreamCaller } from '@bench/transports';
+import { expectEqual } from './expect-equal';
 
 export interface Servers {
   serverAUrl: string;
@@ -20,33 +18,19 @@ export function echoBidiCaller(servers: Servers, content: string): Promise<Strea
   return grpcBidiCaller('echo', servers.serverBAddress, 'BiStreamTest', { content }, checkContent(content));
 }
 
+/** A POST of `{ content }` to server-a's echo route, kept alive. */
+const echoCall = (servers: Servers, format: 'json' | 'protobuf', content: string) => ({
+  url: `${servers.serverAUrl}/echo/${format}`,
+  request: { content },
+  keepAlive: true,
+  check: checkContent(content),
+  timeoutMs: TIMEOUT_MS,
+});
+
 export const ECHO_CALLERS: Readonly<Record<EchoTransport, (servers: Servers, content: string) => Promise<Caller>>> = {
   'grpc-unary': (servers, content) => grpcUnaryCaller('echo', servers.serverBAddress, 'UnaryTest', { content }, checkContent(content), TIMEOUT_MS),
   'grpc-bidi': echoBidiCaller,
-  'rest-json': async (servers, content) => {
-    const check = checkContent(content);
-    return httpCaller({
-      url: `${servers.serverAUrl}/echo/json`,
-      method: 'POST',
-      body: Buffer.from(JSON.stringify({ content })),
-      contentType: 'application/json',
-      keepAlive: true,
-      check: (body) => check(JSON.parse(body.toString('utf8')) as { content: string }),
-      timeoutMs: TIMEOUT_MS,
-    });
-  },
-  'rest-protobuf': async (servers, content) => {
-    // Looked up once, outside the timed calls.
-    const codec = echoCodec();
-    const check = checkContent(content);
-    return httpCaller({
-      url: `${servers.serverAUrl}/echo/protobuf`,
-      method: 'POST',
-      body: codec.requestSerialize({ content }),
-      contentType: PROTOBUF_MEDIA_TYPE,
-      keepAlive: true,
-      check: (body) => check(codec.responseDeserialize(body)),
-      timeoutMs: TIMEOUT_MS,
-    });
-  },
+  'rest-json': async (servers, content) => jsonCaller(echoCall(servers, 'json', content)),
+  // The codec is looked up once, outside the timed calls.
+  'rest-protobuf': async (servers, content) => protobufCaller(echoCall(servers, 'protobuf', content), echoCodec()),
 };

@@ -1,7 +1,8 @@
 import * as grpc from '@grpc/grpc-js';
 import * as http from 'node:http';
 import type { ProcessSample } from '@bench/config';
-import { MAX_MESSAGE_BYTES, samplePackageDefinition } from '@bench/proto';
+import { MAX_MESSAGE_BYTES } from '@bench/proto';
+import { grpcServiceClient } from '@bench/transports';
 
 type Unary = (request: unknown, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, reply?: unknown) => void) => void;
 type Client = grpc.Client & Record<string, Unary>;
@@ -20,14 +21,11 @@ export class LoadTargets {
     httpConnections: number,
   ) {
     this.agent = new http.Agent({ keepAlive: true, maxSockets: httpConnections, maxFreeSockets: httpConnections });
-    const services = grpc.loadPackageDefinition(samplePackageDefinition()) as unknown as {
-      sample: { SampleService: new (a: string, c: grpc.ChannelCredentials, o: object) => Client };
-      bench: { metrics: { ProcessMetrics: new (a: string, c: grpc.ChannelCredentials) => Client } };
-    };
-    this.samples = new services.sample.SampleService(serverBUrl, grpc.credentials.createInsecure(), {
+    const SampleService = grpcServiceClient<Client>('sample.SampleService');
+    this.samples = new SampleService(serverBUrl, grpc.credentials.createInsecure(), {
       'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
     });
-    this.metrics = new services.bench.metrics.ProcessMetrics(serverBUrl, grpc.credentials.createInsecure());
+    this.metrics = new (grpcServiceClient<Client>('bench.metrics.ProcessMetrics'))(serverBUrl, grpc.credentials.createInsecure());
   }
 
   /** One GET /server-a/:rows; a non-200 or a timeout is an error. */

@@ -1,4 +1,4 @@
-import type { Caller } from '../callers/caller';
+import type { Caller } from '@bench/transports';
 
 export interface SequentialRun {
   /** From before the first call to after the last reply: the experiment's "elapsed". */

@@ -5,16 +5,12 @@ import * as dns from 'node:dns';
 import * as http from 'node:http';
 import type { LookupFunction } from 'node:net';
 import type { ProcessSample } from '@bench/config';
-import { MAX_MESSAGE_BYTES, samplePackageDefinition } from '@bench/proto';
+import { MAX_MESSAGE_BYTES } from '@bench/proto';
+import { grpcServiceClient } from '@bench/transports';
 import type { BalancingStrategy, ServiceTransport } from '../../network';
 
 type Unary = (request: unknown, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, reply?: unknown) => void) => void;
 type Client = grpc.Client & Record<string, Unary>;
-type Services = {
-  sample: { SampleService: new (a: string, c: grpc.ChannelCredentials, o: object) => Client };
-  bench: { metrics: { ProcessMetrics: new (a: string, c: grpc.ChannelCredentials) => Client } };
-};
-const services = () => grpc.loadPackageDefinition(samplePackageDefinition()) as unknown as Services;
 
 export interface Caller {
   call(): Promise<void>;
@@ -39,7 +35,7 @@ export function makeCaller(o: CallerOptions): Caller {
 function grpcCaller(o: CallerOptions): Caller {
   // A name goes through grpc-js's DNS resolver (every address); an address is one subchannel.
   const target = /^[\d.]+$/.test(o.host) ? `${o.host}:${o.port}` : `dns:///${o.host}:${o.port}`;
-  const client = new (services().sample.SampleService)(target, grpc.credentials.createInsecure(), {
+  const client = new (grpcServiceClient<Client>('sample.SampleService'))(target, grpc.credentials.createInsecure(), {
     'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
     'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ [o.strategy.grpcPolicy]: {} }] }),
   });
@@ -104,7 +100,7 @@ export class ReplicaCounters {
     const key = `${address}:${port}`;
     let client = this.metrics.get(key);
     if (!client) {
-      client = new (services().bench.metrics.ProcessMetrics)(key, grpc.credentials.createInsecure());
+      client = new (grpcServiceClient<Client>('bench.metrics.ProcessMetrics'))(key, grpc.credentials.createInsecure());
       this.metrics.set(key, client);
     }
     const c = client;

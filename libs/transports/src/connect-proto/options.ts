@@ -1,0 +1,8 @@
+import { createConnectTransport } from '@connectrpc/connect-node';
+import type { Settings } from '@bench/config';
+import { connectOptions, type ConnectOptions } from '../common/connect-transport';
+
+/** connect-proto: connect-es speaking the Connect protocol with binary (protobuf) bodies to server-a's HTTP/2 listener. */
+export function connectProtoOptions(settings: Settings): ConnectOptions {
+  return connectOptions(settings, (common) => createConnectTransport({ ...common, useBinaryFormat: true }));
+}

@@ -1,0 +1,54 @@
+import type { Settings } from '@bench/config';
+import { CONNECT_GRPC } from './connect-grpc';
+import { CONNECT_JSON } from './connect-json';
+import { CONNECT_PROTO } from './connect-proto';
+import type { NestClientContext, RowTransport, TransportDefinition } from './contract';
+import { GRPC_TRANSPORT } from './grpc';
+import { JSON_TRANSPORT } from './json';
+import { JSON_H2 } from './json-h2';
+import { PROTO_H1 } from './proto-h1';
+
+/**
+ * Every transport a client may serve, one line each (a folder beside this file makes it): `json`
+ * (HTTP/1.1 + JSON) and `grpc` (HTTP/2 + protobuf) are the blog's; `json-h2` (the same JSON over HTTP/2
+ * cleartext) and `proto-h1` (the same rows as application/x-protobuf over HTTP/1.1) complete the
+ * protocol × codec matrix; `connect-json`, `connect-proto` and `connect-grpc` are connect-es's Connect
+ * protocol (JSON, binary) and gRPC protocol, a second library on the same wire (docs/decomposition.md).
+ * The order is the order reports list them in.
+ */
+const REGISTRY = {
+  json: JSON_TRANSPORT,
+  grpc: GRPC_TRANSPORT,
+  'json-h2': JSON_H2,
+  'proto-h1': PROTO_H1,
+  'connect-json': CONNECT_JSON,
+  'connect-proto': CONNECT_PROTO,
+  'connect-grpc': CONNECT_GRPC,
+} satisfies Record<string, TransportDefinition>;
+
+export type TransportName = keyof typeof REGISTRY;
+
+/** Every registered transport's name, in the registry's order. */
+export const TRANSPORT_NAMES = Object.freeze(Object.keys(REGISTRY) as TransportName[]);
+
+/** The blog's two transports: what every client serves, and what the bench runs unless told otherwise. */
+export const BLOG_TRANSPORT_NAMES: readonly TransportName[] = ['json', 'grpc'];
+
+/** The transports one client serves, by name. */
+export type Transports = Readonly<Partial<Record<TransportName, RowTransport>>>;
+
+/** The Nest client's transports: every registered one. */
+export function nestTransports(context: NestClientContext): Transports {
+  return Object.fromEntries(TRANSPORT_NAMES.map((name) => [name, REGISTRY[name].nest(context)]));
+}
+
+/** The bare client's transports: those registered with a bare maker (the blog's two). */
+export function bareTransports(settings: Settings): Transports {
+  const definitions: [TransportName, TransportDefinition][] = Object.entries(REGISTRY) as [TransportName, TransportDefinition][];
+  return Object.fromEntries(definitions.flatMap(([name, definition]) => (definition.bare ? [[name, definition.bare(settings)]] : [])));
+}
+
+/** Closes every transport of a client that keeps something open (Nest calls this on shutdown). */
+export async function closeTransports(transports: Transports): Promise<void> {
+  await Promise.all(Object.values(transports).map((transport) => transport?.close?.()));
+}

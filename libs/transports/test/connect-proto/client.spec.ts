@@ -1,0 +1,3 @@
+import { describeQuickCase } from '../quick-case';
+
+describeQuickCase('connect-proto', ['blog', 'tuned']);

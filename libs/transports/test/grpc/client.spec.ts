@@ -1,0 +1,3 @@
+import { describeQuickCase } from '../quick-case';
+
+describeQuickCase('grpc', ['blog', 'tuned', 'bare']);

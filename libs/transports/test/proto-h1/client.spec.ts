@@ -1,0 +1,3 @@
+import { describeQuickCase } from '../quick-case';
+
+describeQuickCase('proto-h1', ['blog', 'tuned']);

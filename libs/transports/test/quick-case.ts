@@ -1,0 +1,96 @@
+import axios from 'axios';
+import { HttpService } from '@nestjs/axios';
+import { ClientGrpcProxy } from '@nestjs/microservices';
+import { DEFAULT_SETTINGS, type Settings } from '@bench/config';
+import { verifyReply } from '@bench/samples';
+import { startFakeGrpcServer, startFakeJsonServer, type FakeServer } from '@bench/testing';
+import type { RowTransport } from '../src/contract';
+import { clientGrpcOptions } from '../src/grpc/options';
+import { bareTransports, closeTransports, nestTransports, type TransportName, type Transports } from '../src/registry';
+import { httpAgentFor } from '../src/common/client-lookup';
+import { httpsAgentFor } from '../src/common/client-tls';
+
+/** Which client makes the transport: the Nest client as the blog had it or tuned (every tuning), or the bare client. */
+export type QuickClient = 'blog' | 'tuned' | 'bare';
+
+/** The quick preset's cases (plan/presets.ts) a transport is run on: one row, 10,000 rows, ten parallel requests of one row. */
+const QUICK_CASES = [
+  { id: '①-1', rows: 1, requests: 1 },
+  { id: '①-2', rows: 10_000, requests: 1 },
+  { id: '②-1', rows: 1, requests: 10 },
+];
+/** The quick preset's calls per visit: a warm-up call, then 3 timed ones. */
+const WARMUP = 1;
+const RUNS = 3;
+const DEADLINE_MS = 5_000;
+
+/** Real servers on loopback: stand-ins for server-a's HTTP/1.1 and h2c listeners and server-b, speaking each protocol in full. */
+interface Servers {
+  serverA: FakeServer;
+  serverAH2: FakeServer;
+  serverB: FakeServer;
+}
+
+function settingsFor(servers: Servers, client: QuickClient): Settings {
+  const variant = client === 'bare' ? DEFAULT_SETTINGS.variant : client;
+  return { ...DEFAULT_SETTINGS, serverAUrl: servers.serverA.url, serverAH2Url: servers.serverAH2.url, serverBUrl: servers.serverB.url, maxRows: 20_000, maxParallel: 200, variant };
+}
+
+/** The client's transports as apps/client (its HttpModule agents and ClientsModule options) or apps/bare makes them. */
+function transportsOf(settings: Settings, client: QuickClient, grpc: ClientGrpcProxy): Transports {
+  if (client === 'bare') return bareTransports(settings);
+  const http = new HttpService(axios.create({ httpAgent: httpAgentFor(settings), httpsAgent: httpsAgentFor(settings) }));
+  return nestTransports({ settings, http, grpc });
+}
+
+function expectRows(replies: unknown[], rows: number, requests: number): void {
+  expect(replies).toHaveLength(requests);
+  for (const reply of replies) expect(verifyReply(reply, rows)).toEqual({ ok: true });
+}
+
+/** One visit of a case through the contract, as the case runner makes it: a cold call on a fresh connection, the warm-up, the timed calls. */
+async function visit(transport: RowTransport, rows: number, requests: number): Promise<void> {
+  const fresh = transport.openFresh();
+  try {
+    expectRows(await fresh.fetchAll(rows, requests, DEADLINE_MS), rows, requests);
+  } finally {
+    await fresh.close();
+  }
+  for (let call = 0; call < WARMUP + RUNS; call++) expectRows(await transport.shared().fetchAll(rows, requests, DEADLINE_MS), rows, requests);
+}
+
+/**
+ * A transport's own test: each of its clients runs the quick preset's cases against real servers, every
+ * reply checked, the replies metered (or declared unmeasured) and the server's reading taken.
+ */
+export function describeQuickCase(name: TransportName, clients: readonly QuickClient[]): void {
+  describe.each(clients)(`${name}, made by the %s client, on the quick case`, (client) => {
+    let servers: Servers;
+    let grpc: ClientGrpcProxy;
+    let transports: Transports;
+
+    beforeAll(async () => {
+      servers = { serverA: await startFakeJsonServer(), serverAH2: await startFakeJsonServer('h2c'), serverB: await startFakeGrpcServer() };
+      const settings = settingsFor(servers, client);
+      grpc = new ClientGrpcProxy(clientGrpcOptions(settings).options);
+      transports = transportsOf(settings, client, grpc);
+    });
+    afterAll(async () => {
+      await closeTransports(transports);
+      grpc.close();
+      await Promise.all(Object.values(servers).map((server: FakeServer) => server.close()));
+    });
+
+    it.each(QUICK_CASES)('$id: a cold call, a warm-up and the timed calls, every reply right', async ({ rows, requests }) => {
+      const transport = transports[name]!;
+      expect(transport.name).toBe(name);
+      transport.takeReplies();
+      await visit(transport, rows, requests);
+      const calls = 1 + WARMUP + RUNS;
+      const decoded = transport.takeReplies();
+      if (transport.unmeasured?.includes('clientDecodeMs')) expect(decoded).toEqual({ messages: 0, bytes: 0, decodeMs: 0 });
+      else expect(decoded.messages).toBe(calls * requests);
+      expect(await transport.readServerMetrics(false)).toMatchObject({ cpuUserMs: expect.any(Number), peakRssBytes: expect.any(Number) });
+    });
+  });
+}

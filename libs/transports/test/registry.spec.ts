@@ -1,0 +1,32 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DEFAULT_SETTINGS } from '@bench/config';
+import { bareTransports, closeTransports, TRANSPORT_NAMES } from '../src/registry';
+
+const SRC = path.join(__dirname, '../src');
+
+/** What every transport's folder holds (bare.ts besides, where the bare client serves it). */
+const FOLDER_FILES = ['client.ts', 'index.ts', 'options.ts'];
+
+describe('the registry', () => {
+  it('names the transports in report order, the blog\'s two first, a new one after those of earlier runs', () => {
+    expect(TRANSPORT_NAMES.slice(0, 7)).toEqual(['json', 'grpc', 'json-h2', 'proto-h1', 'connect-json', 'connect-proto', 'connect-grpc']);
+  });
+
+  it.each(TRANSPORT_NAMES)('%s is a folder with the same files as its siblings, and a test that runs it on the quick case', (name) => {
+    const files = fs.readdirSync(path.join(SRC, name));
+    expect(files).toEqual(expect.arrayContaining(FOLDER_FILES));
+    expect(fs.readFileSync(path.join(__dirname, name, 'client.spec.ts'), 'utf8')).toContain(`describeQuickCase('${name}'`);
+  });
+
+  it('registers no folder that is not a transport', () => {
+    const folders = fs.readdirSync(SRC, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    expect(folders.sort()).toEqual([...TRANSPORT_NAMES, 'common'].sort());
+  });
+
+  it('gives the bare client the blog\'s two transports, made without Nest', async () => {
+    const transports = bareTransports(DEFAULT_SETTINGS);
+    expect(Object.keys(transports)).toEqual(['json', 'grpc']);
+    await closeTransports(transports);
+  });
+});
