@@ -63,4 +63,5 @@ export {
   type SecuritySettings,
   type TlsState,
 } from './security';
+export { describeCertificate, type CertificateDescription } from './certificate-description';
 export { freePort } from './free-port';
