@@ -65,4 +65,5 @@ export {
   type TlsState,
 } from './security';
 export { describeCertificate, type CertificateDescription } from './certificate-description';
+export { REFUSAL_LOG, RefusalLog, logTlsRefusals, refusalReason } from './tls-refusals';
 export { freePort } from './free-port';

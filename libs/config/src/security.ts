@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import type { TLSSocket } from 'node:tls';
 import { describeCertificate, parseCertificate, type CertificateDescription } from './certificate-description';
 import { ConfigError } from './config-error';
+import { logTlsRefusals, type RefusingServer } from './tls-refusals';
 
 /** What each app's connections between services are wrapped in: the axis `--security` of the bench. */
 export type SecurityName = 'plain' | 'tls' | 'mtls';
@@ -179,8 +180,10 @@ export function tlsStateOf(socket: TLSSocket): TlsState {
 /**
  * Logs, once per distinct state, what a TLS listener negotiated (`<app>: TLS TLSv1.3 alpn=h2 client
  * certificate verified`): a run's log shows what the bytes on its wire were, not what was configured.
+ * And each handshake it refused, with the reason (logTlsRefusals, rate-limited).
  */
-export function logTlsStates(server: { on(event: 'secureConnection', listener: (socket: TLSSocket) => void): unknown }, app: string): void {
+export function logTlsStates(server: RefusingServer & { on(event: 'secureConnection', listener: (socket: TLSSocket) => void): unknown }, app: string): void {
+  logTlsRefusals(server, app);
   const seen = new Set<string>();
   server.on('secureConnection', (socket) => {
     const state = tlsStateOf(socket);
