@@ -39,7 +39,15 @@ describe('bench:all --security plain,tls,mtls (built apps, one case)', () => {
     // The servers logged what they negotiated, from their own sockets.
     const serverB = fs.readFileSync(path.join(runs[0], 'logs', 'mtls', 'blog', 'server-b.log'), 'utf8');
     expect(serverB).toMatch(/server-b: TLS TLSv1\.3 alpn=h2 client certificate verified/);
-    // No key is left behind.
+    // No key is left behind, and none is in the run folder: no PEM block, no serialized Buffer (secrets-run.spec scans for the key's own bytes).
     expect(fs.readdirSync(tmp).filter((name) => name.startsWith('bench-tls-'))).toEqual([]);
+    const files = filesUnder(runs[0]);
+    const holding = files.filter((file) => /-----BEGIN|"type":"Buffer"/.test(fs.readFileSync(file, 'latin1')));
+    expect(holding).toEqual([]);
+    for (const client of Object.values(doc.provenance.clients) as { settings: { security: Record<string, unknown> } }[]) expect(client.settings.security.key).toBeUndefined();
   }, 600_000);
 });
+
+function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+}
