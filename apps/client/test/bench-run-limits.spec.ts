@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { MAX_RUN_ROWS } from '@bench/harness';
+import { MAX_RUN_CALLS, MAX_RUN_ROWS } from '@bench/harness';
 import { waitFor } from '@bench/testing';
 import { startClientAgainstFakes, type ClientAgainstFakes } from './client-against-fakes';
 
@@ -24,6 +24,14 @@ describe('client POST /bench/run limits', () => {
     const response = await request(fakes.client.getHttpServer()).post('/bench/run').send(body).expect(400);
     expect(response.body).toMatchObject({ statusCode: 400, field: 'body', rule: 'max' });
     expect(response.body.message).toContain(`MAX_RUN_ROWS = ${MAX_RUN_ROWS}`);
+  });
+
+  it('refuses a run of more calls than the cap with 400 naming the cap and the calls asked', async () => {
+    const body = { transport: 'json', rows: 1, requests: 200, warmup: 0, runs: 999, cold: false };
+    const response = await request(fakes.client.getHttpServer()).post('/bench/run').send(body).expect(400);
+    expect(response.body).toMatchObject({ statusCode: 400, field: 'body', rule: 'max' });
+    expect(response.body.message).toContain(`MAX_RUN_CALLS = ${MAX_RUN_CALLS}`);
+    expect(response.body.message).toContain('200 × 999 = 199800 calls');
   });
 
   it('a caller that disconnects ends its run: the next /bench/run is accepted shortly after, not 409', async () => {

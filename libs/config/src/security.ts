@@ -1,6 +1,9 @@
+import { createPrivateKey } from 'node:crypto';
 import * as fs from 'node:fs';
 import type { TLSSocket } from 'node:tls';
+import { describeCertificate, parseCertificate, type CertificateDescription } from './certificate-description';
 import { ConfigError } from './config-error';
+import { logTlsRefusals, type RefusingServer } from './tls-refusals';
 
 /** What each app's connections between services are wrapped in: the axis `--security` of the bench. */
 export type SecurityName = 'plain' | 'tls' | 'mtls';
@@ -44,17 +47,31 @@ export const SECURITY_ENV = Object.freeze({
   key: 'BENCH_TLS_KEY',
 });
 
-/** The security an app runs with, files read once at start-up. */
+/**
+ * The security an app runs with, as it may be shown: its mode and what its certificates are. The PEM
+ * bytes and the private key are not in it, so no serialization of the settings (GET /bench/info,
+ * results.json's provenance, a logged object) can carry them: they are held beside it (tlsMaterial),
+ * reached only through serverTlsOptions and clientTlsOptions.
+ */
 export interface SecuritySettings {
-  mode: SecurityName;
+  readonly mode: SecurityName;
   /** The trusted CA (null: plain). */
-  ca: Buffer | null;
-  /** This app's certificate and key (null: plain, or a client under tls, which needs none). */
+  readonly ca: CertificateDescription | null;
+  /** This app's certificate (null: plain, or a client under tls, which needs none). */
+  readonly cert: CertificateDescription | null;
+}
+
+/** The files' contents behind one SecuritySettings, read once at start-up. */
+interface TlsMaterial {
+  ca: Buffer;
   cert: Buffer | null;
   key: Buffer | null;
 }
 
-export const PLAIN: SecuritySettings = Object.freeze({ mode: 'plain', ca: null, cert: null, key: null });
+/** Keyed by the settings object itself: the material lives exactly as long as it, and is never one of its properties. */
+const MATERIAL = new WeakMap<SecuritySettings, TlsMaterial>();
+
+export const PLAIN: SecuritySettings = Object.freeze({ mode: 'plain', ca: null, cert: null });
 
 /** Only TLS 1.3: what the axis measures, and what a client or server of another version is refused with. */
 export const TLS_MIN_VERSION = 'TLSv1.3' as const;
@@ -86,9 +103,33 @@ export function loadSecurity(env: NodeJS.ProcessEnv): SecuritySettings {
       throw new ConfigError(`${variable}: cannot read ${JSON.stringify(value)}: ${(error as Error).message}`);
     }
   };
-  const settings = { mode: record.name, ca: file('ca', true), cert: file('cert', false), key: file('key', false) };
-  if ((settings.cert === null) !== (settings.key === null)) throw new ConfigError(`${SECURITY_ENV.cert} and ${SECURITY_ENV.key} go together: set both or neither`);
+  const material: TlsMaterial = { ca: file('ca', true)!, cert: file('cert', false), key: file('key', false) };
+  if ((material.cert === null) !== (material.key === null)) throw new ConfigError(`${SECURITY_ENV.cert} and ${SECURITY_ENV.key} go together: set both or neither`);
+  if (material.cert && material.key) checkKeyPair(material.cert, material.key);
+  const settings: SecuritySettings = Object.freeze({
+    mode: record.name,
+    ca: describeCertificate(material.ca, SECURITY_ENV.ca),
+    cert: material.cert ? describeCertificate(material.cert, SECURITY_ENV.cert) : null,
+  });
+  MATERIAL.set(settings, material);
   return settings;
+}
+
+/** A key that does not belong to its certificate fails every handshake: say so at start-up, naming both variables. */
+function checkKeyPair(cert: Buffer, key: Buffer): void {
+  let matches: boolean;
+  try {
+    matches = parseCertificate(cert, SECURITY_ENV.cert).checkPrivateKey(createPrivateKey(key));
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`${SECURITY_ENV.key} holds no PEM private key`);
+  }
+  if (!matches) throw new ConfigError(`${SECURITY_ENV.key} is not the private key of ${SECURITY_ENV.cert}`);
+}
+
+/** The files behind `security`; settings not made by loadSecurity (a copy, a literal) have none. */
+function tlsMaterial(security: SecuritySettings): TlsMaterial | null {
+  return MATERIAL.get(security) ?? null;
 }
 
 /**
@@ -105,15 +146,17 @@ export function refusalHint(security: SecuritySettings, app: string): string | n
 
 /** Options for a node:tls / https / http2 secure server (and Fastify's `https`) under this security. */
 export function serverTlsOptions(security: SecuritySettings, alpn: readonly string[]): { cert: Buffer; key: Buffer; ca: Buffer; minVersion: typeof TLS_MIN_VERSION; ALPNProtocols: string[]; requestCert: boolean; rejectUnauthorized: boolean } {
-  if (!security.cert || !security.key || !security.ca) throw new ConfigError(`${SECURITY_ENV.mode}=${security.mode}: a server needs its certificate and key (${SECURITY_ENV.cert}, ${SECURITY_ENV.key})`);
+  const material = tlsMaterial(security);
+  if (!material?.cert || !material.key) throw new ConfigError(`${SECURITY_ENV.mode}=${security.mode}: a server needs its certificate and key (${SECURITY_ENV.cert}, ${SECURITY_ENV.key})`);
   const mutual = securityRecord(security.mode).clientCertificates;
-  return { cert: security.cert, key: security.key, ca: security.ca, minVersion: TLS_MIN_VERSION, ALPNProtocols: [...alpn], requestCert: mutual, rejectUnauthorized: mutual };
+  return { cert: material.cert, key: material.key, ca: material.ca, minVersion: TLS_MIN_VERSION, ALPNProtocols: [...alpn], requestCert: mutual, rejectUnauthorized: mutual };
 }
 
 /** Options for a client's TLS connections (https.Agent, undici connect, http2.connect) under this security. */
 export function clientTlsOptions(security: SecuritySettings): { ca: Buffer; cert?: Buffer; key?: Buffer; minVersion: typeof TLS_MIN_VERSION } {
-  if (!security.ca) throw new ConfigError('a TLS client needs the CA');
-  return { ca: security.ca, minVersion: TLS_MIN_VERSION, ...(security.cert && security.key ? { cert: security.cert, key: security.key } : {}) };
+  const material = tlsMaterial(security);
+  if (!material) throw new ConfigError('a TLS client needs the CA');
+  return { ca: material.ca, minVersion: TLS_MIN_VERSION, ...(material.cert && material.key ? { cert: material.cert, key: material.key } : {}) };
 }
 
 /** http:// or https:// for this security. */
@@ -137,8 +180,10 @@ export function tlsStateOf(socket: TLSSocket): TlsState {
 /**
  * Logs, once per distinct state, what a TLS listener negotiated (`<app>: TLS TLSv1.3 alpn=h2 client
  * certificate verified`): a run's log shows what the bytes on its wire were, not what was configured.
+ * And each handshake it refused, with the reason (logTlsRefusals, rate-limited).
  */
-export function logTlsStates(server: { on(event: 'secureConnection', listener: (socket: TLSSocket) => void): unknown }, app: string): void {
+export function logTlsStates(server: RefusingServer & { on(event: 'secureConnection', listener: (socket: TLSSocket) => void): unknown }, app: string): void {
+  logTlsRefusals(server, app);
   const seen = new Set<string>();
   server.on('secureConnection', (socket) => {
     const state = tlsStateOf(socket);

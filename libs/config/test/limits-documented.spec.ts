@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CONNECTION_LIMITS } from '../src/connection-limits';
 import { REPLY_LIMIT, REQUEST_LIMITS } from '../src/message-limits';
+import { RUN_LIMITS } from '../src/run-limits';
 
 // docs/reliability.md lists every limit with its value and why: each record here must have its row there.
 const doc = readFileSync(path.resolve(__dirname, '../../../docs/reliability.md'), 'utf8');
@@ -13,7 +14,10 @@ describe('request and connection limits', () => {
     (name) => expect(section).toContain(`\`${name}\``),
   );
 
+  it.each(Object.keys(RUN_LIMITS).map((key) => `RUN_LIMITS.${key}`))('%s has its row in docs/reliability.md', (name) => expect(doc).toContain(`\`${name}\``));
+
   it('gives every limit a reason and a positive value', () => {
+    for (const limit of Object.values(RUN_LIMITS)) expect([limit.count > 0, limit.why.length > 20]).toEqual([true, true]);
     for (const limit of [...Object.values(REQUEST_LIMITS), REPLY_LIMIT]) expect(limit.bytes).toBeGreaterThan(0);
     for (const limit of Object.values(CONNECTION_LIMITS)) expect(limit.ms).toBeGreaterThan(0);
     for (const limit of [...Object.values(REQUEST_LIMITS), REPLY_LIMIT, ...Object.values(CONNECTION_LIMITS)]) expect(limit.why.length).toBeGreaterThan(20);

@@ -45,7 +45,7 @@ describe('loadSettings', () => {
       callTimeoutMs: 2500,
       handshakeTimeoutMs: 500,
       maxConnectionAgeMs: 1500,
-      security: { mode: 'plain', ca: null, cert: null, key: null },
+      security: { mode: 'plain', ca: null, cert: null },
     });
   });
 

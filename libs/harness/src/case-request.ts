@@ -1,4 +1,4 @@
-import type { Settings } from '@bench/config';
+import { RUN_LIMITS, type Settings } from '@bench/config';
 import { parseEnumField, parseIntField, type FieldResult } from '@bench/validation';
 import type { CaseRequest } from './case-runner';
 import { TRANSPORT_NAMES, type TransportName } from '@bench/transports';
@@ -6,14 +6,11 @@ import { TRANSPORT_NAMES, type TransportName } from '@bench/transports';
 /** Most untimed and timed calls one bench request may ask for. */
 export const MAX_CALLS = 10_000;
 
-/**
- * Most rows one POST /bench/run may ask for in all: rows × requests × calls (the cold call, the
- * warm-up and the timed runs). The bench's largest request is a visit's first of ①-3: 1,000,000 rows ×
- * (the cold call + the warm-up calls, 0 or 1 in the profiles) ≤ 2,000,000 rows (each timed run is a request of its
- * own); 10,000,000 leaves room for `--warmup 9` with ①-3, or a hand-made request of ten 1,000,000-row calls.
- * Without it one request (1,000,000 rows × 10,000 requests × 10,000 runs) asked for years of CPU.
- */
-export const MAX_RUN_ROWS = 10_000_000;
+/** Most rows one POST /bench/run may ask for in all: rows × requests × calls (RUN_LIMITS.rows says why). */
+export const MAX_RUN_ROWS = RUN_LIMITS.rows.count;
+
+/** Most calls one POST /bench/run may make in all: requests × (cold + warm-up + runs) (RUN_LIMITS.calls says why). */
+export const MAX_RUN_CALLS = RUN_LIMITS.calls.count;
 
 /** Longest deadline one call may be given (an hour, as CALL_TIMEOUT_MS allows). */
 export const MAX_DEADLINE_MS = 3_600_000;
@@ -54,17 +51,8 @@ export function parseCaseRequest(
     deadlineMs: deadlineMs.value,
   };
   const calls = (value.cold ? 1 : 0) + value.warmup + value.runs;
-  const total = value.rows * value.requests * calls;
-  if (total > MAX_RUN_ROWS) {
-    return {
-      ok: false,
-      error: {
-        field: 'body',
-        rule: 'max',
-        message: `rows × requests × calls (cold + warmup + runs) = ${value.rows} × ${value.requests} × ${calls} = ${total} rows, above the cap MAX_RUN_ROWS = ${MAX_RUN_ROWS} rows per /bench/run: split the work over several requests`,
-      },
-    };
-  }
+  const over = overRunLimits(value.rows, value.requests, calls);
+  if (over !== null) return { ok: false, error: { field: 'body', rule: 'max', message: over } };
   if (input.payload === undefined) return { ok: true, value };
   if (payloads.length === 0) {
     // Clients without payload endpoints (bare) say so, rather than running the blog's rows instead.
@@ -72,4 +60,20 @@ export function parseCaseRequest(
   }
   const payload = parseEnumField('payload', input.payload, payloads);
   return payload.ok ? { ok: true, value: { ...value, payload: payload.value } } : payload;
+}
+
+/**
+ * Why a run of `calls` calls (cold + warm-up + runs) of `requests` parallel requests of `rows` rows is
+ * refused, naming the cap and the figure asked, or null within both caps.
+ */
+export function overRunLimits(rows: number, requests: number, calls: number): string | null {
+  const total = rows * requests * calls;
+  if (total > MAX_RUN_ROWS) {
+    return `rows × requests × calls (cold + warmup + runs) = ${rows} × ${requests} × ${calls} = ${total} rows, above the cap MAX_RUN_ROWS = ${MAX_RUN_ROWS} rows per /bench/run: split the work over several requests`;
+  }
+  const made = requests * calls;
+  if (made > MAX_RUN_CALLS) {
+    return `requests × calls (cold + warmup + runs) = ${requests} × ${calls} = ${made} calls, above the cap MAX_RUN_CALLS = ${MAX_RUN_CALLS} calls per /bench/run: split the work over several requests`;
+  }
+  return null;
 }

@@ -1,7 +1,7 @@
 import type { ProcessSample } from '@bench/config';
 import { buildRows } from '@bench/samples';
 import { BusyError, CaseFailure, CaseRunner, DeadlineExceeded, timeCall, withinDeadline } from '../src/case-runner';
-import { MAX_RUN_ROWS, parseCaseRequest } from '../src/case-request';
+import { MAX_RUN_CALLS, MAX_RUN_ROWS, parseCaseRequest } from '../src/case-request';
 import { ReplyMeter, type Connection, type RowTransport, type TransportName } from '@bench/transports';
 
 /** A transport with no network: replies are built in-process, phases and metrics are scripted. */
@@ -177,6 +177,18 @@ describe('parseCaseRequest', () => {
     expect(refused).toMatchObject({ ok: false, error: { field: 'body', rule: 'max' } });
     expect(!refused.ok && refused.error.message).toContain(`MAX_RUN_ROWS = ${MAX_RUN_ROWS}`);
     expect(!refused.ok && refused.error.message).toContain('1000000 × 40 × 1 = 40000000 rows');
+  });
+
+  it("caps a request's calls (requests × calls) too, so a run of small rows is bounded in time, naming the cap and the figure asked", () => {
+    const big = { maxRows: 1_000_000, maxParallel: 10_000, callTimeoutMs: 9000 };
+    // The bench's largest in calls: ②-3 as cold + warm-up.
+    expect(parseCaseRequest({ transport: 'json', rows: 1, requests: 1_000, warmup: 1, runs: 0 }, big)).toMatchObject({ ok: true });
+    expect(parseCaseRequest({ transport: 'json', rows: 1, requests: 1_000, warmup: 99, runs: 0 }, big)).toMatchObject({ ok: true });
+    // Issue 47's probe: 1 row × 10,000 requests × 999 runs, under the rows cap, 21–73 minutes of calls.
+    const refused = parseCaseRequest({ transport: 'grpc', rows: 1, requests: 10_000, warmup: 0, runs: 999, cold: false }, big);
+    expect(refused).toMatchObject({ ok: false, error: { field: 'body', rule: 'max' } });
+    expect(!refused.ok && refused.error.message).toContain(`MAX_RUN_CALLS = ${MAX_RUN_CALLS}`);
+    expect(!refused.ok && refused.error.message).toContain('10000 × 999 = 9990000 calls');
   });
 });
 

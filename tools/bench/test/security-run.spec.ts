@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -20,7 +21,10 @@ describe('bench:all --security plain,tls,mtls (built apps, one case)', () => {
 
   it('measures every cell on each mode, labels it, records the TLS handshakes, and removes the keys', async () => {
     const args = ['--security', 'plain,tls,mtls', '--variants', 'blog,tuned', '--transports', 'json,grpc,json-h2', '--cases', '1-1', '--runs', '2', '--forks', '0', '--visits', '1', '--warmup-ms', '0', '--out', out];
-    const result = await runBench(args, { TMPDIR: tmp });
+    // The run's client key, read from its certificate folder while it exists, to look for its bytes afterwards.
+    let clientKey: Buffer | null = null;
+    const watch = setInterval(() => (clientKey ??= readClientKey(tmp)), 20);
+    const result = await runBench(args, { TMPDIR: tmp }).finally(() => clearInterval(watch));
     expect({ code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({ code: 0, stderr: '' });
     const runs = listRuns(out);
     expect(runs).toHaveLength(1);
@@ -39,7 +43,30 @@ describe('bench:all --security plain,tls,mtls (built apps, one case)', () => {
     // The servers logged what they negotiated, from their own sockets.
     const serverB = fs.readFileSync(path.join(runs[0], 'logs', 'mtls', 'blog', 'server-b.log'), 'utf8');
     expect(serverB).toMatch(/server-b: TLS TLSv1\.3 alpn=h2 client certificate verified/);
-    // No key is left behind.
+    // No key is left behind, and none is in the run folder: no PEM block, no serialized Buffer (secrets-run.spec scans for the key's own bytes).
     expect(fs.readdirSync(tmp).filter((name) => name.startsWith('bench-tls-'))).toEqual([]);
+    const files = filesUnder(runs[0]);
+    expect(clientKey).not.toBeNull();
+    const der = createPrivateKey(clientKey!).export({ type: 'pkcs8', format: 'der' }).toString('base64');
+    const holding = files.filter((file) => /-----BEGIN|"type":"Buffer"/.test(fs.readFileSync(file, 'latin1')) || fs.readFileSync(file, 'latin1').includes(der));
+    expect(holding).toEqual([]);
+    for (const client of Object.values(doc.provenance.clients) as { settings: { security: Record<string, unknown> } }[]) expect(client.settings.security.key).toBeUndefined();
   }, 600_000);
 });
+
+function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+}
+
+/** The client key of the certificate folder the bench made under `tmp`, or null while there is none. */
+function readClientKey(tmp: string): Buffer | null {
+  for (const name of fs.readdirSync(tmp).filter((n) => n.startsWith('bench-tls-'))) {
+    try {
+      const key = fs.readFileSync(path.join(tmp, name, 'client.key'));
+      if (key.includes('-----END')) return key;
+    } catch {
+      // not written yet, or already removed
+    }
+  }
+  return null;
+}

@@ -1,35 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as https from 'node:https';
 import * as http2 from 'node:http2';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { freePort, stopProcess, waitFor } from '@bench/testing';
+import { waitFor } from '@bench/testing';
 import { makeCertificates, makeFaultyServerCertificate, removeCertificates, type CertificateSet, type KeyPair } from '../src/security';
+import { appLog, BARE, GO, NEST, startApps as startAppSet, type Apps, type Identity, type Mains } from './tls-app-set';
 
 // The built apps (Nest and bare) as processes under BENCH_SECURITY, with a CA made for the test: what the
 // servers negotiate (from their own sockets), what the client measures, and what each refuses.
-const ROOT = path.resolve(__dirname, '../../..');
-const NEST = { 'server-a': 'apps/server-a/dist/main.js', 'server-b': 'apps/server-b/dist/main.js', client: 'apps/client/dist/main.js' };
-const BARE = { 'server-a': 'apps/bare/dist/server-a.js', 'server-b': 'apps/bare/dist/server-b.js', client: 'apps/bare/dist/client.js' };
-/** The Go reference's binaries (tools/go-reference/build.sh; the bench's test target builds them). */
-const GO = { 'server-a': 'tools/go-reference/dist/server-a', 'server-b': 'tools/go-reference/dist/server-b', client: 'tools/go-reference/dist/client' };
 const NEST_TRANSPORTS = ['json', 'json-h2', 'proto-h1', 'grpc', 'connect-json', 'connect-proto', 'connect-grpc'];
-
-type Mains = typeof NEST;
-interface Identity {
-  server: KeyPair;
-  /** The client's certificate; null: the client has none. */
-  client: KeyPair | null;
-}
-
-interface Apps {
-  ports: { client: number; serverA: number; serverB: number; serverAH2: number };
-  logs: string;
-  stop(): Promise<void>;
-}
 
 let parent: string;
 let certs: CertificateSet;
@@ -40,49 +21,8 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(parent, { recursive: true, force: true }));
 
-async function startApps(mains: Mains, mode: 'tls' | 'mtls', identity: Identity, variant = 'blog', extra: Record<string, string> = {}): Promise<Apps> {
-  const ports = { client: await freePort(), serverA: await freePort(), serverB: await freePort(), serverAH2: await freePort() };
-  const logs = fs.mkdtempSync(path.join(parent, 'logs-'));
-  const common = {
-    ...process.env,
-    VARIANT: variant,
-    CLIENT_PORT: String(ports.client),
-    SERVER_A_PORT: String(ports.serverA),
-    SERVER_B_PORT: String(ports.serverB),
-    SERVER_A_H2_PORT: String(ports.serverAH2),
-    SERVER_A_URL: `https://127.0.0.1:${ports.serverA}`,
-    SERVER_A_H2_URL: `https://127.0.0.1:${ports.serverAH2}`,
-    SERVER_B_URL: `127.0.0.1:${ports.serverB}`,
-    BENCH_SECURITY: mode,
-    BENCH_TLS_CA: certs.ca,
-    ...extra,
-  };
-  const own = (pair: KeyPair | null) => (pair ? { BENCH_TLS_CERT: pair.cert, BENCH_TLS_KEY: pair.key } : { BENCH_TLS_CERT: '', BENCH_TLS_KEY: '' });
-  const children: ChildProcess[] = [];
-  for (const [name, main] of Object.entries(mains)) {
-    const log = fs.openSync(path.join(logs, `${name}.log`), 'a');
-    const env = { ...common, ...own(name === 'client' ? identity.client : identity.server) };
-    const [command, args] = main.endsWith('.js') ? [process.execPath, [main]] : [path.join(ROOT, main), []];
-    children.push(spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', log, log] }));
-    fs.closeSync(log);
-  }
-  const stop = async () => void (await Promise.all(children.map((child) => stopProcess(child))));
-  try {
-    await waitFor('the client answers /health', () => fetch(`http://127.0.0.1:${ports.client}/health`).then((r) => r.ok, () => false), 30_000);
-    await waitFor('both servers listen', async () => (await Promise.all([ports.serverA, ports.serverB].map(listening))).every(Boolean), 30_000);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { ports, logs, stop };
-}
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
+function startApps(mains: Mains, mode: 'tls' | 'mtls', identity: Identity, variant = 'blog', extra: Record<string, string> = {}): Promise<Apps> {
+  return startAppSet(certs, parent, mains, mode, identity, variant, extra);
 }
 
 function benchRun(apps: Apps, transport: string, rows = 10, requests = 2): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -91,10 +31,6 @@ function benchRun(apps: Apps, transport: string, rows = 10, requests = 2): Promi
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ transport, rows, requests, warmup: 1, runs: 2, cold: true, deadlineMs: 10_000 }),
   }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
-}
-
-function log(apps: Apps, name: string): string {
-  return fs.readFileSync(path.join(apps.logs, `${name}.log`), 'utf8');
 }
 
 /** GET over HTTPS (HTTP/1.1) straight to server-a, trusting the run's CA. */
@@ -165,8 +101,8 @@ describe.each([
         const h2 = await h2Get(apps.ports.serverAH2, '/path/tls', certs.client);
         expect(JSON.parse(h2.body)).toEqual({ protocol: 'TLSv1.3', alpn: 'h2', clientCertificate: 'verified' });
       }
-      await waitFor('server-b logs its TLS state', () => /server-b: TLS TLSv1\.3 alpn=h2 client certificate verified/.test(log(apps, 'server-b')), 5_000);
-      expect(log(apps, 'server-a')).toMatch(/server-a: TLS TLSv1\.3 alpn=http\/1\.1 client certificate verified/);
+      await waitFor('server-b logs its TLS state', () => /server-b: TLS TLSv1\.3 alpn=h2 client certificate verified/.test(appLog(apps, 'server-b')), 5_000);
+      expect(appLog(apps, 'server-a')).toMatch(/server-a: TLS TLSv1\.3 alpn=http\/1\.1 client certificate verified/);
     });
 
     it('bad input over TLS still gets 400 from server-a and INVALID_ARGUMENT from server-b', async () => {

@@ -11,7 +11,7 @@ import type { TLSSocket } from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
 import { Http2SessionManager } from '@connectrpc/connect-node';
 import { Pool } from 'undici';
-import { DEFAULT_SETTINGS, type Settings } from '@bench/config';
+import { DEFAULT_SETTINGS, loadSecurity, type Settings } from '@bench/config';
 import { cachingLookup } from '../../src/common/cached-lookup';
 import { lookupFor } from '../../src/common/client-lookup';
 import { httpsAgentFor } from '../../src/common/client-tls';
@@ -218,7 +218,7 @@ describe('cached-lookup under TLS: connections to the server by name ask the loo
   });
 
   it("https.Agent (the blog's axios with the tuning): the client's agent looks up through the process's cache", async () => {
-    const settings: Settings = { ...DEFAULT_SETTINGS, variant: 'blog-with-cached-lookup', security: { mode: 'tls', ca: tls.ca, cert: null, key: null } };
+    const settings: Settings = { ...DEFAULT_SETTINGS, variant: 'blog-with-cached-lookup', security: loadSecurity({ BENCH_SECURITY: 'tls', BENCH_TLS_CA: path.join(dir, 'ca.pem') }) };
     const agent = httpsAgentFor(settings)!;
     const lookup = lookupFor(settings)!;
     expect((agent.options as { lookup?: unknown }).lookup).toBe(lookup);

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { helpText, parseCommandLine, UsageError, type Command, type CommandLine, errorText } from '../cli';
-import { MAX_RUN_ROWS } from '@bench/harness';
+import { MAX_RUN_CALLS, MAX_RUN_ROWS, overRunLimits } from '@bench/harness';
 import { CASES, selectCases } from './cases';
 import { DEADLINE_RULE } from './deadlines';
 import { BLOG_TRANSPORTS, TRANSPORTS, type CaseRecord, type Transport } from '../results';
@@ -330,16 +330,21 @@ function selectSecurities(names: readonly string[], clientUrl: string | null): S
 }
 
 /**
- * The client refuses a /bench/run above MAX_RUN_ROWS (rows × requests × calls); the bench's largest is a
- * visit's first, the cold call plus `warmup` warm-up calls. Refused here, before any app starts, rather
- * than as a failed cell per case.
+ * The client refuses a /bench/run above MAX_RUN_ROWS (rows × requests × calls) or MAX_RUN_CALLS
+ * (requests × calls); the bench's largest is a visit's first, the cold call plus `warmup` warm-up calls.
+ * Refused here, before any app starts, rather than as a failed cell per case.
  */
 function checkRunCap(cases: readonly CaseRecord[], warmup: number): void {
-  const over = cases.filter((c) => c.rows * c.requests * (1 + warmup) > MAX_RUN_ROWS);
+  const over = cases.map((c) => ({ id: c.id, why: overRunLimits(c.rows, c.requests, 1 + warmup), most: mostWarmup(c) })).filter((c) => c.why !== null);
   if (over.length === 0) return;
-  const largest = Math.max(...over.map((c) => c.rows * c.requests));
+  const fewest = Math.min(...over.map((c) => c.most));
   throw new UsageError(
-    `--warmup ${warmup}: ${over.map((c) => c.id).join(', ')} would ask the client for (1 cold + ${warmup} warm-up) × ${largest} rows in one /bench/run, ` +
-      `above its cap MAX_RUN_ROWS = ${MAX_RUN_ROWS}; use --warmup ${Math.floor(MAX_RUN_ROWS / largest) - 1} or less, or leave that case out`,
+    `--warmup ${warmup}: ${over.map((c) => c.id).join(', ')} would ask the client for (1 cold + ${warmup} warm-up) calls in one /bench/run: ${over[0].why}; ` +
+      `use --warmup ${fewest} or less, or leave ${over.length === 1 ? 'that case' : 'those cases'} out`,
   );
+}
+
+/** The largest --warmup the case's first /bench/run stays within both caps with. */
+function mostWarmup(c: CaseRecord): number {
+  return Math.min(Math.floor(MAX_RUN_ROWS / (c.rows * c.requests)), Math.floor(MAX_RUN_CALLS / c.requests)) - 1;
 }

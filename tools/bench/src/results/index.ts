@@ -15,6 +15,7 @@ export { describePath, pathChanges, type PathRecord } from './path-record';
 export type { CalibrationRecord, NetworkRecord, Provenance, ResultsDocument, Settings } from './document';
 export type { AppRuntime, AppRuntimeRecord, Pinning, QuietRule, QuietWaits, RuntimeProvenance, SetEvent } from './run-records';
 export { collectProvenance } from './provenance';
+export { withoutKeyMaterial } from './key-material';
 export { anyOffLoopback, anyRuntimes, blogRatio, cellKey, grpcOverJson, networkOf, placeLabeller, placeLabels, runtimeOf, securityOf, securitiesOf, anySecurity, toCaseResult } from './results';
 export { listRuns, readRun, writeIndex, type StoredRun, type SuiteRunEntry } from './runs';
 export { rttMs } from './round-trip';

@@ -5,7 +5,7 @@ import { AppStartError, KEEP_WARM_NODE_FLAGS, startApps, type Placement, type St
 import { RESTARTS_PER_SET, type BenchOptions, appSetKey, lastVisitOfAppSet, type VariantRecord, DEFAULT_RUNTIME } from '../plan';
 import { HttpClientDriver, probeMachine, describeFailure, runCases, type RunnerHooks } from '../measure';
 import { givenToken } from './control-token';
-import { type Failure, type PathCounters, type PlannedCase, type RawResult, type RunDocument, describePath, pathChanges, type Pinning, type QuietWaits, type SetEvent } from '../results';
+import { type Failure, type PathCounters, type PlannedCase, type RawResult, type RunDocument, describePath, pathChanges, withoutKeyMaterial, type Pinning, type QuietWaits, type SetEvent } from '../results';
 import { QUIET_RULE, waitUntilQuiet } from './quiesce';
 import { errorText } from '../cli';
 import type { NodeBinary } from './node-binaries';
@@ -96,7 +96,8 @@ async function startSet(planned: PlannedCase, slot: number, variant: VariantReco
   }
   try {
     const driver = options.clientUrl ? new HttpClientDriver(options.clientUrl, givenToken()) : new HttpClientDriver(apps!.clientUrl, apps!.token);
-    const client = await driver.describe();
+    // What the client says of itself, minus any key material an older or foreign client still sends.
+    const client = withoutKeyMaterial(await driver.describe());
     // One client per variant and runtime: the default runtime's under the variant's id, as before --node.
     const clientKey = planned.runtime === DEFAULT_RUNTIME ? variant.id : `${variant.id}@node${planned.runtime}`;
     (doc.provenance.clients ??= {})[clientKey] = client;

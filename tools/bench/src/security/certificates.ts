@@ -32,6 +32,12 @@ export interface CertificateSet {
 /** A server certificate a client must refuse: past its validity, or for names the client does not dial. */
 export type FaultyCertificate = 'expired' | 'wrong-name';
 
+/**
+ * A client certificate a server under mtls must refuse: past its validity, or without the client EKU
+ * (a server certificate shown as a client's). One from another CA is any other set's client certificate.
+ */
+export type FaultyClientCertificate = 'expired' | 'no-client-eku';
+
 /** The SAN a wrong-name certificate carries: a name no bench client dials. */
 export const WRONG_NAME = 'not-this-server.invalid';
 
@@ -90,6 +96,15 @@ export function makeFaultyServerCertificate(set: CertificateSet, fault: FaultyCe
   const ca = { cert: set.ca, key: path.join(set.dir, 'ca.key') };
   const san = fault === 'wrong-name' ? `DNS:${WRONG_NAME}` : sanOf(set.identity);
   sign(openssl, set.dir, ca, pair, { cn: fault === 'wrong-name' ? WRONG_NAME : set.identity.names[0] ?? set.identity.ips[0], san, usage: 'serverAuth', validity: fault === 'expired' ? 'expired' : 'valid' });
+  restrict(set.dir);
+  return pair;
+}
+
+/** A client certificate from the set's CA that a server under mtls must refuse (tests of the refusal logs). */
+export function makeFaultyClientCertificate(set: CertificateSet, fault: FaultyClientCertificate, options: { openssl?: string } = {}): KeyPair {
+  const pair = pairIn(set.dir, `client-${fault}`);
+  const ca = { cert: set.ca, key: path.join(set.dir, 'ca.key') };
+  sign(options.openssl ?? 'openssl', set.dir, ca, pair, { cn: 'bench client', san: 'DNS:bench-client', usage: fault === 'no-client-eku' ? 'serverAuth' : 'clientAuth', validity: fault === 'expired' ? 'expired' : 'valid' });
   restrict(set.dir);
   return pair;
 }

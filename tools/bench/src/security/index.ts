@@ -2,6 +2,7 @@
 export {
   makeCertificates,
   makeFaultyServerCertificate,
+  makeFaultyClientCertificate,
   removeCertificates,
   sweepCertificates,
   opensslMissing,
@@ -14,4 +15,5 @@ export {
   type KeyPair,
   type ServerIdentity,
   type FaultyCertificate,
+  type FaultyClientCertificate,
 } from './certificates';

@@ -169,7 +169,8 @@ describe('parseOptions', () => {
     [['--forks', '2', '--client-url', 'http://h:1'], /--forks starts new apps for each case/],
     [['--visits', '0'], /--visits must be at least 1/],
     [['stray'], /unexpected argument "stray"/],
-    [['--cases', '1-3', '--warmup', '10'], /--warmup 10: ①-3 would ask the client for .* above its cap MAX_RUN_ROWS = 10000000; use --warmup 9 or less/],
+    [['--cases', '1-3', '--warmup', '10'], /--warmup 10: ①-3 would ask the client for .* above the cap MAX_RUN_ROWS = 10000000 rows per \/bench\/run.*; use --warmup 9 or less/],
+    [['--cases', '2-3', '--warmup', '100'], /--warmup 100: ②-3 would ask the client for .*1000 × 101 = 101000 calls, above the cap MAX_RUN_CALLS = 100000 calls per \/bench\/run.*; use --warmup 99 or less/],
   ])('refuses %p', (argv, message) => {
     expect(() => parseOptions(argv)).toThrow(UsageError);
     expect(() => parseOptions(argv)).toThrow(message);

@@ -28,6 +28,7 @@ import (
 	"goreference/internal/limits"
 	"goreference/internal/procmetrics"
 	"goreference/internal/samples"
+	"goreference/internal/security"
 	"goreference/internal/validation"
 )
 
@@ -208,7 +209,7 @@ func main() {
 		if err != nil {
 			lifecycle.Fail(name, err)
 		}
-		creds = credentials.NewTLS(config)
+		creds = security.RefusalCredentials(credentials.NewTLS(config), name)
 	}
 	server := newServer(s.MaxRows, sampler, s.Handshake(), creds)
 	address := net.JoinHostPort(s.Host, strconv.Itoa(s.ServerBPort))

@@ -78,6 +78,17 @@ func TestParseCaseRequestCapsTheRunsWork(t *testing.T) {
 	}
 }
 
+// Issue 47: 1 row × 10,000 requests × 999 runs is under the rows cap and asked for 21–73 minutes.
+func TestParseCaseRequestCapsTheRunsCalls(t *testing.T) {
+	if _, err := ParseCaseRequest(body(t, `{"transport":"json","rows":1,"requests":1000,"warmup":99,"runs":0}`), 1_000_000, 10_000); err != nil {
+		t.Fatalf("②-3 with --warmup 99 was refused: %+v", err)
+	}
+	_, err := ParseCaseRequest(body(t, `{"transport":"grpc","rows":1,"requests":10000,"warmup":0,"runs":999,"cold":false}`), 1_000_000, 10_000)
+	if err == nil || err.Field != "body" || err.Rule != "max" || !strings.Contains(err.Message, "MAX_RUN_CALLS = 100000") || !strings.Contains(err.Message, "10000 × 999 = 9990000 calls") {
+		t.Errorf("1 row × 10,000 requests × 999 runs: got %+v; want body/max naming the calls cap", err)
+	}
+}
+
 func TestDecodeBodyRefusesWhatJSONParseRefuses(t *testing.T) {
 	for _, text := range []string{``, `{`, `{"a":1}x`, `{"a":1} {}`, `abc`} {
 		if _, err := DecodeBody([]byte(text)); err == nil {

@@ -31,8 +31,12 @@ type CaseRequest struct {
 }
 
 // MaxRunRows is the most rows one POST /bench/run may ask for in all: rows × requests × calls (the cold
-// call, the warm-up and the timed runs), as libs/harness MAX_RUN_ROWS, whose comment says why 10,000,000.
+// call, the warm-up and the timed runs), as libs/config RUN_LIMITS.rows, whose reason says why 10,000,000.
 const MaxRunRows = 10_000_000
+
+// MaxRunCalls is the most calls one POST /bench/run may make in all: requests × calls, as libs/config
+// RUN_LIMITS.calls: the rows cap alone let 1 row × 10,000 requests × 999 runs ask for 21–73 minutes.
+const MaxRunCalls = 100_000
 
 // MaxDeadlineMs is the longest deadline one call may be given (as libs/harness allows).
 const MaxDeadlineMs = 3_600_000
@@ -109,6 +113,10 @@ func ParseCaseRequest(body any, maxRows, maxParallel int) (CaseRequest, *validat
 	// In float64: rows × requests × calls can pass int64's range with large MAX_ROWS and MAX_PARALLEL.
 	if total := float64(rows) * float64(requests) * float64(calls); total > MaxRunRows {
 		message := fmt.Sprintf("rows × requests × calls (cold + warmup + runs) = %d × %d × %d = %.0f rows, above the cap MAX_RUN_ROWS = %d rows per /bench/run: split the work over several requests", rows, requests, calls, total, MaxRunRows)
+		return CaseRequest{}, &validation.FieldError{Field: "body", Rule: "max", Message: message}
+	}
+	if made := float64(requests) * float64(calls); made > MaxRunCalls {
+		message := fmt.Sprintf("requests × calls (cold + warmup + runs) = %d × %d = %.0f calls, above the cap MAX_RUN_CALLS = %d calls per /bench/run: split the work over several requests", requests, calls, made, MaxRunCalls)
 		return CaseRequest{}, &validation.FieldError{Field: "body", Rule: "max", Message: message}
 	}
 	return CaseRequest{Transport: transport, Rows: int(rows), Requests: int(requests), Warmup: int(warmup), Runs: int(runs), Cold: cold, DeadlineMs: int(deadlineMs)}, nil

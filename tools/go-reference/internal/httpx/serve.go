@@ -1,7 +1,6 @@
 package httpx
 
 import (
-	"crypto/tls"
 	"net"
 	"net/http"
 	"strconv"
@@ -48,7 +47,7 @@ func Serve(name string, server *http.Server, host string, port int, variable str
 		if err != nil {
 			lifecycle.Fail(name, err)
 		}
-		ln = tls.NewListener(ln, config)
+		ln = security.RefusalListener(ln, config, name)
 	}
 	go func() {
 		if err := server.Serve(Listener(ln, server.Handler)); err != nil && err != http.ErrServerClosed {

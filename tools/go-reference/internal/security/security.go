@@ -18,10 +18,14 @@ import (
 // Security is what an app's connections between the services are wrapped in.
 type Security struct {
 	Mode string `json:"mode"`
-	// CA, Cert and Key are the PEM files' contents (nil under plain; Cert and Key nil for a client under tls).
+	// CA, Cert and Key are the PEM files' contents (nil under plain; Cert and Key nil for a client under tls),
+	// never serialized: results folders get shared, and a private key must not travel with them.
 	CA   []byte `json:"-"`
 	Cert []byte `json:"-"`
 	Key  []byte `json:"-"`
+	// CAInfo and CertInfo say what those certificates are, which is what /bench/info shows of them.
+	CAInfo   *Certificate `json:"ca"`
+	CertInfo *Certificate `json:"cert"`
 	// SessionReuse is TLS_SESSION_REUSE=on (variant go-session-reuse, the Node clients' tuning
 	// tls-session-reuse): under TLS the client keeps SessionCache; nil, crypto/tls's default, resumes nothing.
 	SessionReuse bool                   `json:"sessionReuse"`
@@ -87,6 +91,14 @@ func Load(getenv func(string) string) (Security, error) {
 	}
 	if (s.Cert == nil) != (s.Key == nil) {
 		return Plain, fmt.Errorf("BENCH_TLS_CERT and BENCH_TLS_KEY go together: set both or neither")
+	}
+	if s.CAInfo, err = Describe(s.CA, "BENCH_TLS_CA"); err != nil {
+		return Plain, err
+	}
+	if s.Cert != nil {
+		if s.CertInfo, err = Describe(s.Cert, "BENCH_TLS_CERT"); err != nil {
+			return Plain, err
+		}
 	}
 	return s, nil
 }

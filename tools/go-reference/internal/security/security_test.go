@@ -2,6 +2,8 @@ package security
 
 import (
 	"crypto/ecdsa"
+	"encoding/base64"
+	"encoding/json"
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/tls"
@@ -124,5 +126,42 @@ func TestSessionReuseRefusesOtherValues(t *testing.T) {
 	env["TLS_SESSION_REUSE"] = "yes"
 	if _, err := Load(func(k string) string { return env[k] }); err == nil || !strings.Contains(err.Error(), "TLS_SESSION_REUSE must be on or off") {
 		t.Fatalf("want a usage error naming TLS_SESSION_REUSE, got %v", err)
+	}
+}
+
+// The settings as /bench/info serializes them describe the certificates and carry none of the PEM
+// files' bytes, the private key least of all.
+func TestSerializedSecurityDescribesCertificatesWithoutTheirBytes(t *testing.T) {
+	env := writePKI(t)
+	env["BENCH_SECURITY"] = "mtls"
+	s, err := Load(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _ := os.ReadFile(env["BENCH_TLS_KEY"])
+	block, _ := pem.Decode(key)
+	for _, secret := range []string{"-----BEGIN", base64.StdEncoding.EncodeToString(block.Bytes)[:40], base64.StdEncoding.EncodeToString(s.Cert)[:40]} {
+		if strings.Contains(string(text), secret) {
+			t.Errorf("serialized security holds %q: %s", secret, text)
+		}
+	}
+	if s.CertInfo == nil || s.CertInfo.Subject != "CN=bench" || s.CertInfo.Issuer != "CN=test CA" || s.CertInfo.KeyType != "ec P-256" || len(s.CertInfo.Fingerprint256) != 95 {
+		t.Errorf("certificate described as %+v", s.CertInfo)
+	}
+	if !strings.Contains(string(text), `"fingerprint256"`) {
+		t.Errorf("serialized security names no fingerprint: %s", text)
+	}
+}
+
+func TestLoadRefusesAFileWithoutACertificate(t *testing.T) {
+	env := writePKI(t)
+	env["BENCH_SECURITY"] = "tls"
+	env["BENCH_TLS_CA"] = env["BENCH_TLS_KEY"]
+	if _, err := Load(func(k string) string { return env[k] }); err == nil || err.Error() != "BENCH_TLS_CA holds no PEM certificate" {
+		t.Fatalf("want an error naming BENCH_TLS_CA, got %v", err)
 	}
 }
