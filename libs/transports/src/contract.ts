@@ -1,7 +1,6 @@
 import type { HttpService } from '@nestjs/axios';
 import type { ClientGrpc } from '@nestjs/microservices';
 import type { ProcessSample, Settings } from '@bench/config';
-import type { TransportName } from './registry';
 
 /** The flow-control windows an HTTP/2 connection actually opened with, read back from its session. */
 export interface Http2Windows {
@@ -28,7 +27,8 @@ export interface Connection {
  * shape, so the case runner, the blog routes and the bench route never branch on which one they hold.
  */
 export interface RowTransport {
-  readonly name: TransportName;
+  /** Its name in the registry (registry.ts's TransportName): a string here, so the contract imports nothing of the transports that implement it. */
+  readonly name: string;
   /** The connection the client keeps for its lifetime. */
   shared(): Connection;
   /** A brand-new connection whose first call pays connection set-up. */

@@ -4,7 +4,6 @@ import { createClient, type Client, type Transport } from '@connectrpc/connect';
 import { http2WindowFor, type ProcessSample, type Settings } from '@bench/config';
 import { connectSample, MAX_MESSAGE_BYTES } from '@bench/proto';
 import type { Connection, Http2Windows, ReplyTally, RowTransport } from '../contract';
-import type { TransportName } from '../registry';
 import { lookupFor } from './client-lookup';
 import { clientTls, tlsSessionsFor } from './client-tls';
 import { WindowedSessionManager } from './connect-session';
@@ -56,7 +55,7 @@ export class ConnectTransport implements RowTransport {
   private readonly sharedConnection: Connection;
 
   constructor(
-    readonly name: TransportName,
+    readonly name: string,
     private readonly options: ConnectOptions,
     private readonly readMetrics: (resetPeak: boolean) => Promise<ProcessSample>,
   ) {
