@@ -6,6 +6,7 @@ import { UsageError } from '../../src/cli';
 import { parseSuiteArgs, type SuiteOptionsSpec } from '../../src/suites/common/args';
 import { runtimesOf } from '../../src/plan/run-options';
 import { withOneRuntime } from '../../src/run/experiment-runtimes';
+import { checkSuiteArgs } from '../../src/suites/common/suite-experiment';
 import { defaultRuntime } from '../../src/plan/runtimes';
 import { latencyHistogram, recordMs, summarizeHistogram } from '../../src/suites/common/hdr';
 import { quantileCurve, summarizeLatencies } from '../../src/suites/common/latency';
@@ -211,5 +212,16 @@ describe('the suites\' --node', () => {
     expect(() => runtimesOf(['21'])).toThrow(UsageError);
     expect(withOneRuntime(['--profile', 'quick', '--node', '20,24', '--out', 'x'], '20')).toEqual(['--profile', 'quick', '--out', 'x', '--node', '20']);
     expect(withOneRuntime(['--node=20,24'], '24')).toEqual(['--node', '24']);
+  });
+});
+
+describe("the suites' --security", () => {
+  const suite = (needsServers: boolean) => ({ spec: SPEC, needsServers, plan: () => ({}), run: async () => null, markdown: () => '', html: () => '' });
+
+  it('takes plain, and refuses tls and mtls as a usage error naming what is missing: callers that speak TLS', () => {
+    expect(() => checkSuiteArgs(suite(true), parseSuiteArgs(SPEC, ['--security', 'plain']))).not.toThrow();
+    expect(() => checkSuiteArgs(suite(true), parseSuiteArgs(SPEC, ['--security', 'plain,tls']))).toThrow(new UsageError("--security tls: bench:demo's callers (tools/bench/src/suites/callers) connect in plaintext only; the suites take --security plain until their callers speak TLS"));
+    expect(() => checkSuiteArgs(suite(false), parseSuiteArgs(SPEC, ['--security', 'mtls']))).toThrow(new UsageError('--security mtls: bench:demo calls no server, so it has no connection to secure'));
+    expect(() => parseSuiteArgs(SPEC, ['--security', 'ssl'])).toThrow(new UsageError('--security: unknown "ssl"; known: plain, tls, mtls'));
   });
 });
