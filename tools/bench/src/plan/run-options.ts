@@ -17,7 +17,7 @@ export interface PresetName {
 
 /** --profile: the name of one of the tool's presets (its own data), a set of defaults the other flags override. */
 export function profileOption(presets: readonly PresetName[]): TextOption & { default: string } {
-  const listed = presets.map((p) => (p.description ? `${p.name}: ${p.description}` : p.name)).join('; ');
+  const listed = presets.map((p) => (p.description ? `${p.name}: ${p.description}` : p.name)).join(presets.some((p) => p.description) ? '; ' : ', ');
   return { kind: 'text', value: 'NAME', choices: presets.map((p) => p.name), default: 'default', description: `the preset, a set of defaults the other options override: ${listed}` };
 }
 
@@ -51,7 +51,8 @@ export const SECURITY_OPTION = {
   default: ['plain'],
   description:
     `what the connections between client and servers are wrapped in, one after the other, each with its own apps: ${SECURITY_MODES.map((m) => `${m.name}: ${m.what}`).join('; ')}; ` +
-    'tls and mtls make a throwaway CA for the run with openssl (docs/security.md); a path with +mesh runs with plain only (its sidecars speak mTLS)',
+    'tls and mtls make a throwaway CA for the run with openssl (docs/security.md); a path with +mesh runs with plain only (its sidecars speak mTLS); ' +
+    'the suites take plain only (their callers dial plaintext)',
 } as const;
 
 /** The shared entries, by flag; a tool's table spreads them after its --profile. */

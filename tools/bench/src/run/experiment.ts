@@ -139,10 +139,12 @@ async function runFolder<D, P>(experiment: Experiment<D, P>, networks: readonly 
   writeIndex(options.out, renderIndex, writeFileAtomic);
   const kept = `${path.relative(process.cwd(), runDir)}/${experiment.exporters.measuring[0].file}`;
   const interrupt = (signal: NodeJS.Signals) => {
+    const again = abort.signal.aborted;
     process.stderr.write('\n');
     log(`${signal}, stopping; what was measured stays in ${kept} (marked incomplete)`);
     abort.abort();
-    if (experiment.interrupt === 'now') void stopLive().finally(() => process.exit(130));
+    // A second signal while 'now' is stopping things changes nothing: the exit follows the first.
+    if (experiment.interrupt === 'now' && !again) void stopLive().finally(() => process.exit(130));
   };
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
