@@ -5,6 +5,11 @@ import { runExperiment, type Experiment, type ExperimentOptions, type FolderPoli
 import { findPath, type PathProfile } from '../../src/network';
 import { defaultRuntime } from '../../src/plan/runtimes';
 import { SECURITY_MODES } from '@bench/config';
+import { matrixExperiment } from '../../src/run/matrix';
+import { parseOptions } from '../../src/plan/options';
+import { parseSuiteArgs } from '../../src/suites/common/args';
+import { suiteExperiment } from '../../src/suites/common/suite-experiment';
+import { ECHO_SUITE } from '../../src/suites/echo/main';
 
 interface Doc {
   incomplete: boolean;
@@ -123,5 +128,15 @@ describe('runExperiment, the one run frame', () => {
     expect(runFolders(out)[0]).toMatchObject({ incomplete: true, slices: [`loopback/${defaultRuntime().name}/plain`] });
     expect(events).toContain('stop loopback,loopback-2');
     expect(events).not.toContain('report');
+  });
+});
+
+describe("the tools' experiments", () => {
+  it("bench:all: one folder for every network, runtime and security mode (its reports compare them), apps on each runtime's node, a signal ends the visit", () => {
+    expect(matrixExperiment(parseOptions([], '/work'), [])).toMatchObject({ tool: 'bench', folders: 'one-per-run', runtimes: 'apps', interrupt: 'after-visit' });
+  });
+
+  it('a suite: a folder per network (and per runtime: the suite runs again on its node, its process making the calls), a signal stops it at once', () => {
+    expect(suiteExperiment(ECHO_SUITE, parseSuiteArgs(ECHO_SUITE.spec, []), [])).toMatchObject({ tool: 'echo', folderPrefix: 'echo', folders: 'one-per-network', runtimes: 'process', interrupt: 'now' });
   });
 });
