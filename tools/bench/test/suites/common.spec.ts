@@ -220,7 +220,7 @@ describe("the suites' --security", () => {
 
   it('takes plain, and refuses tls and mtls as a usage error naming what is missing: callers that speak TLS', () => {
     expect(() => checkSuiteArgs(suite(true), parseSuiteArgs(SPEC, ['--security', 'plain']))).not.toThrow();
-    expect(() => checkSuiteArgs(suite(true), parseSuiteArgs(SPEC, ['--security', 'plain,tls']))).toThrow(new UsageError("--security tls: bench:demo's callers (tools/bench/src/suites/callers) connect in plaintext only; the suites take --security plain until their callers speak TLS"));
+    expect(() => checkSuiteArgs(suite(true), parseSuiteArgs(SPEC, ['--security', 'plain,tls']))).toThrow(new UsageError("--security tls: the suites' callers (tools/bench/src/suites/callers, suites/service/clients.ts) connect in plaintext only; bench:demo takes --security plain until they speak TLS"));
     expect(() => checkSuiteArgs(suite(false), parseSuiteArgs(SPEC, ['--security', 'mtls']))).toThrow(new UsageError('--security mtls: bench:demo calls no server, so it has no connection to secure'));
     expect(() => parseSuiteArgs(SPEC, ['--security', 'ssl'])).toThrow(new UsageError('--security: unknown "ssl"; known: plain, tls, mtls'));
   });

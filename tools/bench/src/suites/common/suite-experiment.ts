@@ -27,8 +27,8 @@ export function checkSuiteArgs<S extends Record<string, number>, R>(definition: 
   const secure = args.securities.filter((s) => s.tls).map((s) => s.name);
   if (secure.length === 0) return;
   if (!callsServers) throw new UsageError(`--security ${secure.join(',')}: bench:${suite} calls no server, so it has no connection to secure`);
-  // The suites' callers (suites/callers) dial plaintext only; TLS reaches them with the one transport library (issue #41, item 2).
-  throw new UsageError(`--security ${secure.join(',')}: bench:${suite}'s callers (tools/bench/src/suites/callers) connect in plaintext only; the suites take --security plain until their callers speak TLS`);
+  // The suites' callers dial plaintext only; TLS reaches them with the one transport library (issue #41, item 2).
+  throw new UsageError(`--security ${secure.join(',')}: the suites' callers (tools/bench/src/suites/callers, suites/service/clients.ts) connect in plaintext only; bench:${suite} takes --security plain until they speak TLS`);
 }
 
 /** Runs the suite through the frame: each network and runtime in a run folder of its own; the exit code is the worst of them. */
