@@ -23,7 +23,8 @@ const ROOMS = Object.freeze({
   network: ['cli', 'results', 'security'],
   plan: ['cli', 'results', 'network', 'security'],
   measure: ['cli', 'results', 'plan'],
-  run: ['cli', 'results', 'plan', 'measure', 'network', 'security'],
+  // The run frame writes the exports and the runs index.
+  run: ['cli', 'results', 'export', 'compare', 'plan', 'measure', 'network', 'security'],
   suites: ['cli', 'results', 'export', 'compare', 'plan', 'measure', 'run', 'network', 'security'],
 });
 

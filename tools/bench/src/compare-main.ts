@@ -3,11 +3,12 @@ import * as path from 'node:path';
 import { runTool, type Command, type CommandLine } from './cli';
 import { compareKit, renderComparison } from './compare';
 import { completenessOf, describeIncomplete, listRuns, readRun } from './results';
+import { OUT_OPTION } from './plan';
 
 const OPTIONS = {
   base: { kind: 'text', value: 'RUN_DIR', description: 'the run to compare against', defaultText: 'the newest run under --out other than --head' },
   head: { kind: 'text', value: 'RUN_DIR', description: 'the run to judge', defaultText: 'the newest run under --out' },
-  out: { kind: 'text', value: 'RESULTS_DIR', description: 'the folder of the run folders', default: 'results' },
+  out: OUT_OPTION,
   'allow-incomplete': {
     kind: 'switch',
     description: 'compare a run that stopped before every planned visit ran (killed, interrupted) instead of refusing it; the cells it lacks are listed on stderr',

@@ -1,14 +1,14 @@
-import * as path from 'node:path';
 import { helpText, parseCommandLine, UsageError, type Command, type CommandLine, errorText } from '../cli';
 import { MAX_RUN_CALLS, MAX_RUN_ROWS, overRunLimits } from '@bench/harness';
 import { CASES, selectCases } from './cases';
 import { DEADLINE_RULE } from './deadlines';
 import { BLOG_TRANSPORTS, TRANSPORTS, type CaseRecord, type Transport } from '../results';
 import { PRESETS, type Preset } from './presets';
-import { findPath, loadProfiles, PATH_FEATURES, PathProfileError, ProfileError, type PathProfile } from '../network';
-import { SECURITY_MODES, TUNINGS, type SecurityRecord } from '@bench/config';
+import type { PathProfile } from '../network';
+import { TUNINGS, type SecurityRecord } from '@bench/config';
 import { ablationIds, selectVariants, servedTransports, VARIANTS, type VariantRecord } from './variants';
-import { DEFAULT_RUNTIME, RUNTIMES, selectRuntimes, type RuntimeRecord } from './runtimes';
+import { DEFAULT_RUNTIME, type RuntimeRecord } from './runtimes';
+import { profileOption, runAxesOf, RUN_OPTIONS, type RunAxes } from './run-options';
 
 /** Everything a run needs to know, validated once here at the edge. */
 export interface BenchOptions {
@@ -72,14 +72,8 @@ function runsOf(preset: Preset): string {
 
 /** bench:all's options: the parser reads them, the help is generated from them, defaults from the data the run uses. */
 const BENCH_ALL_OPTIONS = {
-  profile: {
-    kind: 'text',
-    value: 'NAME',
-    default: 'default',
-    description: `defaults for cases, runs, visits and warm-up: ${Object.values(PRESETS)
-      .map((p) => `${p.name}: ${p.description}`)
-      .join('; ')}`,
-  },
+  profile: profileOption(Object.values(PRESETS)),
+  ...RUN_OPTIONS,
   cases: {
     kind: 'list',
     value: 'IDS',
@@ -87,33 +81,6 @@ const BENCH_ALL_OPTIONS = {
     defaultText: perPreset((p) => p.cases.join(',')),
   },
   transports: { kind: 'list', value: 'LIST', default: BLOG_TRANSPORTS, description: `which transports to run, of ${TRANSPORTS.join(', ')} (docs/decomposition.md); the Nest variants serve all, bare and go the first two` },
-  network: {
-    kind: 'list',
-    value: 'LIST',
-    default: ['loopback'],
-    description:
-      `network profiles to run across, one after the other: ${loadProfiles()
-        .map((p) => p.name)
-        .join(', ')}; ` +
-      'the others than loopback put client and servers in network namespaces with a delay, rate and loss (root, iptables; docs/network.md); ' +
-      `or path profiles, a profile with ${PATH_FEATURES.map((f) => `+${f.id}`).join(' and/or ')} (region+names+mesh: service names and sidecars; docs/production-path.md), each cell keyed by the path's name`,
-  },
-  node: {
-    kind: 'list',
-    value: 'LIST',
-    default: [DEFAULT_RUNTIME],
-    description:
-      `Node runtimes to run every Node app on, one after the other, each with its own sets of apps: ${RUNTIMES.map((r) => `${r.name} (${r.version})`).join(', ')}; ` +
-      "each is fetched once from the npm registry into the bench's cache (docs/options.md, \"Node runtimes\")",
-  },
-  security: {
-    kind: 'list',
-    value: 'LIST',
-    default: ['plain'],
-    description:
-      `what the connections between client and servers are wrapped in, one after the other, each with its own apps: ${SECURITY_MODES.map((m) => `${m.name}: ${m.what}`).join('; ')}; ` +
-      'tls and mtls make a throwaway CA for the run with openssl (docs/security.md); a path with +mesh runs with plain only (its sidecars speak mTLS)',
-  },
   variants: {
     kind: 'list',
     value: 'LIST',
@@ -177,7 +144,6 @@ const BENCH_ALL_OPTIONS = {
       `from the case, ${DEADLINE_RULE.floorMs / 1000} s + ${DEADLINE_RULE.perRowMs * 1000} µs per row moved: ` +
       `①-1 ${DEADLINE_RULE.floorMs / 1000} s, ①-3 ${(DEADLINE_RULE.floorMs + DEADLINE_RULE.perRowMs * 1e6) / 1000} s`,
   },
-  out: { kind: 'text', value: 'DIR', default: 'results', description: 'parent folder of the run folders' },
   'client-url': {
     kind: 'text',
     value: 'URL',
@@ -207,98 +173,25 @@ export function parseOptions(argv: readonly string[], cwd: string = process.cwd(
 
 /** bench:all's options from its command line as the tool frame (cli/run-tool) parsed it: checked against each other and the data. */
 export function optionsOf({ values, help }: CommandLine<typeof BENCH_ALL_OPTIONS>, cwd: string = process.cwd()): BenchOptions {
-  const presetName = values.profile;
-  const preset = PRESETS[presetName];
-  if (!preset) throw new UsageError(`unknown profile ${JSON.stringify(presetName)}; use ${Object.keys(PRESETS).join(' or ')}`);
-
-  let cases: CaseRecord[];
-  try {
-    cases = selectCases(values.cases ?? preset.cases);
-  } catch (error) {
-    throw new UsageError(errorText(error));
-  }
-  if (cases.length === 0) throw new UsageError('--cases selected no case');
-
-  const transports = values.transports;
-  const badTransport = transports.find((t) => !TRANSPORTS.includes(t as Transport));
-  if (badTransport !== undefined || transports.length === 0) {
-    throw new UsageError(`--transports must list some of ${TRANSPORTS.join(', ')}, got ${JSON.stringify(transports.join(','))}`);
-  }
-
-  let variants: VariantRecord[];
-  try {
-    const asked = values.variants ?? ['blog'];
-    const ablate = values.ablate ?? [];
-    const tunings = ablate.includes('all') ? TUNINGS.map((t) => t.id) : ablate;
-    variants = selectVariants([...asked, ...(tunings.length > 0 ? ablationIds(asked, tunings) : [])]);
-  } catch (error) {
-    throw new UsageError(errorText(error));
-  }
-  if (variants.length === 0) throw new UsageError('--variants selected no variant');
-  const payloadCase = cases.find((c) => c.payload !== undefined);
-  const plainVariant = variants.find((v) => !v.servesPayloads);
-  const unserved = variants.flatMap((v) => transports.filter((t) => !servedTransports(v).includes(t as Transport)).map((t) => `${t} (${v.id})`));
-  if (unserved.length > 0) {
-    throw new UsageError(`--transports: ${unserved.join(', ')} not served; the bare and go clients serve only ${BLOG_TRANSPORTS.join(' and ')}`);
-  }
-  if (payloadCase && plainVariant) {
-    // The bare and Go clients would not know the endpoint (Go would even run the blog rows instead).
-    throw new UsageError(`case ${payloadCase.id} calls a payload endpoint, which only the Nest apps serve (variants blog, tuned), not ${plainVariant.id}`);
-  }
-
-  const clientUrl = values['client-url'] ?? null;
-  if (clientUrl !== null && variants.length > 1) {
-    throw new UsageError('--client-url drives one running client, so it takes one variant (or none: the client says which it is)');
-  }
-  if (clientUrl !== null && !/^https?:\/\/[^/\s]+\/?$/.test(clientUrl)) {
-    throw new UsageError(`--client-url must look like http://host:port, got ${JSON.stringify(clientUrl)}`);
-  }
-
+  const preset = PRESETS[values.profile];
+  const cases = casesOf(values.cases ?? preset.cases);
+  const transports = transportsOf(values.transports);
+  const variants = variantsOf(values.variants, values.ablate ?? [], cases, transports);
+  const clientUrl = clientUrlOf(values['client-url'] ?? null, variants);
   const forks = values.forks ?? null;
   if (forks !== null && forks > 0 && clientUrl !== null) {
     throw new UsageError('--forks starts new apps for each case, which --client-url (apps the bench did not start) rules out; use --forks 0');
   }
-
-  let networks: PathProfile[];
-  try {
-    // One path per name, however its features are spelled (region+mesh+names is region+names+mesh).
-    networks = [...new Map(values.network.map((name) => findPath(name)).map((p) => [p.name, p])).values()];
-  } catch (error) {
-    if (error instanceof ProfileError || error instanceof PathProfileError) throw new UsageError(error.message);
-    throw error;
-  }
-  if (networks.length === 0) throw new UsageError('--network selected no profile');
-  if (clientUrl !== null && networks.some((n) => n.network.topology !== 'loopback')) {
-    throw new UsageError('--network places the apps the bench starts; with --client-url the apps are yours (their path is measured as it is)');
-  }
-
-  let runtimes: RuntimeRecord[];
-  try {
-    runtimes = selectRuntimes(values.node);
-  } catch (error) {
-    throw new UsageError(`--node: ${errorText(error)}`);
-  }
-  if (runtimes.length === 0) throw new UsageError('--node selected no runtime');
-  if (clientUrl !== null && (runtimes.length > 1 || runtimes[0].name !== DEFAULT_RUNTIME)) {
-    throw new UsageError('--node chooses the Node the bench starts the apps on; with --client-url the apps are yours');
-  }
-
-  const securities = selectSecurities(values.security, clientUrl);
-  // A mesh's own security is the sidecars' mTLS: its apps run with plain only (planCases pairs them so);
-  // a selection that leaves a mesh nothing to run is refused.
-  const meshed = networks.find((n) => n.features.includes('mesh'));
-  if (meshed && !securities.some((s) => !s.tls)) {
-    throw new UsageError(`--network ${meshed.name} with --security ${securities.map((s) => s.name).join(',')}: the mesh's sidecars speak mTLS between them and plaintext to the apps (as Istio's do); add plain to --security`);
-  }
-
+  const axes = runAxesOf(values, cwd);
+  checkAxes(axes, clientUrl);
   const warmup = values.warmup ?? preset.warmup;
   checkRunCap(cases, warmup);
   const warmupMs = values['warmup-ms'] ?? preset.warmupMs;
   return {
     preset,
-    networks,
-    runtimes,
-    securities,
+    networks: axes.networks,
+    runtimes: axes.runtimes,
+    securities: axes.securities,
     variants,
     variantsGiven: values.variants !== undefined,
     cases,
@@ -311,22 +204,81 @@ export function optionsOf({ values, help }: CommandLine<typeof BENCH_ALL_OPTIONS
     forks: forks ?? (clientUrl !== null ? 0 : null),
     visits: values.visits ?? null,
     deadlineMs: values['deadline-ms'] ?? null,
-    out: path.resolve(cwd, values.out),
+    out: axes.out,
     clientUrl: clientUrl?.replace(/\/$/, '') ?? null,
     pin: values.pin,
     help,
   };
 }
 
-/** The records --security names, in its order; TLS needs apps the bench starts (it makes their certificates). */
-function selectSecurities(names: readonly string[], clientUrl: string | null): SecurityRecord[] {
-  const unknown = names.filter((name) => !SECURITY_MODES.some((m) => m.name === name));
-  if (unknown.length > 0) throw new UsageError(`--security: unknown ${unknown.map((u) => JSON.stringify(u)).join(', ')}; known: ${SECURITY_MODES.map((m) => m.name).join(', ')}`);
-  const securities = SECURITY_MODES.filter((m) => names.includes(m.name));
-  if (securities.length === 0) throw new UsageError('--security selected no mode');
-  const secure = securities.filter((m) => m.tls);
-  if (secure.length > 0 && clientUrl !== null) throw new UsageError('--security tls / mtls makes certificates for the apps the bench starts; with --client-url the apps are yours');
-  return securities;
+function casesOf(ids: readonly string[]): CaseRecord[] {
+  let cases: CaseRecord[];
+  try {
+    cases = selectCases(ids);
+  } catch (error) {
+    throw new UsageError(errorText(error));
+  }
+  if (cases.length === 0) throw new UsageError('--cases selected no case');
+  return cases;
+}
+
+function transportsOf(transports: readonly string[]): Transport[] {
+  const badTransport = transports.find((t) => !TRANSPORTS.includes(t as Transport));
+  if (badTransport !== undefined || transports.length === 0) {
+    throw new UsageError(`--transports must list some of ${TRANSPORTS.join(', ')}, got ${JSON.stringify(transports.join(','))}`);
+  }
+  return transports as Transport[];
+}
+
+/** --variants and --ablate's variants, each able to serve the transports and cases asked of it. */
+function variantsOf(given: readonly string[] | undefined, ablate: readonly string[], cases: readonly CaseRecord[], transports: readonly Transport[]): VariantRecord[] {
+  let variants: VariantRecord[];
+  try {
+    const asked = given ?? ['blog'];
+    const tunings = ablate.includes('all') ? TUNINGS.map((t) => t.id) : ablate;
+    variants = selectVariants([...asked, ...(tunings.length > 0 ? ablationIds(asked, tunings) : [])]);
+  } catch (error) {
+    throw new UsageError(errorText(error));
+  }
+  if (variants.length === 0) throw new UsageError('--variants selected no variant');
+  const payloadCase = cases.find((c) => c.payload !== undefined);
+  const plainVariant = variants.find((v) => !v.servesPayloads);
+  const unserved = variants.flatMap((v) => transports.filter((t) => !servedTransports(v).includes(t)).map((t) => `${t} (${v.id})`));
+  if (unserved.length > 0) {
+    throw new UsageError(`--transports: ${unserved.join(', ')} not served; the bare and go clients serve only ${BLOG_TRANSPORTS.join(' and ')}`);
+  }
+  if (payloadCase && plainVariant) {
+    // The bare and Go clients would not know the endpoint (Go would even run the blog rows instead).
+    throw new UsageError(`case ${payloadCase.id} calls a payload endpoint, which only the Nest apps serve (variants blog, tuned), not ${plainVariant.id}`);
+  }
+  return variants;
+}
+
+function clientUrlOf(clientUrl: string | null, variants: readonly VariantRecord[]): string | null {
+  if (clientUrl !== null && variants.length > 1) {
+    throw new UsageError('--client-url drives one running client, so it takes one variant (or none: the client says which it is)');
+  }
+  if (clientUrl !== null && !/^https?:\/\/[^/\s]+\/?$/.test(clientUrl)) {
+    throw new UsageError(`--client-url must look like http://host:port, got ${JSON.stringify(clientUrl)}`);
+  }
+  return clientUrl;
+}
+
+/** The axes against --client-url (apps the bench did not start) and each other. */
+function checkAxes({ networks, runtimes, securities }: RunAxes, clientUrl: string | null): void {
+  if (clientUrl !== null && networks.some((n) => n.network.topology !== 'loopback')) {
+    throw new UsageError('--network places the apps the bench starts; with --client-url the apps are yours (their path is measured as it is)');
+  }
+  if (clientUrl !== null && (runtimes.length > 1 || runtimes[0].name !== DEFAULT_RUNTIME)) {
+    throw new UsageError('--node chooses the Node the bench starts the apps on; with --client-url the apps are yours');
+  }
+  if (clientUrl !== null && securities.some((m) => m.tls)) throw new UsageError('--security tls / mtls makes certificates for the apps the bench starts; with --client-url the apps are yours');
+  // A mesh's own security is the sidecars' mTLS: its apps run with plain only (planCases pairs them so);
+  // a selection that leaves a mesh nothing to run is refused.
+  const meshed = networks.find((n) => n.features.includes('mesh'));
+  if (meshed && !securities.some((s) => !s.tls)) {
+    throw new UsageError(`--network ${meshed.name} with --security ${securities.map((s) => s.name).join(',')}: the mesh's sidecars speak mTLS between them and plaintext to the apps (as Istio's do); add plain to --security`);
+  }
 }
 
 /**

@@ -1,12 +1,14 @@
-// run/: starting, pinning and stopping the apps of a variant (a set of apps per fork), also across the
-// network stage, and driving measure/'s runner over them. Imports cli/, results/, plan/, measure/,
-// network/, security/.
+// run/: the one run frame (experiment.ts) every tool's run goes through, bench:all's experiment (matrix.ts),
+// and starting, pinning and stopping the apps of a variant (a set of apps per fork), also across the
+// network stage, driving measure/'s runner over them. Imports cli/, results/, export/, compare/, plan/,
+// measure/, network/, security/.
 export { runtimeOfProcess } from './app-runtimes';
-export { noQuietWaits, runVariant, type VariantContext } from './app-sets';
-export { KEEP_WARM_NODE_FLAGS, startApps } from './apps';
-export { variantOfClient } from './client-identity';
-export { describeGivenToken, givenToken } from './control-token';
-export { acrossNetwork, checkNetworks } from './network-runs';
+export { startApps } from './apps';
+export { checkNetworks } from './network-runs';
 export { resolveNodeBinary, type NodeBinary } from './node-binaries';
 export { hasTaskset, planPinning } from './pinning';
 export { calibratedRttMs, checkedPath, describePathCheck, networkRecord, onStage, StageFailure, type PathEntry } from './on-stage';
+export { runExperiment, type Experiment, type ExperimentFolder, type ExperimentOptions, type FolderPolicy, type FolderRun, type InterruptPolicy, type RuntimePolicy, type Slice } from './experiment';
+export { withOneRuntime } from './experiment-runtimes';
+export { matrixAxes, matrixCannotRun, matrixExperiment } from './matrix';
+export { withClientVariant } from './matrix-prepare';

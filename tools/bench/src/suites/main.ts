@@ -7,7 +7,8 @@ import { renderIndex } from '../compare';
 import { writeIndex, createRunFolder, writeFileAtomic } from '../results';
 import { SUITES } from './catalog';
 import { runTool, type Command, type CommandLine } from '../cli';
-import { parseRuntimes, SUITE_RUN_OPTIONS } from './common/args';
+import { SUITE_RUN_OPTIONS } from './common/args';
+import { runtimesOf } from '../plan';
 
 /** bench:suites has no settings of its own: only --profile, --out and --node, which it passes on to every suite. */
 export const SUITES_COMMAND: Command<typeof SUITE_RUN_OPTIONS> = {
@@ -19,7 +20,7 @@ export const SUITES_COMMAND: Command<typeof SUITE_RUN_OPTIONS> = {
 
 function main({ values }: CommandLine<typeof SUITE_RUN_OPTIONS>): number {
   const { profile } = values;
-  const node = parseRuntimes(values.node).map((r) => r.name).join(',');
+  const node = runtimesOf(values.node).map((r) => r.name).join(',');
   const out = path.resolve(values.out);
   const startedAt = new Date();
   // folder: the suite's first run folder; folders: all of them (one per --node runtime and --network profile).

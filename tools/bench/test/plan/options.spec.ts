@@ -152,7 +152,7 @@ describe('parseOptions', () => {
   });
 
   it.each([
-    [['--profile', 'slow'], /unknown profile "slow"/],
+    [['--profile', 'slow'], '--profile must be default, thorough or quick, got "slow"'],
     [['--cases', '9-9'], /unknown case "9-9"/],
     [['--transports', 'json,xml'], /--transports must list some of json, grpc, json-h2/],
     [['--variants', 'bare', '--transports', 'json,json-h2'], /json-h2 \(bare\) not served/],

@@ -3,7 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { logTicks, renderLogChart } from '../../src/export/html/log-chart';
 import { httpCaller } from '@bench/transports';
 import { UsageError } from '../../src/cli';
-import { parseRuntimes, parseSuiteArgs, withOneRuntime, type SuiteOptionsSpec } from '../../src/suites/common/args';
+import { parseSuiteArgs, type SuiteOptionsSpec } from '../../src/suites/common/args';
+import { runtimesOf } from '../../src/plan/run-options';
+import { withOneRuntime } from '../../src/run/experiment-runtimes';
+import { checkSuiteArgs } from '../../src/suites/common/suite-experiment';
 import { defaultRuntime } from '../../src/plan/runtimes';
 import { latencyHistogram, recordMs, summarizeHistogram } from '../../src/suites/common/hdr';
 import { quantileCurve, summarizeLatencies } from '../../src/suites/common/latency';
@@ -30,14 +33,24 @@ describe('suite options', () => {
   it('start from the profile and take overrides in both flag forms', () => {
     expect(parseSuiteArgs(SPEC, []).settings).toEqual({ calls: 50, rounds: 3 });
     expect(parseSuiteArgs(SPEC, ['--profile', 'quick']).settings).toEqual({ calls: 5, rounds: 1 });
-    expect(parseSuiteArgs(SPEC, []).networks).toEqual(['loopback']);
-    expect(parseSuiteArgs(SPEC, ['--network', 'region']).networks).toEqual(['region']);
-    expect(parseSuiteArgs(SPEC, ['--network', 'veth,region,veth']).networks).toEqual(['veth', 'region']);
-    expect(() => parseSuiteArgs(SPEC, ['--network', 'region,mars'])).toThrow(/^--network takes loopback, veth, veth\+names, .*region\+names\+mesh, .* or wan\+names\+mesh, got "mars"$/);
-    expect(parseSuiteArgs(SPEC, ['--network', 'region+names+mesh']).networks).toEqual(['region+names+mesh']);
-    expect(() => parseSuiteArgs(SPEC, ['--network', 'loopback+mesh'])).toThrow('got "loopback+mesh"');
+    const networks = (argv: string[]) => parseSuiteArgs(SPEC, argv).networks.map((p) => p.name);
+    expect(networks([])).toEqual(['loopback']);
+    expect(networks(['--network', 'region'])).toEqual(['region']);
+    expect(networks(['--network', 'veth,region,veth'])).toEqual(['veth', 'region']);
+    expect(() => parseSuiteArgs(SPEC, ['--network', 'region,mars'])).toThrow(UsageError);
+    expect(() => parseSuiteArgs(SPEC, ['--network', 'region,mars'])).toThrow(/"mars"/);
+    expect(networks(['--network', 'region+mesh+names'])).toEqual(['region+names+mesh']);
+    expect(() => parseSuiteArgs(SPEC, ['--network', 'loopback+mesh'])).toThrow(UsageError);
     const args = parseSuiteArgs(SPEC, ['--profile=quick', '--calls', '7', '--rounds=2', '--out', '/tmp/x']);
-    expect(args).toEqual({ preset: 'quick', out: '/tmp/x', networks: ['loopback'], runtimes: [defaultRuntime()], settings: { calls: 7, rounds: 2 }, extras: {} });
+    expect({ ...args, networks: args.networks.map((p) => p.name), securities: args.securities.map((s) => s.name) }).toEqual({
+      preset: 'quick',
+      out: '/tmp/x',
+      networks: ['loopback'],
+      runtimes: [defaultRuntime()],
+      securities: ['plain'],
+      settings: { calls: 7, rounds: 2 },
+      extras: {},
+    });
   });
 
   it.each([
@@ -195,9 +208,20 @@ describe('suite rendering', () => {
 
 describe('the suites\' --node', () => {
   it('is parsed like bench:all\'s, and each runtime\'s process gets exactly one', () => {
-    expect(parseRuntimes(['20', '24']).map((r) => r.name)).toEqual(['20', '24']);
-    expect(() => parseRuntimes(['21'])).toThrow(UsageError);
+    expect(runtimesOf(['20', '24']).map((r) => r.name)).toEqual(['20', '24']);
+    expect(() => runtimesOf(['21'])).toThrow(UsageError);
     expect(withOneRuntime(['--profile', 'quick', '--node', '20,24', '--out', 'x'], '20')).toEqual(['--profile', 'quick', '--out', 'x', '--node', '20']);
     expect(withOneRuntime(['--node=20,24'], '24')).toEqual(['--node', '24']);
+  });
+});
+
+describe("the suites' --security", () => {
+  const suite = (needsServers: boolean) => ({ spec: SPEC, needsServers, plan: () => ({}), run: async () => null, markdown: () => '', html: () => '' });
+
+  it('takes plain, and refuses tls and mtls as a usage error naming what is missing: callers that speak TLS', () => {
+    expect(() => checkSuiteArgs(suite(true), parseSuiteArgs(SPEC, ['--security', 'plain']))).not.toThrow();
+    expect(() => checkSuiteArgs(suite(true), parseSuiteArgs(SPEC, ['--security', 'plain,tls']))).toThrow(new UsageError("--security tls: the suites' callers (tools/bench/src/suites/callers, suites/service/clients.ts) connect in plaintext only; bench:demo takes --security plain until they speak TLS"));
+    expect(() => checkSuiteArgs(suite(false), parseSuiteArgs(SPEC, ['--security', 'mtls']))).toThrow(new UsageError('--security mtls: bench:demo calls no server, so it has no connection to secure'));
+    expect(() => parseSuiteArgs(SPEC, ['--security', 'ssl'])).toThrow(new UsageError('--security: unknown "ssl"; known: plain, tls, mtls'));
   });
 });

@@ -1,10 +1,8 @@
-// The suites' command lines, as tables for the bench's one parser (cli/): --profile picks a preset, a set of
-// defaults, --out the results folder, --network where the servers run, and each suite's numeric
-// settings can be overridden one by one (--calls 2000).
-import * as path from 'node:path';
-import { parseCommandLine, helpText, UsageError, type Command, type CommandLine, type IntOption, type OptionTable, errorText } from '../../cli';
-import { pathNames } from '../../network';
-import { DEFAULT_RUNTIME, RUNTIMES, selectRuntimes, type RuntimeRecord } from '../../plan';
+// The suites' command lines, as tables for the bench's one parser (cli/): the shared flags of
+// plan/run-options.ts (--profile picks one of the suite's presets, --out, --node, --network, --security),
+// then each suite's numeric settings, overridable one by one (--calls 2000).
+import { parseCommandLine, helpText, type Command, type CommandLine, type IntOption, type OptionTable, type OptionValues } from '../../cli';
+import { profileOption, runAxesOf, RUN_OPTIONS, type RunAxes } from '../../plan';
 
 export const SUITE_PRESETS = ['default', 'quick'] as const;
 export type SuitePreset = (typeof SUITE_PRESETS)[number];
@@ -26,61 +24,16 @@ export interface SuiteOptionsSpec<S extends Record<string, number>> {
   extraOptions?: OptionTable;
 }
 
-export interface SuiteArgs<S> {
+/** A suite's command line: the shared axes (run-options.ts; each network and runtime a run folder of its own), the preset and the settings. */
+export interface SuiteArgs<S> extends RunAxes {
   preset: SuitePreset;
-  out: string;
-  /** --network: the network profiles to measure across, one after the other, each in a run folder of its own (network/profiles.ts); loopback by default. */
-  networks: string[];
-  /** --node: the Node runtimes to run on (the bench's calls and the servers), one after the other, each in run folders of its own. */
-  runtimes: RuntimeRecord[];
   settings: S;
   /** The values of the spec's extraOptions, by flag. */
   extras: Record<string, unknown>;
 }
 
-/** --profile, --out and --node: every suite's, and bench:suites' (which passes them on). */
-export const SUITE_RUN_OPTIONS = {
-  profile: { kind: 'text', value: 'NAME', choices: SUITE_PRESETS, default: 'default', description: 'the set of defaults for the settings below' },
-  out: { kind: 'text', value: 'DIR', default: 'results', description: 'parent folder of the run folders' },
-  node: {
-    kind: 'list',
-    value: 'LIST',
-    default: [DEFAULT_RUNTIME],
-    description:
-      `Node runtimes to run on, one after the other, each in run folders of its own: the suite's own process (the calling client) and the servers: ` +
-      `${RUNTIMES.map((r) => `${r.name} (${r.version})`).join(', ')} (docs/options.md, "Node runtimes")`,
-  },
-} as const;
-
-/** The runtimes --node names: an unknown one is a usage error listing the known ones. */
-export function parseRuntimes(names: readonly string[]): RuntimeRecord[] {
-  try {
-    const runtimes = selectRuntimes(names);
-    if (runtimes.length === 0) throw new Error('selected no runtime');
-    return runtimes;
-  } catch (error) {
-    throw new UsageError(`--node: ${errorText(error)}`);
-  }
-}
-
-/** argv with --node set to one runtime (for the process that runs the suite on it): `--node X` and `--node=X` both replaced. */
-export function withOneRuntime(argv: readonly string[], name: string): string[] {
-  const rest: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--node') i++;
-    else if (!argv[i].startsWith('--node=')) rest.push(argv[i]);
-  }
-  return [...rest, '--node', name];
-}
-
-const NETWORK_OPTION = {
-  kind: 'list',
-  value: 'LIST',
-  choices: pathNames(),
-  default: ['loopback'],
-  description:
-    "the network profiles or path profiles (region+names, region+mesh, region+names+mesh) to measure across, one after the other, each a run folder of its own (network/profiles.ts, network/path.ts): other than loopback, the servers run in the stage's server namespace and the calls are made from its client namespace",
-} as const;
+/** --profile, --out and --node: every suite's, and bench:suites' (which passes them on); the entries are run-options.ts'. */
+export const SUITE_RUN_OPTIONS = { profile: profileOption(SUITE_PRESETS.map((name) => ({ name }))), out: RUN_OPTIONS.out, node: RUN_OPTIONS.node } as const;
 
 function flagOf(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -92,7 +45,7 @@ export function suiteCommand<S extends Record<string, number>>(spec: SuiteOption
     flagOf(key),
     { kind: 'int', value: 'N', min: option.min, max: option.max, description: option.description, defaultText: SUITE_PRESETS.map((p) => `${p} ${spec.presets[p][key]}`).join(', ') },
   ]);
-  const options: OptionTable = { ...SUITE_RUN_OPTIONS, network: NETWORK_OPTION, ...spec.extraOptions, ...Object.fromEntries(settings) };
+  const options: OptionTable = { profile: SUITE_RUN_OPTIONS.profile, ...RUN_OPTIONS, ...spec.extraOptions, ...Object.fromEntries(settings) };
   return { name: `bench:${spec.suite}`, synopsis: `npx nx run bench:${spec.suite} [options]`, about: spec.about, options };
 }
 
@@ -114,9 +67,6 @@ export function suiteArgsOf<S extends Record<string, number>>(spec: SuiteOptions
     const given = values[flagOf(key)];
     if (typeof given === 'number') settings[key] = given;
   }
-  const networks = values.network as string[];
-  if (networks.length === 0) throw new UsageError('--network selected no profile');
-  const runtimes = parseRuntimes(values.node as string[]);
   const extras = Object.fromEntries(Object.keys(spec.extraOptions ?? {}).map((flag) => [flag, values[flag]]));
-  return { preset, out: path.resolve(values.out as string), networks: [...new Set(networks)], runtimes, settings: settings as S, extras };
+  return { preset, ...runAxesOf(values as OptionValues<typeof RUN_OPTIONS>), settings: settings as S, extras };
 }

@@ -1,0 +1,49 @@
+// What a suite is to the run frame: its options, whether it needs the blog's servers or its own apps on
+// the stage, its plan, its run and its renders; and what its run sees (SuiteContext), the same in the
+// bench's process and, across a stage, in the job in the client namespace (stage-job.ts).
+import * as path from 'node:path';
+import type { SuiteArgs, SuiteOptionsSpec, SuitePreset } from './args';
+import type { SuiteDocument } from './document';
+import type { SuiteServers } from './servers';
+import type { PathProfile, Stage } from '../../network';
+import type { PathContext } from './stage-job';
+
+export const WORKSPACE_ROOT = path.resolve(__dirname, '../../../../..');
+
+export interface SuiteContext<S> {
+  settings: S;
+  preset: SuitePreset;
+  runDir: string;
+  /** null for suites that need no network. */
+  servers: SuiteServers | null;
+  /** The network stage the run is on (null on loopback), for suites that place their own apps on it (usesStage). */
+  stage: Stage | null;
+  /** The values of the suite's extraOptions, by flag. */
+  extras: Record<string, unknown>;
+  /** Records more provenance (what the suite built: replicas, rules) in results.json. */
+  addProvenance(entries: Record<string, unknown>): void;
+  /** The path across a network stage (the calls are then made from its client namespace); null on loopback. */
+  path: PathContext | null;
+  /** One line of progress on stderr. */
+  log(line: string): void;
+  /** Rewrites results.json (atomically, marked incomplete) with what has been measured so far. */
+  save(partial: unknown): void;
+  /** Both: a line of progress, then results.json with what has been measured so far. */
+  progress(line: string, partial: unknown): void;
+}
+
+export interface SuiteDefinition<S extends Record<string, number>, R> {
+  spec: SuiteOptionsSpec<S>;
+  needsServers: boolean;
+  /** The suite starts its own apps on the network stage (context.stage) rather than the blog's servers. */
+  usesStage?: boolean;
+  /** Why the options cannot run (a usage error: exit 2), or null; checked before anything starts. */
+  checkArgs?(args: SuiteArgs<S>, networks: readonly PathProfile['network'][]): string | null;
+  /** The data records this run uses, recorded in results.json as `plan`. */
+  plan(settings: S): Record<string, unknown>;
+  run(context: SuiteContext<S>): Promise<R>;
+  /** Why the measured results fail the suite's own check (exit 1 once everything is written), or null. */
+  failure?(results: R): string | null;
+  markdown(doc: SuiteDocument<S, R>): string;
+  html(doc: SuiteDocument<S, R>): string;
+}

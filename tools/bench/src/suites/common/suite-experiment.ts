@@ -1,0 +1,186 @@
+// A suite as an experiment of the one run frame (run/experiment.ts): a run folder per network (its
+// document and reports describe one network and one runtime), the suite run again on each runtime's
+// node (its own process makes the calls), and a signal stops the servers and exits at once. This
+// says what a suite measures across one network: the servers, the path, then the suite's calls.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { collectProvenance, describeCalibration } from '../../results';
+import { exportedFiles, JSON_EXPORTER, type Exporter } from '../../export';
+import { UsageError } from '../../cli';
+import { runExperiment, runtimeOfProcess, networkRecord, onStage, checkedPath, calibratedRttMs, type Experiment, type ExperimentFolder, type FolderRun } from '../../run';
+import { startPath, usesStage, type ActivePath, type PathCounters, type PathProfile, type Stage } from '../../network';
+import type { SuiteArgs } from './args';
+import { coresNote, type SuiteDocument } from './document';
+import { startSuiteServers, type SuiteServers } from './servers';
+import { runInClientNamespace, type StageJob } from './stage-job';
+import { WORKSPACE_ROOT, type SuiteContext, type SuiteDefinition } from './suite-definition';
+
+type Doc<S, R> = SuiteDocument<S, R | null>;
+
+/** Why the suite cannot run with these arguments (a usage error, exit 2), checked before anything starts. */
+export function checkSuiteArgs<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>): void {
+  const suite = definition.spec.suite;
+  const wrong = definition.checkArgs?.(args, args.networks.map((p) => p.network)) ?? null;
+  if (wrong) throw new UsageError(wrong);
+  const callsServers = definition.needsServers || definition.usesStage === true;
+  if (args.networks.some((p) => usesStage(p.network)) && !callsServers) throw new UsageError(`--network: bench:${suite} calls no server, so it runs the same on any network`);
+  const secure = args.securities.filter((s) => s.tls).map((s) => s.name);
+  if (secure.length === 0) return;
+  if (!callsServers) throw new UsageError(`--security ${secure.join(',')}: bench:${suite} calls no server, so it has no connection to secure`);
+  // The suites' callers dial plaintext only; TLS reaches them with the one transport library (issue #41, item 2).
+  throw new UsageError(`--security ${secure.join(',')}: the suites' callers (tools/bench/src/suites/callers, suites/service/clients.ts) connect in plaintext only; bench:${suite} takes --security plain until they speak TLS`);
+}
+
+/** Runs the suite through the frame: each network and runtime in a run folder of its own; the exit code is the worst of them. */
+export function runSuite<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>, argv: readonly string[]): Promise<number> {
+  checkSuiteArgs(definition, args);
+  return runExperiment(suiteExperiment(definition, args, argv), { ...args, argv, startsApps: true });
+}
+
+function exportersOf<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>): Exporter<Doc<S, R>>[] {
+  return [JSON_EXPORTER, { file: 'results.md', render: (doc) => definition.markdown(doc as SuiteDocument<S, R>) }, { file: 'report.html', render: (doc) => definition.html(doc as SuiteDocument<S, R>) }];
+}
+
+export function suiteExperiment<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>, argv: readonly string[]): Experiment<Doc<S, R>, Stage> {
+  const suite = definition.spec.suite;
+  return {
+    tool: suite,
+    folderPrefix: suite,
+    folders: 'one-per-network',
+    runtimes: 'process',
+    interrupt: 'now',
+    // results.json alone while measuring; its Markdown and its page once the results are whole.
+    exporters: { measuring: [JSON_EXPORTER], end: exportersOf(definition) },
+    open: (run) => openSuite(definition, args, argv, run),
+  };
+}
+
+function openSuite<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>, argv: readonly string[], run: FolderRun): ExperimentFolder<Doc<S, R>, Stage> {
+  const pathProfile = run.networks[0];
+  const cpuCount = os.cpus().length;
+  const doc: Doc<S, R> = {
+    schemaVersion: 2,
+    suite: definition.spec.suite,
+    incomplete: true,
+    provenance: collectProvenance(WORKSPACE_ROOT, argv),
+    settings: { ...args.settings, startedAt: run.startedAt.toISOString(), profile: args.preset, network: pathProfile.name, node: args.runtimes[0].name, cpuCount, cores: coresNote(cpuCount) },
+    plan: definition.plan(args.settings),
+    results: null,
+  };
+  run.log(`writing ${path.relative(process.cwd(), run.runDir)}/`);
+  let failure: string | null = null;
+  return {
+    doc,
+    across: (network, inner) => acrossStage(definition, doc, run, network, inner),
+    measure: async ({ placement }) => {
+      doc.results = await measureSuite(definition, args, doc, run, pathProfile, placement ?? null);
+    },
+    close: () => {
+      const results = doc.results as R;
+      failure = definition.failure?.(results) ?? null;
+      return { doc: { ...doc, incomplete: false, provenance: { ...doc.provenance, finishedAt: new Date().toISOString() }, results }, code: failure ? 1 : 0 };
+    },
+    report: async (done) => {
+      process.stdout.write(definition.markdown(done as SuiteDocument<S, R>));
+      run.log(`results in ${path.relative(process.cwd(), run.runDir)}/ (${exportedFiles(exportersOf(definition))})`);
+      if (failure) run.log(`failed its check: ${failure}`);
+    },
+  };
+}
+
+/** On loopback `inner` runs here; otherwise on the network's stage, recorded in the document, which a signal takes down. */
+async function acrossStage<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, doc: Doc<S, R>, run: FolderRun, pathProfile: PathProfile, inner: (stage: Stage | undefined) => Promise<void>): Promise<void> {
+  const network = pathProfile.network;
+  if (!usesStage(network)) return inner(undefined);
+  const record = networkRecord(network);
+  doc.provenance = { ...doc.provenance, networks: { [pathProfile.name]: record } };
+  await onStage(network, record, run.log, run.save, async (stage) => {
+    const release = run.keep(() => stage.stop());
+    // Every suite's page prints the setup note: it says across what the calls went, and how.
+    if (definition.needsServers) doc.settings.cores +=
+      `. Across the ${pathProfile.name} network stage (${describeCalibration(record.calibration!)}): the servers run in the stage's server namespace and ` +
+      "the calls are made by a process of the bench in its client namespace, so every connection's handshake and lookup crosses the stage";
+    run.save();
+    try {
+      await inner(stage);
+    } finally {
+      release();
+    }
+  });
+}
+
+/** The servers (in the stage's server namespace when there is one), the path's parts, then the suite's calls; the servers stop before the stage. */
+async function measureSuite<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>, doc: Doc<S, R>, run: FolderRun, pathProfile: PathProfile, stage: Stage | null): Promise<R> {
+  const live: { servers: SuiteServers | null; path: ActivePath | null } = { servers: null, path: null };
+  const stop = async () => {
+    live.path?.stop();
+    live.path = null;
+    await live.servers?.stop();
+    live.servers = null;
+  };
+  const release = run.keep(stop);
+  try {
+    if (definition.needsServers) {
+      run.log(`starting server-a and server-b (blog variant)${stage ? ` in the ${pathProfile.name} stage's server namespace` : ''} …`);
+      live.servers = await startSuiteServers(WORKSPACE_ROOT, run.runDir, stage ?? undefined);
+      // What the servers run on, read from their processes (the calls are made by this process: provenance.bench).
+      doc.provenance = { ...doc.provenance, apps: Object.fromEntries(Object.entries(live.servers.pids).map(([app, pid]) => [app, runtimeOfProcess(pid)])) };
+      run.save();
+    }
+    const context = contextOf(args, doc, run, live.servers, stage);
+    if (!stage || !live.servers) return await definition.run(context);
+    // Across a stage: the path's parts, checked, then the calls from the client namespace.
+    const rttMs = calibratedRttMs(doc.provenance.networks![pathProfile.name]);
+    if (pathProfile.features.length > 0) {
+      run.log(`building the path: ${pathProfile.features.join(', ')} …`);
+      live.path = await startPath(stage, pathProfile, live.servers.ports);
+      await checkedPath(stage, live.path, rttMs, run.log, (entry) => {
+        doc.provenance.networks![pathProfile.name].path = entry;
+        run.save();
+      });
+    }
+    const activePath = live.path;
+    const counters = async (): Promise<PathCounters> => (activePath ? activePath.counters() : { dns: null, envoy: null });
+    return await runInClientNamespace<S, R>(stage, jobOf(args, run.runDir, live.servers, activePath, pathProfile, rttMs), { log: run.log, save: context.save, counters });
+  } finally {
+    release();
+    await stop();
+  }
+}
+
+/** What the suite's run sees in this process. */
+function contextOf<S extends Record<string, number>, R>(args: SuiteArgs<S>, doc: Doc<S, R>, run: FolderRun, servers: SuiteServers | null, stage: Stage | null): SuiteContext<S> {
+  const save = (partial: unknown) => {
+    doc.results = partial as R;
+    run.save();
+  };
+  return {
+    settings: args.settings,
+    preset: args.preset,
+    runDir: run.runDir,
+    servers,
+    stage,
+    extras: args.extras,
+    addProvenance: (entries) => {
+      doc.provenance = { ...doc.provenance, ...entries };
+      run.save();
+    },
+    path: null,
+    log: run.log,
+    save,
+    progress: (line, partial) => {
+      run.log(line);
+      save(partial);
+    },
+  };
+}
+
+function jobOf<S>(args: SuiteArgs<S>, runDir: string, servers: SuiteServers, activePath: ActivePath | null, pathProfile: PathProfile, rttMs: number): StageJob<S> {
+  return {
+    settings: args.settings,
+    preset: args.preset,
+    runDir,
+    servers: { serverAUrl: activePath?.serverAUrl ?? servers.serverAUrl, serverBAddress: activePath?.serverBAddress ?? servers.serverBAddress, pids: servers.pids, ports: servers.ports },
+    path: { name: pathProfile.name, features: pathProfile.features, rttMs },
+  };
+}
