@@ -212,38 +212,9 @@ export async function runVariant(visits: readonly PlannedCase[], variant: Varian
   const last = lastVisitOfAppSet(visits);
   const states = new Map<string, SetState>();
   const quiet = (ctx.doc.settings.quietWaits ??= noQuietWaits());
-  const events = (ctx.doc.settings.restarts ??= []);
-  const restartsAllowed = ctx.options.clientUrl ? 0 : RESTARTS_PER_SET;
 
-  /** Takes a broken set out of service: restarted at its next visit while restarts are left, else failed for good. */
-  const retire = async (state: SetState, key: string, cause: Failure, visitsLeft: boolean) => {
-    await state.live?.apps?.stop();
-    state.live = null;
-    const restart = visitsLeft && state.restarts < restartsAllowed;
-    if (restart) state.restarts++;
-    else state.failure = cause;
-    const action: SetEvent['action'] = restart ? 'restarted' : visitsLeft ? 'failed its remaining visits' : 'stopped (no visits left)';
-    const event: SetEvent = { variant: variant.id, set: key, at: new Date().toISOString(), cause, action };
-    events.push(event);
-    process.stderr.write(`bench: set ${key}: ${describeFailure(cause)}; ${event.action}\n`);
-    ctx.save();
-  };
-
-  // The client's own measurement of its path, before the variant's first visit and after its last.
-  const paths = (ctx.doc.provenance.path ??= {});
-  const on = visits[0] && visits[0].runtime !== DEFAULT_RUNTIME ? `node${visits[0].runtime}/` : '';
-  const pathKey = `${visits[0]?.network ?? 'loopback'}/${on}${variant.id}`;
-  const measurePath = async (live: LiveSet, when: 'before' | 'after') => {
-    const record = (paths[pathKey] ??= { before: null, after: null, changed: [] });
-    record[when] = await live.driver.path().catch((error: unknown) => ({ error: errorText(error) }));
-    if (when === 'before') process.stderr.write(`bench: ${pathKey}: ${describePath(record.before)}\n`);
-    else {
-      record.changed = pathChanges(record.before, record.after);
-      if (record.changed.length > 0) process.stderr.write(`bench: ${pathKey}: the path changed during the run: ${record.changed.join(', ')}\n`);
-    }
-    ctx.save();
-  };
-
+  const retire = retirer(variant, ctx);
+  const path = pathMeasurer(visits, variant, ctx);
   try {
     for (const [index, planned] of visits.entries()) {
       if (ctx.signal.aborted) break;
@@ -264,7 +235,7 @@ export async function runVariant(visits: readonly PlannedCase[], variant: Varian
         continue;
       }
       const live = state.live;
-      if (!paths[pathKey]?.before) await measurePath(live, 'before');
+      if (!path.measured()) await path.measure(live, 'before');
       const idle = [...states.entries()].filter(([k, s]) => k !== key && s.live?.apps).flatMap(([, s]) => Object.values(s.live!.apps!.pids));
       const beforeVisit = async () => {
         const wait = await waitUntilQuiet(idle);
@@ -278,7 +249,7 @@ export async function runVariant(visits: readonly PlannedCase[], variant: Varian
         await ctx.hooks.onCaseDone(broken ? blame(results, broken) : results, i, total, visited);
       };
       await runCases([planned], live.driver, { ...ctx.hooks, beforeVisit, onCaseDone }, { signal: ctx.signal, probe: probeMachine, pathMeter: ctx.placement?.delayerCpu, pathCounters: countersOf(live, ctx.placement) });
-      if (!broken && index === visits.length - 1) await measurePath(live, 'after');
+      if (!broken && index === visits.length - 1) await path.measure(live, 'after');
       if (broken) await retire(state, key, broken, (last.get(key) ?? -1) > index);
       else if (last.get(key) === index) {
         state.live = null;
@@ -288,4 +259,42 @@ export async function runVariant(visits: readonly PlannedCase[], variant: Varian
   } finally {
     await Promise.all([...states.values()].map((s) => s.live?.apps?.stop()));
   }
+}
+
+/** Takes a broken set out of service: restarted at its next visit while restarts are left, else failed for good; each time recorded (settings.restarts). */
+function retirer(variant: VariantRecord, ctx: VariantContext): (state: SetState, key: string, cause: Failure, visitsLeft: boolean) => Promise<void> {
+  const events = (ctx.doc.settings.restarts ??= []);
+  const restartsAllowed = ctx.options.clientUrl ? 0 : RESTARTS_PER_SET;
+  return async (state, key, cause, visitsLeft) => {
+    await state.live?.apps?.stop();
+    state.live = null;
+    const restart = visitsLeft && state.restarts < restartsAllowed;
+    if (restart) state.restarts++;
+    else state.failure = cause;
+    const action: SetEvent['action'] = restart ? 'restarted' : visitsLeft ? 'failed its remaining visits' : 'stopped (no visits left)';
+    const event: SetEvent = { variant: variant.id, set: key, at: new Date().toISOString(), cause, action };
+    events.push(event);
+    process.stderr.write(`bench: set ${key}: ${describeFailure(cause)}; ${event.action}\n`);
+    ctx.save();
+  };
+}
+
+/** The client's own measurement of its path (provenance.path), before the variant's first visit and after its last. */
+function pathMeasurer(visits: readonly PlannedCase[], variant: VariantRecord, ctx: VariantContext): { measured(): boolean; measure(live: LiveSet, when: 'before' | 'after'): Promise<void> } {
+  const paths = (ctx.doc.provenance.path ??= {});
+  const on = visits[0] && visits[0].runtime !== DEFAULT_RUNTIME ? `node${visits[0].runtime}/` : '';
+  const pathKey = `${visits[0]?.network ?? 'loopback'}/${on}${variant.id}`;
+  return {
+    measured: () => Boolean(paths[pathKey]?.before),
+    measure: async (live, when) => {
+      const record = (paths[pathKey] ??= { before: null, after: null, changed: [] });
+      record[when] = await live.driver.path().catch((error: unknown) => ({ error: errorText(error) }));
+      if (when === 'before') process.stderr.write(`bench: ${pathKey}: ${describePath(record.before)}\n`);
+      else {
+        record.changed = pathChanges(record.before, record.after);
+        if (record.changed.length > 0) process.stderr.write(`bench: ${pathKey}: the path changed during the run: ${record.changed.join(', ')}\n`);
+      }
+      ctx.save();
+    },
+  };
 }

@@ -192,24 +192,7 @@ async function startOnce(
   // A path profile's part comes first: the client's connections must be captured before it makes its first.
   const setPath = placement?.path ? await placement.path.start(ports, slot) : null;
   const dial = setPath?.dial ?? { serverA: hosts.server, serverB: hosts.server };
-  const side = (name: AppName): 'client' | 'server' => (name === 'client' ? 'client' : 'server');
-  const scheme = security && security.mode !== 'plain' ? 'https' : 'http';
-  const envFor = (name: AppName): NodeJS.ProcessEnv => ({
-    ...env,
-    ...variant.env,
-    HOST: hosts[side(name)],
-    CLIENT_PORT: String(ports.client),
-    SERVER_A_PORT: String(ports.serverA),
-    SERVER_B_PORT: String(ports.serverB),
-    SERVER_A_H2_PORT: String(ports.serverAH2),
-    SERVER_A_URL: `${scheme}://${dial.serverA}:${ports.serverA}`,
-    SERVER_A_H2_URL: `${scheme}://${dial.serverA}:${ports.serverAH2}`,
-    SERVER_B_URL: `${dial.serverB}:${ports.serverB}`,
-    ...securityEnv(security, side(name)),
-    // Only the client serves a control API; the servers never see the token.
-    ...(name === 'client' ? { [CONTROL_TOKEN_ENV]: runToken() } : {}),
-    [PARENT_PIPE_ENV]: String(PARENT_PIPE_FD),
-  });
+  const envFor = (name: AppName): NodeJS.ProcessEnv => appEnv(name, { ...env, ...variant.env }, hosts, dial, ports, security);
   for (const main of missingMains(variant, (file) => fs.existsSync(path.join(workspaceRoot, file)))) {
     setPath?.stop();
     throw new Error(`${main} is missing: build the apps first (npx nx run-many -t build), or run npx nx run bench:all`);
@@ -234,18 +217,12 @@ async function startOnce(
 
   try {
     for (const name of APP_NAMES) {
-      const main = variant.mains[name];
-      const log = fs.openSync(path.join(logDir, `${name}.log`), 'a');
       const cores = pinning.cores?.[name];
-      const program = variant.runtime === 'node' ? [nodeBinary, ...nodeFlags, main] : [path.join(workspaceRoot, main)];
+      const program = variant.runtime === 'node' ? [nodeBinary, ...nodeFlags, variant.mains[name]] : [path.join(workspaceRoot, variant.mains[name])];
       const pinned = cores ? ['taskset', '-c', cores, ...program] : program;
       // `ip netns exec` execs the program in place: the PID is the app's own (sampled, signalled, quiesced).
-      const [command, ...args] = placement ? placement.wrap(side(name), pinned) : pinned;
-      // fd 3: a pipe only this process holds the other end of; the app exits when it closes (the bench died).
-      const child = spawn(command, args, { cwd: workspaceRoot, env: envFor(name), stdio: ['ignore', log, log, 'pipe'] });
-      fs.closeSync(log);
+      const child = spawnApp(placement ? placement.wrap(sideOf(name), pinned) : pinned, workspaceRoot, envFor(name), path.join(logDir, `${name}.log`));
       children.set(name, child);
-      running.add(child);
       child.on('exit', (code, signal) => exited.set(name, `exited with ${signal ? `signal ${signal}` : `code ${code}`}`));
     }
     const clientUrl = placement ? await placement.exposeOnHost(hosts.client, ports.client) : `http://${hosts.client}:${ports.client}`;
@@ -263,6 +240,38 @@ async function startOnce(
     await stop();
     throw error;
   }
+}
+
+const sideOf = (name: AppName): 'client' | 'server' => (name === 'client' ? 'client' : 'server');
+
+/** One app's environment: where it and the others listen, how it dials them, its security, and (the client only) the control token. */
+function appEnv(name: AppName, base: NodeJS.ProcessEnv, hosts: { client: string; server: string }, dial: { serverA: string; serverB: string }, ports: AppPorts, security: StartOptions['security']): NodeJS.ProcessEnv {
+  const scheme = security && security.mode !== 'plain' ? 'https' : 'http';
+  return {
+    ...base,
+    HOST: hosts[sideOf(name)],
+    CLIENT_PORT: String(ports.client),
+    SERVER_A_PORT: String(ports.serverA),
+    SERVER_B_PORT: String(ports.serverB),
+    SERVER_A_H2_PORT: String(ports.serverAH2),
+    SERVER_A_URL: `${scheme}://${dial.serverA}:${ports.serverA}`,
+    SERVER_A_H2_URL: `${scheme}://${dial.serverA}:${ports.serverAH2}`,
+    SERVER_B_URL: `${dial.serverB}:${ports.serverB}`,
+    ...securityEnv(security, sideOf(name)),
+    // Only the client serves a control API; the servers never see the token.
+    ...(name === 'client' ? { [CONTROL_TOKEN_ENV]: runToken() } : {}),
+    [PARENT_PIPE_ENV]: String(PARENT_PIPE_FD),
+  };
+}
+
+/** Starts one app, its output appended to its log; tracked so that the bench's exit takes it down. */
+function spawnApp([command, ...args]: readonly string[], cwd: string, env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
+  const log = fs.openSync(logFile, 'a');
+  // fd 3: a pipe only this process holds the other end of; the app exits when it closes (the bench died).
+  const child = spawn(command, args, { cwd, env, stdio: ['ignore', log, log, 'pipe'] });
+  fs.closeSync(log);
+  running.add(child);
+  return child;
 }
 
 /**
