@@ -109,6 +109,8 @@ trap 'rm -rf "$dir"' EXIT
   echo '  - target: { group: batch, kind: Job, name: bench }'
   echo '    patch: |-'
   echo "      - { op: replace, path: /spec/template/spec/containers/0/args, value: [$(IFS=,; echo "${args[*]-}")] }"
+  # The bench names its run folder where this script restores it, not as the pod's /tmp/results.
+  echo "      - { op: add, path: /spec/template/spec/containers/0/env/-, value: { name: BENCH_RESULTS_ON_HOST, value: $(quote "$results") } }"
   echo '      - { op: add, path: /spec/suspend, value: true }'
 } > "$dir/kustomization.yaml"
 

@@ -3,13 +3,13 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { noQuietWaits, runVariant, type VariantContext, KEEP_WARM_NODE_FLAGS, variantOfClient, describeGivenToken, givenToken, acrossNetwork, checkNetworks, hasTaskset, planPinning, resolveNodeBinary, type NodeBinary } from './run';
+import { noQuietWaits, runVariant, type VariantContext, KEEP_WARM_NODE_FLAGS, variantOfClient, describeGivenToken, givenToken, deployedNetwork, acrossNetwork, checkNetworks, hasTaskset, planPinning, resolveNodeBinary, type NodeBinary } from './run';
 import { DEADLINE_RULE, RESTARTS_PER_SET, runBoundMs, BENCH_ALL_COMMAND, optionsOf, type BenchOptions, appSetKey, planCases, missingMains, type VariantRecord } from './plan';
 import { HttpClientDriver, failureSummary, CellPool, expectedCostMs, Progress, SET_START_MS, STAGE_BUILD_MS, type RunnerHooks, describeEstimate, estimateRun, type RunEstimate } from './measure';
 import { usesStage } from './network';
 import { exportedFiles, renderRunEnd, RUN_EXPORTERS, writeExports } from './export';
 import { renderIndex } from './compare';
-import { SCHEMA_VERSION, type PlannedCase, type RunDocument, type BenchSettings, collectProvenance, toCaseResult, cellLabel, plannedCells, writeIndex, listRuns, readRun, type StoredRun, createRunFolder, pointLatestAt, writeFileAtomic, runtimeNameOf, rttMs } from './results';
+import { SCHEMA_VERSION, type PlannedCase, type RunDocument, type BenchSettings, collectProvenance, toCaseResult, cellLabel, plannedCells, writeIndex, listRuns, readRun, type StoredRun, createRunFolder, pointLatestAt, shownRunFolder, writeFileAtomic, runtimeNameOf, rttMs } from './results';
 import { errorText, runTool, type CommandLine } from './cli';
 import { RunCertificates, opensslMissing } from './security';
 
@@ -100,7 +100,7 @@ function prepareVariant(variant: VariantRecord): string | null {
   throw new Error(`variant ${variant.id}: ${why}`);
 }
 
-/** With --client-url, the options with the variant the running client reports (client-identity.ts). */
+/** With --client-url, the options with the variant the running client reports (client-identity.ts) and its deployment's network. */
 async function withClientVariant(options: BenchOptions): Promise<BenchOptions> {
   if (!options.clientUrl) return options;
   const token = givenToken();
@@ -115,7 +115,10 @@ async function withClientVariant(options: BenchOptions): Promise<BenchOptions> {
   // The cells are labelled with the Node the running client reports, not the one the bench would have started.
   const node = typeof info.node === 'string' ? info.node : 'unknown';
   const runtimes = [{ name: runtimeNameOf(node), version: node.replace(/^v/, ''), why: 'the running client (--client-url)' }];
-  return { ...options, runtimes, variants: [variantOfClient(info, options.clientUrl, requested)] };
+  // Its network is the deployment's (the Docker bridge, the pod network), not loopback (deployed-network.ts).
+  const clientUrl = options.clientUrl;
+  const networks = options.networks.map((n) => deployedNetwork(n, clientUrl));
+  return { ...options, networks, runtimes, variants: [variantOfClient(info, options.clientUrl, requested)] };
 }
 
 /**
@@ -143,7 +146,7 @@ async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: r
   const { estimate, boundMs } = describeDuration(options, plan);
   process.stderr.write(
     `bench: ${plan.length} visit(s) × ${options.transports.join(' + ')}, repetitions interleaved; ` +
-      `writing ${path.relative(process.cwd(), runDir)}\n` +
+      `writing ${shownRunFolder(runDir, options.out)}\n` +
       `bench: ${describeEstimate(estimate, boundMs, path.relative(process.cwd(), options.out) || '.')}\n`,
   );
 
@@ -209,9 +212,7 @@ async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: r
   for (const network of options.networks) {
     if (abort.signal.aborted) break;
     const across = plan.filter((p) => p.network === network.name && !(p.variant in skipped));
-    // With --client-url the profile's own description ("every app on 127.0.0.1") would be false: say what it is.
-    const recorded = options.clientUrl ? { ...network, network: { ...network.network, description: `No stage: the apps run where their deployment put them, reached at ${options.clientUrl} (--client-url)` } } : network;
-    await acrossNetwork(recorded, across, doc, hooks, save, async (placement) => {
+    await acrossNetwork(network, across, doc, hooks, save, async (placement) => {
       for (const runtime of options.runtimes) {
         const node = binaries.get(runtime.name);
         const context: VariantContext = { workspaceRoot: WORKSPACE_ROOT, options, doc, runDir, pinning, signal: abort.signal, hooks, save, placement, node, certificates };
@@ -237,7 +238,7 @@ async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: r
   save();
   writeIndex(options.out, renderIndex, writeFileAtomic);
 
-  const end = renderRunEnd(doc, { folder: path.relative(process.cwd(), runDir), files: exportedFiles(RUN_EXPORTERS), failures: failureSummary(doc.results) });
+  const end = renderRunEnd(doc, { folder: shownRunFolder(runDir, options.out), files: exportedFiles(RUN_EXPORTERS), failures: failureSummary(doc.results) });
   // The verdict first: stdout may be a pipe, so its write is let through before the paths on stderr.
   await new Promise((resolve) => process.stdout.write(end.stdout, resolve));
   process.stderr.write(end.stderr);

@@ -6,6 +6,7 @@ export { noQuietWaits, runVariant, type VariantContext } from './app-sets';
 export { KEEP_WARM_NODE_FLAGS, startApps } from './apps';
 export { variantOfClient } from './client-identity';
 export { describeGivenToken, givenToken } from './control-token';
+export { deployedNetwork } from './deployed-network';
 export { acrossNetwork, checkNetworks } from './network-runs';
 export { resolveNodeBinary, type NodeBinary } from './node-binaries';
 export { hasTaskset, planPinning } from './pinning';
