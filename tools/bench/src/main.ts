@@ -147,7 +147,7 @@ async function main(line: CommandLine<typeof BENCH_ALL_COMMAND.options>, argv: r
   process.stderr.write(
     `bench: ${plan.length} visit(s) × ${options.transports.join(' + ')}, repetitions interleaved; ` +
       `writing ${shownRunFolder(runDir, options.out)}\n` +
-      `bench: ${describeEstimate(estimate, boundMs, path.relative(process.cwd(), options.out) || '.')}\n`,
+      `bench: ${describeEstimate(estimate, boundMs, shownRunFolder(options.out, options.out))}\n`,
   );
 
   const abort = new AbortController();

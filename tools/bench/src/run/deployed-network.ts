@@ -24,5 +24,5 @@ export function deployedNetwork(given: PathProfile, clientUrl: string, env: Node
   const deployment = deploymentOf(env);
   if (deployment === null) return { ...given, network: { ...given.network, description: reached.replace(/^n/, 'N') } };
   const known = DEPLOYED_NETWORKS[deployment] ?? { name: `${slug(deployment)}-network`, what: `The network ${deployment} put the apps on` };
-  return { name: known.name, features: [], network: { ...given.network, name: known.name, description: `${known.what}; ${reached}` } };
+  return { name: known.name, features: [], network: { ...given.network, name: known.name, topology: 'deployment', description: `${known.what}; ${reached}` } };
 }

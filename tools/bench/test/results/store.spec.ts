@@ -16,6 +16,7 @@ describe('results store', () => {
     expect(shownRunFolder('/results/2026-11-28T18-00-00Z', '/results', {}, '/app')).toBe('../results/2026-11-28T18-00-00Z');
     expect(shownRunFolder('/results/2026-11-28T18-00-00Z', '/results', { BENCH_RESULTS_ON_HOST: './results' }, '/app')).toBe('results/2026-11-28T18-00-00Z');
     expect(shownRunFolder('/tmp/results/2026-11-28T18-00-00Z', '/tmp/results', { BENCH_RESULTS_ON_HOST: 'out/k8s' }, '/app')).toBe('out/k8s/2026-11-28T18-00-00Z');
+    expect(shownRunFolder('/results', '/results', { BENCH_RESULTS_ON_HOST: './results' }, '/app')).toBe('results');
   });
 
   it('names run folders by UTC timestamp', () => {

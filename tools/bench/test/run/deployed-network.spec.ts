@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { findPath } from '../../src/network';
+import { findPath, usesStage } from '../../src/network';
 import { deployedNetwork } from '../../src/run/deployed-network';
 
 // The network a --client-url run is labelled with, from the environment the deployment gives the bench:
@@ -18,8 +18,9 @@ describe('deployedNetwork', () => {
     expect(network.name).toBe('docker-bridge');
     expect(network.network.name).toBe('docker-bridge');
     expect(network.network.description).toMatch(/^The Docker bridge network docker-compose made .*; no stage: the apps run where their deployment put them, reached at http:\/\/client:3000 \(--client-url\)$/);
-    // Still no stage of the bench's own: nothing is built or calibrated for it.
-    expect(network.network.topology).toBe('loopback');
+    // No stage of the bench's own: nothing is built or calibrated for it, and the record says where the apps were.
+    expect(network.network.topology).toBe('deployment');
+    expect(usesStage(network.network)).toBe(false);
   });
 
   it('names a pod network from the variable the kubelet sets in every container, and any other deployment by its name', () => {
