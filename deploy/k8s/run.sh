@@ -131,7 +131,7 @@ pod_reasons() { # SELECTOR WHAT
   k get pods -l "$1" -o wide >&2 || true
   local pod
   for pod in $(k get pods -l "$1" -o name); do
-    k get events --field-selector "involvedObject.name=${pod#pod/}" --sort-by=.lastTimestamp -o 'custom-columns=LAST:.lastTimestamp,TYPE:.type,REASON:.reason,MESSAGE:.message' >&2 || true
+    k get events --field-selector "involvedObject.name=${pod#pod/}" --sort-by=.metadata.creationTimestamp -o 'custom-columns=TIME:.metadata.creationTimestamp,TYPE:.type,REASON:.reason,MESSAGE:.message' >&2 || true
   done
 }
 # A Job's template cannot change: the previous run's Job goes first (its log with it).
