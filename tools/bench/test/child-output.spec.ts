@@ -46,7 +46,8 @@ describe("numbers and paths a program reads from a child's output", () => {
   });
 
   it("are written plainly by every child program in the repository's scripts and sources", () => {
-    const offenders = trackedFiles().flatMap((file) => {
+    // This file's own examples are the defect on purpose.
+    const offenders = trackedFiles().filter((file) => file !== path.relative(ROOT, __filename)).flatMap((file) => {
       const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
       if (!text.includes('console.log(')) return [];
       const programs = SCRIPT.test(file) ? [text] : SOURCE.test(file) ? literals(file, text) : [];
