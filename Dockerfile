@@ -3,10 +3,12 @@
 # The base image by digest, so every build starts from the same bytes (a tag such as node:24-slim moves
 # with each Node and Debian update). The tag beside it is for people; the digest is what is pulled.
 # This digest is the one public projects pin for node:24-bookworm-slim, recorded by one of them as Node
-# 24.20.0; no registry was reachable where it was written, so it was not inspected here. To update it (or
-# if a pull says the digest is unknown), take the index digest of the tag you want and set both:
+# 24.20.0. tools/bench/test/base-image.spec.ts checks it against Docker Hub wherever Docker Hub answers
+# (it could not where this was written: no registry but npm, PyPI, the Go proxy, Maven Central and Debian).
+# To update it (or if a pull says the digest is unknown), take the index digest of the tag you want and set both:
 #   docker buildx imagetools inspect node:24-bookworm-slim     (the "Digest:" line: sha256:…)
-# and pass it for one build with --build-arg NODE_IMAGE=node:<version>-bookworm-slim@sha256:<digest>.
+# or pass it for one build with --build-arg NODE_IMAGE=node:<version>-bookworm-slim@sha256:<digest>
+# (docs/docker-compose.md, "The base image"; where no registry answers, bench:compose-check builds a fallback).
 ARG NODE_IMAGE=node:24.20.0-bookworm-slim@sha256:ba849c60be29959425b8734d57b8b4b7d56f98edd9504c9af091d5281095a71e
 
 FROM ${NODE_IMAGE} AS build

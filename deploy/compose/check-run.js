@@ -4,7 +4,8 @@
 //
 // Every planned cell ran and is ok; the cells carry the variant and the Node major the running client
 // reports, and that is the project's (package.json engines); the client and the bench say they ran in a
-// deployment of that kind, with their CPUs and memory limit; the report says so instead of "loopback".
+// deployment of that kind, with their CPUs and memory limit; the cells, the path the client measured and
+// the report name the deployment's network (the Docker bridge, the pod network), never "loopback".
 // Prints one line of what ran, exits 1 with the reasons otherwise.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -13,6 +14,9 @@ const [runDir, deployment = 'docker-compose'] = process.argv.slice(2);
 const doc = JSON.parse(fs.readFileSync(path.join(runDir, 'results.json'), 'utf8'));
 const markdown = fs.readFileSync(path.join(runDir, 'results.md'), 'utf8');
 const pinnedNode = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8')).engines.node;
+// The network's name for each deployment (tools/bench/src/run/deployed-network.ts; deploy-check.spec.ts keeps them equal).
+const NETWORKS = { 'docker-compose': 'docker-bridge', kubernetes: 'pod-network' };
+const network = NETWORKS[deployment];
 const problems = [];
 const expect = (ok, what) => ok || problems.push(what);
 
@@ -27,7 +31,10 @@ expect(major(client?.node) === major(pinnedNode), `the client ran Node ${client?
 for (const r of doc.results) {
   expect(r.variant === variant, `${r.case} ${r.transport} is labelled ${r.variant}, the client is ${variant}`);
   expect(r.runtime === major(client?.node), `${r.case} ${r.transport} is labelled Node ${r.runtime}, the client runs ${client?.node}`);
+  expect(r.network === network, `${r.case} ${r.transport} is labelled network ${r.network}, not ${network}`);
 }
+expect(doc.provenance.path?.[`${network}/${variant}`], `no path measured as ${network}/${variant} (provenance.path has ${Object.keys(doc.provenance.path ?? {}).join(', ') || 'none'})`);
+expect(markdown.includes(`- network ${network}: `), `results.md does not name the network ${network}`);
 for (const [who, info] of [['client', client], ['bench', doc.provenance.bench]]) {
   const c = info?.confinement;
   expect(c?.deployment === deployment, `the ${who} says it ran ${c?.deployment ? `under ${c.deployment}` : 'as a plain process'}, not under ${deployment}`);
@@ -43,6 +50,6 @@ if (problems.length > 0) {
 }
 const c = client.confinement;
 console.log(
-  `check-run: ${runDir}: ${doc.results.length} cells ok, variant ${variant}, Node ${client.node}; ` +
+  `check-run: ${runDir}: ${doc.results.length} cells ok, variant ${variant}, Node ${client.node}, network ${network}; ` +
     `client under ${c.deployment}, CPUs ${c.cpus}, memory limit ${(c.memoryLimitBytes / 2 ** 30).toFixed(1)} GiB, heap ${(c.heapLimitBytes / 2 ** 30).toFixed(1)} GiB, ${c.addresses.join(', ')}`,
 );

@@ -44,10 +44,11 @@ engine_start "$work/engine"
 project_image nest-grpc-vs-json-bench
 echo "compose-check: image built ($(elapsed))" >&2
 # Why the file sizes every heap from the container's limit: what Node makes of that limit on its own.
-heap() { docker run --rm -m "${APP_MEMORY:-6g}" nest-grpc-vs-json-bench node "$@" -e 'console.log(Math.round(require("v8").getHeapStatistics().heap_size_limit / 2 ** 20))'; }
+heap() { docker run --rm -m "${APP_MEMORY:-6g}" nest-grpc-vs-json-bench node "$@" -e 'process.stdout.write(String(Math.round(require("v8").getHeapStatistics().heap_size_limit / 2 ** 20)))'; }
 echo "compose-check: V8 heap limit in a ${APP_MEMORY:-6g} container: $(heap) MiB by Node's default, $(heap --max-old-space-size-percentage=70) MiB with the file's --max-old-space-size-percentage=70" >&2
 
 # The bench's options, and a host port for the client that nothing else holds; the rest is the file as it is.
+# The port is written as plain text: console.log colours a number under FORCE_COLOR, which nx sets.
 {
   echo 'services:'
   echo '  bench:'
@@ -57,7 +58,7 @@ echo "compose-check: V8 heap limit in a ${APP_MEMORY:-6g} container: $(heap) MiB
 } > "$work/check.yml"
 export BENCH_TOKEN
 BENCH_TOKEN=$(od -An -vtx1 -N32 /dev/urandom | tr -d ' \n')
-CLIENT_HOST_PORT=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
+CLIENT_HOST_PORT=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { process.stdout.write(String(s.address().port)); s.close(); })')
 export CLIENT_HOST_PORT
 mkdir -p results
 before=$(ls results)

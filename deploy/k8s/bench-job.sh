@@ -6,7 +6,9 @@
 #   bash deploy/k8s/bench-job.sh [bench:all options, e.g. --profile quick --cases 1-1]
 #
 # Environment: CLIENT_URL (http://client:3000), RESULTS_DIR (/tmp/results: the pod's only writable
-# place), READY_TIMEOUT_S (600). Exits with the bench's exit code, after printing whatever it measured.
+# place), READY_TIMEOUT_S (600), BENCH_RESULTS_ON_HOST (results: where unpack.sh restores the run, so the
+# bench names the folder as the user will find it; run.sh sets its --results). Exits with the bench's
+# exit code, after printing whatever it measured.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -27,6 +29,7 @@ node -e '
 ' "$client/health/ready" "${READY_TIMEOUT_S:-600}" || exit 1
 
 mkdir -p "$out"
+export BENCH_RESULTS_ON_HOST=${BENCH_RESULTS_ON_HOST:-results}
 node tools/bench/dist/main.js --client-url "$client" --out "$out" "$@"
 status=$?
 

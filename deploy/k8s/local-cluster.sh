@@ -33,6 +33,10 @@ done
 [ ${#run_args[@]} -eq 0 ] && run_args=(--overlay packed)
 [ ${#bench_args[@]} -eq 0 ] && bench_args=(--profile quick)
 
+# The cluster has one node: a placement that needs more (spread) refuses now, not after the image build
+# and a rollout's whole timeout.
+"$here/run.sh" "${run_args[@]}" --fits-nodes 1
+
 [ "$(id -u)" = 0 ] || { echo "local-cluster: run it as root (it starts containerd, the kubelet and a network namespace)" >&2; exit 1; }
 started=$(date +%s)
 elapsed() { echo "$(( $(date +%s) - started )) s"; }
@@ -236,6 +240,11 @@ before=$(ls results)
 in_ns env PATH="$bin:$PATH" KUBECONFIG="$KUBECONFIG" "$here/run.sh" --image "$image" "${run_args[@]}" -- "${bench_args[@]}"
 run=$(comm -13 <(sort <<< "$before") <(ls results | sort) | grep -E '^[0-9]{4}-' | tail -n 1 || true)
 [ -n "$run" ] || { say "no new run folder in results/"; exit 1; }
+# Run through sudo, the folder belongs to the user who asked for it, not root.
+if [ -n "${SUDO_UID:-}" ]; then
+  chown -R "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" "results/$run"
+  chown -h "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" results/latest
+fi
 node "$root/deploy/compose/check-run.js" "results/$run" kubernetes
 cat "results/$run/kubernetes-pods.txt" >&2
 say "results/$run ok"

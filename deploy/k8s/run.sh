@@ -11,19 +11,22 @@
 #                                  (default nest-grpc-vs-json-bench:VERSION, VERSION from package.json)
 #   --namespace NS                 (default: the context's)
 #   --results DIR                  where the run folder is restored (default results)
-#   --timeout-s N                  for the apps' rollout (default 600)
+#   --timeout-s N                  for the apps' rollout and the Job's pod to start (default 600)
+#   --fits-nodes N                 check that the placement fits N schedulable nodes and stop (no cluster)
 #   --render                       print the manifests this would apply and stop (needs no cluster)
 #
-# It writes a kustomization over the overlay (image, variant, the Job's arguments, and a Secret with a new
+# It first counts the cluster's schedulable nodes and refuses a placement that cannot fit (spread needs
+# two). It writes a kustomization over the overlay (image, variant, the Job's arguments, and a Secret with a new
 # random control token for the client and the Job: docs/kubernetes.md), applies it with the Job
-# suspended, waits for the three Deployments to roll out, starts the Job, follows its log, and restores
+# suspended, waits for the three Deployments to roll out (one that stalls prints its pods' events, the
+# scheduler's reasons among them, before giving up), starts the Job, follows its log, and restores
 # the run with deploy/k8s/unpack.sh into RESULTS/<run>/, adding kubernetes-pods.txt (every pod's node,
 # QoS class, CPU limit and image digest, as the cluster reports them).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
 version=$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$here/../../package.json")
-overlay=spread pinned=false variant=blog image=nest-grpc-vs-json-bench:$version namespace='' results=results timeout=600 render=false
+overlay=spread pinned=false variant=blog image=nest-grpc-vs-json-bench:$version namespace='' results=results timeout=600 render=false fits_nodes=''
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
@@ -35,6 +38,7 @@ while [ $# -gt 0 ]; do
     --results) results=${2:?--results needs a value}; shift 2 ;;
     --timeout-s) timeout=${2:?--timeout-s needs a value}; shift 2 ;;
     --render) render=true; shift ;;
+    --fits-nodes) fits_nodes=${2:?--fits-nodes needs a value}; shift 2 ;;
     --) shift; break ;;
     -h|--help) usage ;;
     *) echo "run.sh: unknown option $1" >&2; usage ;;
@@ -42,6 +46,20 @@ while [ $# -gt 0 ]; do
 done
 case $overlay in spread|packed) source_dir=../overlays/$overlay ;; base) source_dir=../base ;; *) echo "run.sh: --overlay is spread, packed or base, not $overlay" >&2; exit 2 ;; esac
 case $variant in blog|tuned|blog-window) ;; *) echo "run.sh: --variant is blog, tuned or blog-window (the Nest variants), not $variant" >&2; exit 2 ;; esac
+
+k() { kubectl ${namespace:+--namespace "$namespace"} "$@"; }
+# The nodes a placement needs: spread keeps the client off the servers' node (required anti-affinity), so
+# on fewer nodes its pods never schedule and a rollout would only wait out its timeout.
+needed_nodes=1
+[ "$overlay" = spread ] && needed_nodes=2
+refuse_placement() { # NODES [NAMES]
+  echo "run.sh: --overlay $overlay needs $needed_nodes schedulable nodes (the client on one, the servers on another); the cluster has $1${2:+ ($2)}: use --overlay packed or base, or add a node" >&2
+  exit 2
+}
+if [ -n "$fits_nodes" ]; then
+  [ "$fits_nodes" -ge "$needed_nodes" ] || refuse_placement "$fits_nodes"
+  exit 0
+fi
 # A moving tag makes two runs of one command measure two builds: a fixed tag, or best a digest.
 if [[ $image != *@sha256:* ]] && { [[ ${image##*/} != *:* ]] || [[ $image == *:latest ]]; }; then
   echo "run.sh: --image $image: give a fixed tag (name:TAG, not latest) or a digest (name@sha256:…), so the run says which build it measured" >&2
@@ -91,6 +109,8 @@ trap 'rm -rf "$dir"' EXIT
   echo '  - target: { group: batch, kind: Job, name: bench }'
   echo '    patch: |-'
   echo "      - { op: replace, path: /spec/template/spec/containers/0/args, value: [$(IFS=,; echo "${args[*]-}")] }"
+  # The bench names its run folder where this script restores it, not as the pod's /tmp/results.
+  echo "      - { op: add, path: /spec/template/spec/containers/0/env/-, value: { name: BENCH_RESULTS_ON_HOST, value: $(quote "$results") } }"
   echo '      - { op: add, path: /spec/suspend, value: true }'
 } > "$dir/kustomization.yaml"
 
@@ -99,15 +119,35 @@ if [ "$render" = true ]; then
   exit 0
 fi
 
-k() { kubectl ${namespace:+--namespace "$namespace"} "$@"; }
+# Schedulable: not cordoned and without a NoSchedule or NoExecute taint (a tainted control plane takes no pods).
+schedulable=$(k get nodes -o 'jsonpath={range .items[*]}{.metadata.name} {.spec.unschedulable} {.spec.taints[*].effect}{"\n"}{end}' | grep -vE ' true |NoSchedule|NoExecute' | cut -d ' ' -f 1 || true)
+node_count=$(grep -c . <<< "$schedulable" || true)
+[ "$node_count" -ge "$needed_nodes" ] || refuse_placement "$node_count" "$(paste -sd ' ' <<< "$schedulable")"
+
+# What kept pods from running, for a wait that gave up: their phase and node, then their events (the
+# scheduler's FailedScheduling reasons, image pulls, probes), oldest first.
+pod_reasons() { # SELECTOR WHAT
+  echo "run.sh: $2; its pods and their events:" >&2
+  k get pods -l "$1" -o wide >&2 || true
+  local pod
+  for pod in $(k get pods -l "$1" -o name); do
+    k get events --field-selector "involvedObject.name=${pod#pod/}" --sort-by=.metadata.creationTimestamp -o 'custom-columns=TIME:.metadata.creationTimestamp,TYPE:.type,REASON:.reason,MESSAGE:.message' >&2 || true
+  done
+}
 # A Job's template cannot change: the previous run's Job goes first (its log with it).
 k delete job bench --ignore-not-found --wait=true
 k apply -k "$dir"
-for app in server-a server-b client; do k rollout status "deployment/$app" --timeout="${timeout}s"; done
+for app in server-a server-b client; do
+  k rollout status "deployment/$app" --timeout="${timeout}s" || { pod_reasons "app.kubernetes.io/name=$app" "deployment/$app did not roll out within $timeout s"; exit 1; }
+done
 k patch job bench --type merge -p '{"spec":{"suspend":false}}'
 
 echo "run.sh: bench Job started; following its log" >&2
-until phase=$(k get pods -l job-name=bench -o 'jsonpath={.items[0].status.phase}' 2>/dev/null) && [[ $phase =~ ^(Running|Succeeded|Failed)$ ]]; do sleep 2; done
+waited=0
+until phase=$(k get pods -l job-name=bench -o 'jsonpath={.items[0].status.phase}' 2>/dev/null) && [[ $phase =~ ^(Running|Succeeded|Failed)$ ]]; do
+  if [ $waited -ge "$timeout" ]; then pod_reasons job-name=bench "the bench Job's pod did not start within $timeout s"; exit 1; fi
+  sleep 2; waited=$((waited + 2))
+done
 k logs -f job/bench | sed '/^----- BEGIN BENCH RUN /,/^----- END BENCH RUN -----$/d' >&2 || true
 until done=$(k get job bench -o 'jsonpath={.status.succeeded}{.status.failed}') && [ -n "$done" ]; do sleep 2; done
 succeeded=$(k get job bench -o 'jsonpath={.status.succeeded}')

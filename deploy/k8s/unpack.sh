@@ -4,7 +4,8 @@
 #   kubectl logs job/bench | deploy/k8s/unpack.sh [RESULTS_DIR]      # default: results
 #   deploy/k8s/unpack.sh [RESULTS_DIR] < bench.log
 #
-# Checks the archive's sha256 and that it holds one run folder, extracts it into RESULTS_DIR/<run>/ (where
+# Checks the archive's sha256 and that it holds one run folder, extracts it owned by the user running this
+# into RESULTS_DIR/<run>/ (where
 # `npx nx run bench:compare` finds it), points RESULTS_DIR/latest at it and prints its path.
 set -euo pipefail
 dest=${1:-results}
@@ -39,6 +40,7 @@ if [ -e "$dest/$run" ]; then
   exit 1
 fi
 mkdir -p "$dest"
-tar -xzf "$archive" -C "$dest"
+# Owned by whoever restores it: the archive's owner is the pod's user (uid 1000), a stranger on the host.
+tar --no-same-owner -xzf "$archive" -C "$dest"
 ln -sfn "$run" "$dest/latest"
 echo "$dest/$run"

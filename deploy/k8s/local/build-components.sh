@@ -5,8 +5,9 @@
 #
 #   deploy/k8s/local/build-components.sh
 #
-# Built once into ~/.cache/nest-grpc-bench/k8s/<version>/bin (about 8 minutes on 2 idle cores, ~7 GB of Go
-# caches); later runs find them there and return at once. `go install k8s.io/kubernetes/cmd/kubelet@…`
+# Built once into ~/.cache/nest-grpc-bench/k8s/<version>/bin (7¼ minutes on 2 idle cores, 25 on 2 busy ones;
+# ~7 GB of disk: 6.5 GiB of Go caches, 0.75 GiB of binaries: docs/kubernetes.md); later runs find them there
+# and return at once. `go install k8s.io/kubernetes/cmd/kubelet@…`
 # cannot work (k8s.io/kubernetes replaces its staging modules with local paths), so a small module here
 # requires k8s.io/kubernetes and replaces each staging module (the `replace` block of its own go.mod, read
 # from the proxy) with that module's release of the same minor, v0.<minor>.<patch>.

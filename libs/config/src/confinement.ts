@@ -37,6 +37,11 @@ export function countCpus(list: string): number {
   }, 0);
 }
 
+/** The deployment that started this process: BENCH_DEPLOYMENT, else `kubernetes` where the kubelet set KUBERNETES_SERVICE_HOST, else null. */
+export function deploymentOf(env: NodeJS.ProcessEnv = process.env): string | null {
+  return env.BENCH_DEPLOYMENT?.trim() || (env.KUBERNETES_SERVICE_HOST ? 'kubernetes' : null);
+}
+
 export function confinement(env: NodeJS.ProcessEnv = process.env): Confinement {
   let status = '';
   try {
@@ -46,7 +51,7 @@ export function confinement(env: NodeJS.ProcessEnv = process.env): Confinement {
   }
   const cpus = allowedCpus(status);
   const constrained = process.constrainedMemory();
-  const deployment = env.BENCH_DEPLOYMENT?.trim() || (env.KUBERNETES_SERVICE_HOST ? 'kubernetes' : null);
+  const deployment = deploymentOf(env);
   const addresses = Object.entries(os.networkInterfaces()).flatMap(([name, list]) =>
     (list ?? []).filter((a) => a.family === 'IPv4' && !a.internal).map((a) => `${name} ${a.address}`),
   );

@@ -1,7 +1,7 @@
 export { loadSettings, DEFAULT_SETTINGS, SETTING_ENV, ConfigError, type Settings } from './settings';
 export { explainListenError } from './listen-error';
 export { SETTINGS, CONTROL_ACCESS } from './tokens';
-export { confinement, allowedCpus, countCpus, type Confinement } from './confinement';
+export { confinement, deploymentOf, allowedCpus, countCpus, type Confinement } from './confinement';
 export { runtimeInfo, kubernetesInfo, KEY_PACKAGES, KUBERNETES_ENV, type RuntimeInfo, type KubernetesInfo } from './runtime-info';
 export { stopOnSignals, SHUTDOWN_GRACE_MS, exitWithParent, PARENT_PIPE_ENV } from './lifecycle';
 export {

@@ -150,7 +150,10 @@ describe('docker-compose services as plain processes', () => {
     const doc = JSON.parse(fs.readFileSync(path.join(runDir, 'results.json'), 'utf8'));
     expect(doc.settings.clientUrl).toBe('http://127.0.0.1:3000');
     expect(doc.results.map((r: { ok: boolean; variant: string }) => `${r.variant}/${r.ok}`)).toEqual(['tuned/true', 'tuned/true']);
-    const measured = doc.provenance.path['loopback/tuned'];
+    // Labelled from the environment the file gives the bench (BENCH_DEPLOYMENT): the Docker bridge, even
+    // here where the processes share loopback (the real engine's run: deploy/compose/check-run.js).
+    expect(doc.results.map((r: { network: string }) => r.network)).toEqual(['docker-bridge', 'docker-bridge']);
+    const measured = doc.provenance.path['docker-bridge/tuned'];
     expect(measured.before.serverA.tcpConnectMs.medianMs).toBeLessThan(50);
     expect(measured.after.serverB.http2PingMs.medianMs).toBeLessThan(50);
     expect(doc.settings).toMatchObject({ forks: 0, visits: 4, visitsPerCase: { '①-1': 2 } });
@@ -160,6 +163,7 @@ describe('docker-compose services as plain processes', () => {
     const markdown = fs.readFileSync(path.join(runDir, 'results.md'), 'utf8');
     expect(markdown).toContain('apps started by their deployment, not the bench (--client-url http://127.0.0.1:3000): tuned client under docker-compose, CPUs');
     expect(markdown).not.toContain('every app on 127.0.0.1');
+    expect(markdown).toMatch(/network docker-bridge: The Docker bridge network docker-compose made .*; RTT client → server-a [\d.]+ ms, client → server-b [\d.]+ ms/);
     const html = fs.readFileSync(path.join(runDir, 'report.html'), 'utf8');
     expect(html).toContain('apps started by their deployment, not the bench');
     expect(html).not.toContain('every app on 127.0.0.1');

@@ -297,7 +297,8 @@ function containerEnv(workload: Manifest, configMap: Manifest, ports: Map<number
     value
       .replace(/\b(server-a|server-b|client):(\d+)\b/g, (_m, _host, port: string) => `127.0.0.1:${ports.get(Number(port)) ?? port}`)
       .replace(/^\d+$/, (port) => String(ports.get(Number(port)) ?? port));
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: os.tmpdir() };
+  // KUBERNETES_SERVICE_HOST: the kubelet gives every container the API Service's address (here the local cluster's).
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: os.tmpdir(), KUBERNETES_SERVICE_HOST: '198.19.226.1' };
   for (const [name, value] of Object.entries(configMap.data ?? {})) env[name] = local(value);
   for (const variable of (container.env ?? []) as EnvVar[]) {
     const field = variable.valueFrom?.fieldRef?.fieldPath;
@@ -425,6 +426,8 @@ describeWithTools('deploy/k8s containers as plain processes', { validator: false
     expect(fs.readFileSync(path.join(restored, 'results.json'), 'utf8')).toBe(fs.readFileSync(path.join(original, 'results.json'), 'utf8'));
     expect(fs.readdirSync(restored).sort()).toEqual(expect.arrayContaining(['report.html', 'results.csv', 'results.json', 'results.md']));
     expect(fs.realpathSync(path.join(results, 'latest'))).toBe(fs.realpathSync(restored));
+    // Owned by whoever restored it, not by the pod's user.
+    for (const file of [restored, path.join(restored, 'results.json')]) expect(fs.statSync(file).uid).toBe(process.getuid!());
 
     // bench:compare reads the restored run (against the pod's own copy: every cell the same).
     const compare = spawnSync('node', [path.join(ROOT, 'tools/bench/dist/compare-main.js'), '--base', original, '--head', restored], { encoding: 'utf8' });
@@ -442,6 +445,10 @@ describeWithTools('deploy/k8s containers as plain processes', { validator: false
     const markdown = fs.readFileSync(path.join(restored, 'results.md'), 'utf8');
     expect(markdown).toContain(`(pod client-local on node ${os.hostname()}, placement packed)`);
     expect(markdown).not.toContain('every app on 127.0.0.1');
+    // Its network is the pod network, by name, in the cells and the path measured on it.
+    expect(doc.results.map((r) => r.network)).toEqual(['pod-network', 'pod-network']);
+    expect(Object.keys(provenance.path)).toEqual(['pod-network/tuned']);
+    expect(markdown).toContain("network pod-network: The cluster's pod network");
 
     // A damaged or cut log is refused, not half-extracted.
     const cut = log.text.replace(/^----- END BENCH RUN -----$/m, '');
@@ -462,6 +469,7 @@ describeWithTools('deploy/k8s containers as plain processes', { validator: false
         '#!/usr/bin/env bash',
         'echo "$*" >> "$FAKE/calls"',
         'case "$*" in',
+        '  *"get nodes"*) printf "node-1  \\nnode-2  \\n" ;;',
         '  *"apply -k "*) $RENDER "${@: -1}" > "$FAKE/applied.yaml" ;;',
         '  *"job-name=bench"*) printf Succeeded ;;',
         '  *"{.status.succeeded}"*) printf 1 ;;',
@@ -478,7 +486,8 @@ describeWithTools('deploy/k8s containers as plain processes', { validator: false
     expect({ status: run.status, stderr: run.stderr }).toMatchObject({ status: 0 });
     expect(run.stderr).not.toContain('BEGIN BENCH RUN');
     const calls = fs.readFileSync(path.join(fake, 'calls'), 'utf8').trim().split('\n').map((call) => call.replace(/ \S*\.run\.\w+$/, ' DIR'));
-    expect(calls.slice(0, 6)).toEqual([
+    expect(calls[0]).toContain('get nodes');
+    expect(calls.slice(1, 7)).toEqual([
       '--namespace bench delete job bench --ignore-not-found --wait=true',
       '--namespace bench apply -k DIR',
       '--namespace bench rollout status deployment/server-a --timeout=600s',

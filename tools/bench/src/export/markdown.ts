@@ -167,7 +167,7 @@ export function renderMarkdown(doc: RunDocument): string {
     `- repetitions of the transports interleaved (json, grpc, json, grpc, …) after each transport's cold call and warm-up; ${describeVisits(settings)}`,
     describeProbe(doc),
     ...describeRuntimes(doc.provenance.runtimes).map((line) => `- runtime ${line}`),
-    ...describeNetworks(doc.provenance.networks, doc.settings.clientUrl).map((line) => `- network ${line}`),
+    ...describeNetworks(doc.provenance.networks, doc.settings.clientUrl, doc.provenance).map((line) => `- network ${line}`),
     ...describePaths(doc.provenance.path).map((line) => `- path ${line}`),
     reclaim === null ? '' : `- memory reclaim: ${reclaim}`,
     doc.incomplete ? '- **incomplete run**: interrupted or failed before every case ran' : '',

@@ -2,8 +2,11 @@
 export interface NetworkProfile {
   name: string;
   description: string;
-  /** `loopback`: no stage (apps on 127.0.0.1); `namespaces`: client — router — server namespaces. */
-  topology: 'loopback' | 'namespaces';
+  /**
+   * `loopback`: no stage (apps on 127.0.0.1); `namespaces`: client — router — server namespaces;
+   * `deployment`: no stage, the apps where a deployment put them (--client-url; never a record below).
+   */
+  topology: 'loopback' | 'namespaces' | 'deployment';
   /** Delay each packet gets in each direction; the RTT aimed at is twice this. */
   oneWayDelayMs: number;
   /** Rate of each direction of the router (htb), or null for no limit. */

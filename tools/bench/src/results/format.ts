@@ -1,4 +1,4 @@
-import { describePath, type PathRecord } from './path-record';
+import { describePath, pathFigures, type PathRecord } from './path-record';
 import { rttMs } from './round-trip';
 import type { BenchSettings } from './model';
 import type { CalibrationRecord, NetworkPathRecord, NetworkRecord } from './document';
@@ -80,15 +80,35 @@ export function describeCalibration(calibration: CalibrationRecord): string {
   );
 }
 
+/** What a run with --client-url knows of its network besides its name: the client's and the bench's addresses and the RTT the client measured before the first visit. */
+export interface DeployedFacts {
+  clients?: unknown;
+  bench?: unknown;
+  path?: Record<string, PathRecord>;
+}
+
+/** "client eth0 198.19.240.4, bench eth0 198.19.240.5; RTT client → server-a 0.11 ms, client → server-b 0.10 ms (TCP connect, before the first visit)" */
+function describeDeployedNetwork(name: string, facts: DeployedFacts): string {
+  const addresses = (who: string, info: unknown) => ((info as { confinement?: ConfinementLike } | undefined)?.confinement?.addresses ?? []).map((a) => `${who} ${a}`);
+  const held = [...Object.values((facts.clients ?? {}) as Record<string, unknown>).flatMap((info) => addresses('client', info)), ...addresses('bench', facts.bench)];
+  const rtts = Object.entries(facts.path ?? {})
+    .filter(([key]) => key.startsWith(`${name}/`))
+    .flatMap(([, record]) => {
+      const figures = pathFigures(record.before);
+      return (['server-a', 'server-b'] as const).filter((server) => figures[`${server} RTT (TCP connect) ms`]).map((server) => `client → ${server} ${ms(figures[`${server} RTT (TCP connect) ms`].median)} ms`);
+    });
+  return [held.length ? held.join(', ') : 'addresses not reported', rtts.length ? `RTT ${rtts.join(', ')} (TCP connect, before the first visit)` : 'RTT not measured'].join('; ');
+}
+
 /**
  * One line per network of the run (provenance.networks): what was asked for, what was achieved, the
- * delayer's cost. With `clientUrl` (apps the bench did not start) there is no stage, and no claim about
- * where the apps are: the deployment placed them, and the client's own path measurement says what it is.
+ * delayer's cost. With `clientUrl` (apps the bench did not start) there is no stage: the line says which
+ * network the deployment put the apps on (its description), with the addresses and RTT measured on it.
  */
-export function describeNetworks(networks: Record<string, NetworkRecord> | undefined, clientUrl?: unknown): string[] {
+export function describeNetworks(networks: Record<string, NetworkRecord> | undefined, clientUrl?: unknown, deployed: DeployedFacts = {}): string[] {
   // Keyed by the network's name, or a path profile's (region+names+mesh) on the network profile's stage.
   return Object.entries(networks ?? {}).map(([name, { profile, calibration, delayerCpu, refused, path }]) => {
-    if (!calibration && typeof clientUrl === 'string') return `${name}: no network stage; the apps run where their deployment put them, reached at ${clientUrl} (--client-url)`;
+    if (!calibration && typeof clientUrl === 'string') return `${name}: ${profile.description}; ${describeDeployedNetwork(name, deployed)}`;
     if (!calibration) return `${name}: ${refused ?? 'every app on 127.0.0.1, no network stage'}`;
     const asked = `asked ${rttMs(profile)} ms RTT${profile.rateMbit === null ? '' : `, ${profile.rateMbit} Mbit/s`}${profile.loss > 0 ? `, ${profile.loss * 100}% loss` : ''}`;
     const receive = delayerCpu?.receiveCpuMs === undefined ? '' : ` (servers' receive thread ${ms(delayerCpu.receiveCpuMs)} ms)`;

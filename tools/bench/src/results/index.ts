@@ -21,5 +21,5 @@ export { listRuns, readRun, writeIndex, type StoredRun, type SuiteRunEntry } fro
 export { rttMs } from './round-trip';
 export { runtimeNameOf } from './runtime-name';
 export { NOISY_BELOW_MS, NOISY_CV, OUTLIER_Z, mean, median, percentile, summarize } from './stats';
-export { createRunFolder, pointLatestAt, writeFileAtomic } from './store';
+export { createRunFolder, pointLatestAt, shownRunFolder, writeFileAtomic } from './store';
 export { TRANSPORT_LABELS, verdict, type Verdict, type VerdictRow } from './verdict';

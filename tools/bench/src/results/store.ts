@@ -11,6 +11,17 @@ export function runFolderName(date: Date): string {
  * the same second), a suffix is added. Earlier runs are never overwritten. Suites other than the blog's
  * prefix their folders with their name (`serialization-2026-…`), so listings keep them apart.
  */
+/**
+ * The run folder as its reader will find it. In a container or pod, --out is a path only that container
+ * has (/results, /tmp/results, shown from /app as ../results/<run>); the deployment says where that folder
+ * is for the user in BENCH_RESULTS_ON_HOST (docker-compose.yml: the bind mount's ./results; the bench Job:
+ * where unpack.sh restores it), and the folder is shown there. Elsewhere: relative to the working directory.
+ */
+export function shownRunFolder(runDir: string, out: string, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
+  const onHost = env.BENCH_RESULTS_ON_HOST?.trim();
+  return onHost ? path.join(onHost, path.relative(out, runDir)) : path.relative(cwd, runDir) || '.';
+}
+
 export function createRunFolder(parent: string, date: Date = new Date(), suite?: string): string {
   fs.mkdirSync(parent, { recursive: true });
   sweepStaleTemps(parent);

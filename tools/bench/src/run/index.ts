@@ -4,6 +4,7 @@
 // measure/, network/, security/.
 export { runtimeOfProcess } from './app-runtimes';
 export { startApps } from './apps';
+export { deployedNetwork } from './deployed-network';
 export { checkNetworks } from './network-runs';
 export { resolveNodeBinary, type NodeBinary } from './node-binaries';
 export { hasTaskset, planPinning } from './pinning';

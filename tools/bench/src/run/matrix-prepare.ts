@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { variantOfClient } from './client-identity';
+import { deployedNetwork } from './deployed-network';
 import { describeGivenToken, givenToken } from './control-token';
 import { runBoundMs, appSetKey, missingMains, type BenchOptions, type VariantRecord } from '../plan';
 import { HttpClientDriver, expectedCostMs, SET_START_MS, STAGE_BUILD_MS, estimateRun, type RunEstimate } from '../measure';
@@ -47,7 +48,7 @@ export function prepareVariant(variant: VariantRecord): string | null {
   throw new Error(`variant ${variant.id}: ${why}`);
 }
 
-/** With --client-url, the options with the variant the running client reports (client-identity.ts). */
+/** With --client-url, the options with the variant the running client reports (client-identity.ts) and its deployment's network. */
 export async function withClientVariant(options: BenchOptions): Promise<BenchOptions> {
   if (!options.clientUrl) return options;
   const token = givenToken();
@@ -62,5 +63,8 @@ export async function withClientVariant(options: BenchOptions): Promise<BenchOpt
   // The cells are labelled with the Node the running client reports, not the one the bench would have started.
   const node = typeof info.node === 'string' ? info.node : 'unknown';
   const runtimes = [{ name: runtimeNameOf(node), version: node.replace(/^v/, ''), why: 'the running client (--client-url)' }];
-  return { ...options, runtimes, variants: [variantOfClient(info, options.clientUrl, requested)] };
+  // Its network is the deployment's (the Docker bridge, the pod network), not loopback (deployed-network.ts).
+  const clientUrl = options.clientUrl;
+  const networks = options.networks.map((n) => deployedNetwork(n, clientUrl));
+  return { ...options, networks, runtimes, variants: [variantOfClient(info, options.clientUrl, requested)] };
 }

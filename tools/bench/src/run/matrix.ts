@@ -3,7 +3,6 @@
 // reports compare them side by side. The frame walks the axes; this plans the visits, keeps the
 // document and its cells, and starts each variant's app sets (app-sets.ts) for a slice of the walk.
 import * as os from 'node:os';
-import * as path from 'node:path';
 import { runVariant, type VariantContext } from './app-sets';
 import type { Placement } from './apps';
 import { hasTaskset, planPinning } from './pinning';
@@ -14,7 +13,7 @@ import type { Experiment, ExperimentFolder, ExperimentOptions, FolderRun, Slice 
 import { planCases, type BenchOptions } from '../plan';
 import { failureSummary, CellPool, Progress, describeEstimate, type RunnerHooks, type RunEstimate } from '../measure';
 import { exportedFiles, renderRunEnd, RUN_EXPORTERS } from '../export';
-import { SCHEMA_VERSION, type PlannedCase, type RunDocument, collectProvenance, toCaseResult, cellLabel, plannedCells, pointLatestAt, type Pinning } from '../results';
+import { SCHEMA_VERSION, type PlannedCase, type RunDocument, collectProvenance, toCaseResult, cellLabel, plannedCells, pointLatestAt, shownRunFolder, type Pinning } from '../results';
 import { RunCertificates, opensslMissing } from '../security';
 
 /** Why the run's TLS cannot be had here (no openssl), or null. */
@@ -50,8 +49,8 @@ function pinningOf(options: BenchOptions): Pinning {
 /** The document before the first call: marked incomplete, with the plan's cells so that a killed run names what it lacks. */
 function openDocument(options: BenchOptions, argv: readonly string[], plan: readonly PlannedCase[], run: FolderRun): { doc: RunDocument; estimate: RunEstimate } {
   const { estimate, boundMs } = describeDuration(options, plan);
-  run.log(`${plan.length} visit(s) × ${options.transports.join(' + ')}, repetitions interleaved; writing ${path.relative(process.cwd(), run.runDir)}`);
-  run.log(describeEstimate(estimate, boundMs, path.relative(process.cwd(), options.out) || '.'));
+  run.log(`${plan.length} visit(s) × ${options.transports.join(' + ')}, repetitions interleaved; writing ${shownRunFolder(run.runDir, options.out)}`);
+  run.log(describeEstimate(estimate, boundMs, shownRunFolder(options.out, options.out)));
   const doc: RunDocument = {
     schemaVersion: SCHEMA_VERSION,
     incomplete: true,
@@ -76,9 +75,7 @@ function openMatrix(options: BenchOptions, argv: readonly string[], run: FolderR
   return {
     doc,
     across: (network, inner) => {
-      // With --client-url the profile's own description ("every app on 127.0.0.1") would be false: say what it is.
-      const recorded = options.clientUrl ? { ...network, network: { ...network.network, description: `No stage: the apps run where their deployment put them, reached at ${options.clientUrl} (--client-url)` } } : network;
-      return acrossNetwork(recorded, remaining().filter((p) => p.network === network.name), doc, hooks.runner, run.save, inner);
+      return acrossNetwork(network, remaining().filter((p) => p.network === network.name), doc, hooks.runner, run.save, inner);
     },
     measure: async (slice) => {
       const context: VariantContext = { workspaceRoot: WORKSPACE_ROOT, options, doc, runDir: run.runDir, pinning: doc.provenance.pinning!, signal: run.signal, hooks: hooks.runner, save: run.save, placement: slice.placement, node: slice.node, certificates };
@@ -90,7 +87,7 @@ function openMatrix(options: BenchOptions, argv: readonly string[], run: FolderR
       return { doc, code: doc.results.some((r) => !r.ok) || doc.incomplete ? 1 : 0 };
     },
     report: async () => {
-      const end = renderRunEnd(doc, { folder: path.relative(process.cwd(), run.runDir), files: exportedFiles(RUN_EXPORTERS), failures: failureSummary(doc.results) });
+      const end = renderRunEnd(doc, { folder: shownRunFolder(run.runDir, options.out), files: exportedFiles(RUN_EXPORTERS), failures: failureSummary(doc.results) });
       // The verdict first: stdout may be a pipe, so its write is let through before the paths on stderr.
       await new Promise((resolve) => process.stdout.write(end.stdout, resolve));
       process.stderr.write(end.stderr);

@@ -121,7 +121,7 @@ describeRoot('network stage (root)', () => {
       const request = () =>
         spawnSync('ip', ['netns', 'exec', stage.topology.namespaces.client, process.execPath, '-e',
           `const r = require('http').get({ host: '${stage.hosts.server}', port: 18081, timeout: 1500, agent: false }, (s) => { s.resume(); s.on('end', () => console.log(String(s.statusCode))); });
-           r.on('timeout', () => { console.log('timeout'); process.exit(0); }); r.on('error', (e) => console.log(e.code));`], { encoding: 'utf8' }).stdout.trim();
+           r.on('timeout', () => { console.log('timeout'); process.exit(0); }); r.on('error', (e) => console.log(String(e.code)));`], { encoding: 'utf8' }).stdout.trim();
       const fault = (what: string) => spawnSync(process.execPath, [path.resolve(__dirname, '../../dist/network/main.js'), 'fault', what], { encoding: 'utf8' });
       expect(request()).toBe('200');
       expect(fault('reset')).toMatchObject({ status: 0, stderr: expect.stringContaining('wire fault "reset"') });

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { createRunFolder, pointLatestAt, runFolderName, STALE_TEMP_AGE_MS, sweepStaleTemps, writeFileAtomic } from '../../src/results/store';
+import { createRunFolder, pointLatestAt, runFolderName, shownRunFolder, STALE_TEMP_AGE_MS, sweepStaleTemps, writeFileAtomic } from '../../src/results/store';
 
 describe('results store', () => {
   let parent: string;
@@ -10,6 +10,14 @@ describe('results store', () => {
     parent = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-store-'));
   });
   afterEach(() => fs.rmSync(parent, { recursive: true, force: true }));
+
+  it('shows a run folder where its reader finds it: on the host when the container says where --out is there', () => {
+    // docker-compose.yml: --out /results, bind-mounted from ./results, the bench's working directory /app.
+    expect(shownRunFolder('/results/2026-11-28T18-00-00Z', '/results', {}, '/app')).toBe('../results/2026-11-28T18-00-00Z');
+    expect(shownRunFolder('/results/2026-11-28T18-00-00Z', '/results', { BENCH_RESULTS_ON_HOST: './results' }, '/app')).toBe('results/2026-11-28T18-00-00Z');
+    expect(shownRunFolder('/tmp/results/2026-11-28T18-00-00Z', '/tmp/results', { BENCH_RESULTS_ON_HOST: 'out/k8s' }, '/app')).toBe('out/k8s/2026-11-28T18-00-00Z');
+    expect(shownRunFolder('/results', '/results', { BENCH_RESULTS_ON_HOST: './results' }, '/app')).toBe('results');
+  });
 
   it('names run folders by UTC timestamp', () => {
     expect(runFolderName(new Date('2026-11-21T10:41:59.123Z'))).toBe('2026-11-21T10-41-59Z');

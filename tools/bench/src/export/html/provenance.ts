@@ -73,7 +73,7 @@ function highlights(doc: RunDocument): string {
   const reclaim = describeMemoryReclaim(p.memoryReclaim);
   if (reclaim !== null) rows.push(['memory reclaim', escapeHtml(reclaim)]);
   for (const line of describeRuntimes(p.runtimes)) rows.push(['runtime', escapeHtml(line)]);
-  for (const line of describeNetworks(doc.provenance.networks, doc.settings.clientUrl)) rows.push(['network', escapeHtml(line)]);
+  for (const line of describeNetworks(doc.provenance.networks, doc.settings.clientUrl, doc.provenance)) rows.push(['network', escapeHtml(line)]);
   const packages = Object.entries(asDict(runtime.packages));
   const packageTable =
     packages.length > 0

@@ -175,7 +175,7 @@ export function renderReport(doc: RunDocument): string {
       ),
       warnings(doc),
       // The path first: a figure read without its round-trip time cannot be read at all.
-      ...describeNetworks(doc.provenance.networks, doc.settings.clientUrl).map((line) => el('p', { class: 'network', 'data-network-line': '' }, `Network ${escapeHtml(line)}`)),
+      ...describeNetworks(doc.provenance.networks, doc.settings.clientUrl, doc.provenance).map((line) => el('p', { class: 'network', 'data-network-line': '' }, `Network ${escapeHtml(line)}`)),
       ...describePaths(doc.provenance.path).map((line) => el('p', { class: 'network', 'data-path-line': '' }, `Path ${escapeHtml(line.replace(/\*\*/g, ''))}`)),
     ),
     // The verdict first (the table, then its one chart), the details below.
