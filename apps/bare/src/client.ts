@@ -18,7 +18,7 @@ import {
   unauthorizedBody,
   type Settings,
 } from '@bench/config';
-import { BusyError, CaseFailure, CaseRunner, parseCaseRequest, parsePathRequest, watchTlsHandshakes } from '@bench/harness';
+import { BusyError, CaseFailure, CallRunner, parseCaseRequest, parsePathRequest, watchTlsHandshakes } from '@bench/harness';
 import { grpcChannelCredentials, PROTO_LOADER_SETTINGS } from '@bench/proto';
 import { callerSignal } from '@bench/samples';
 import { bareTransports, closeTransports, defaultAgent, get, grpcServiceClient, type TransportName } from '@bench/transports';
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
   if (settings.security.mode !== 'plain') watchTlsHandshakes(refusalHint(settings.security, 'client'));
   const readinessAgent = defaultAgent(settings, true);
   const transports = bareTransports(settings);
-  const runner = new CaseRunner(transports);
+  const runner = new CallRunner(transports);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://local');

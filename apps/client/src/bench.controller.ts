@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Inject, Post, Query, Res } from '@nest
 import type { Response } from 'express';
 import { runtimeInfo, SETTINGS, tuningsFor, type RuntimeInfo, type Settings, type Tuning } from '@bench/config';
 import { PROTO_LOADER_SETTINGS } from '@bench/proto';
-import { CaseRunner, parseCaseRequest, parsePathRequest, type CaseRun, type PathReport } from '@bench/harness';
+import { CallRunner, parseCaseRequest, parsePathRequest, type CallSamples, type PathReport } from '@bench/harness';
 import { callerSignal } from '@bench/samples';
 import { orBadRequest } from '@bench/validation';
 
@@ -10,7 +10,7 @@ import { orBadRequest } from '@bench/validation';
 @Controller('bench')
 export class BenchController {
   constructor(
-    private readonly runner: CaseRunner,
+    private readonly runner: CallRunner,
     @Inject(SETTINGS) private readonly settings: Settings,
   ) {}
 
@@ -46,7 +46,7 @@ export class BenchController {
   /** One case's calls; a caller that goes away before the answer ends the run (and frees the runner for the next). */
   @Post('run')
   @HttpCode(200)
-  run(@Body() body: unknown, @Res({ passthrough: true }) response: Response): Promise<CaseRun> {
+  run(@Body() body: unknown, @Res({ passthrough: true }) response: Response): Promise<CallSamples> {
     const request = orBadRequest(parseCaseRequest(body, this.settings, this.runner.payloadNames, this.runner.transportNames));
     return this.runner.run(request, callerSignal(undefined, response));
   }

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param } from '@nestjs/common';
 import { SETTINGS, type Settings } from '@bench/config';
 import { orBadRequest, parseEnumField, parseIntField } from '@bench/validation';
-import { CaseRunner } from '@bench/harness';
+import { CallRunner } from '@bench/harness';
 import type { TransportName } from '@bench/transports';
 
 /** What the blog's routes logged, now returned as JSON. */
@@ -17,7 +17,7 @@ export interface CallResult {
 @Controller('client')
 export class ClientController {
   constructor(
-    private readonly runner: CaseRunner,
+    private readonly runner: CallRunner,
     @Inject(SETTINGS) private readonly settings: Settings,
   ) {}
 

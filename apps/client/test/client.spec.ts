@@ -4,7 +4,7 @@ import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { DEFAULT_SETTINGS } from '@bench/config';
-import { parseCaseRun } from '@bench/harness';
+import { parseCallSamples } from '@bench/harness';
 import { buildRows } from '@bench/samples';
 import type { FakeServer } from '@bench/testing';
 import { AppModule } from '../src/app.module';
@@ -50,8 +50,8 @@ describe('client', () => {
       .send({ transport, rows: 100, requests: 3, warmup: 2, runs: 4 })
       .expect(200);
     const run = response.body;
-    // The reply is what the bench reads (CaseRun in libs/harness, checked as its HTTP driver checks it).
-    expect(parseCaseRun(run)).toEqual({ ok: true, value: run });
+    // The reply is what the bench reads (CallSamples in libs/harness, checked as its HTTP driver checks it).
+    expect(parseCallSamples(run)).toEqual({ ok: true, value: run });
     expect(run).toMatchObject({ transport, rows: 100, requests: 3, rowsPerCall: 300 });
     expect(run.samplesMs).toHaveLength(4);
     expect(run.warmupMs).toHaveLength(2);

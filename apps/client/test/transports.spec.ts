@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { DEFAULT_SETTINGS, GRPC_FLOW_CONTROL_WINDOW_BYTES, type NestVariant, type Settings } from '@bench/config';
-import { parseCaseRun } from '@bench/harness';
+import { parseCallSamples } from '@bench/harness';
 import { buildRows, NDJSON_FROM_ROWS } from '@bench/samples';
 import { startFakeGrpcServer, startFakeJsonServer, type FakeServer } from '@bench/testing';
 import { AppModule } from '../src/app.module';
@@ -40,7 +40,7 @@ describe.each<NestVariant>(['blog', 'tuned'])('client: json-h2 and proto-h1 (%s)
 
   it.each(['json-h2', 'proto-h1', 'connect-json', 'connect-proto', 'connect-grpc'])('POST /bench/run measures %s like every transport', async (transport) => {
     const run = (await http().post('/bench/run').send({ transport, rows: 100, requests: 3, warmup: 2, runs: 4 }).expect(200)).body;
-    expect(parseCaseRun(run)).toEqual({ ok: true, value: run });
+    expect(parseCallSamples(run)).toEqual({ ok: true, value: run });
     expect(run).toMatchObject({ transport, rows: 100, requests: 3, rowsPerCall: 300, serverMetricsError: null });
     expect(run.samplesMs).toHaveLength(4);
     expect(run.coldMs).toBeGreaterThan(0);

@@ -1,10 +1,10 @@
 import type { ProcessCost } from '@bench/config';
 import type { FieldResult } from '@bench/validation';
-import type { CaseRun, Phases } from './case-runner';
+import type { CallSamples, Phases } from './case-runner';
 import type { TlsHandshakes } from './tls-handshakes';
 import { TRANSPORT_NAMES, type Http2Windows, type TransportName } from '@bench/transports';
 
-/** A field of the reply that is not what CaseRun says it is. */
+/** A field of the reply that is not what CallSamples says it is. */
 class BadField extends Error {
   constructor(
     readonly field: string,
@@ -94,9 +94,9 @@ function windows(field: string, value: unknown): Http2Windows {
 
 /**
  * Validates the client's answer to POST /bench/run (the bench reads it from the Nest, bare and Go
- * clients alike), naming the first field that is not what CaseRun says.
+ * clients alike), naming the first field that is not what CallSamples says.
  */
-export function parseCaseRun(body: unknown): FieldResult<CaseRun> {
+export function parseCallSamples(body: unknown): FieldResult<CallSamples> {
   try {
     const input = object('reply', body);
     return {

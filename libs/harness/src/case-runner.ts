@@ -41,7 +41,7 @@ export interface Phases {
 }
 
 /** Raw samples of one case; the bench summarizes them. */
-export interface CaseRun {
+export interface CallSamples {
   transport: TransportName;
   rows: number;
   requests: number;
@@ -163,7 +163,7 @@ type MaybeSample = ProcessSample | { error: string };
  * Runs cases for one client process: cold call, warm-up, timed calls, and the costs around them.
  * Shared by every client variant (Nest, bare, tuned), so they measure exactly alike.
  */
-export class CaseRunner {
+export class CallRunner {
   private busy = false;
 
   private readonly endpoints: ReadonlyMap<string | undefined, PayloadEndpoint>;
@@ -194,7 +194,7 @@ export class CaseRunner {
    * aborts (the caller of the run went away) the run ends at once with the signal's reason and the
    * runner is free for the next: the call in flight then settles on its own, by its deadline at most.
    */
-  run(request: CaseRequest, signal?: AbortSignal): Promise<CaseRun> {
+  run(request: CaseRequest, signal?: AbortSignal): Promise<CallSamples> {
     const { transports, verify } = this.endpoint(request.payload);
     const transport = servedTransport(transports, request.transport, request.payload);
     return this.exclusive(async () => {

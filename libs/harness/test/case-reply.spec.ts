@@ -1,7 +1,7 @@
-import { parseCaseRun } from '../src/case-reply';
-import type { CaseRun } from '../src/case-runner';
+import { parseCallSamples } from '../src/case-reply';
+import type { CallSamples } from '../src/case-runner';
 
-const RUN: CaseRun = {
+const RUN: CallSamples = {
   transport: 'grpc',
   rows: 10,
   requests: 2,
@@ -16,11 +16,11 @@ const RUN: CaseRun = {
   serverMetricsError: 'server metrics unavailable: connection refused',
 };
 
-describe('parseCaseRun (the reply of POST /bench/run)', () => {
-  it('takes a reply as CaseRun declares it, the nullable fields null too', () => {
-    expect(parseCaseRun(JSON.parse(JSON.stringify(RUN)))).toEqual({ ok: true, value: RUN });
+describe('parseCallSamples (the reply of POST /bench/run)', () => {
+  it('takes a reply as CallSamples declares it, the nullable fields null too', () => {
+    expect(parseCallSamples(JSON.parse(JSON.stringify(RUN)))).toEqual({ ok: true, value: RUN });
     const empty = { ...RUN, coldMs: null, samplesMs: [], bytesPerResponse: null, phases: null, client: null, serverMetricsError: null };
-    expect(parseCaseRun(empty)).toEqual({ ok: true, value: empty });
+    expect(parseCallSamples(empty)).toEqual({ ok: true, value: empty });
   });
 
   it.each([
@@ -34,7 +34,7 @@ describe('parseCaseRun (the reply of POST /bench/run)', () => {
     ['a cost without its RSS', { ...RUN, client: { cpuUserMs: 1, cpuSystemMs: 1 } }, 'client.peakRssBytes', 'client.peakRssBytes must be a finite number, got nothing'],
     ['an error that is not text', { ...RUN, serverMetricsError: 7 }, 'serverMetricsError', 'serverMetricsError must be a string, got 7'],
   ])('refuses %s, naming the field', (_what, body, field, message) => {
-    const result = parseCaseRun(body);
+    const result = parseCallSamples(body);
     expect(result.ok).toBe(false);
     if (!result.ok) {
       expect(result.error.field).toBe(field);

@@ -1,6 +1,6 @@
 import type { ProcessSample } from '@bench/config';
 import { buildRows } from '@bench/samples';
-import { BusyError, CaseFailure, CaseRunner, DeadlineExceeded, timeCall, withinDeadline } from '../src/case-runner';
+import { BusyError, CaseFailure, CallRunner, DeadlineExceeded, timeCall, withinDeadline } from '../src/case-runner';
 import { MAX_RUN_CALLS, MAX_RUN_ROWS, parseCaseRequest } from '../src/case-request';
 import { ReplyMeter, type Connection, type RowTransport, type TransportName } from '@bench/transports';
 
@@ -45,10 +45,10 @@ class FakeTransport implements RowTransport {
   }
 }
 
-describe('CaseRunner', () => {
+describe('CallRunner', () => {
   it('runs the cold call on a fresh connection, the warm-up, then the timed calls, with costs and phases', async () => {
     const json = new FakeTransport('json');
-    const runner = new CaseRunner({ json, grpc: new FakeTransport('grpc') });
+    const runner = new CallRunner({ json, grpc: new FakeTransport('grpc') });
     const run = await runner.run({ transport: 'json', rows: 10, requests: 3, warmup: 2, runs: 4, cold: true, deadlineMs: 5000 });
     expect(json.opened).toBe(1);
     expect(json.closed).toBe(1);
@@ -62,7 +62,7 @@ describe('CaseRunner', () => {
   });
 
   it('prepares without timing when runs is 0', async () => {
-    const run = await new CaseRunner({ json: new FakeTransport('json'), grpc: new FakeTransport('grpc') }).run({
+    const run = await new CallRunner({ json: new FakeTransport('json'), grpc: new FakeTransport('grpc') }).run({
       transport: 'grpc',
       rows: 1,
       requests: 1,
@@ -77,14 +77,14 @@ describe('CaseRunner', () => {
   it('fails loudly, naming the stage, when a reply is wrong', async () => {
     const grpc = new FakeTransport('grpc');
     grpc.rows = (count) => buildRows(count).slice(1);
-    const runner = new CaseRunner({ json: new FakeTransport('json'), grpc });
+    const runner = new CallRunner({ json: new FakeTransport('json'), grpc });
     const failure = runner.run({ transport: 'grpc', rows: 5, requests: 1, warmup: 0, runs: 1, cold: true, deadlineMs: 5000 });
     await expect(failure).rejects.toBeInstanceOf(CaseFailure);
     await expect(failure).rejects.toThrow('cold call failed: wrong reply: expected 5 rows, got 4');
   });
 
   it('refuses a second case while one runs', async () => {
-    const runner = new CaseRunner({ json: new FakeTransport('json'), grpc: new FakeTransport('grpc') });
+    const runner = new CallRunner({ json: new FakeTransport('json'), grpc: new FakeTransport('grpc') });
     const first = runner.run({ transport: 'json', rows: 1, requests: 1, warmup: 0, runs: 1, cold: false, deadlineMs: 5000 });
     await expect(runner.timeOnce('json', 1, 1, 5000)).rejects.toBeInstanceOf(BusyError);
     await first;
@@ -96,13 +96,13 @@ describe('CaseRunner', () => {
     const orders = new FakeTransport('json');
     const checked: number[] = [];
     const verify = (_body: unknown, rows: number) => (checked.push(rows), { ok: true as const });
-    const runner = new CaseRunner({ json: blog, grpc: new FakeTransport('grpc') }, { orders: { transports: { json: orders, grpc: new FakeTransport('grpc') }, verify } });
+    const runner = new CallRunner({ json: blog, grpc: new FakeTransport('grpc') }, { orders: { transports: { json: orders, grpc: new FakeTransport('grpc') }, verify } });
     expect(runner.payloadNames).toEqual(['orders']);
     await runner.run({ transport: 'json', rows: 4, requests: 2, warmup: 0, runs: 1, cold: true, deadlineMs: 5000, payload: 'orders' });
     expect([orders.opened, blog.opened]).toEqual([1, 0]);
     expect(checked).toEqual([4, 4, 4, 4]);
     await expect(runner.timeOnce('json', 3, 1, 5000, 'orders')).resolves.toMatchObject({ rowsReceived: 3 });
-    const failing = new CaseRunner({ json: blog, grpc: blog }, { orders: { transports: { json: orders, grpc: orders }, verify: () => ({ ok: false, reason: 'no' }) } });
+    const failing = new CallRunner({ json: blog, grpc: blog }, { orders: { transports: { json: orders, grpc: orders }, verify: () => ({ ok: false, reason: 'no' }) } });
     await expect(failing.timeOnce('json', 1, 1, 5000, 'orders')).rejects.toThrow('wrong reply: no');
   });
 
@@ -124,7 +124,7 @@ describe('CaseRunner', () => {
   it('names the stage when a call of the case misses its deadline', async () => {
     const json = new FakeTransport('json');
     json.shared = () => ({ fetchAll: () => new Promise(() => undefined), close: async () => undefined });
-    const runner = new CaseRunner({ json, grpc: new FakeTransport('grpc') });
+    const runner = new CallRunner({ json, grpc: new FakeTransport('grpc') });
     await expect(runner.run({ transport: 'json', rows: 1, requests: 1, warmup: 1, runs: 1, cold: false, deadlineMs: 30 })).rejects.toThrow(
       'warmup call failed: DEADLINE_EXCEEDED: no complete reply within the call\'s deadline of 30 ms',
     );
@@ -192,13 +192,13 @@ describe('parseCaseRequest', () => {
   });
 });
 
-describe('CaseRunner cancelled by its caller', () => {
+describe('CallRunner cancelled by its caller', () => {
   it('ends a run when its signal aborts, mid-call, and is free for the next run at once', async () => {
     const json = new FakeTransport('json');
     let release: () => void = () => undefined;
     const hanging: Connection = { fetchAll: () => new Promise((resolve) => (release = () => resolve([]))), close: async () => undefined };
     json.shared = () => hanging;
-    const runner = new CaseRunner({ json });
+    const runner = new CallRunner({ json });
     const caller = new AbortController();
     const request = { transport: 'json' as const, rows: 1, requests: 1, warmup: 0, runs: 3, cold: false, deadlineMs: 60_000 };
     const first = runner.run(request, caller.signal);
@@ -212,11 +212,11 @@ describe('CaseRunner cancelled by its caller', () => {
   });
 });
 
-describe('CaseRunner when the server cannot be reached for its counters', () => {
+describe('CallRunner when the server cannot be reached for its counters', () => {
   it('records why after the case deadline instead of waiting for a read that never answers (a blackholed path)', async () => {
     const json = new FakeTransport('json');
     json.readServerMetrics = () => new Promise<ProcessSample>(() => undefined);
-    const runner = new CaseRunner({ json });
+    const runner = new CallRunner({ json });
     const run = await runner.run({ transport: 'json', rows: 1, requests: 1, warmup: 0, runs: 1, cold: false, deadlineMs: 50 });
     expect(run.samplesMs).toHaveLength(1);
     expect(run.server).toBeNull();
@@ -226,7 +226,7 @@ describe('CaseRunner when the server cannot be reached for its counters', () => 
   it('is free at once when its caller goes away during the read', async () => {
     const json = new FakeTransport('json');
     json.readServerMetrics = () => new Promise<ProcessSample>(() => undefined);
-    const runner = new CaseRunner({ json });
+    const runner = new CallRunner({ json });
     const caller = new AbortController();
     const request = { transport: 'json' as const, rows: 1, requests: 1, warmup: 0, runs: 1, cold: false, deadlineMs: 60_000 };
     const first = runner.run(request, caller.signal);

@@ -1,11 +1,11 @@
-// A realistic RunDocument built the way main.ts builds one (runCases → toCaseResult), with a scripted
+// A realistic RunDocument built the way main.ts builds one (runVisits → toCell), with a scripted
 // driver instead of the network: deterministic, so reports rendered from it can be compared and tested.
 import { BLOG_CASES } from '../src/plan/cases';
 import type { CaseCall } from '../src/measure/drivers/driver';
 import { FakeDriver, type FakeScript } from '../src/measure/drivers/fake-driver';
-import type { CaseResult, Phases, PlannedCase, ProcessCost, RunDocument, Transport } from '../src/results/model';
-import { phaseBreakdown, toCaseResult } from '../src/results/results';
-import { runCases } from '../src/measure/runner';
+import type { Cell, Phases, Visit, ProcessCost, RunDocument, Transport } from '../src/results/model';
+import { phaseBreakdown, toCell } from '../src/results/results';
+import { runVisits } from '../src/measure/runner';
 
 /** The error the failing cell reports: markup, an ampersand, quotes and a pipe, to test escaping. */
 export const FIXTURE_ERROR = `HTTP 502: <script>alert("x")</script> & 'upstream' | code 14 UNAVAILABLE`;
@@ -61,7 +61,7 @@ function latencies(script: CellScript, seed: number, count: number): number[] {
   return values.map((v) => Math.round(v * 1000) / 1000);
 }
 
-function planFor(caseId: string): PlannedCase {
+function planFor(caseId: string): Visit {
   const record = BLOG_CASES.find((c) => c.id === caseId);
   if (!record) throw new Error(`fixture: unknown case ${caseId}`);
   // Fixed here rather than taken from the catalog's defaults, which may change.
@@ -85,7 +85,7 @@ const MiB = 1024 * 1024;
  * proportion to the time spent, so the charts look like a real run. ①-1 grpc keeps no server cost
  * (a server that could not report its metrics).
  */
-function plausibleCosts(r: CaseResult): CaseResult {
+function plausibleCosts(r: Cell): Cell {
   if (!r.ok) return r;
   const busy = r.samplesMs.reduce((a, b) => a + b, 0);
   const payload = (r.bytes ?? 0) * r.requests;
@@ -103,7 +103,7 @@ function plausibleCosts(r: CaseResult): CaseResult {
 }
 
 /** The phases a client and servers that time them would have reported, against the cell's mean. */
-function scriptedPhases(r: CaseResult): CaseResult {
+function scriptedPhases(r: Cell): Cell {
   if (!r.ok) return r;
   const phases = PHASES[r.case]?.[r.transport];
   if (!phases) throw new Error(`fixture: no phases for ${r.case} ${r.transport}`);
@@ -111,7 +111,7 @@ function scriptedPhases(r: CaseResult): CaseResult {
 }
 
 /** Fixed clocks instead of the runner's real ones, so the document is the same on every run. */
-function fixedClock(r: CaseResult, index: number): CaseResult {
+function fixedClock(r: Cell, index: number): Cell {
   const startedAt = new Date(Date.UTC(2026, 10, 21, 10, 43, 21) + index * 4_000).toISOString();
   const wallMs = Math.round((r.samplesMs.reduce((a, b) => a + b, 0) + (r.coldMs ?? 0) + r.warmupMs.reduce((a, b) => a + b, 0)) * 1000) / 1000;
   return { ...r, startedAt, wallMs };
@@ -153,8 +153,8 @@ export interface FixtureOptions {
  */
 export async function buildRunDocument(options: FixtureOptions = {}): Promise<RunDocument> {
   const plan = FIXTURE_CASES.map(planFor);
-  const raws = await runCases(plan, new FakeDriver(scriptFor), { onCaseDone: () => undefined });
-  const results = raws.map(toCaseResult).map(plausibleCosts).map(scriptedPhases).map(fixedClock);
+  const raws = await runVisits(plan, new FakeDriver(scriptFor), { onVisitDone: () => undefined });
+  const results = raws.map(toCell).map(plausibleCosts).map(scriptedPhases).map(fixedClock);
   return {
     schemaVersion: 3,
     incomplete: options.incomplete ?? false,
@@ -171,7 +171,7 @@ export async function buildRunDocument(options: FixtureOptions = {}): Promise<Ru
     },
     settings: {
       startedAt: '2026-11-21T10:43:20.997Z',
-      profile: 'default',
+      preset: 'default',
       cases: [...FIXTURE_CASES],
       transports: ['json', 'grpc'],
       runs: 10,
@@ -225,7 +225,7 @@ function multiScript(variant: string): (call: CaseCall) => FakeScript {
   };
 }
 
-function multiPhases(r: CaseResult): CaseResult {
+function multiPhases(r: Cell): Cell {
   if (!r.ok) return r;
   const median = MULTI_MEDIANS[r.variant][r.case][r.transport]!;
   const [build, encode, decode] = PHASE_SHARES[`${r.case} ${r.transport}`] ?? PHASE_SHARES[r.transport];
@@ -243,9 +243,9 @@ export async function buildMultiVariantDocument(): Promise<RunDocument> {
   for (const variant of MULTI_VARIANTS) {
     const plan = MULTI_CASES.map((id) => ({ ...planFor(id), variant, runs: 10 }));
     // A driver per variant, as each variant has its own client app.
-    raws.push(...(await runCases(plan, new FakeDriver(multiScript(variant)), { onCaseDone: () => undefined })));
+    raws.push(...(await runVisits(plan, new FakeDriver(multiScript(variant)), { onVisitDone: () => undefined })));
   }
-  const results = raws.map(toCaseResult).map(plausibleCosts).map(multiPhases).map(fixedClock);
+  const results = raws.map(toCell).map(plausibleCosts).map(multiPhases).map(fixedClock);
   const base = await buildRunDocument();
   return {
     ...base,

@@ -84,7 +84,7 @@ describe('bench:all (built apps, quick profile)', () => {
     const doc = JSON.parse(fs.readFileSync(path.join(runDir, 'results.json'), 'utf8'));
     expect(doc.incomplete).toBe(false);
     expect(doc.provenance).toMatchObject({ gitCommit: expect.any(String), client: { node: process.version, cpuCount: expect.any(Number) } });
-    expect(doc.settings).toMatchObject({ profile: 'quick', runsOverride: 2, transports: ['json', 'grpc'], order: expect.stringContaining('interleaved') });
+    expect(doc.settings).toMatchObject({ preset: 'quick', runsOverride: 2, transports: ['json', 'grpc'], order: expect.stringContaining('interleaved') });
     expect(doc.provenance.pinning).toMatchObject({ requested: false, pinned: false });
     // Every app ran on the project's pinned Node (the one npm ci brings), read from the running processes.
     const pinned = `v${defaultRuntime().version}`;
@@ -304,7 +304,7 @@ describe('bench:all (built apps, quick profile)', () => {
     });
     const [dir] = fs.readdirSync(out).filter((name) => /^soak-\d{4}-/.test(name));
     const doc = JSON.parse(fs.readFileSync(path.join(out, dir, 'results.json'), 'utf8'));
-    expect(doc).toMatchObject({ suite: 'soak', incomplete: false, settings: { durationS: 2, profile: 'quick' }, provenance: { gitCommit: expect.any(String) } });
+    expect(doc).toMatchObject({ suite: 'soak', incomplete: false, settings: { durationS: 2, preset: 'quick' }, provenance: { gitCommit: expect.any(String) } });
     expect(doc.results.loads.map((l: { errors: number }) => l.errors)).toEqual([0, 0]);
     expect(doc.results.loads.every((l: { calls: number }) => l.calls > 100)).toBe(true);
     expect(doc.results.rssWarm['server-a']).toBeGreaterThan(0);

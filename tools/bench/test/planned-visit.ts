@@ -1,6 +1,6 @@
 import { BLOG_CASES } from '../src/plan/cases';
 import { callDeadlineMs } from '../src/plan/deadlines';
-import type { CaseRecord, PlannedCase } from '../src/results/model';
+import type { CaseRecord, Visit } from '../src/results/model';
 
 /** A blog case's record by its id (①-1 … 20k×4). */
 export function blogCase(id: string): CaseRecord {
@@ -10,7 +10,7 @@ export function blogCase(id: string): CaseRecord {
 }
 
 /** One visit as the quick preset plans it (cold call, one warm-up call, 3 runs, no budget, its own deadline); override what a test varies. */
-export function plannedVisit(caseId: string, overrides: Partial<PlannedCase> = {}): PlannedCase {
+export function plannedVisit(caseId: string, overrides: Partial<Visit> = {}): Visit {
   const record = blogCase(caseId);
   return {
     network: 'loopback', runtime: '24', variant: 'blog', record, transports: ['json', 'grpc'], warmup: 1, warmupMs: 0, runs: 3, settleMs: 0,

@@ -11,7 +11,7 @@ const tester = new RuleTester({ languageOptions: { parser: tsParser, ecmaVersion
 describe('the rooms rule', () => {
   tester.run('bench/rooms', plugin.rules.rooms, {
     valid: [
-      { filename: at('measure/runner.ts'), code: "import { planCases } from '../plan';" },
+      { filename: at('measure/runner.ts'), code: "import { planVisits } from '../plan';" },
       { filename: at('measure/drivers/http-driver.ts'), code: "import type { Measurement } from '../../results';" },
       { filename: at('measure/runner.ts'), code: "import type { Driver } from './drivers/driver';" },
       { filename: at('export/html/report.ts'), code: "import { ms } from '../../results'; import { renderVerdictSection } from './verdict';" },

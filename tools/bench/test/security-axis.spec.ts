@@ -1,6 +1,6 @@
 import { parseOptions, UsageError } from '../src/plan/options';
-import { appSetKey, planCases } from '../src/plan/plan';
-import { cellKey, findCell, securityOf, toCaseResult } from '../src/results/results';
+import { appSetKey, planVisits } from '../src/plan/plan';
+import { cellKey, findCell, securityOf, toCell } from '../src/results/results';
 import { verdict } from '../src/results/verdict';
 import { decisionMap } from '../src/results/decision-map';
 import { renderMarkdown } from '../src/export/markdown';
@@ -8,7 +8,7 @@ import { renderCsv } from '../src/export/csv';
 import { renderReport } from '../src/export/html/report';
 import { compareKit } from '../src/compare/compare';
 import type { RunDocument } from '../src/results/model';
-import { caseResult } from './case-result';
+import { handMadeCell } from './hand-made-cell';
 
 // --security as an axis like --network and --node: its records, the plan, the cells' key and every export.
 describe('--security', () => {
@@ -23,16 +23,16 @@ describe('--security', () => {
   });
 
   it('plans every case once per mode, each mode on apps of its own', () => {
-    const plan = planCases(parseOptions(['--security', 'plain,tls', '--cases', '1-1', '--forks', '0', '--visits', '1', '--runs', '2'], '/work'));
+    const plan = planVisits(parseOptions(['--security', 'plain,tls', '--cases', '1-1', '--forks', '0', '--visits', '1', '--runs', '2'], '/work'));
     expect(plan.map((p) => p.security)).toEqual(['plain', 'tls']);
     expect(new Set(plan.map(appSetKey)).size).toBe(2);
   });
 
-  const plain = caseResult({ security: 'plain', transport: 'json', samplesMs: [10, 10, 10], summary: null });
+  const plain = handMadeCell({ security: 'plain', transport: 'json', samplesMs: [10, 10, 10], summary: null });
   const results = ['plain', 'tls'].flatMap((security, i) =>
     (['json', 'grpc'] as const).map((transport, j) => {
       const samples = [10 + i + j, 11 + i + j, 12 + i + j];
-      return caseResult({ security, transport, samplesMs: samples, summary: toCaseResult({ network: 'loopback', runtime: '24', security, variant: 'blog', case: '①-2', transport, rows: 1, requests: 1, warmup: 0, runs: 3, blogMs: null, startedAt: '', wallMs: 1, machineProbeMs: null, measurement: { coldMs: 1, warmupMs: [], samplesMs: samples, bytesPerResponse: null, rowsPerCall: 1, phases: null, client: null, server: null, serverMetricsError: null }, sampleOrder: [], error: null, failure: null }).summary });
+      return handMadeCell({ security, transport, samplesMs: samples, summary: toCell({ network: 'loopback', runtime: '24', security, variant: 'blog', case: '①-2', transport, rows: 1, requests: 1, warmup: 0, runs: 3, blogMs: null, startedAt: '', wallMs: 1, machineProbeMs: null, measurement: { coldMs: 1, warmupMs: [], samplesMs: samples, bytesPerResponse: null, rowsPerCall: 1, phases: null, client: null, server: null, serverMetricsError: null }, sampleOrder: [], error: null, failure: null }).summary });
     }),
   );
 

@@ -1,12 +1,12 @@
 import { COMPARE_KIT_SOURCE, type ComparableResult } from './compare';
-import { networkOf, runtimeOf, securityOf, type StoredRun, type SuiteRunEntry } from '../results';
+import { networkOf, runtimeOf, securityOf, type StoredRun, type SuiteRunEntry, presetOf } from '../results';
 
 /** What the index embeds per run: enough to list it and compare any two, nothing more. */
 interface RunEntry {
   name: string;
   commit: string;
   startedAt: string;
-  profile: string;
+  preset: string;
   incomplete: boolean;
   failed: number;
   cells: number;
@@ -20,7 +20,7 @@ function entry(run: StoredRun, hasReport: boolean): RunEntry {
     name: run.name,
     commit: String(run.doc.provenance?.gitCommit ?? '').slice(0, 12),
     startedAt: String(settings.startedAt ?? run.name),
-    profile: String(settings.profile ?? '?'),
+    preset: presetOf(settings),
     incomplete: Boolean(run.doc.incomplete),
     failed: run.doc.results.filter((r) => !r.ok).length,
     cells: run.doc.results.length,
@@ -120,7 +120,7 @@ ${suiteRows}
     .map((e) => {
       const link = e.hasReport ? `<a href="${encodeURIComponent(e.name)}/report.html">${escapeHtml(e.name)}</a>` : escapeHtml(e.name);
       const status = e.incomplete ? '<span class="warn">incomplete</span>' : e.failed > 0 ? `<span class="warn">${e.failed} failed</span>` : 'ok';
-      return `<tr><td>${link}</td><td><code>${escapeHtml(e.commit)}</code></td><td>${escapeHtml(e.profile)}</td><td class="num">${e.cells}</td><td>${status}</td><td><a href="${encodeURIComponent(e.name)}/results.md">results.md</a></td></tr>`;
+      return `<tr><td>${link}</td><td><code>${escapeHtml(e.commit)}</code></td><td>${escapeHtml(e.preset)}</td><td class="num">${e.cells}</td><td>${status}</td><td><a href="${encodeURIComponent(e.name)}/results.md">results.md</a></td></tr>`;
     })
     .join('\n');
   return `<!doctype html>
@@ -129,7 +129,7 @@ ${suiteRows}
 <body>
 <h1>gRPC vs JSON benchmark runs</h1>
 <p>${entries.length} run(s) in this folder, newest first. Each links to its report.</p>
-<table id="runs"><thead><tr><th>run (UTC)</th><th>commit</th><th>profile</th><th>cells</th><th>status</th><th>table</th></tr></thead>
+<table id="runs"><thead><tr><th>run (UTC)</th><th>commit</th><th>preset</th><th>cells</th><th>status</th><th>table</th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table>

@@ -1,6 +1,6 @@
 // The ablation table (issue #18) as results.md and report.html print it: rows from ablation(), never
 // recomputed here.
-import { ablation, EFFECT_THRESHOLD, type AblationRow, type CaseResult, ms } from '../results';
+import { ablation, EFFECT_THRESHOLD, type AblationRow, type Cell, ms } from '../results';
 
 export const ABLATION_HEADING = 'Ablation: each tuning measured alone';
 
@@ -23,7 +23,7 @@ export const ABLATION_NOTE =
   'succeeded (the failure is in the run\'s list of failures). Only the transports each tuning changes are run.';
 
 /** results.md's section, or nothing when the run has no ablation variants. */
-export function renderAblationSection(results: readonly CaseResult[]): string[] {
+export function renderAblationSection(results: readonly Cell[]): string[] {
   const rows = ablation(results);
   if (rows.length === 0) return [];
   const header = ablationHeader(rows);

@@ -1,6 +1,6 @@
 // The attribution table (issue #23) as results.md and report.html print it: rows from attribution(),
 // never recomputed here.
-import { FACTORS, type Attribution, type Factor, type CaseResult, placeLabeller, bytes } from '../results';
+import { FACTORS, type Attribution, type Factor, type Cell, placeLabeller, bytes } from '../results';
 
 /** One factor as a table cell: the ratio and its 95 % bootstrap CI, or why there is none. */
 export function factorCell(factor: Factor): string {
@@ -40,7 +40,7 @@ export function renderAttributionMarkdown(a: Attribution): string {
  * The HTTP/2 receive windows each transport's client session really had (read back by the client), one
  * entry per variant and transport that reported them: "json-h2 (blog): stream 64.0 KiB, connection 64.0 KiB".
  */
-export function describeWindows(results: readonly CaseResult[]): string[] {
+export function describeWindows(results: readonly Cell[]): string[] {
   const seen = new Map<string, string>();
   const placeOf = placeLabeller(results);
   for (const r of results) {
@@ -52,7 +52,7 @@ export function describeWindows(results: readonly CaseResult[]): string[] {
 }
 
 /** results.md's section: heading, table, note and windows, or nothing when the run has no decomposition transports. */
-export function renderAttributionSection(a: Attribution, results: readonly CaseResult[] = []): string[] {
+export function renderAttributionSection(a: Attribution, results: readonly Cell[] = []): string[] {
   if (a.rows.length === 0) return [];
   const windows = describeWindows(results);
   return [

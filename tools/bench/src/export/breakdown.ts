@@ -1,6 +1,6 @@
 // The breakdown's tables in Markdown: where a call's time goes (phaseParts) and the variants' ratios
 // (variantRatios), both computed in results/breakdown.ts.
-import { ms, phaseParts, ratio, variantRatios, type CaseResult, type PhasePart } from '../results';
+import { ms, phaseParts, ratio, variantRatios, type Cell, type PhasePart } from '../results';
 
 function share(part: PhasePart, totalMs: number): string {
   if (part.ms === null) return '—';
@@ -12,7 +12,7 @@ function share(part: PhasePart, totalMs: number): string {
  * rows, the client's timing of decoding them, and what is left (framework, transport, waiting).
  * Parallel calls sum every request's phases, so a phase can exceed the wall time it overlaps.
  */
-export function renderBreakdown(results: readonly CaseResult[]): string {
+export function renderBreakdown(results: readonly Cell[]): string {
   const rows = results.filter((r) => r.ok && r.phases);
   if (rows.length === 0) return '';
   return [
@@ -26,7 +26,7 @@ export function renderBreakdown(results: readonly CaseResult[]): string {
 }
 
 /** The variants table in Markdown (see variantRatios); empty with fewer than two variants. */
-export function renderVariantRatios(results: readonly CaseResult[]): string {
+export function renderVariantRatios(results: readonly Cell[]): string {
   const table = variantRatios(results);
   if (!table) return '';
   const { variants, pairs } = table;

@@ -1,4 +1,4 @@
-import { type CaseResult, networkOf, runtimeOf, securityOf } from '../results';
+import { type Cell, networkOf, runtimeOf, securityOf } from '../results';
 
 const COLUMNS = [
   'row_type',
@@ -64,7 +64,7 @@ function cell(value: string | number | boolean | null | undefined): string {
  * results.csv: one `sample` row per timed sample and one `summary` row per case × transport, in one
  * file with a `row_type` column, so a spreadsheet or pandas can filter either.
  */
-export function renderCsv(results: readonly CaseResult[]): string {
+export function renderCsv(results: readonly Cell[]): string {
   const rows: Row[] = [];
   for (const r of results) {
     const key = { network: networkOf(r), node: runtimeOf(r), security: securityOf(r), variant: r.variant, case: r.case, transport: r.transport, rows: r.rows, requests: r.requests };

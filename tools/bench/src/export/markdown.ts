@@ -1,4 +1,4 @@
-import { type CaseResult, type RunDocument, describeDeployedApps, failedCellText, anyOffLoopback, anyRuntimes, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf, securityOf, anySecurity, decisionMap, verdict, attribution, withoutAblations, bytes, count, describeMemoryReclaim, describeNetworks, describeRuntimes, describePaths, describeVisits, ms, ratio } from '../results';
+import { type Cell, type RunDocument, describeDeployedApps, failedCellText, anyOffLoopback, anyRuntimes, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf, securityOf, anySecurity, decisionMap, verdict, attribution, withoutAblations, bytes, count, describeMemoryReclaim, describeNetworks, describeRuntimes, describePaths, describeVisits, ms, ratio, presetOf } from '../results';
 import { renderBreakdown, renderVariantRatios } from './breakdown';
 import { renderDecisionMap } from './decision-map';
 import { renderVerdictMarkdown, VERDICT_NOTE } from './verdict';
@@ -30,20 +30,20 @@ export const TABLE_HEADER = [
 ];
 
 /** The table's columns for these results: with a network column first when any ran off loopback, a node column when several runtimes ran, a security column when any ran over TLS. */
-export function tableHeader(results: readonly CaseResult[]): string[] {
+export function tableHeader(results: readonly Cell[]): string[] {
   return [...(anyOffLoopback(results) ? ['network'] : []), ...(anyRuntimes(results) ? ['node'] : []), ...(anySecurity(results) ? ['security'] : []), ...TABLE_HEADER];
 }
 
 /** Marks a noisy cell's median so no one reads its decimals as signal (explained in a footnote). */
 export const NOISY_MARK = '~';
 
-function ci(summary: CaseResult['summary']): string {
+function ci(summary: Cell['summary']): string {
   const interval = summary?.medianCi;
   return interval ? `${ms(interval.low)}–${ms(interval.high)}` : '—';
 }
 
 /** The blog-style table: one row per case and transport, ratios on each case's first row. */
-export function renderTable(results: readonly CaseResult[]): string {
+export function renderTable(results: readonly Cell[]): string {
   const header = tableHeader(results);
   const labels = header.length - TABLE_HEADER.length + 5;
   const lines = [`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i < labels ? '---' : '---:')).join('|')}|`];
@@ -102,7 +102,7 @@ function describeMachine(doc: RunDocument): string {
 }
 
 /** The footnote for noisy cells and outliers, or nothing when there are none. */
-export function renderNotes(results: readonly CaseResult[]): string {
+export function renderNotes(results: readonly Cell[]): string {
   const noisy = results.filter((r) => r.ok && r.summary?.noisy);
   const outliers = results.filter((r) => r.ok && (r.summary?.outliers.indices.length ?? 0) > 0);
   const lines: string[] = [];
@@ -135,7 +135,7 @@ function describeProbe(doc: RunDocument): string {
 }
 
 /** The section results.md opens with, and the terminal's last table (export/terminal.ts): winner, factor, why. */
-export function renderVerdictSection(named: readonly CaseResult[]): string[] {
+export function renderVerdictSection(named: readonly Cell[]): string[] {
   return ['## Verdict: who wins, by how much, and why', '', renderVerdictMarkdown(verdict(named)), '', VERDICT_NOTE, ''];
 }
 
@@ -160,7 +160,7 @@ export function renderMarkdown(doc: RunDocument): string {
     ...renderTlsSection(doc.results),
     '## How the run was made',
     '',
-    `- commit \`${commit}\`${doc.provenance.gitDirty ? ' (with uncommitted changes)' : ''}; profile \`${String(settings.profile)}\`; ` +
+    `- commit \`${commit}\`${doc.provenance.gitDirty ? ' (with uncommitted changes)' : ''}; preset \`${presetOf(settings)}\`; ` +
       `warm-up ${String(settings.warmup)} call(s) and ${String(settings.warmupMs ?? 0)} ms per case and transport; timed runs per case as in the table's n`,
     `- machine: ${describeMachine(doc)}`,
     `- ${describePinning(doc)}; times are measured inside the client`,

@@ -1,6 +1,6 @@
 // The network stage's own CPU as a table: the rows of results/path-cost.ts in results.md's and report.html's words;
 // a path profile's counters per cell (results/path-counter-rows.ts) likewise, and the servers' listen queue where it overflowed.
-import { count, listenQueueRows, ms, pathCostRows, pathCostTotal, pathCounterRows, type CaseResult, type ListenQueueRow, type PathCostRow, type PathCounterRow } from '../results';
+import { count, listenQueueRows, ms, pathCostRows, pathCostTotal, pathCounterRows, type Cell, type ListenQueueRow, type PathCostRow, type PathCounterRow } from '../results';
 
 const percent = (share: number | null) => (share === null ? '–' : `${(share * 100).toFixed(1)} %`);
 
@@ -37,7 +37,7 @@ function markdownSection(heading: string, note: string, header: readonly string[
 }
 
 /** results.md's section, empty when no cell crossed a delayer. */
-export function renderPathCostSection(results: readonly CaseResult[]): string[] {
+export function renderPathCostSection(results: readonly Cell[]): string[] {
   const cells = pathCostRows(results);
   const total = pathCostTotal(cells);
   if (total === null) return [];
@@ -60,7 +60,7 @@ export function pathCounterCells(r: PathCounterRow): string[] {
 }
 
 /** results.md's section, empty when no cell crossed a path profile's parts. */
-export function renderPathCountersSection(results: readonly CaseResult[]): string[] {
+export function renderPathCountersSection(results: readonly Cell[]): string[] {
   const rows = pathCounterRows(results);
   return rows.length === 0 ? [] : markdownSection(PATH_COUNTERS_HEADING, PATH_COUNTERS_NOTE, PATH_COUNTERS_HEADER, PATH_COUNTERS_FIRST_NUMBER, rows.map(pathCounterCells));
 }
@@ -83,7 +83,7 @@ export function listenQueueCells(r: ListenQueueRow): string[] {
 }
 
 /** results.md's section, empty when no cell's listen queue overflowed or failed a SYN-cookie check. */
-export function renderListenQueueSection(results: readonly CaseResult[]): string[] {
+export function renderListenQueueSection(results: readonly Cell[]): string[] {
   const rows = listenQueueRows(results);
   return rows.length === 0 ? [] : markdownSection(LISTEN_QUEUE_HEADING, LISTEN_QUEUE_NOTE, LISTEN_QUEUE_HEADER, LISTEN_QUEUE_FIRST_NUMBER, rows.map(listenQueueCells));
 }

@@ -1,4 +1,4 @@
-import { type CaseResult, ms, placeLabeller, securityOf } from '../results';
+import { type Cell, ms, placeLabeller, securityOf } from '../results';
 
 export const TLS_HEADING = 'TLS: the handshakes behind each cell';
 export const TLS_HEADER = ['where', 'variant', 'case', 'transport', 'negotiated', 'cold call ms', 'cold handshakes × mean ms (resumed)', 'handshakes during the timed calls'];
@@ -14,7 +14,7 @@ export const TLS_NOTE =
  * timed calls made again, resumed or not; one row of cells per result, the same for Markdown and HTML.
  * Empty when no cell ran over TLS.
  */
-export function tlsRows(results: readonly CaseResult[]): { result: CaseResult; cells: string[] }[] {
+export function tlsRows(results: readonly Cell[]): { result: Cell; cells: string[] }[] {
   const placeOf = placeLabeller(results);
   return results
     .filter((r) => securityOf(r) !== 'plain' && r.ok)
@@ -36,7 +36,7 @@ export function tlsRows(results: readonly CaseResult[]): { result: CaseResult; c
 }
 
 /** results.md's section (no lines when no cell ran over TLS). */
-export function renderTlsSection(results: readonly CaseResult[]): string[] {
+export function renderTlsSection(results: readonly Cell[]): string[] {
   const rows = tlsRows(results);
   if (rows.length === 0) return [];
   return [`## ${TLS_HEADING}`, '', `| ${TLS_HEADER.join(' | ')} |`, '|---|---|---|---|---|---:|---|---|', ...rows.map((row) => `| ${row.cells.join(' | ')} |`), '', TLS_NOTE, ''];

@@ -1,12 +1,12 @@
 // How long a run will take, from what the same cells took in the last runs on this machine (the results
 // folder's history). The blog's figures (expectedCostMs) are only the fallback: on a shared VM, across a
 // network or with a slow codec they were off by 2× either way, and a newcomer plans around that line.
-import { cellLabel, type CaseResult, type PlannedCase, type RunDocument, type StoredRun, type Transport } from '../results';
+import { cellLabel, type Cell, type Visit, type RunDocument, type StoredRun, type Transport } from '../results';
 import { duration } from './progress';
 
 /** The model's guesses, used where the history has nothing (progress.ts: from the blog's figures). */
 export interface CostModel {
-  visitMs: (planned: PlannedCase) => number;
+  visitMs: (planned: Visit) => number;
   setStartMs: number;
   stageBuildMs: number;
 }
@@ -48,7 +48,7 @@ const median = (values: readonly number[]) => {
 };
 
 /** Visits a past cell was measured in: recorded per cell since visitsDone, else the run's setting. */
-function visitsOf(doc: RunDocument, cell: CaseResult, label: string): number {
+function visitsOf(doc: RunDocument, cell: Cell, label: string): number {
   const done = (doc.settings.visitsDone as Record<string, number> | undefined)?.[label];
   const perCase = (doc.settings.visitsPerCase as Record<string, number> | undefined)?.[cell.case];
   return Math.max(1, done ?? perCase ?? 1);
@@ -56,7 +56,7 @@ function visitsOf(doc: RunDocument, cell: CaseResult, label: string): number {
 
 /** The cells of one past run that every transport measured, keyed by network, runtime, variant and case. */
 function pastCells(doc: RunDocument): Map<string, PastCell> {
-  const byKey = new Map<string, CaseResult[]>();
+  const byKey = new Map<string, Cell[]>();
   for (const cell of doc.results) {
     const key = cellKey(cell.network ?? 'loopback', cell.runtime ?? '', cell.variant, cell.case);
     byKey.set(key, [...(byKey.get(key) ?? []), cell]);
@@ -78,7 +78,7 @@ function pastCells(doc: RunDocument): Map<string, PastCell> {
 }
 
 /** A planned visit's cost if its calls take what they took in `past`; null when `past` lacks one of its transports. */
-export function visitCostMs(planned: PlannedCase, past: PastCell): number | null {
+export function visitCostMs(planned: Visit, past: PastCell): number | null {
   const calls = planned.transports.map((t) => past.callMs[t]);
   if (calls.some((c) => c === undefined)) return null;
   const repetitionMs = sum(calls as number[]);
@@ -113,7 +113,7 @@ function outsideOf(doc: RunDocument, model: CostModel): { modelMs: number; measu
  * spread from the fastest and slowest), the model's figure where none did; the time outside visits
  * (sets of apps, network stages) is the model's, scaled as it compared in the past complete runs.
  */
-export function estimateRun(plan: readonly PlannedCase[], sets: number, stages: number, history: readonly StoredRun[], model: CostModel): RunEstimate {
+export function estimateRun(plan: readonly Visit[], sets: number, stages: number, history: readonly StoredRun[], model: CostModel): RunEstimate {
   const recent = [...history].sort((a, b) => b.name.localeCompare(a.name)).slice(0, HISTORY_RUNS);
   const past = recent.map((run) => ({ name: run.name, cells: pastCells(run.doc) }));
   const used = new Set<string>();

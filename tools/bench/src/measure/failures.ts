@@ -1,6 +1,6 @@
 // Failures as data: every way a cell can fail ends as a Failure (model.ts) with a one-line `error`.
 import { errorText } from '../cli';
-import { describeListenQueue, type CaseResult, type Failure } from '../results';
+import { describeListenQueue, type Cell, type Failure } from '../results';
 
 /** A failed request as data: past its deadline (the client's or the bench's wait), or the call's own error. */
 export function callFailure(cause: unknown, prefix = ''): Failure {
@@ -16,10 +16,10 @@ export function describeFailure(failure: Failure): string {
 }
 
 /** One line naming every failed cell and why, for the end of the run. */
-export function failureSummary(results: readonly CaseResult[]): string | null {
+export function failureSummary(results: readonly Cell[]): string | null {
   const failed = results.filter((r) => !r.ok);
   if (failed.length === 0) return null;
-  const why = (r: CaseResult) => {
+  const why = (r: Cell) => {
     const f = r.failure;
     const who = f?.process ? `${f.process}${f.exit ? ` ${f.exit}` : ''}` : (r.error ?? 'unknown error').split('\n')[0].slice(0, 120);
     const queue = describeListenQueue(r.pathCounters?.tcp);

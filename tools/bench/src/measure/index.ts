@@ -6,4 +6,4 @@ export { callFailure, describeFailure, failureSummary } from './failures';
 export { BOUND_SHOWN_WITHIN, describeEstimate, estimateRun, type CostModel, type RunEstimate } from './estimate';
 export { probeMachine } from './machine-probe';
 export { Progress, SET_START_MS, STAGE_BUILD_MS, duration, expectedCostMs } from './progress';
-export { runCases, type RunnerHooks } from './runner';
+export { runVisits, type RunnerHooks } from './runner';

@@ -1,4 +1,4 @@
-import { type PlannedCase, type RawResult, summarize, ms } from '../results';
+import { type Visit, type RawResult, summarize, ms } from '../results';
 
 /** Starting a set of apps, waiting until it is ready, and its path measurement (≈ 2.6 s each in the default runs here). */
 export const SET_START_MS = 2_500;
@@ -11,7 +11,7 @@ export const STAGE_BUILD_MS = 15_000;
  * flow-control window can make a big reply take far longer (docs/network.md), which the progress
  * lines then estimate from the pace measured.
  */
-export function expectedCostMs(planned: PlannedCase, rttMs = 0): number {
+export function expectedCostMs(planned: Visit, rttMs = 0): number {
   const { blogMs, rows, requests } = planned.record;
   // Payload cases have no blog figure: weigh them like blog rows (~5 µs each, as ①-2 took) plus a call's overhead.
   const callMs = (t: string) => (blogMs?.[t as keyof typeof blogMs] ?? 3 + 0.005 * rows * requests) + rttMs;
@@ -66,7 +66,7 @@ export class Progress {
 
   /** `estimate`: each visit's cost and the time outside visits (estimate.ts); without one, the blog's figures. */
   constructor(
-    private readonly plan: readonly PlannedCase[],
+    private readonly plan: readonly Visit[],
     estimate: { visitMs: readonly number[]; outsideMs: number } | null = null,
     private readonly stream: NodeJS.WriteStream = process.stderr,
   ) {
@@ -78,18 +78,18 @@ export class Progress {
     return Boolean(this.stream.isTTY);
   }
 
-  caseStart(planned: PlannedCase, index: number): void {
+  visitStart(planned: Visit, index: number): void {
     this.caseIndex = index;
     this.visitStarted = performance.now();
     this.status(planned, 0);
   }
 
-  repetition(planned: PlannedCase, repetition: number): void {
+  repetition(planned: Visit, repetition: number): void {
     this.status(planned, repetition);
   }
 
   /** After the `index`-th visit of `total` (the run's count, which skipped variants do not advance). */
-  caseDone(planned: PlannedCase, results: RawResult[], index: number, total: number): void {
+  visitDone(planned: Visit, results: RawResult[], index: number, total: number): void {
     const { record, runs, variant, fork, forks, visit, visits } = planned;
     const forkLabel = (visits > 1 ? ` visit ${visit}/${visits}` : '') + (forks > 1 ? ` fork ${fork}/${forks}` : '');
     // Which Node, when the run has several (--node).
@@ -104,7 +104,7 @@ export class Progress {
     this.stream.write(`${this.live ? '\r\x1b[K' : ''}${line}\n`);
   }
 
-  private status(planned: PlannedCase, repetition: number): void {
+  private status(planned: Visit, repetition: number): void {
     if (!this.live) return;
     const elapsed = performance.now() - this.started;
     const inVisits = this.visitsMs + performance.now() - this.visitStarted;

@@ -2,7 +2,7 @@ import { MAX_TIMED_WARMUP_CALLS, visitBoundMs } from '../plan';
 import type { ClientDriver } from './drivers/driver';
 import { callFailure, describeFailure } from './failures';
 import type { MachineProbe } from './machine-probe';
-import { addPathCounters, NO_PATH_COUNTERS, pathCountersBetween, type Failure, type Measurement, type PathCost, type PathCounters, type PlannedCase, type RawResult, type Transport } from '../results';
+import { addPathCounters, NO_PATH_COUNTERS, pathCountersBetween, type Failure, type Measurement, type PathCost, type PathCounters, type Visit, type RawResult, type Transport } from '../results';
 import { addPathCost, combineMeasurements, pathCostBetween } from './visits';
 
 export { MAX_TIMED_WARMUP_CALLS };
@@ -13,7 +13,7 @@ export interface RunOptions {
   /** Times the machine itself just before and after each case (machine-probe.ts). */
   probe?: MachineProbe;
   /** A visit's bound (default: deadlines.ts's visitBoundMs); past it its calls are ended and fail as `bound`. */
-  boundMs?: (planned: PlannedCase) => number;
+  boundMs?: (planned: Visit) => number;
   /** Reads the network stage's delayer counters (running totals), so each timed call's share is known. */
   pathMeter?: () => Promise<PathCost | null>;
   /**
@@ -34,16 +34,16 @@ const SETTLE_STEP_MS = 250;
 
 export interface RunnerHooks {
   /** Before case `index` (0-based) of `total` starts. */
-  onCaseStart?(planned: PlannedCase, index: number, total: number): void;
+  onVisitStart?(planned: Visit, index: number, total: number): void;
   /**
    * At the start of a visit, before its first call (e.g. to wait until the machine is quiet). Before the
    * warm-up rather than after it, so the timed calls follow the warm-up at once, on sockets just used.
    */
-  beforeVisit?(planned: PlannedCase): Promise<void>;
+  beforeVisit?(planned: Visit): Promise<void>;
   /** After each timed repetition (1-based) of the current case. */
-  onRepetition?(planned: PlannedCase, repetition: number): void;
+  onRepetition?(planned: Visit, repetition: number): void;
   /** After each case, one raw result per transport, succeeded or failed: the place results get written. */
-  onCaseDone(results: RawResult[], index: number, total: number, planned: PlannedCase): Promise<void> | void;
+  onVisitDone(results: RawResult[], index: number, total: number, planned: Visit): Promise<void> | void;
 }
 
 /** The samples and costs of one transport of one case, as they accumulate. */
@@ -77,13 +77,13 @@ function sum(values: readonly number[]): number {
  * interleaved (json, grpc, json, grpc, …) so drift in the machine hits both alike. It never formats
  * and never summarizes; a failing transport is recorded with its failure and the others go on.
  */
-export async function runCases(plan: readonly PlannedCase[], driver: ClientDriver, hooks: RunnerHooks, options: RunOptions = {}): Promise<RawResult[]> {
-  const { signal, boundMs: boundOf = (planned: PlannedCase) => visitBoundMs(planned, planned.deadlineMs) } = options;
+export async function runVisits(plan: readonly Visit[], driver: ClientDriver, hooks: RunnerHooks, options: RunOptions = {}): Promise<RawResult[]> {
+  const { signal, boundMs: boundOf = (planned: Visit) => visitBoundMs(planned, planned.deadlineMs) } = options;
   const meters = new Meters(options);
   const all: RawResult[] = [];
   for (let index = 0; index < plan.length && !signal?.aborted; index++) {
     const planned = plan[index];
-    hooks.onCaseStart?.(planned, index, plan.length);
+    hooks.onVisitStart?.(planned, index, plan.length);
     // The visit's bound ends it (its calls fail as `bound`) if something hangs past every deadline.
     const boundMs = boundOf(planned);
     const bound = AbortSignal.timeout(boundMs);
@@ -92,7 +92,7 @@ export async function runCases(plan: readonly PlannedCase[], driver: ClientDrive
     const results = await new VisitRun(planned, driver, meters, hooks, { signal, bound, boundMs, probe: options.probe }).run();
     if (results === null) break;
     all.push(...results);
-    await hooks.onCaseDone(results, index, plan.length, planned);
+    await hooks.onVisitDone(results, index, plan.length, planned);
   }
   return all;
 }
@@ -143,7 +143,7 @@ class VisitRun {
   private countersReading: PathCounters | null = null;
 
   constructor(
-    private readonly planned: PlannedCase,
+    private readonly planned: Visit,
     private readonly driver: ClientDriver,
     private readonly meters: Meters,
     private readonly hooks: RunnerHooks,

@@ -1,7 +1,7 @@
 // How long anything in a run may take. Every call has a deadline derived from its case, every visit a
 // bound derived from its calls, and the run a bound that is their sum: a server that accepts and never
 // answers ends as failed cells within the bound printed at the start, never as a hang.
-import type { CaseRecord, PlannedCase } from '../results';
+import type { CaseRecord, Visit } from '../results';
 
 /**
  * A call's deadline: a floor for connection set-up and a slow machine, plus time for every row the call
@@ -51,7 +51,7 @@ export const MAX_TIMED_WARMUP_CALLS = 500;
  * (cold call + warm-up calls), the timed warm-up (until warmupMs has passed, bounded in calls), one
  * request per timed run; plus the quiet wait and probe. Past it the runner ends the visit.
  */
-export function visitBoundMs(planned: PlannedCase, deadlineMs: number): number {
+export function visitBoundMs(planned: Visit, deadlineMs: number): number {
   const first = requestBoundMs(callsOf({ cold: planned.cold, warmup: planned.warmup, runs: 0 }), deadlineMs);
   const warmup = planned.warmupMs > 0 ? planned.warmupMs + deadlineMs + MAX_TIMED_WARMUP_CALLS * 50 : 0;
   const timed = planned.runs * requestBoundMs(1, deadlineMs);
@@ -63,7 +63,7 @@ export function visitBoundMs(planned: PlannedCase, deadlineMs: number): number {
  * at its start bound and stopped at its stop bound, every network stage built and calibrated at its
  * bound. Sets: how many sets of apps the plan starts; stages: how many network stages.
  */
-export function runBoundMs(plan: readonly PlannedCase[], deadlineOf: (planned: PlannedCase) => number, sets: number, stages = 0): number {
+export function runBoundMs(plan: readonly Visit[], deadlineOf: (planned: Visit) => number, sets: number, stages = 0): number {
   const visits = plan.reduce((sum, planned) => sum + visitBoundMs(planned, deadlineOf(planned)), 0);
   return visits + sets * (1 + RESTARTS_PER_SET) * (START_BOUND_MS + STOP_BOUND_MS) + stages * STAGE_BOUND_MS;
 }

@@ -273,7 +273,7 @@ function checkAxes({ networks, runtimes, securities }: RunAxes, clientUrl: strin
     throw new UsageError('--node chooses the Node the bench starts the apps on; with --client-url the apps are yours');
   }
   if (clientUrl !== null && securities.some((m) => m.tls)) throw new UsageError('--security tls / mtls makes certificates for the apps the bench starts; with --client-url the apps are yours');
-  // A mesh's own security is the sidecars' mTLS: its apps run with plain only (planCases pairs them so);
+  // A mesh's own security is the sidecars' mTLS: its apps run with plain only (planVisits pairs them so);
   // a selection that leaves a mesh nothing to run is refused.
   const meshed = networks.find((n) => n.features.includes('mesh'));
   if (meshed && !securities.some((s) => !s.tls)) {

@@ -1,7 +1,7 @@
 // The plan of a run: which visits of which cases, on which set of apps, in which order, with how many
 // runs and what budget. Options say what the user asked for; this turns them into visits.
 import { callDeadlineMs } from './deadlines';
-import { type PlannedCase, rttMs } from '../results';
+import { type Visit, rttMs } from '../results';
 import type { PathProfile } from '../network';
 import type { BenchOptions } from './options';
 import { plannedTransports } from './variants';
@@ -18,7 +18,7 @@ export function splitRuns(runs: number, visits: number): number[] {
  * the blog's order, then every case's visit 2, …) and a case with one visit lands mid-run. Each visit
  * has its share of the runs and goes to fork ((v − 1) mod forks) + 1; a fork's first visit is cold.
  */
-export function planCases(options: BenchOptions): PlannedCase[] {
+export function planVisits(options: BenchOptions): Visit[] {
   return options.networks.flatMap((network) =>
     options.runtimes.flatMap((runtime) => securitiesFor(network, options.securities ?? [PLAIN_RECORD]).flatMap((security) => planVariants(options, network, runtime, security.name))),
   );
@@ -31,7 +31,7 @@ function securitiesFor<S extends { tls: boolean }>(network: PathProfile, securit
   return network.features.includes('mesh') ? securities.filter((s) => !s.tls) : securities;
 }
 
-function planVariants(options: BenchOptions, network: PathProfile, runtime: RuntimeRecord, security: string): PlannedCase[] {
+function planVariants(options: BenchOptions, network: PathProfile, runtime: RuntimeRecord, security: string): Visit[] {
   const { preset } = options;
   return options.variants.flatMap((variant) => {
     const transports = plannedTransports(variant, options.transports);
@@ -46,7 +46,7 @@ function planVariants(options: BenchOptions, network: PathProfile, runtime: Runt
       return shares.map((share, i) => {
         const fork = forks === 0 ? 0 : (i % forks) + 1;
         const cold = i < Math.max(1, forks);
-        const planned: PlannedCase = {
+        const planned: Visit = {
           network: network.name,
           runtime: runtime.name,
           security,
@@ -77,7 +77,7 @@ function planVariants(options: BenchOptions, network: PathProfile, runtime: Runt
 }
 
 /** Which set of apps serves a visit: the case's fork, or with no forks the variant's one set (per network, runtime and security). */
-export function appSetKey(planned: PlannedCase): string {
+export function appSetKey(planned: Visit): string {
   const on = planned.runtime === DEFAULT_RUNTIME ? '' : `node${planned.runtime}:`;
   const secured = planned.security === 'plain' ? '' : `${planned.security}:`;
   const where = (planned.network === 'loopback' ? '' : `${planned.network}:`) + on + secured;
@@ -85,7 +85,7 @@ export function appSetKey(planned: PlannedCase): string {
 }
 
 /** For each set of apps, the plan index of the last visit it serves: after that visit it can stop. */
-export function lastVisitOfAppSet(plan: readonly PlannedCase[]): Map<string, number> {
+export function lastVisitOfAppSet(plan: readonly Visit[]): Map<string, number> {
   const last = new Map<string, number>();
   plan.forEach((planned, index) => last.set(appSetKey(planned), index));
   return last;

@@ -1,6 +1,6 @@
 // bench:all's presets (--profile NAME): named schedules of a run, each a set of defaults that options on
 // the command line override. "Profile" is the network's word (network/profiles.ts); the option keeps
-// its name, and results.json's settings.profile names the preset.
+// its name, and results.json's settings.preset names it (settings.profile in runs before it).
 
 /** A preset: a named set of defaults for a run's schedule. */
 export interface Preset {
@@ -13,17 +13,17 @@ export interface Preset {
   runs: number;
   /** Untimed calls per case before timing (after the cold call), at least. */
   warmup: number;
-  /** Warm-up time per transport and case, at least (see PlannedCase.warmupMs). */
+  /** Warm-up time per transport and case, at least (see Visit.warmupMs). */
   warmupMs: number;
   /** Honour each case's own `defaultRuns` (e.g. 9 for the 1,000,000-row case). */
   caseDefaults: boolean;
-  /** Idle ms before each timed call (see PlannedCase.settleMs). */
+  /** Idle ms before each timed call (see Visit.settleMs). */
   settleMs: number;
-  /** Sets of new apps per case (see PlannedCase.forks); 0: one set of apps for the whole variant. */
+  /** Sets of new apps per case (see Visit.forks); 0: one set of apps for the whole variant. */
   forks: number;
-  /** Visits per case, spread over the run and dealt to its forks in turn (see PlannedCase.visits). */
+  /** Visits per case, spread over the run and dealt to its forks in turn (see Visit.visits). */
   visits: number;
-  /** Re-warm time per transport when a visit finds its fork's apps already warm (see PlannedCase.cold). */
+  /** Re-warm time per transport when a visit finds its fork's apps already warm (see Visit.cold). */
   rewarmMs: number;
   /**
    * Time for a case's timed calls, all its visits and transports together: each visit stops repeating

@@ -2,7 +2,7 @@
 // blog-with-<tuning>), the time with and without its one tuning, per network, case and transport. One
 // pure function over the results; results.md and report.html print its rows, never their own.
 import { ablationOf } from '@bench/config';
-import type { CaseResult } from './model';
+import type { Cell } from './model';
 import { cellKey, placeLabeller } from './results';
 import { ratioOfMediansCi, type RatioCi } from './stats';
 
@@ -40,21 +40,21 @@ function effectOf(ratio: number | null, ci: RatioCi | null): Effect {
   return 'no measurable effect';
 }
 
-const usable = (cell: CaseResult | undefined): cell is CaseResult => cell !== undefined && cell.ok && cell.summary !== null;
-const failed = (cell: CaseResult | undefined): boolean => cell !== undefined && !cell.ok;
+const usable = (cell: Cell | undefined): cell is Cell => cell !== undefined && cell.ok && cell.summary !== null;
+const failed = (cell: Cell | undefined): boolean => cell !== undefined && !cell.ok;
 
 /**
  * A cell that fails on one side only is the tuning's effect too (listen-backlog: without it, TLS bursts
  * are reset): said as such rather than "not measured".
  */
-function oneSidedEffect(withCell: CaseResult | undefined, withoutCell: CaseResult | undefined): Effect {
+function oneSidedEffect(withCell: Cell | undefined, withoutCell: Cell | undefined): Effect {
   if (usable(withCell) && failed(withoutCell)) return 'fails without it';
   if (failed(withCell) && usable(withoutCell)) return 'fails with it';
   return 'not measured';
 }
 
 /** One row per cell of an ablation variant, beside the cell of its base with the same network, case and transport (document order). */
-export function ablation(results: readonly CaseResult[]): AblationRow[] {
+export function ablation(results: readonly Cell[]): AblationRow[] {
   const byKey = new Map(results.map((r) => [cellKey(r), r]));
   const placeOf = placeLabeller(results);
   return results.flatMap((cell) => {
@@ -96,6 +96,6 @@ export function ablationSummary(rows: readonly AblationRow[]): Array<{ tuning: s
 }
 
 /** The cells of the named variants only: what the verdict, the maps, the variants table and the charts show (the ablation table shows the rest). */
-export function withoutAblations(results: readonly CaseResult[]): CaseResult[] {
+export function withoutAblations(results: readonly Cell[]): Cell[] {
   return results.filter((r) => ablationOf(r.variant) === null);
 }

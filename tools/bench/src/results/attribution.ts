@@ -1,6 +1,6 @@
 // Issue #23, "Why, decomposed": how much of gRPC-vs-JSON is the protocol, the codec and the library. One
 // pure function over a run's results; results.md and report.html both print its rows, never their own.
-import type { CaseResult } from './model';
+import type { Cell } from './model';
 import { placeLabeller } from './results';
 import { ratioOfMediansCi, type RatioCi } from './stats';
 
@@ -59,7 +59,7 @@ export interface Attribution {
 /** Transports that only the decomposition needs: a run without any of them has no attribution table. */
 const DECOMPOSITION_TRANSPORTS: ReadonlySet<string> = new Set(FACTORS.flatMap((f) => [f.numerator, f.denominator]).filter((t) => t !== 'json' && t !== 'grpc'));
 
-function factor(definition: FactorDefinition, cells: ReadonlyMap<string, CaseResult>): Factor {
+function factor(definition: FactorDefinition, cells: ReadonlyMap<string, Cell>): Factor {
   const top = cells.get(definition.numerator);
   const bottom = cells.get(definition.denominator);
   const absent = [top ? null : definition.numerator, bottom ? null : definition.denominator].filter(Boolean);
@@ -78,12 +78,12 @@ function factor(definition: FactorDefinition, cells: ReadonlyMap<string, CaseRes
  * Per variant, network and case (document order): each factor of FACTORS with its bootstrap CI, from
  * the same run's cells. Empty when the run measured none of the decomposition's transports.
  */
-export function attribution(results: readonly CaseResult[]): Attribution {
-  const groups = new Map<string, Map<string, CaseResult>>();
+export function attribution(results: readonly Cell[]): Attribution {
+  const groups = new Map<string, Map<string, Cell>>();
   const placeOf = placeLabeller(results);
   for (const cell of results) {
     const key = JSON.stringify([cell.variant, placeOf(cell), cell.case]);
-    const group = groups.get(key) ?? new Map<string, CaseResult>();
+    const group = groups.get(key) ?? new Map<string, Cell>();
     group.set(cell.transport, cell);
     groups.set(key, group);
   }

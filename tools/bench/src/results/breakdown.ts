@@ -1,4 +1,4 @@
-import type { CaseResult, PhaseBreakdown, Transport } from './model';
+import type { Cell, PhaseBreakdown, Transport } from './model';
 import { cellKey, cellMedian, placeLabeller } from './results';
 
 /** The parts of a call, in stacking order (bottom first). */
@@ -77,7 +77,7 @@ function over(a: number | null, b: number | null): number | null {
  * that answer the questions — how much the framework costs (blog ÷ bare), how much tuning recovers
  * (tuned ÷ blog), what is left (tuned ÷ bare). Null with fewer than two variants.
  */
-export function variantRatios(results: readonly CaseResult[]): VariantRatios | null {
+export function variantRatios(results: readonly Cell[]): VariantRatios | null {
   const variants = [...new Set(results.map((r) => r.variant))];
   if (variants.length < 2) return null;
   // One row per cell of every variant at once: the cell's key without its variant.

@@ -1,6 +1,6 @@
 // Whether a run measured everything it planned, and if not, which cells it lacks: what bench:compare
 // checks before it sets one run against another (a run killed mid-way is not a baseline).
-import type { CaseIdentity, PlannedCase, PlannedCell, RunDocument } from './model';
+import type { CellKey, Visit, PlannedCell, RunDocument } from './model';
 import { cellKey, networkOf } from './results';
 
 export interface Completeness {
@@ -14,13 +14,13 @@ export interface Completeness {
 }
 
 /** `network/variant case transport on Node N`: how messages name a cell. */
-export function cellLabel(cell: Pick<CaseIdentity, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'>): string {
+export function cellLabel(cell: Pick<CellKey, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'>): string {
   const on = (cell.runtime === undefined ? '' : ` on Node ${cell.runtime}`) + (cell.security === undefined || cell.security === 'plain' ? '' : ` over ${cell.security}`);
   return `${networkOf(cell)}/${cell.variant} ${cell.case} ${cell.transport}${on}`;
 }
 
 /** Every cell of the plan, once, with its visits (a plan has one entry per visit and lists its transports). */
-export function plannedCells(plan: readonly PlannedCase[]): PlannedCell[] {
+export function plannedCells(plan: readonly Visit[]): PlannedCell[] {
   const cells = new Map<string, PlannedCell>();
   for (const p of plan) {
     for (const transport of p.transports) {

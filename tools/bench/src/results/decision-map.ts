@@ -1,6 +1,6 @@
 // The decision map: for each variant, case and network (and runtime, when --node named several), which
 // transport wins and by how much. The reporter only reads the results' medians; Markdown and HTML render the same map.
-import type { CaseResult } from './model';
+import type { Cell } from './model';
 import { cellMedian, grpcOverJson, networkOf, runtimesOf, securitiesOf } from './results';
 
 /** Within this factor of each other (either way), neither transport is called the winner. */
@@ -30,7 +30,7 @@ export interface DecisionMap {
 }
 
 /** The map of a run's results, in the order they appear (null when the run has a single network and runtime: no map to draw). */
-export function decisionMap(results: readonly CaseResult[]): DecisionMap | null {
+export function decisionMap(results: readonly Cell[]): DecisionMap | null {
   const unique = <T>(values: T[]) => [...new Set(values)];
   const networks = unique(results.map(networkOf));
   const runtimes = runtimesOf(results);
@@ -59,7 +59,7 @@ export function decisionMap(results: readonly CaseResult[]): DecisionMap | null 
 }
 
 /** Who wins one case in one variant across one network on one runtime (default the run's first), from the two medians (a tie within TIE_WITHIN). */
-export function mapCell(results: readonly CaseResult[], variant: string, caseId: string, network: string, runtime = runtimesOf(results)[0], security = 'plain'): MapCell {
+export function mapCell(results: readonly Cell[], variant: string, caseId: string, network: string, runtime = runtimesOf(results)[0], security = 'plain'): MapCell {
   const ratio = grpcOverJson(results, caseId, variant, network, runtime, security);
   const winner = ratio === null ? null : ratio > TIE_WITHIN ? 'json' : ratio < 1 / TIE_WITHIN ? 'grpc' : 'tie';
   const median = (transport: 'json' | 'grpc') => cellMedian(results, { variant, case: caseId, network, runtime, security, transport });

@@ -57,8 +57,15 @@ export interface Provenance {
 /** What every run's settings start with: when it started and with which preset (--profile). */
 export interface Settings {
   startedAt: string;
-  /** The preset's name (--profile: plan/presets.ts, a suite's presets). */
-  profile: string;
+  /** The preset's name (--profile: plan/presets.ts, a suite's presets); absent in runs from before it (settings.profile). */
+  preset?: string;
+  /** Runs before settings.preset named their preset here; read through presetOf, never written. */
+  profile?: string;
+}
+
+/** A run's preset, whichever name its settings recorded it under ('?' when neither). */
+export function presetOf(settings: Pick<Settings, 'preset' | 'profile'>): string {
+  return String(settings.preset ?? settings.profile ?? '?');
 }
 
 /** The part every results.json shares; each kind adds its schemaVersion, results and own settings and provenance. */

@@ -3,7 +3,7 @@ import type { Failure } from './failure';
 export type { Failure } from './failure';
 import type { PathCounters } from './path-counters';
 import type { ProcessCost } from '@bench/config';
-import type { CaseRun, Phases } from '@bench/harness';
+import type { CallSamples, Phases } from '@bench/harness';
 import { TRANSPORT_NAMES, type Http2Windows, type TransportName } from '@bench/transports';
 import type { Provenance, ResultsDocument, Settings } from './document';
 import type { PathRecord } from './path-record';
@@ -37,16 +37,16 @@ export interface CaseRecord {
   blogMs?: Readonly<Partial<Record<Transport, number>>>;
   /** The payload endpoint it calls (libs/payloads, see payload-cases.ts); absent: the blog's rows. */
   payload?: string;
-  /** Timed repetitions for this case when the profile does not say otherwise (slow cases run fewer). */
+  /** Timed repetitions for this case when the preset does not say otherwise (slow cases run fewer). */
   defaultRuns?: number;
-  /** Forks for this case when the profile does not say otherwise (see PlannedCase.forks). */
+  /** Forks for this case when the preset does not say otherwise (see Visit.forks). */
   defaultForks?: number;
-  /** Visits for this case when the profile does not say otherwise (see PlannedCase.visits). */
+  /** Visits for this case when the preset does not say otherwise (see Visit.visits). */
   defaultVisits?: number;
 }
 
 /** One case as the runner will execute it: its transports' repetitions interleaved (A B A B …). */
-export interface PlannedCase {
+export interface Visit {
   /** Which network profile it runs across (network/profiles.ts): `loopback` unless --network says otherwise. */
   network: string;
   /** Which Node runtime its Node apps run on (runtimes.ts's name, e.g. `24`): DEFAULT_RUNTIME unless --node says otherwise. */
@@ -96,7 +96,7 @@ export interface PlannedCase {
   /** Deadline of each of its calls (deadlines.ts): past it the call fails as DEADLINE_EXCEEDED. */
   deadlineMs: number;
   /**
-   * This visit's share of its case's time budget (profiles.ts): once its timed repetitions have taken
+   * This visit's share of its case's time budget (presets.ts): once its timed repetitions have taken
    * this long (and at least minRuns were made) it stops; `runs` is then a ceiling. null: all runs.
    */
   budgetMs: number | null;
@@ -105,9 +105,9 @@ export interface PlannedCase {
 
 /**
  * What the client app answered for one request of the bench (raw, unsummarized): the reply of POST
- * /bench/run, CaseRun in libs/harness, which every client returns, less the case it echoes back.
+ * /bench/run, CallSamples in libs/harness, which every client returns, less the case it echoes back.
  */
-export type Measurement = Omit<CaseRun, 'transport' | 'rows' | 'requests'>;
+export type Measurement = Omit<CallSamples, 'transport' | 'rows' | 'requests'>;
 
 /** The phases of a cell with the mean call time and what the phases leave unexplained. */
 export interface PhaseBreakdown extends Phases {
@@ -118,7 +118,7 @@ export interface PhaseBreakdown extends Phases {
 }
 
 /** Which case × transport a result belongs to, and how it was run. */
-export interface CaseIdentity {
+export interface CellKey {
   /** Which network profile it ran across (absent in runs from before the network stage: loopback). */
   network?: string;
   /**
@@ -141,7 +141,7 @@ export interface CaseIdentity {
 }
 
 /** The runner's output for one case × transport: raw samples or the error that stopped it. */
-export interface RawResult extends CaseIdentity {
+export interface RawResult extends CellKey {
   startedAt: string;
   wallMs: number;
   /** Cold call, warm-up and every timed sample gathered over the interleaved repetitions. */
@@ -221,7 +221,7 @@ export interface Summary {
 }
 
 /** One row of results.json. */
-export interface CaseResult extends CaseIdentity {
+export interface Cell extends CellKey {
   samplesMs: number[];
   warmupMs: number[];
   coldMs: number | null;
@@ -320,7 +320,7 @@ export interface BenchProvenance extends Provenance {
 
 export interface RunDocument extends ResultsDocument<BenchSettings, BenchProvenance> {
   schemaVersion: 2 | typeof SCHEMA_VERSION;
-  results: CaseResult[];
+  results: Cell[];
 }
 
 /** One cell the run planned, with the visits it was to get (settings.plannedCells). */

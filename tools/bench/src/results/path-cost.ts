@@ -2,7 +2,7 @@
 // same timed calls. Two cores are shared by client, servers, the servers' receive thread and the
 // delayer, so a run says what the emulated path took from the apps, cell by cell.
 import { placeLabeller } from './results';
-import type { CaseResult } from './model';
+import type { Cell } from './model';
 
 export interface PathCostRow {
   network: string;
@@ -21,7 +21,7 @@ export interface PathCostRow {
   share: number | null;
 }
 
-const cpu = (cost: CaseResult['client']) => (cost ? cost.cpuUserMs + cost.cpuSystemMs : null);
+const cpu = (cost: Cell['client']) => (cost ? cost.cpuUserMs + cost.cpuSystemMs : null);
 
 /** delayer ÷ (delayer + receive thread + apps); null when the apps' CPU is unknown. */
 function shareOf(delayerCpuMs: number, receiveCpuMs: number | null, appsCpuMs: number | null): number | null {
@@ -30,7 +30,7 @@ function shareOf(delayerCpuMs: number, receiveCpuMs: number | null, appsCpuMs: n
 }
 
 /** One row per succeeded cell that crossed a stage with a delayer. */
-export function pathCostRows(results: readonly CaseResult[]): PathCostRow[] {
+export function pathCostRows(results: readonly Cell[]): PathCostRow[] {
   const placeOf = placeLabeller(results);
   return results.flatMap((r) => {
     if (!r.ok || !r.delayer) return [];

@@ -1,6 +1,6 @@
 // A cell's path counters as the reports show them: per-call rows and the listen queue in words. Read from
 // the counters (path-counters.ts, the model's record) and the cells; written by no run.
-import type { CaseIdentity } from './model';
+import type { CellKey } from './model';
 import { count } from './format';
 import type { PathCounters, TcpCounters } from './path-counters';
 import { placeLabeller } from './results';
@@ -24,7 +24,7 @@ export interface PathCounterRow {
 }
 
 /** One row per succeeded cell that crossed a path profile's parts (cells[].pathCounters), in the results' order. */
-export function pathCounterRows(results: readonly (Pick<CaseIdentity, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'> & { ok: boolean; runs: number; pathCounters?: PathCounters | null })[]): PathCounterRow[] {
+export function pathCounterRows(results: readonly (Pick<CellKey, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'> & { ok: boolean; runs: number; pathCounters?: PathCounters | null })[]): PathCounterRow[] {
   const placeOf = placeLabeller(results);
   return results.flatMap((r) => {
     const counted = r.pathCounters;
@@ -81,7 +81,7 @@ export interface ListenQueueRow {
 }
 
 /** One row per cell (ok or failed) whose listen queue overflowed or failed a SYN-cookie check, in the results' order. */
-export function listenQueueRows(results: readonly (Pick<CaseIdentity, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'> & { ok: boolean; runs: number; pathCounters?: PathCounters | null })[]): ListenQueueRow[] {
+export function listenQueueRows(results: readonly (Pick<CellKey, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'> & { ok: boolean; runs: number; pathCounters?: PathCounters | null })[]): ListenQueueRow[] {
   const placeOf = placeLabeller(results);
   return results.flatMap((r) => {
     const tcp = r.pathCounters?.tcp;

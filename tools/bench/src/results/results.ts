@@ -1,4 +1,4 @@
-import type { CaseIdentity, CaseResult, PhaseBreakdown, Phases, RawResult, Transport } from './model';
+import type { CellKey, Cell, PhaseBreakdown, Phases, RawResult, Transport } from './model';
 import { mean, summarize } from './stats';
 import { runtimeNameOf, UNKNOWN_RUNTIME } from './runtime-name';
 
@@ -12,22 +12,22 @@ export function phaseBreakdown(samplesMs: readonly number[], phases: Phases | nu
 }
 
 /** The network a result ran across (results from before the network stage ran on loopback). */
-export function networkOf(cell: Pick<CaseIdentity, 'network'>): string {
+export function networkOf(cell: Pick<CellKey, 'network'>): string {
   return cell.network ?? 'loopback';
 }
 
 /** Whether any result ran across a network stage: then tables show a network column. */
-export function anyOffLoopback(results: readonly Pick<CaseIdentity, 'network'>[]): boolean {
+export function anyOffLoopback(results: readonly Pick<CellKey, 'network'>[]): boolean {
   return results.some((r) => networkOf(r) !== 'loopback');
 }
 
 /** The Node runtime a result ran on (UNKNOWN_RUNTIME for a version 2 cell not yet labelled by withRuntimes). */
-export function runtimeOf(cell: Pick<CaseIdentity, 'runtime'>): string {
+export function runtimeOf(cell: Pick<CellKey, 'runtime'>): string {
   return cell.runtime ?? UNKNOWN_RUNTIME;
 }
 
 /** The runtimes of a run's results, in the order they first appear. */
-export function runtimesOf(results: readonly Pick<CaseIdentity, 'runtime'>[]): string[] {
+export function runtimesOf(results: readonly Pick<CellKey, 'runtime'>[]): string[] {
   return [...new Set(results.map(runtimeOf))];
 }
 
@@ -35,34 +35,34 @@ export function runtimesOf(results: readonly Pick<CaseIdentity, 'runtime'>[]): s
  * A document's results, each labelled with its runtime: as recorded (schema 3), or for a run from before
  * --node, the Node its provenance recorded for the measuring client (else the bench's), else UNKNOWN_RUNTIME.
  */
-export function withRuntimes<T extends Pick<CaseIdentity, 'runtime'>>(results: readonly T[], provenance: Partial<Record<'client' | 'bench', { node?: unknown }>> | undefined): T[] {
+export function withRuntimes<T extends Pick<CellKey, 'runtime'>>(results: readonly T[], provenance: Partial<Record<'client' | 'bench', { node?: unknown }>> | undefined): T[] {
   const recorded = (key: 'client' | 'bench') => provenance?.[key]?.node;
   const legacy = runtimeNameOf(recorded('client') ?? recorded('bench'));
   return results.map((r) => (r.runtime === undefined ? { ...r, runtime: legacy } : r));
 }
 
 /** Whether a run's results ran on more than one runtime: then tables show a node column. */
-export function anyRuntimes(results: readonly Pick<CaseIdentity, 'runtime'>[]): boolean {
+export function anyRuntimes(results: readonly Pick<CellKey, 'runtime'>[]): boolean {
   return runtimesOf(results).length > 1;
 }
 
 /** What a result's connections were wrapped in (plain in runs from before --security). */
-export function securityOf(cell: Pick<CaseIdentity, 'security'>): string {
+export function securityOf(cell: Pick<CellKey, 'security'>): string {
   return cell.security ?? 'plain';
 }
 
 /** The security modes of a run's results, in the order they first appear. */
-export function securitiesOf(results: readonly Pick<CaseIdentity, 'security'>[]): string[] {
+export function securitiesOf(results: readonly Pick<CellKey, 'security'>[]): string[] {
   return [...new Set(results.map(securityOf))];
 }
 
 /** Whether any result ran over TLS: then tables show a security column. */
-export function anySecurity(results: readonly Pick<CaseIdentity, 'security'>[]): boolean {
+export function anySecurity(results: readonly Pick<CellKey, 'security'>[]): boolean {
   return results.some((r) => securityOf(r) !== 'plain');
 }
 
 /** The labels that place a result before its variant in a table row: its network (off loopback), its runtime (several), its security (any TLS). */
-export function placeLabels(results: readonly Pick<CaseIdentity, 'network' | 'runtime' | 'security'>[], cell: Pick<CaseIdentity, 'network' | 'runtime' | 'security'>): string[] {
+export function placeLabels(results: readonly Pick<CellKey, 'network' | 'runtime' | 'security'>[], cell: Pick<CellKey, 'network' | 'runtime' | 'security'>): string[] {
   return [...(anyOffLoopback(results) ? [networkOf(cell)] : []), ...(anyRuntimes(results) ? [`Node ${runtimeOf(cell)}`] : []), ...(anySecurity(results) ? [securityOf(cell)] : [])];
 }
 
@@ -71,34 +71,34 @@ export function placeLabels(results: readonly Pick<CaseIdentity, 'network' | 'ru
  * network column: its network, and with several runtimes in the run its runtime too ("loopback · Node 20"),
  * so their rows never pool two runtimes' cells.
  */
-export function placeLabeller(results: readonly Pick<CaseIdentity, 'runtime' | 'security'>[]): (cell: Pick<CaseIdentity, 'network' | 'runtime' | 'security'>) => string {
+export function placeLabeller(results: readonly Pick<CellKey, 'runtime' | 'security'>[]): (cell: Pick<CellKey, 'network' | 'runtime' | 'security'>) => string {
   const several = anyRuntimes(results);
   const secure = anySecurity(results);
   return (cell) => [networkOf(cell), ...(several ? [`Node ${runtimeOf(cell)}`] : []), ...(secure ? [securityOf(cell)] : [])].join(' · ');
 }
 
 /** The one key of a cell, wherever cells are pooled, exported or paired: network, runtime, security, variant, case and transport. */
-export function cellKey(cell: Pick<CaseIdentity, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'>): string {
+export function cellKey(cell: Pick<CellKey, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'>): string {
   return `${networkOf(cell)}\u0000${runtimeOf(cell)}\u0000${securityOf(cell)}\u0000${cell.variant}\u0000${cell.case}\u0000${cell.transport}`;
 }
 
 /** A cell's result among a run's: the one with the same cellKey, or undefined when the run has none. */
-export function findCell<T extends Pick<CaseIdentity, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'>>(
+export function findCell<T extends Pick<CellKey, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'>>(
   results: readonly T[],
-  cell: Pick<CaseIdentity, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'>,
+  cell: Pick<CellKey, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'>,
 ): T | undefined {
   const key = cellKey(cell);
   return results.find((r) => cellKey(r) === key);
 }
 
 /** The median of a cell that succeeded, else null. */
-export function cellMedian(results: readonly CaseResult[], cell: Pick<CaseIdentity, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'>): number | null {
+export function cellMedian(results: readonly Cell[], cell: Pick<CellKey, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'>): number | null {
   const found = findCell(results, cell);
   return found?.ok ? (found.summary?.median ?? null) : null;
 }
 
 /** Turns the runner's raw result into the row results.json keeps (pure). */
-export function toCaseResult(raw: RawResult): CaseResult {
+export function toCell(raw: RawResult): Cell {
   const m = raw.measurement;
   const bytes = m?.bytesPerResponse ?? null;
   return {
@@ -141,7 +141,7 @@ export function toCaseResult(raw: RawResult): CaseResult {
  * gRPC median ÷ JSON median for a case in a variant, when both ran and succeeded (> 1: gRPC slower); on
  * `runtime`, by default the run's first (its only one, unless --node named several).
  */
-export function grpcOverJson(results: readonly CaseResult[], caseId: string, variant = 'blog', network = 'loopback', runtime = runtimesOf(results)[0], security = 'plain'): number | null {
+export function grpcOverJson(results: readonly Cell[], caseId: string, variant = 'blog', network = 'loopback', runtime = runtimesOf(results)[0], security = 'plain'): number | null {
   const median = (transport: Transport) => cellMedian(results, { network, runtime, security, variant, case: caseId, transport });
   const json = median('json');
   const grpc = median('grpc');
@@ -149,7 +149,7 @@ export function grpcOverJson(results: readonly CaseResult[], caseId: string, var
 }
 
 /** The blog's gRPC ÷ JSON average for a case, from the blog figures recorded with the results. */
-export function blogRatio(results: readonly CaseResult[], caseId: string): number | null {
+export function blogRatio(results: readonly Cell[], caseId: string): number | null {
   const blog = (transport: Transport) => results.find((r) => r.case === caseId && r.transport === transport)?.blogMs ?? null;
   const json = blog('json');
   const grpc = blog('grpc');

@@ -2,7 +2,7 @@
 // in one line. Computed once from the results (the reporter never measures); results.md and
 // report.html print these rows. The "why" is read from what the run recorded (phases, bytes), never
 // written per case, so it holds for whatever a user's run measured.
-import type { BlogTransport, CaseResult, MedianCi, Transport } from './model';
+import type { BlogTransport, Cell, MedianCi, Transport } from './model';
 import { findCell, networkOf, runtimeOf, runtimesOf, securitiesOf, securityOf } from './results';
 import { PHASE_KEYS, PHASE_LABELS, phaseParts, type PhaseKey, type PhasePart } from './breakdown';
 import { mapCell, TIE_WITHIN, type MapCell } from './decision-map';
@@ -57,18 +57,18 @@ export interface Verdict {
 
 const percent = (share: number) => `${Math.round(share * 100)} %`;
 
-function find(results: readonly CaseResult[], variant: string, caseId: string, network: string, runtime: string, security: string, transport: Transport): CaseResult | undefined {
+function find(results: readonly Cell[], variant: string, caseId: string, network: string, runtime: string, security: string, transport: Transport): Cell | undefined {
   return findCell(results, { variant, case: caseId, network, runtime, security, transport });
 }
 
 /** The phases of a call as a record, or null when the cell has none (failed, or an older document). */
-function partsOf(cell: CaseResult): Record<PhaseKey, PhasePart> | null {
+function partsOf(cell: Cell): Record<PhaseKey, PhasePart> | null {
   if (!cell.phases) return null;
   const parts = phaseParts(cell.phases);
   return Object.fromEntries(parts.map((p) => [p.phase, p])) as Record<PhaseKey, PhasePart>;
 }
 
-function bytesClause(json: CaseResult, grpc: CaseResult): string {
+function bytesClause(json: Cell, grpc: Cell): string {
   if (json.bytesPerCall === null || grpc.bytesPerCall === null) return '';
   return `; ${bytes(json.bytesPerCall)} vs ${bytes(grpc.bytesPerCall)} per call`;
 }
@@ -78,7 +78,7 @@ function bytesClause(json: CaseResult, grpc: CaseResult): string {
  * encode, client decode, or the remainder: framework, transport and waiting), with its share of the
  * slower call; for a tie, the part that takes the most time over both calls. Bytes per call follow (JSON vs gRPC).
  */
-export function whyLine(json: CaseResult | undefined, grpc: CaseResult | undefined, cell: MapCell): string {
+export function whyLine(json: Cell | undefined, grpc: Cell | undefined, cell: MapCell): string {
   if (!json || !grpc) return `${!json ? 'JSON' : 'gRPC'} was not measured`;
   for (const c of [json, grpc]) if (!c.ok) return `${TRANSPORT_LABELS[c.transport]} failed: ${(c.error ?? 'unknown error').slice(0, 120)}`;
   if (cell.json === null || cell.grpc === null) return 'no timed calls';
@@ -90,7 +90,7 @@ export function whyLine(json: CaseResult | undefined, grpc: CaseResult | undefin
   // Phases that overlap (a paced stream encodes while it sends) sum to more than the call: the remainder
   // goes negative and is no part of the call to compare.
   const overlap = [slow, fast].some((c) => (c.phases!.remainderMs ?? 0) < 0);
-  const share = (key: PhaseKey, c: CaseResult, parts: Record<PhaseKey, PhasePart>) =>
+  const share = (key: PhaseKey, c: Cell, parts: Record<PhaseKey, PhasePart>) =>
     parts[key].share === null || overlap ? null : `${TRANSPORT_LABELS[c.transport]} ${percent(parts[key].share!)}`;
   if (cell.winner === 'tie') {
     // The part that takes the most time over both calls together.
@@ -116,7 +116,7 @@ function rangeOf(ci: VerdictRow['ci'], cell: MapCell): VerdictRow['range'] {
 }
 
 /** The verdict rows of a run: variants, then cases, then networks, then runtimes, then security modes, in the order they first appear. */
-export function verdict(results: readonly CaseResult[]): Verdict {
+export function verdict(results: readonly Cell[]): Verdict {
   const unique = <T>(values: T[]) => [...new Set(values)];
   const variants = unique(results.map((r) => r.variant));
   const cases = unique(results.map((r) => r.case));

@@ -3,9 +3,9 @@
 import * as path from 'node:path';
 import { AppStartError, KEEP_WARM_NODE_FLAGS, startApps, type Placement, type StartedApps, type StartOptions } from './apps';
 import { RESTARTS_PER_SET, type BenchOptions, appSetKey, lastVisitOfAppSet, type VariantRecord, DEFAULT_RUNTIME } from '../plan';
-import { HttpClientDriver, probeMachine, describeFailure, runCases, type RunnerHooks } from '../measure';
+import { HttpClientDriver, probeMachine, describeFailure, runVisits, type RunnerHooks } from '../measure';
 import { givenToken } from './control-token';
-import { type Failure, type PathCounters, type PlannedCase, type RawResult, type RunDocument, describePath, pathChanges, withoutKeyMaterial, type Pinning, type QuietWaits, type SetEvent } from '../results';
+import { type Failure, type PathCounters, type Visit, type RawResult, type RunDocument, describePath, pathChanges, withoutKeyMaterial, type Pinning, type QuietWaits, type SetEvent } from '../results';
 import { QUIET_RULE, waitUntilQuiet } from './quiesce';
 import { errorText } from '../cli';
 import type { NodeBinary } from './node-binaries';
@@ -67,7 +67,7 @@ interface SetState {
 }
 
 /** Starts the set of apps a visit needs (unless --client-url), records it, and asks the client who it is. */
-async function startSet(planned: PlannedCase, slot: number, variant: VariantRecord, ctx: VariantContext): Promise<LiveSet> {
+async function startSet(planned: Visit, slot: number, variant: VariantRecord, ctx: VariantContext): Promise<LiveSet> {
   const { options, doc, runDir, pinning } = ctx;
   let apps: StartedApps | null = null;
   if (!options.clientUrl) {
@@ -113,7 +113,7 @@ async function startSet(planned: PlannedCase, slot: number, variant: VariantReco
  * A visit's security for its apps: the mode, and the run's certificates naming the address its client
  * dials the servers at (127.0.0.1, or the network stage's server address), localhost and the service names.
  */
-function securityFor(planned: PlannedCase, ctx: VariantContext): StartOptions['security'] {
+function securityFor(planned: Visit, ctx: VariantContext): StartOptions['security'] {
   if (planned.security === 'plain') return undefined;
   if (!ctx.certificates) throw new Error(`--security ${planned.security}: the run made no certificates`);
   const server = ctx.placement?.hosts.server ?? '127.0.0.1';
@@ -151,7 +151,7 @@ function countersOf(live: LiveSet, placement: Placement | undefined): (() => Pro
 }
 
 /** A visit that was never made, because the set that was to serve it had failed: one failed result per transport. */
-export function failedVisit(planned: PlannedCase, failure: Failure): RawResult[] {
+export function failedVisit(planned: Visit, failure: Failure): RawResult[] {
   return planned.transports.map((transport) => ({
     network: planned.network,
     runtime: planned.runtime,
@@ -208,7 +208,7 @@ async function inspect(live: LiveSet, results: readonly RawResult[]): Promise<Fa
  * (RESTARTS_PER_SET, never for --client-url) and otherwise its later visits are failed at once.
  * Every set still up is stopped however the loop ends.
  */
-export async function runVariant(visits: readonly PlannedCase[], variant: VariantRecord, ctx: VariantContext): Promise<void> {
+export async function runVariant(visits: readonly Visit[], variant: VariantRecord, ctx: VariantContext): Promise<void> {
   const last = lastVisitOfAppSet(visits);
   const states = new Map<string, SetState>();
   const quiet = (ctx.doc.settings.quietWaits ??= noQuietWaits());
@@ -231,7 +231,7 @@ export async function runVariant(visits: readonly PlannedCase[], variant: Varian
         }
       }
       if (state.failure || !state.live) {
-        await ctx.hooks.onCaseDone(failedVisit(planned, state.failure!), index, visits.length, planned);
+        await ctx.hooks.onVisitDone(failedVisit(planned, state.failure!), index, visits.length, planned);
         continue;
       }
       const live = state.live;
@@ -244,11 +244,11 @@ export async function runVariant(visits: readonly PlannedCase[], variant: Varian
         if (!wait.quiet) quiet.notQuiet++;
       };
       let broken: Failure | null = null;
-      const onCaseDone: RunnerHooks['onCaseDone'] = async (results, i, total, visited) => {
+      const onVisitDone: RunnerHooks['onVisitDone'] = async (results, i, total, visited) => {
         broken = await inspect(live, results);
-        await ctx.hooks.onCaseDone(broken ? blame(results, broken) : results, i, total, visited);
+        await ctx.hooks.onVisitDone(broken ? blame(results, broken) : results, i, total, visited);
       };
-      await runCases([planned], live.driver, { ...ctx.hooks, beforeVisit, onCaseDone }, { signal: ctx.signal, probe: probeMachine, pathMeter: ctx.placement?.delayerCpu, pathCounters: countersOf(live, ctx.placement) });
+      await runVisits([planned], live.driver, { ...ctx.hooks, beforeVisit, onVisitDone }, { signal: ctx.signal, probe: probeMachine, pathMeter: ctx.placement?.delayerCpu, pathCounters: countersOf(live, ctx.placement) });
       if (!broken && index === visits.length - 1) await path.measure(live, 'after');
       if (broken) await retire(state, key, broken, (last.get(key) ?? -1) > index);
       else if (last.get(key) === index) {
@@ -280,7 +280,7 @@ function retirer(variant: VariantRecord, ctx: VariantContext): (state: SetState,
 }
 
 /** The client's own measurement of its path (provenance.path), before the variant's first visit and after its last. */
-function pathMeasurer(visits: readonly PlannedCase[], variant: VariantRecord, ctx: VariantContext): { measured(): boolean; measure(live: LiveSet, when: 'before' | 'after'): Promise<void> } {
+function pathMeasurer(visits: readonly Visit[], variant: VariantRecord, ctx: VariantContext): { measured(): boolean; measure(live: LiveSet, when: 'before' | 'after'): Promise<void> } {
   const paths = (ctx.doc.provenance.path ??= {});
   const on = visits[0] && visits[0].runtime !== DEFAULT_RUNTIME ? `node${visits[0].runtime}/` : '';
   const pathKey = `${visits[0]?.network ?? 'loopback'}/${on}${variant.id}`;

@@ -9,13 +9,13 @@ import { describeGivenToken, givenToken } from './control-token';
 import { runBoundMs, appSetKey, missingMains, type BenchOptions, type VariantRecord } from '../plan';
 import { HttpClientDriver, expectedCostMs, SET_START_MS, STAGE_BUILD_MS, estimateRun, type RunEstimate } from '../measure';
 import { usesStage } from '../network';
-import { listRuns, readRun, runtimeNameOf, rttMs, type PlannedCase, type StoredRun } from '../results';
+import { listRuns, readRun, runtimeNameOf, rttMs, type Visit, type StoredRun } from '../results';
 import { errorText } from '../cli';
 
 export const WORKSPACE_ROOT = path.resolve(__dirname, '../../../..');
 
 /** How long the run should take, from the last runs in the results folder (measure/estimate.ts), and the longest it can take (deadlines.ts). */
-export function describeDuration(options: BenchOptions, plan: readonly PlannedCase[]): { estimate: RunEstimate; boundMs: number } {
+export function describeDuration(options: BenchOptions, plan: readonly Visit[]): { estimate: RunEstimate; boundMs: number } {
   const sets = options.clientUrl ? 0 : new Set(plan.map(appSetKey)).size;
   const stages = options.networks.filter((n) => usesStage(n.network)).length;
   const rtt = new Map(options.networks.map((n) => [n.name, rttMs(n.network)]));
@@ -27,7 +27,7 @@ export function describeDuration(options: BenchOptions, plan: readonly PlannedCa
       // An unreadable past run only leaves the estimate to the others (the index names it).
     }
   }
-  const model = { visitMs: (p: PlannedCase) => expectedCostMs(p, rtt.get(p.network) ?? 0), setStartMs: SET_START_MS, stageBuildMs: STAGE_BUILD_MS };
+  const model = { visitMs: (p: Visit) => expectedCostMs(p, rtt.get(p.network) ?? 0), setStartMs: SET_START_MS, stageBuildMs: STAGE_BUILD_MS };
   return { estimate: estimateRun(plan, sets, stages, history, model), boundMs: runBoundMs(plan, (p) => p.deadlineMs, sets, stages) };
 }
 

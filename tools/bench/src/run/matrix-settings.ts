@@ -3,12 +3,12 @@
 import { noQuietWaits } from './app-sets';
 import { KEEP_WARM_NODE_FLAGS } from './apps';
 import { DEADLINE_RULE, RESTARTS_PER_SET, type BenchOptions } from '../plan';
-import type { BenchSettings, PlannedCase } from '../results';
+import type { BenchSettings, Visit } from '../results';
 
-export function describeSettings(options: BenchOptions, plan: readonly PlannedCase[], startedAt: Date): BenchSettings {
+export function describeSettings(options: BenchOptions, plan: readonly Visit[], startedAt: Date): BenchSettings {
   return {
     startedAt: startedAt.toISOString(),
-    profile: options.preset.name,
+    preset: options.preset.name,
     runtimes: options.runtimes.map((r) => ({ name: r.name, version: r.version })),
     security: options.securities.map((s) => ({ name: s.name, what: s.what })),
     variants: options.variants.map((v) => ({ id: v.id, description: v.description, mains: v.mains, env: v.env })),

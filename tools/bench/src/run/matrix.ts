@@ -10,10 +10,10 @@ import { acrossNetwork } from './network-runs';
 import { describeDuration, prepareVariant, WORKSPACE_ROOT } from './matrix-prepare';
 import { describeSettings } from './matrix-settings';
 import type { Experiment, ExperimentFolder, ExperimentOptions, FolderRun, Slice } from './experiment';
-import { planCases, type BenchOptions } from '../plan';
+import { planVisits, type BenchOptions } from '../plan';
 import { failureSummary, CellPool, Progress, describeEstimate, type RunnerHooks, type RunEstimate } from '../measure';
 import { exportedFiles, renderRunEnd, RUN_EXPORTERS } from '../export';
-import { SCHEMA_VERSION, type PlannedCase, type RunDocument, collectProvenance, toCaseResult, cellLabel, plannedCells, pointLatestAt, shownRunFolder, type Pinning } from '../results';
+import { SCHEMA_VERSION, type Visit, type RunDocument, collectProvenance, toCell, cellLabel, plannedCells, pointLatestAt, shownRunFolder, type Pinning } from '../results';
 import { RunCertificates, opensslMissing } from '../security';
 
 /** Why the run's TLS cannot be had here (no openssl), or null. */
@@ -47,7 +47,7 @@ function pinningOf(options: BenchOptions): Pinning {
 }
 
 /** The document before the first call: marked incomplete, with the plan's cells so that a killed run names what it lacks. */
-function openDocument(options: BenchOptions, argv: readonly string[], plan: readonly PlannedCase[], run: FolderRun): { doc: RunDocument; estimate: RunEstimate } {
+function openDocument(options: BenchOptions, argv: readonly string[], plan: readonly Visit[], run: FolderRun): { doc: RunDocument; estimate: RunEstimate } {
   const { estimate, boundMs } = describeDuration(options, plan);
   run.log(`${plan.length} visit(s) × ${options.transports.join(' + ')}, repetitions interleaved; writing ${shownRunFolder(run.runDir, options.out)}`);
   run.log(describeEstimate(estimate, boundMs, shownRunFolder(options.out, options.out)));
@@ -63,7 +63,7 @@ function openDocument(options: BenchOptions, argv: readonly string[], plan: read
 }
 
 function openMatrix(options: BenchOptions, argv: readonly string[], run: FolderRun): ExperimentFolder<RunDocument, Placement> {
-  const plan = planCases(options);
+  const plan = planVisits(options);
   const { doc, estimate } = openDocument(options, argv, plan, run);
   pointLatestAt(options.out, run.runDir);
   const skipped = doc.settings.skippedVariants!;
@@ -96,7 +96,7 @@ function openMatrix(options: BenchOptions, argv: readonly string[], run: FolderR
 }
 
 /** The runner's hooks: progress on stderr, each visit's samples pooled into their cells, the exports rewritten. */
-function cellHooks(options: BenchOptions, plan: readonly PlannedCase[], estimate: RunEstimate, doc: RunDocument, run: FolderRun): { runner: RunnerHooks; done: () => number } {
+function cellHooks(options: BenchOptions, plan: readonly Visit[], estimate: RunEstimate, doc: RunDocument, run: FolderRun): { runner: RunnerHooks; done: () => number } {
   const progress = new Progress(plan, estimate);
   const visitsDone = doc.settings.visitsDone!;
   let done = 0;
@@ -109,13 +109,13 @@ function cellHooks(options: BenchOptions, plan: readonly PlannedCase[], estimate
     transports: options.transports,
   });
   const runner: RunnerHooks = {
-    onCaseStart: (planned) => progress.caseStart(planned, done),
+    onVisitStart: (planned) => progress.visitStart(planned, done),
     onRepetition: (planned, repetition) => progress.repetition(planned, repetition),
-    onCaseDone: (raws, _index, _total, planned) => {
-      progress.caseDone(planned, raws, done++, plan.length);
+    onVisitDone: (raws, _index, _total, planned) => {
+      progress.visitDone(planned, raws, done++, plan.length);
       pool.add(raws);
       for (const raw of raws) visitsDone[cellLabel(raw)] = (visitsDone[cellLabel(raw)] ?? 0) + 1;
-      doc.results = pool.results().map(toCaseResult);
+      doc.results = pool.results().map(toCell);
       run.save();
     },
   };
@@ -123,7 +123,7 @@ function cellHooks(options: BenchOptions, plan: readonly PlannedCase[], estimate
 }
 
 /** One slice of the walk (a network, a runtime, a security mode): each variant's visits, a variant that cannot run here skipped with why. */
-async function measureVariants(options: BenchOptions, plan: readonly PlannedCase[], skipped: Record<string, string>, slice: Slice<Placement>, context: VariantContext): Promise<void> {
+async function measureVariants(options: BenchOptions, plan: readonly Visit[], skipped: Record<string, string>, slice: Slice<Placement>, context: VariantContext): Promise<void> {
   for (const variant of options.variants) {
     if (context.signal.aborted) break;
     if (!options.clientUrl && !(variant.id in skipped)) {

@@ -4,7 +4,7 @@
 // of apps its own sidecars (as each pod has its own), checked before the set serves a call.
 import { failedVisit } from './app-sets';
 import { errorText } from '../cli';
-import type { PlannedCase, RunDocument } from '../results';
+import type { Visit, RunDocument } from '../results';
 import type { AppPorts, Placement, SetPath } from './apps';
 import { checkPrerequisites, dialledHosts, joinPath, pathPrerequisites, startMesh, startNames, usesStage, type NamesPart, type PathProfile, type Stage } from '../network';
 import { calibratedRttMs, checkedPath, networkRecord, onStage, StageFailure } from './on-stage';
@@ -57,7 +57,7 @@ function pathPlacement(stage: Stage, path: PathProfile, names: NamesPart | null,
  */
 export async function acrossNetwork(
   path: PathProfile,
-  plan: readonly PlannedCase[],
+  plan: readonly Visit[],
   doc: RunDocument,
   hooks: RunnerHooks,
   save: () => void,
@@ -90,6 +90,6 @@ export async function acrossNetwork(
     if (!(error instanceof StageFailure)) throw error;
     // The network's visits fail with the reason, recorded like any other failure.
     process.stderr.write(`bench: ${error.message}\n`);
-    for (const [index, planned] of plan.entries()) await hooks.onCaseDone(failedVisit(planned, error.failure), index, plan.length, planned);
+    for (const [index, planned] of plan.entries()) await hooks.onVisitDone(failedVisit(planned, error.failure), index, plan.length, planned);
   }
 }

@@ -1,11 +1,11 @@
 import { renderCsv } from '../../src/export/csv';
-import type { CaseResult } from '../../src/results/model';
-import { caseResult } from '../case-result';
+import type { Cell } from '../../src/results/model';
+import { handMadeCell } from '../hand-made-cell';
 
-const base: CaseResult = caseResult({ coldMs: 80, client: { cpuUserMs: 10, cpuSystemMs: 2, peakRssBytes: 1000 } });
+const base: Cell = handMadeCell({ coldMs: 80, client: { cpuUserMs: 10, cpuSystemMs: 2, peakRssBytes: 1000 } });
 
 describe('renderCsv', () => {
-  const failed: CaseResult = { ...base, transport: 'grpc', ok: false, error: 'HTTP 502: "bad", really', samplesMs: [], sampleOrder: [], summary: null, client: null };
+  const failed: Cell = { ...base, transport: 'grpc', ok: false, error: 'HTTP 502: "bad", really', samplesMs: [], sampleOrder: [], summary: null, client: null };
   const lines = renderCsv([base, failed]).trimEnd().split('\n');
 
   it('has a header, one row per sample and one summary row per cell', () => {

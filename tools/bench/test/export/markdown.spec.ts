@@ -1,9 +1,9 @@
 import { renderMarkdown, renderTable } from '../../src/export/markdown';
 import type { RunDocument } from '../../src/results/model';
-import { caseResult } from '../case-result';
+import { handMadeCell } from '../hand-made-cell';
 import { summarize } from '../../src/results/stats';
 
-const result = caseResult;
+const result = handMadeCell;
 
 const rows = [
   result({}),
@@ -44,6 +44,8 @@ describe('renderMarkdown', () => {
     };
     const md = renderMarkdown(doc);
     expect(md).toContain('commit `abcdef123456`');
+    // A run from before settings.preset named it settings.profile: still read, printed as the preset.
+    expect(md).toContain('preset `quick`');
     expect(md).toContain('Test CPU × 2; Node v20.0.0; @nestjs/core 11.0.0');
     expect(md).toContain('**incomplete run**');
     expect(md).toContain('**1 case(s) failed**');

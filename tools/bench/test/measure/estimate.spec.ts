@@ -1,7 +1,7 @@
 import { BOUND_SHOWN_WITHIN, describeEstimate, estimateRun, type CostModel } from '../../src/measure/estimate';
-import type { CaseResult, RunDocument } from '../../src/results/model';
+import type { Cell, RunDocument } from '../../src/results/model';
 import type { StoredRun } from '../../src/results/runs';
-import { caseResult } from '../case-result';
+import { handMadeCell } from '../hand-made-cell';
 import { plannedVisit as visit } from '../planned-visit';
 
 /** A model that would be far off: 1 s a visit, 2.5 s a set of apps. */
@@ -12,8 +12,8 @@ const MODEL: CostModel = { visitMs: () => 1_000, setStartMs: 2_500, stageBuildMs
  * call), the visit 100 ms more than its calls, and the run `outsideMs` outside its one visit.
  */
 function pastRun(name: string, callMs: number, outsideMs: number): StoredRun {
-  const cell = (transport: 'json' | 'grpc'): CaseResult =>
-    caseResult({ network: 'loopback', case: '①-2', transport, samplesMs: [callMs, callMs, callMs], warmupMs: [callMs], coldMs: 2 * callMs, runs: 3, wallMs: 2 * 6 * callMs + 100 });
+  const cell = (transport: 'json' | 'grpc'): Cell =>
+    handMadeCell({ network: 'loopback', case: '①-2', transport, samplesMs: [callMs, callMs, callMs], warmupMs: [callMs], coldMs: 2 * callMs, runs: 3, wallMs: 2 * 6 * callMs + 100 });
   const results = [cell('json'), cell('grpc')];
   const startedAt = new Date(Date.UTC(2026, 10, 25, 12));
   const doc = {

@@ -1,6 +1,6 @@
 import { callFailure, describeFailure, failureSummary } from '../../src/measure/failures';
 import type { Failure } from '../../src/results/model';
-import { caseResult } from '../case-result';
+import { handMadeCell } from '../hand-made-cell';
 
 describe('failures as data', () => {
   const died: Failure = { kind: 'died', message: 'server-b exited while serving', process: 'server-b', pid: 42, exit: 'exited with signal SIGKILL', logTail: ['a', 'b'] };
@@ -17,7 +17,7 @@ describe('failures as data', () => {
 
   it('sums up the failed cells in one line, or nothing when all succeeded', () => {
     const failed = { ok: false, failure: died, error: describeFailure(died), summary: null, samplesMs: [] };
-    const results = [caseResult({ ...failed, transport: 'json' }), caseResult({ ...failed, transport: 'grpc' })];
+    const results = [handMadeCell({ ...failed, transport: 'json' }), handMadeCell({ ...failed, transport: 'grpc' })];
     expect(failureSummary(results)).toBe('bench: 2 of 2 cells failed: blog ①-2 json (died: server-b exited with signal SIGKILL); blog ①-2 grpc (died: server-b exited with signal SIGKILL)');
     expect(failureSummary([])).toBeNull();
   });

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { parseOptions, UsageError } from '../../src/plan/options';
-import { appSetKey, lastVisitOfAppSet, planCases, splitRuns } from '../../src/plan/plan';
+import { appSetKey, lastVisitOfAppSet, planVisits, splitRuns } from '../../src/plan/plan';
 
 describe('parseOptions', () => {
   it('defaults to the default profile: seven cases, both transports, a set of apps per case visited 4 times, timed calls within a budget', () => {
@@ -8,7 +8,7 @@ describe('parseOptions', () => {
     expect(options.preset.name).toBe('default');
     expect(options.out).toBe(path.resolve('/work', 'results'));
     expect(options.clientUrl).toBeNull();
-    const plan = planCases(options);
+    const plan = planVisits(options);
     // Six cases in four visits, ①-3 in one: 6 × 4 + 1 visits.
     expect(plan).toHaveLength(25);
     expect(plan.map((p) => `${p.record.id}/${p.runs}/${p.warmup}/${p.warmupMs}/${p.cold}/${p.budgetMs}/${p.minRuns}`).slice(0, 7)).toEqual([
@@ -25,11 +25,11 @@ describe('parseOptions', () => {
     expect(plan.find((p) => p.record.id === '①-3')).toMatchObject({ runs: 9, visits: 1, forks: 1, budgetMs: 20_000, minRuns: 3 });
     expect(new Set(plan.map(appSetKey)).size).toBe(7);
     // --runs asks for exact runs: no budget.
-    expect(new Set(planCases(parseOptions(['--runs', '20'])).map((p) => p.budgetMs))).toEqual(new Set([null]));
+    expect(new Set(planVisits(parseOptions(['--runs', '20'])).map((p) => p.budgetMs))).toEqual(new Set([null]));
   });
 
   it('keeps the former default schedule as --profile thorough: 100 runs (more for ①-2 and ②-2, fewer for the slow ones) in 10 visits of 2 forks, all made', () => {
-    const plan = planCases(parseOptions(['--profile', 'thorough'], '/work'));
+    const plan = planVisits(parseOptions(['--profile', 'thorough'], '/work'));
     // Six cases in ten visits, ①-3 in one: 6 × 10 + 1 visits.
     expect(plan).toHaveLength(61);
     expect(plan.map((p) => `${p.record.id}/${p.transports.join('+')}/${p.runs}/${p.warmup}/${p.warmupMs}/${p.cold}`).slice(0, 7)).toEqual([
@@ -56,16 +56,16 @@ describe('parseOptions', () => {
     const options = parseOptions(['--profile=quick', '--cases', '1-1,20kx4', '--transports=grpc', '--runs', '4', '--warmup=0', '--warmup-ms', '250', '--out', 'x', '--client-url=http://h:1/'], '/w');
     expect(options).toMatchObject({ transports: ['grpc'], runs: 4, warmup: 0, warmupMs: 250, out: '/w/x', clientUrl: 'http://h:1' });
     expect(options.cases.map((c) => c.id)).toEqual(['①-1', '20k×4']);
-    expect(planCases(options).map((p) => [p.runs, p.transports])).toEqual([[4, ['grpc']], [4, ['grpc']]]);
+    expect(planVisits(options).map((p) => [p.runs, p.transports])).toEqual([[4, ['grpc']], [4, ['grpc']]]);
   });
 
   it('plans every case for each variant, one variant after the other', () => {
-    const plan = planCases(parseOptions(['--variants', 'bare,blog', '--cases', '1-1,1-2', '--forks', '0', '--visits', '1']));
+    const plan = planVisits(parseOptions(['--variants', 'bare,blog', '--cases', '1-1,1-2', '--forks', '0', '--visits', '1']));
     expect(plan.map((p) => `${p.variant}/${p.record.id}`)).toEqual(['blog/①-1', 'blog/①-2', 'bare/①-1', 'bare/①-2']);
   });
 
   it('lets --runs override a case default', () => {
-    const plan = planCases(parseOptions(['--cases', '1-3', '--runs', '2']));
+    const plan = planVisits(parseOptions(['--cases', '1-3', '--runs', '2']));
     expect(plan.map((p) => p.runs)).toEqual([2]);
   });
 
@@ -79,7 +79,7 @@ describe('parseOptions', () => {
   });
 
   it('gives each case a set of apps by default, two on thorough (①-3 one), none on quick or with --client-url', () => {
-    const forksOf = (argv: string[]) => planCases(parseOptions(argv)).filter((p) => p.visit === 1).map((p) => `${p.record.id}:${p.forks}`);
+    const forksOf = (argv: string[]) => planVisits(parseOptions(argv)).filter((p) => p.visit === 1).map((p) => `${p.record.id}:${p.forks}`);
     expect(forksOf(['--cases', '1-2,1-3,20kx4'])).toEqual(['①-2:1', '20k×4:1', '①-3:1']);
     expect(forksOf(['--profile', 'thorough', '--cases', '1-2,1-3,20kx4'])).toEqual(['①-2:2', '20k×4:2', '①-3:1']);
     expect(forksOf(['--profile', 'quick', '--cases', '1-2'])).toEqual(['①-2:0']);
@@ -87,11 +87,11 @@ describe('parseOptions', () => {
     expect(forksOf(['--cases', '1-2', '--client-url', 'http://h:1'])).toEqual(['①-2:0']);
     // Never more forks than visits, nor more visits than runs.
     expect(forksOf(['--cases', '1-3', '--forks', '3'])).toEqual(['①-3:1']);
-    expect(planCases(parseOptions(['--profile', 'thorough', '--cases', '1-2', '--runs', '3'])).map((p) => `${p.visit}/${p.visits}#${p.fork}/${p.forks}`)).toEqual(['1/3#1/2', '2/3#2/2', '3/3#1/2']);
+    expect(planVisits(parseOptions(['--profile', 'thorough', '--cases', '1-2', '--runs', '3'])).map((p) => `${p.visit}/${p.visits}#${p.fork}/${p.forks}`)).toEqual(['1/3#1/2', '2/3#2/2', '3/3#1/2']);
   });
 
   it('spreads the visits evenly over the run, splitting the runs and numbering the samples on', () => {
-    const plan = planCases(parseOptions(['--profile', 'thorough', '--cases', '1-2,1-3,20kx4']));
+    const plan = planVisits(parseOptions(['--profile', 'thorough', '--cases', '1-2,1-3,20kx4']));
     // Ten visits each, round-robin; ①-3's one visit lands mid-run, between every case's visits 5 and 6.
     expect(plan.map((p) => `${p.record.id}#${p.fork}:${p.runs}@${p.firstPosition}`).slice(0, 4)).toEqual([
       '①-2#1:30@0', '20k×4#1:5@0', '①-2#2:30@60', '20k×4#2:5@10',
@@ -99,7 +99,7 @@ describe('parseOptions', () => {
     expect(plan.map((p) => `${p.record.id}:${p.visit}`).slice(8, 13)).toEqual(['①-2:5', '20k×4:5', '①-3:1', '①-2:6', '20k×4:6']);
     expect(plan[plan.length - 1]).toMatchObject({ visit: 10, fork: 2, runs: 5, firstPosition: 90, cold: false });
     // An explicit --visits is for every case, as --runs is: ①-3's nine runs over three visits of its one fork.
-    const three = planCases(parseOptions(['--profile', 'thorough', '--cases', '1-3,1-2', '--visits', '3']));
+    const three = planVisits(parseOptions(['--profile', 'thorough', '--cases', '1-3,1-2', '--visits', '3']));
     expect(three.map((p) => `${p.record.id}#${p.fork}:${p.runs}@${p.firstPosition}:${p.cold ? 'cold' : 'warm'}`)).toEqual([
       '①-2#1:100@0:cold', '①-3#1:3@0:cold', '①-2#2:100@200:cold', '①-3#1:3@6:warm', '①-2#1:100@400:warm', '①-3#1:3@12:warm',
     ]);
@@ -108,7 +108,7 @@ describe('parseOptions', () => {
   });
 
   it('keys each visit to the set of apps that serves it, and knows each set\'s last visit', () => {
-    const plan = planCases(parseOptions(['--profile', 'thorough', '--variants', 'blog,bare', '--cases', '1-1,1-2', '--visits', '3']));
+    const plan = planVisits(parseOptions(['--profile', 'thorough', '--variants', 'blog,bare', '--cases', '1-1,1-2', '--visits', '3']));
     expect(plan.map(appSetKey)).toEqual([
       'blog/①-1#1', 'blog/①-2#1', 'blog/①-1#2', 'blog/①-2#2', 'blog/①-1#1', 'blog/①-2#1',
       'bare/①-1#1', 'bare/①-2#1', 'bare/①-1#2', 'bare/①-2#2', 'bare/①-1#1', 'bare/①-2#1',
@@ -117,7 +117,7 @@ describe('parseOptions', () => {
       'blog/①-1#1': 4, 'blog/①-2#1': 5, 'blog/①-1#2': 2, 'blog/①-2#2': 3,
       'bare/①-1#1': 10, 'bare/①-2#1': 11, 'bare/①-1#2': 8, 'bare/①-2#2': 9,
     });
-    const forkless = planCases(parseOptions(['--variants', 'blog,bare', '--cases', '1-1,1-2', '--forks', '0', '--visits', '2']));
+    const forkless = planVisits(parseOptions(['--variants', 'blog,bare', '--cases', '1-1,1-2', '--forks', '0', '--visits', '2']));
     expect(forkless.map((p) => `${appSetKey(p)}:${p.record.id}:${p.cold}`)).toEqual([
       'blog:①-1:true', 'blog:①-2:true', 'blog:①-1:false', 'blog:①-2:false',
       'bare:①-1:true', 'bare:①-2:true', 'bare:①-1:false', 'bare:①-2:false',
@@ -128,7 +128,7 @@ describe('parseOptions', () => {
   it('takes path profiles in --network like the suites (issue #34): one spelling per path, each visit keyed by its name, bad ones refused', () => {
     const options = parseOptions(['--network', 'region,region+mesh+names,region+names+mesh', '--cases', '1-1', '--forks', '0', '--visits', '1'], '/work');
     expect(options.networks.map((n) => `${n.name}:${n.network.name}:${n.features.join('+')}`)).toEqual(['region:region:', 'region+names+mesh:region:names+mesh']);
-    const plan = planCases(options);
+    const plan = planVisits(options);
     expect(plan.map((p) => p.network)).toEqual(['region', 'region+names+mesh']);
     // The path's RTT is its network's: the same deadline on both.
     expect(plan[0].deadlineMs).toBe(plan[1].deadlineMs);
@@ -137,7 +137,7 @@ describe('parseOptions', () => {
     expect(() => parseOptions(['--network', 'region+dns'], '/work')).toThrow(/no path feature "dns" \(known: names, mesh\)/);
     expect(() => parseOptions(['--network', 'region+mesh', '--security', 'tls,mtls'], '/work')).toThrow(/--network region\+mesh with --security tls,mtls: the mesh's sidecars speak mTLS between them.*add plain/);
     // With plain among them, the mesh runs plain only and the other paths every security.
-    const mixed = planCases(parseOptions(['--network', 'region,region+mesh', '--security', 'plain,tls,mtls', '--cases', '1-1'], '/work'));
+    const mixed = planVisits(parseOptions(['--network', 'region,region+mesh', '--security', 'plain,tls,mtls', '--cases', '1-1'], '/work'));
     expect([...new Set(mixed.map((p) => `${p.network}/${p.security}`))]).toEqual(['region/plain', 'region/tls', 'region/mtls', 'region+mesh/plain']);
     expect(parseOptions(['--network', 'region+names', '--security', 'tls'], '/work').securities.map((s) => s.name)).toEqual(['tls']);
   });
@@ -148,7 +148,7 @@ describe('parseOptions', () => {
     expect(ids).not.toContain('①-3');
     expect(ids.length).toBeGreaterThan(0);
     // Three runs everywhere: a case's own default (50 for 20k×4) is for the default profile.
-    expect(new Set(planCases(options).map((p) => p.runs))).toEqual(new Set([3]));
+    expect(new Set(planVisits(options).map((p) => p.runs))).toEqual(new Set([3]));
   });
 
   it.each([

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseOptions, UsageError } from '../../src/plan/options';
-import { appSetKey, planCases } from '../../src/plan/plan';
+import { appSetKey, planVisits } from '../../src/plan/plan';
 import { DEFAULT_RUNTIME, defaultRuntime, RUNTIMES, runtimePackage, selectRuntimes } from '../../src/plan/runtimes';
 import { runtimeNameOf } from '../../src/results/runtime-name';
 import { cellKey, withRuntimes } from '../../src/results/results';
@@ -41,7 +41,7 @@ describe('--node', () => {
   it('defaults to the pinned runtime and keys every cell and set of apps by runtime', () => {
     expect(parseOptions([]).runtimes.map((r) => r.name)).toEqual([DEFAULT_RUNTIME]);
     const options = parseOptions(['--node', '20,24', '--profile', 'quick']);
-    const plan = planCases(options);
+    const plan = planVisits(options);
     expect([...new Set(plan.map((p) => p.runtime))]).toEqual(['20', '24']);
     // Each runtime has its own sets of apps; the default runtime's keep the names they had before --node.
     expect([...new Set(plan.map(appSetKey))]).toEqual(['node20:blog', 'blog']);

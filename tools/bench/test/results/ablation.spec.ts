@@ -4,15 +4,15 @@ import { renderReport } from '../../src/export/html';
 import { renderMarkdown } from '../../src/export/markdown';
 import { UsageError } from '../../src/cli';
 import { parseOptions } from '../../src/plan/options';
-import { planCases } from '../../src/plan/plan';
+import { planVisits } from '../../src/plan/plan';
 import { ablation, ablationSummary, withoutAblations } from '../../src/results/ablation';
-import type { CaseResult } from '../../src/results/model';
+import type { Cell } from '../../src/results/model';
 import { summarize } from '../../src/results/stats';
-import { caseResult } from '../case-result';
+import { handMadeCell } from '../hand-made-cell';
 import { buildMultiVariantDocument } from '../fixtures';
 
 /** A cell of `variant` with every timed call of `from` times `factor`. */
-function scaled(from: CaseResult, variant: string, factor: number): CaseResult {
+function scaled(from: Cell, variant: string, factor: number): Cell {
   const samplesMs = from.samplesMs.map((v) => v * factor);
   return { ...from, variant, samplesMs, summary: summarize(samplesMs) };
 }
@@ -21,7 +21,7 @@ describe('--ablate: each tuning flipped alone', () => {
   it('adds tuned without each tuning, run on the transports that tuning changes only', () => {
     const options = parseOptions(['--variants', 'tuned', '--transports', 'json,grpc,json-h2', '--ablate', 'http2-window,undici-pool', '--cases', '1-2', '--visits', '1']);
     expect(options.variants.map((v) => v.id)).toEqual(['tuned', 'tuned-without-http2-window', 'tuned-without-undici-pool']);
-    const plan = planCases(options);
+    const plan = planVisits(options);
     expect(plan.map((p) => [p.variant, p.transports])).toEqual([
       ['tuned', ['json', 'grpc', 'json-h2']],
       ['tuned-without-http2-window', ['grpc', 'json-h2']],
@@ -53,7 +53,7 @@ describe('--ablate: each tuning flipped alone', () => {
   });
 
   it('skips an ablation variant whose tuning changes none of the transports asked for', () => {
-    const plan = planCases(parseOptions(['--variants', 'tuned', '--transports', 'json', '--ablate', 'http2-window', '--cases', '1-1', '--visits', '1']));
+    const plan = planVisits(parseOptions(['--variants', 'tuned', '--transports', 'json', '--ablate', 'http2-window', '--cases', '1-1', '--visits', '1']));
     expect(plan.map((p) => p.variant)).toEqual(['tuned']);
   });
 
@@ -68,8 +68,8 @@ describe('--ablate: each tuning flipped alone', () => {
 });
 
 describe('the ablation table', () => {
-  const tuned = caseResult({ variant: 'tuned', transport: 'grpc', samplesMs: [20, 21, 22, 20, 21, 22, 20, 21, 22, 21], summary: null });
-  const blog = caseResult({ variant: 'blog', transport: 'json', samplesMs: [60, 61, 62, 60, 61, 62, 60, 61, 62, 61], summary: null });
+  const tuned = handMadeCell({ variant: 'tuned', transport: 'grpc', samplesMs: [20, 21, 22, 20, 21, 22, 20, 21, 22, 21], summary: null });
+  const blog = handMadeCell({ variant: 'blog', transport: 'json', samplesMs: [60, 61, 62, 60, 61, 62, 60, 61, 62, 61], summary: null });
   const cells = [scaled(tuned, 'tuned', 1), scaled(blog, 'blog', 1)];
   const results = [
     ...cells,

@@ -1,11 +1,11 @@
 import { attribution, FACTORS } from '../../src/results/attribution';
 import { renderAttributionSection } from '../../src/export/attribution';
 import { renderAttributionSection as renderAttributionHtml } from '../../src/export/html/attribution';
-import type { CaseResult, Transport } from '../../src/results/model';
+import type { Cell, Transport } from '../../src/results/model';
 import { ratioOfMediansCi, summarize } from '../../src/results/stats';
 
 /** A cell whose timed calls are `median` ms ± a little, deterministic. */
-function cell(transport: Transport, median: number, extra: Partial<CaseResult> = {}): CaseResult {
+function cell(transport: Transport, median: number, extra: Partial<Cell> = {}): Cell {
   const samplesMs = Array.from({ length: 20 }, (_, i) => median * (1 + ((i % 5) - 2) * 0.02));
   return {
     variant: 'tuned',

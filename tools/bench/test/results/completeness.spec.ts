@@ -1,12 +1,12 @@
 import { completenessOf, describeIncomplete, plannedCells } from '../../src/results/completeness';
 import { CASES } from '../../src/plan/cases';
-import type { PlannedCase } from '../../src/results/model';
+import type { Visit } from '../../src/results/model';
 
 // What a run planned against what it measured (results/completeness.ts): bench:compare's check.
 describe('run completeness', () => {
   const record = (id: string) => CASES.find((c) => c.aliases.includes(id))!;
-  const visit = (id: string, visits: number, visitNo: number): PlannedCase =>
-    ({ network: 'loopback', variant: 'blog', record: record(id), transports: ['json', 'grpc'], visits, visit: visitNo }) as unknown as PlannedCase;
+  const visit = (id: string, visits: number, visitNo: number): Visit =>
+    ({ network: 'loopback', variant: 'blog', record: record(id), transports: ['json', 'grpc'], visits, visit: visitNo }) as unknown as Visit;
   const plan = [visit('1-1', 2, 1), visit('2-1', 1, 1), visit('1-1', 2, 2)];
   const result = (id: string, transport: string) => ({ network: 'loopback', variant: 'blog', case: record(id).id, transport });
 
@@ -41,7 +41,7 @@ describe('run completeness', () => {
   });
 
   it('does not count a variant the run skipped (not built) as missing', () => {
-    const go = plannedCells([{ ...visit('1-1', 1, 1), variant: 'go' } as PlannedCase]);
+    const go = plannedCells([{ ...visit('1-1', 1, 1), variant: 'go' } as Visit]);
     const c = completenessOf({ incomplete: false, settings: { plannedCells: go, visitsDone: {}, skippedVariants: { go: 'not built' } }, results: [] });
     expect(c.complete).toBe(true);
   });

@@ -1,11 +1,11 @@
 import { decisionMap, type DecisionMap } from '../../src/results/decision-map';
 import { describeCell, renderDecisionMap } from '../../src/export/decision-map';
 import { renderDecisionMapHtml } from '../../src/export/html/decision-map';
-import type { CaseResult } from '../../src/results/model';
-import { caseResult } from '../case-result';
+import type { Cell } from '../../src/results/model';
+import { handMadeCell } from '../hand-made-cell';
 
-const cell = (network: string, transport: 'json' | 'grpc', median: number, ok = true): CaseResult => {
-  const base = caseResult({});
+const cell = (network: string, transport: 'json' | 'grpc', median: number, ok = true): Cell => {
+  const base = handMadeCell({});
   return { ...base, network, transport, ok, summary: ok ? { ...base.summary!, median } : null };
 };
 
@@ -44,7 +44,7 @@ describe('decision map', () => {
   });
 
   it('has a column per runtime when the run had several (--node), each pairing that runtime\'s cells', () => {
-    const on = (runtime: string, r: CaseResult): CaseResult => ({ ...r, runtime });
+    const on = (runtime: string, r: Cell): Cell => ({ ...r, runtime });
     const map = decisionMap([on('20', results[0]), on('20', results[1]), on('24', cell('loopback', 'json', 20)), on('24', cell('loopback', 'grpc', 40))])!;
     expect(map.columns.map((c) => c.label)).toEqual(['Node 20', 'Node 24']);
     expect(map.columns.map((column) => describeCell(map.cell('blog', '①-2', column)))).toEqual(['JSON 3.1×', 'JSON 2.0×']);

@@ -3,10 +3,10 @@ import { renderReport } from '../../src/export/html/report';
 import { renderMarkdown } from '../../src/export/markdown';
 import { pathCostRows, pathCostTotal, TOTAL_LABEL } from '../../src/results/path-cost';
 import type { RunDocument } from '../../src/results/model';
-import { caseResult } from '../case-result';
+import { handMadeCell } from '../hand-made-cell';
 
 // The network stage's delayer, per cell, beside the apps' CPU of the same calls.
-const region = caseResult({
+const region = handMadeCell({
   network: 'region',
   case: '②-3',
   rows: 1,
@@ -15,11 +15,11 @@ const region = caseResult({
   server: { cpuUserMs: 25, cpuSystemMs: 5, peakRssBytes: 1 },
   delayer: { cpuMs: 10, packets: 4000 },
 });
-const doc = (results: RunDocument['results']): RunDocument => ({ schemaVersion: 2, incomplete: false, provenance: {}, settings: { startedAt: 'now', profile: 'test' }, results });
+const doc = (results: RunDocument['results']): RunDocument => ({ schemaVersion: 2, incomplete: false, provenance: {}, settings: { startedAt: 'now', preset: 'test' }, results });
 
 describe("the network stage's own CPU per cell", () => {
   it('is the delayer against delayer + client + server over the same calls, per packet too', () => {
-    expect(pathCostRows([region, caseResult()])).toEqual([
+    expect(pathCostRows([region, handMadeCell()])).toEqual([
       { network: 'region', variant: 'blog', case: '②-3', transport: 'json', delayerCpuMs: 10, packets: 4000, perPacketUs: 2.5, receiveCpuMs: null, appsCpuMs: 90, share: 0.1 },
     ]);
     // Unknown apps' CPU: no share rather than a made-up one; a failed cell: no row.
@@ -60,7 +60,7 @@ describe("the network stage's own CPU per cell", () => {
     expect(summary[columns.indexOf('delayer_cpu_ms')]).toBe('10');
     expect(summary[columns.indexOf('delayer_packets')]).toBe('4000');
 
-    const loopback = doc([caseResult()]);
+    const loopback = doc([handMadeCell()]);
     expect(renderMarkdown(loopback)).not.toContain("network stage's own CPU");
     expect(renderReport(loopback)).not.toContain('path-cost');
   });

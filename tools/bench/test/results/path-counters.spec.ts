@@ -6,15 +6,15 @@ import { failureSummary } from '../../src/measure/failures';
 import { addPathCounters, NO_PATH_COUNTERS, pathCountersBetween, type PathCounters, type TcpCounters } from '../../src/results/path-counters';
 import { describeListenQueue, failedCellText, listenQueueRows, pathCounterRows } from '../../src/results/path-counter-rows';
 import type { RawResult, RunDocument } from '../../src/results/model';
-import { caseResult } from '../case-result';
+import { handMadeCell } from '../hand-made-cell';
 
 // A path profile's counters per cell (issue #34): the DNS server's queries, the sidecars' requests, connections and CPU.
 const counted: PathCounters = {
   dns: { queries: 8, lookups: 2, nxdomain: 4, byType: { A: 4, AAAA: 4 } },
   envoy: { client: { requests: 12, upstreamConnections: 0, cpuMs: 3 }, server: { requests: 12, upstreamConnections: 0, cpuMs: 1 } },
 };
-const meshed = caseResult({ network: 'region+names+mesh', case: '①-1', runs: 4, pathCounters: counted });
-const doc = (results: RunDocument['results']): RunDocument => ({ schemaVersion: 3, incomplete: false, provenance: {}, settings: { startedAt: 'now', profile: 'test' }, results });
+const meshed = handMadeCell({ network: 'region+names+mesh', case: '①-1', runs: 4, pathCounters: counted });
+const doc = (results: RunDocument['results']): RunDocument => ({ schemaVersion: 3, incomplete: false, provenance: {}, settings: { startedAt: 'now', preset: 'test' }, results });
 
 describe("a path profile's counters per cell", () => {
   it('are differences of running totals, and add up (a part the path lacks stays null)', () => {
@@ -27,7 +27,7 @@ describe("a path profile's counters per cell", () => {
   });
 
   it('are per timed call in the rows, keyed by the path profile’s name; failed cells and cells without a path have none', () => {
-    expect(pathCounterRows([meshed, caseResult(), { ...meshed, ok: false }])).toEqual([
+    expect(pathCounterRows([meshed, handMadeCell(), { ...meshed, ok: false }])).toEqual([
       { network: 'region+names+mesh', variant: 'blog', case: '①-1', transport: 'json', calls: 4, dnsQueriesPerCall: 2, lookupsPerCall: 0.5, sidecarRequestsPerCall: 3, upstreamConnections: 0, sidecarCpuUsPerCall: 1000 },
     ]);
   });
@@ -45,16 +45,16 @@ describe("a path profile's counters per cell", () => {
     const summary = rows.map((row) => row.split(',')).find((cells) => cells[0] === 'summary')!;
     const column = (name: string) => summary[header.split(',').indexOf(name)];
     expect([column('dns_queries'), column('dns_lookups'), column('sidecar_requests'), column('sidecar_upstream_connections'), column('sidecar_cpu_ms')]).toEqual(['8', '2', '12', '0', '4']);
-    expect(renderMarkdown(doc([caseResult()]))).not.toContain('The production path per cell');
-    expect(renderReport(doc([caseResult()]))).not.toContain('data-table="path-counters"');
+    expect(renderMarkdown(doc([handMadeCell()]))).not.toContain('The production path per cell');
+    expect(renderReport(doc([handMadeCell()]))).not.toContain('data-table="path-counters"');
   });
 });
 
 // The server namespace's TCP counters per cell (issue #34's `read ECONNRESET`): its listen queue, SYN cookies and resets.
 const quiet: TcpCounters = { listenOverflows: 0, listenDrops: 0, syncookiesSent: 0, syncookiesRecv: 0, syncookiesFailed: 0, outRsts: 0, estabResets: 0, abortOnData: 0, abortOnClose: 0 };
 const burst: TcpCounters = { ...quiet, listenOverflows: 3702, listenDrops: 3702, syncookiesSent: 1201, syncookiesRecv: 845, syncookiesFailed: 106, outRsts: 212 };
-const onStage = (tcp: TcpCounters | null, overrides: Parameters<typeof caseResult>[0] = {}) =>
-  caseResult({ network: 'region', security: 'mtls', case: '②-3', rows: 1, requests: 1000, runs: 5, pathCounters: { dns: null, envoy: null, tcp }, ...overrides });
+const onStage = (tcp: TcpCounters | null, overrides: Parameters<typeof handMadeCell>[0] = {}) =>
+  handMadeCell({ network: 'region', security: 'mtls', case: '②-3', rows: 1, requests: 1000, runs: 5, pathCounters: { dns: null, envoy: null, tcp }, ...overrides });
 const reset = onStage(burst, { ok: false, runs: 0, summary: null, samplesMs: [], error: 'HTTP 502: timed call failed: read ECONNRESET' });
 
 describe("the server namespace's TCP counters per cell", () => {
@@ -92,7 +92,7 @@ describe("the server namespace's TCP counters per cell", () => {
 
   it('get a row where the listen queue overflowed or a cookie failed, ok or failed; no row elsewhere, and none in the production path table', () => {
     const overflowedOk = onStage({ ...quiet, listenOverflows: 3258, listenDrops: 3258, syncookiesSent: 171 }, { transport: 'proto-h1', security: 'plain' });
-    const rows = listenQueueRows([reset, overflowedOk, onStage(quiet, { transport: 'grpc' }), caseResult()]);
+    const rows = listenQueueRows([reset, overflowedOk, onStage(quiet, { transport: 'grpc' }), handMadeCell()]);
     expect(rows.map((r) => [r.network, r.transport, r.ok, r.tcp.listenOverflows])).toEqual([
       ['region · mtls', 'json', false, 3702],
       ['region · plain', 'proto-h1', true, 3258],

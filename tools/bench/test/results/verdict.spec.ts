@@ -4,16 +4,16 @@ import { renderReport } from '../../src/export/html';
 import { renderMarkdown } from '../../src/export/markdown';
 import { verdict, whyLine } from '../../src/results/verdict';
 import { renderVerdictMarkdown, verdictCells, verdictHeader } from '../../src/export/verdict';
-import type { CaseResult, Phases, RunDocument, Transport } from '../../src/results/model';
+import type { Cell, Phases, RunDocument, Transport } from '../../src/results/model';
 import { phaseBreakdown } from '../../src/results/results';
 import { summarize } from '../../src/results/stats';
-import { caseResult } from '../case-result';
+import { handMadeCell } from '../hand-made-cell';
 
 /** Ten samples around `median` (a CI of the median needs ≥ 6), with the phases given. */
-function cell(transport: Transport, median: number, over: Partial<CaseResult> & { phases_?: Phases } = {}): CaseResult {
+function cell(transport: Transport, median: number, over: Partial<Cell> & { phases_?: Phases } = {}): Cell {
   const samplesMs = [-4, -3, -2, -1, 0, 0, 1, 2, 3, 4].map((d) => median * (1 + d / 100));
   const { phases_, ...rest } = over;
-  return caseResult({
+  return handMadeCell({
     transport,
     samplesMs,
     summary: summarize(samplesMs),
@@ -27,7 +27,7 @@ function cell(transport: Transport, median: number, over: Partial<CaseResult> & 
 const BIG_JSON: Phases = { serverBuildMs: 1.3, serverEncodeMs: 6.8, clientDecodeMs: 11.4 };
 const BIG_GRPC: Phases = { serverBuildMs: 1.9, serverEncodeMs: 44.8, clientDecodeMs: 15.4 };
 
-const doc = (results: CaseResult[]): RunDocument => ({ schemaVersion: 2, incomplete: false, provenance: {}, settings: { startedAt: 'test' }, results });
+const doc = (results: Cell[]): RunDocument => ({ schemaVersion: 2, incomplete: false, provenance: {}, settings: { startedAt: 'test' }, results });
 
 describe('verdict rows', () => {
   it('say who wins, by the ratio of medians with its range from both CIs, and why from the phases', () => {
@@ -81,7 +81,7 @@ describe('verdict rows', () => {
   });
 
   it('has a row per variant, case and network, and no range where a median has no CI', () => {
-    const few = (t: Transport, m: number, network: string) => caseResult({ transport: t, network, samplesMs: [m, m, m], summary: summarize([m, m, m]) });
+    const few = (t: Transport, m: number, network: string) => handMadeCell({ transport: t, network, samplesMs: [m, m, m], summary: summarize([m, m, m]) });
     const v = verdict([few('json', 10, 'loopback'), few('grpc', 30, 'loopback'), few('json', 50, 'region'), few('grpc', 20, 'region')]);
     expect(v.byNetwork).toBe(true);
     expect(v.rows.map((r) => [r.network, r.cell.winner, r.range])).toEqual([
@@ -93,7 +93,7 @@ describe('verdict rows', () => {
   });
 
   it('has a row per runtime and a node column when the run had several (--node)', () => {
-    const on = (t: Transport, m: number, runtime: string) => caseResult({ transport: t, runtime, samplesMs: [m, m, m], summary: summarize([m, m, m]) });
+    const on = (t: Transport, m: number, runtime: string) => handMadeCell({ transport: t, runtime, samplesMs: [m, m, m], summary: summarize([m, m, m]) });
     const v = verdict([on('json', 10, '20'), on('grpc', 30, '20'), on('json', 20, '24'), on('grpc', 10, '24')]);
     expect(v.byRuntime).toBe(true);
     expect(v.rows.map((r) => [r.runtime, r.cell.winner])).toEqual([

@@ -1,6 +1,6 @@
 import { blame, failedVisit } from '../../src/run/app-sets';
 import type { Failure, RawResult } from '../../src/results/model';
-import { toCaseResult } from '../../src/results/results';
+import { toCell } from '../../src/results/results';
 import { describeFailure } from '../../src/measure/failures';
 import { plannedVisit as visit } from '../planned-visit';
 
@@ -10,7 +10,7 @@ describe('a visit that fails', () => {
   it('records a visit that could not be made as one failed result per transport', () => {
     const results = failedVisit(visit('①-2'), died);
     expect(results.map((r) => `${r.case}/${r.transport}`)).toEqual(['①-2/json', '①-2/grpc']);
-    expect(toCaseResult(results[0])).toMatchObject({ ok: false, failure: died, error: describeFailure(died), summary: null });
+    expect(toCell(results[0])).toMatchObject({ ok: false, failure: died, error: describeFailure(died), summary: null });
   });
 
   it("blames a visit's failed calls on the death that broke its set, keeping each call's message and the successes", () => {

@@ -38,7 +38,7 @@ describe('bench:suites --profile quick', () => {
     for (const suite of SUITES) {
       expect(path.basename(folders[suite.id])).toMatch(new RegExp(`^${suite.id}-\\d{4}-\\d\\d-\\d\\dT`));
       for (const file of ['results.json', 'results.md', 'report.html']) expect(fs.existsSync(path.join(folders[suite.id], file))).toBe(true);
-      expect(read(suite.id)).toMatchObject({ schemaVersion: 2, suite: suite.id, incomplete: false, settings: { profile: 'quick' }, provenance: { gitCommit: expect.any(String) } });
+      expect(read(suite.id)).toMatchObject({ schemaVersion: 2, suite: suite.id, incomplete: false, settings: { preset: 'quick' }, provenance: { gitCommit: expect.any(String) } });
     }
   });
 

@@ -79,7 +79,7 @@ describe('bench:serialization (built, quick profile)', () => {
       expect(dir).toMatch(/^serialization-\d{4}-/);
       expect(fs.readFileSync(path.join(out, 'index.html'), 'utf8')).toContain(`${dir}/report.html`);
       const doc = JSON.parse(fs.readFileSync(path.join(out, dir, 'results.json'), 'utf8'));
-      expect(doc).toMatchObject({ suite: 'serialization', settings: { profile: 'quick' }, provenance: { gitCommit: expect.any(String) } });
+      expect(doc).toMatchObject({ suite: 'serialization', settings: { preset: 'quick' }, provenance: { gitCommit: expect.any(String) } });
       // quick stops at 1,000 rows: the request with 3 codecs, then 4 replies with 6.
       expect(doc.results).toHaveLength(2 * (3 * 1 + 4 * 6));
       const md = fs.readFileSync(path.join(out, dir, 'results.md'), 'utf8');

@@ -211,7 +211,7 @@ describe('saturation and the report', () => {
       suite: 'service',
       incomplete: false,
       provenance: {},
-      settings: { stepMs: 1000, warmupMs: 0, drainMs: 1000, deadlineMs: 1000, changeRate: 0, changePhaseMs: 1000, startedAt: 'now', profile: 'quick', cpuCount: 2, cores: '2 CPUs' },
+      settings: { stepMs: 1000, warmupMs: 0, drainMs: 1000, deadlineMs: 1000, changeRate: 0, changePhaseMs: 1000, startedAt: 'now', preset: 'quick', cpuCount: 2, cores: '2 CPUs' },
       plan: {},
       results: {
         replicas: [],

@@ -107,7 +107,7 @@ describe('soak: judgement', () => {
       suite: 'soak',
       incomplete: false,
       provenance: { gitCommit: 'abc' },
-      settings: { durationS: 60, warmupS: 10, httpConcurrency: 100, grpcConcurrency: 50, rows: 1, startedAt: 'x', profile: 'default', cpuCount: 2, cores: '2 CPUs' },
+      settings: { durationS: 60, warmupS: 10, httpConcurrency: 100, grpcConcurrency: 50, rows: 1, startedAt: 'x', preset: 'default', cpuCount: 2, cores: '2 CPUs' },
       plan: {},
       results,
     };
@@ -138,7 +138,7 @@ describe('soak: judgement', () => {
       suite: 'soak',
       incomplete: false,
       provenance: {},
-      settings: { durationS: 60, warmupS: 10, httpConcurrency: 100, grpcConcurrency: 50, rows: 1, startedAt: 'x', profile: 'default', cpuCount: 2, cores: '2 CPUs' },
+      settings: { durationS: 60, warmupS: 10, httpConcurrency: 100, grpcConcurrency: 50, rows: 1, startedAt: 'x', preset: 'default', cpuCount: 2, cores: '2 CPUs' },
       plan: {},
       results: old,
     });

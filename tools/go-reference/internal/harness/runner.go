@@ -78,8 +78,8 @@ type Phases struct {
 	ClientDecodeMs *float64 `json:"clientDecodeMs"`
 }
 
-// CaseRun is the raw samples of one case, in exactly the shape of libs/harness CaseRun.
-type CaseRun struct {
+// CallSamples is the raw samples of one case, in exactly the shape of libs/harness CallSamples.
+type CallSamples struct {
 	Transport          string            `json:"transport"`
 	Rows               int               `json:"rows"`
 	Requests           int               `json:"requests"`
@@ -202,7 +202,7 @@ func (r *Runner) TimeOnce(transport string, rows, requests int) (TimedCall, erro
 }
 
 // Run is the cold call, warm-up, then timed calls, returning every raw sample (the bench route).
-func (r *Runner) Run(req CaseRequest) (CaseRun, error) {
+func (r *Runner) Run(req CaseRequest) (CallSamples, error) {
 	return r.RunContext(context.Background(), req)
 }
 
@@ -233,10 +233,10 @@ func untilDone(ctx context.Context, timed func() (TimedCall, error)) (TimedCall,
 }
 
 // RunContext is Run ended as soon as ctx is done (POST /bench/run: its caller disconnected), as the
-// Node clients end theirs (libs/harness CaseRunner.run's signal).
-func (r *Runner) RunContext(ctx context.Context, req CaseRequest) (CaseRun, error) {
+// Node clients end theirs (libs/harness CallRunner.run's signal).
+func (r *Runner) RunContext(ctx context.Context, req CaseRequest) (CallSamples, error) {
 	if !r.busy.CompareAndSwap(false, true) {
-		return CaseRun{}, ErrBusy
+		return CallSamples{}, ErrBusy
 	}
 	defer r.busy.Store(false)
 	transport := r.transports[req.Transport]
@@ -256,10 +256,10 @@ func (r *Runner) RunContext(ctx context.Context, req CaseRequest) (CaseRun, erro
 			return TimeCall(fresh, rows, requests, deadline)
 		})
 		if ctx.Err() != nil {
-			return CaseRun{}, ctx.Err()
+			return CallSamples{}, ctx.Err()
 		}
 		if err != nil {
-			return CaseRun{}, &CaseFailure{Stage: "cold", Reason: err.Error()}
+			return CallSamples{}, &CaseFailure{Stage: "cold", Reason: err.Error()}
 		}
 		coldMs = &call.ElapsedMs
 		coldTLS = takeTLSHandshakes()
@@ -268,10 +268,10 @@ func (r *Runner) RunContext(ctx context.Context, req CaseRequest) (CaseRun, erro
 	for range req.Warmup {
 		call, err := untilDone(ctx, func() (TimedCall, error) { return TimeCall(transport.Shared(), rows, requests, deadline) })
 		if ctx.Err() != nil {
-			return CaseRun{}, ctx.Err()
+			return CallSamples{}, ctx.Err()
 		}
 		if err != nil {
-			return CaseRun{}, &CaseFailure{Stage: "warmup", Reason: err.Error()}
+			return CallSamples{}, &CaseFailure{Stage: "warmup", Reason: err.Error()}
 		}
 		warmupMs = append(warmupMs, call.ElapsedMs)
 	}
@@ -284,10 +284,10 @@ func (r *Runner) RunContext(ctx context.Context, req CaseRequest) (CaseRun, erro
 	for range runs {
 		call, err := untilDone(ctx, func() (TimedCall, error) { return TimeCall(transport.Shared(), rows, requests, deadline) })
 		if ctx.Err() != nil {
-			return CaseRun{}, ctx.Err()
+			return CallSamples{}, ctx.Err()
 		}
 		if err != nil {
-			return CaseRun{}, &CaseFailure{Stage: "timed", Reason: err.Error()}
+			return CallSamples{}, &CaseFailure{Stage: "timed", Reason: err.Error()}
 		}
 		samplesMs = append(samplesMs, call.ElapsedMs)
 	}
@@ -298,7 +298,7 @@ func (r *Runner) RunContext(ctx context.Context, req CaseRequest) (CaseRun, erro
 
 	timed := runs > 0
 	serverOK := timed && errBefore == nil && errAfter == nil
-	run := CaseRun{
+	run := CallSamples{
 		Transport:   req.Transport,
 		Rows:        rows,
 		Requests:    requests,

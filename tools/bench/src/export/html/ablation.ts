@@ -1,12 +1,12 @@
 // The ablation section (issue #18): the rows of ablation(), the same as results.md's table.
-import { ablation, type CaseResult } from '../../results';
+import { ablation, type Cell } from '../../results';
 import { ABLATION_HEADING, ABLATION_NOTE, ablationCells, ablationHeader } from '../ablation';
 import { escapeHtml } from './escape';
 import { el } from './svg';
 import { renderTableSection } from './table-section';
 
 /** The section, or '' when the run has no ablation variants. */
-export function renderAblationSection(results: readonly CaseResult[]): string {
+export function renderAblationSection(results: readonly Cell[]): string {
   const rows = ablation(results);
   if (rows.length === 0) return '';
   const header = ablationHeader(rows);

@@ -1,11 +1,11 @@
 // The attribution section (issue #23): the rows of attribution(), the same as results.md's table.
-import { type CaseResult, attribution } from '../../results';
+import { type Cell, attribution } from '../../results';
 import { attributionCells, attributionHeader, attributionNote, describeWindows } from '../attribution';
 import { escapeHtml } from './escape';
 import { el } from './svg';
 
 /** The section, or '' when the run measured none of the decomposition's transports. */
-export function renderAttributionSection(results: readonly CaseResult[]): string {
+export function renderAttributionSection(results: readonly Cell[]): string {
   const a = attribution(results);
   if (a.rows.length === 0) return '';
   const header = attributionHeader(a);

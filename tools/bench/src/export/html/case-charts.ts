@@ -1,5 +1,5 @@
 // The report's charts for one case, each built from that case's results (pure: view in, svg out).
-import { type CaseResult, type ProcessCost, PHASE_LABELS, failedCellText, phaseParts, bytes, count, ms } from '../../results';
+import { type Cell, type ProcessCost, PHASE_LABELS, failedCellText, phaseParts, bytes, count, ms } from '../../results';
 import { renderBarChart, type Bar, type BarGroup } from './bar-chart';
 import { describeShape, type CaseView } from './cases';
 import { PHASE_COLOUR } from './palette';
@@ -7,7 +7,7 @@ import { renderPercentileChart } from './percentile-chart';
 import { byteUnit } from './scale';
 import { renderStackedBarChart, type StackedBar, type StackedBarChart } from './stacked-bar-chart';
 
-function failedBar(cell: CaseResult, extra: Partial<Bar> = {}): Bar {
+function failedBar(cell: Cell, extra: Partial<Bar> = {}): Bar {
   return {
     transport: cell.transport,
     value: null,
@@ -18,7 +18,7 @@ function failedBar(cell: CaseResult, extra: Partial<Bar> = {}): Bar {
   };
 }
 
-function noValue(cell: CaseResult, why: string, extra: Partial<Bar> = {}): Bar {
+function noValue(cell: Cell, why: string, extra: Partial<Bar> = {}): Bar {
   return { transport: cell.transport, value: null, valueLabel: '—', tooltip: '', missing: { label: 'n/a', tooltip: `${cell.transport}: ${why}`, failed: false }, ...extra };
 }
 
@@ -136,7 +136,7 @@ type WarmthSeries = 'cold' | 'warmup-first' | 'warm';
  * median: set-up cost, then what V8 still had to optimize (why the bench warms up before timing).
  */
 export function coldChart(view: CaseView): string {
-  const bar = (cell: CaseResult, series: WarmthSeries): Bar => {
+  const bar = (cell: Cell, series: WarmthSeries): Bar => {
     if (!cell.ok) return failedBar(cell, { series });
     const median = cell.summary?.median ?? null;
     const value = series === 'warm' ? median : series === 'cold' ? cell.coldMs : (cell.warmupMs[0] ?? null);
@@ -182,7 +182,7 @@ export function bytesChart(view: CaseView): string {
 type Side = 'client' | 'server';
 const SIDES: readonly Side[] = ['client', 'server'];
 
-function cost(cell: CaseResult, side: Side): ProcessCost | null {
+function cost(cell: Cell, side: Side): ProcessCost | null {
   return side === 'client' ? cell.client : cell.server;
 }
 
@@ -190,7 +190,7 @@ function cost(cell: CaseResult, side: Side): ProcessCost | null {
  * One group per side (client, serving server), one bar per transport: failed cells and unreported
  * costs are marked the same way in every cost chart; `bar` draws the rest.
  */
-function sideGroups(view: CaseView, what: string, bar: (cell: CaseResult, cost: ProcessCost, side: Side) => Bar): BarGroup[] {
+function sideGroups(view: CaseView, what: string, bar: (cell: Cell, cost: ProcessCost, side: Side) => Bar): BarGroup[] {
   return SIDES.map(
     (side): BarGroup => ({
       label: side,

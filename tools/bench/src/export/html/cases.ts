@@ -1,12 +1,12 @@
 // The document's results grouped the way the charts read them: one view per case, transports in order.
-import { TRANSPORTS, type CaseResult, anyRuntimes, networkOf, runtimeOf, securitiesOf, securityOf } from '../../results';
+import { TRANSPORTS, type Cell, anyRuntimes, networkOf, runtimeOf, securitiesOf, securityOf } from '../../results';
 
 export interface CaseView {
   id: string;
   rows: number;
   requests: number;
   /** The case's results, in TRANSPORTS order (then any other transport in document order). */
-  cells: CaseResult[];
+  cells: Cell[];
 }
 
 function transportRank(transport: string): number {
@@ -19,7 +19,7 @@ function transportRank(transport: string): number {
  * several variants (or networks, or runtimes), each variant's (network's, runtime's) case is a view of
  * its own, named "①-2 · tuned" ("①-2 · tuned · region · Node 20").
  */
-export function groupByCase(results: readonly CaseResult[]): CaseView[] {
+export function groupByCase(results: readonly Cell[]): CaseView[] {
   const views = new Map<string, CaseView>();
   const multiVariant = new Set(results.map((r) => r.variant)).size > 1;
   const multiNetwork = new Set(results.map(networkOf)).size > 1;

@@ -1,6 +1,6 @@
 // The decision map as a heat map: a table per variant whose cells are coloured by who wins and by how
 // much (JSON's blue, gRPC's orange, stronger for larger factors), with the medians in each cell.
-import { decisionMap, TIE_WITHIN, type MapCell, type CaseResult, ms } from '../../results';
+import { decisionMap, TIE_WITHIN, type MapCell, type Cell, ms } from '../../results';
 import { describeCell } from '../decision-map';
 import { escapeHtml } from './escape';
 import { TRANSPORT_STYLE } from './palette';
@@ -18,7 +18,7 @@ export function shade(cell: MapCell): string | null {
 }
 
 /** The heat map section's content, or null for a run across one network on one runtime. */
-export function renderDecisionMapHtml(results: readonly CaseResult[]): string | null {
+export function renderDecisionMapHtml(results: readonly Cell[]): string | null {
   const map = decisionMap(results);
   if (!map) return null;
   const tables = map.variants.map((variant) => {

@@ -1,5 +1,5 @@
 // The network stage's own CPU per cell: the rows of pathCostRows(), the same as results.md's table.
-import { type CaseResult, listenQueueRows, pathCostRows, pathCostTotal, pathCounterRows } from '../../results';
+import { type Cell, listenQueueRows, pathCostRows, pathCostTotal, pathCounterRows } from '../../results';
 import {
   LISTEN_QUEUE_FIRST_NUMBER,
   LISTEN_QUEUE_HEADER,
@@ -22,7 +22,7 @@ import { el } from './svg';
 import { renderTableSection } from './table-section';
 
 /** The section, or '' when no cell crossed a delayer. */
-export function renderPathCostSection(results: readonly CaseResult[]): string {
+export function renderPathCostSection(results: readonly Cell[]): string {
   const rows = pathCostRows(results);
   const total = pathCostTotal(rows);
   if (total === null) return '';
@@ -35,7 +35,7 @@ export function renderPathCostSection(results: readonly CaseResult[]): string {
 }
 
 /** The path profile's counters per cell, or '' when no cell crossed a path profile's parts. */
-export function renderPathCountersSection(results: readonly CaseResult[]): string {
+export function renderPathCountersSection(results: readonly Cell[]): string {
   const rows = pathCounterRows(results);
   if (rows.length === 0) return '';
   const body = rows.map((row) =>
@@ -45,7 +45,7 @@ export function renderPathCountersSection(results: readonly CaseResult[]): strin
 }
 
 /** The servers' listen queue where it overflowed or failed SYN-cookie checks, or '' when it never did. */
-export function renderListenQueueSection(results: readonly CaseResult[]): string {
+export function renderListenQueueSection(results: readonly Cell[]): string {
   const rows = listenQueueRows(results);
   if (rows.length === 0) return '';
   const body = rows.map((row) =>

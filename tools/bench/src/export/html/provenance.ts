@@ -1,6 +1,6 @@
 // How the run was made: a few highlights read from known keys, then everything in provenance and
 // settings rendered generically (nested definition lists), so new fields show up without code changes.
-import { type RunDocument, bytes, describeDeployedApps, describeMemoryReclaim, describeNetworks, describeRuntimes, describeVisits } from '../../results';
+import { type RunDocument, bytes, describeDeployedApps, describeMemoryReclaim, describeNetworks, describeRuntimes, describeVisits, presetOf } from '../../results';
 import { escapeHtml } from './escape';
 import { el } from './svg';
 
@@ -64,7 +64,7 @@ function highlights(doc: RunDocument): string {
     ['finished', primitive(p.finishedAt)],
     ['machine', `${primitive(runtime.cpuModel ?? 'unknown CPU')} × ${primitive(runtime.cpuCount ?? '?')} CPUs${escapeHtml(memory)}; ${primitive(runtime.platform ?? '?')} ${primitive(runtime.arch ?? '')}`],
     ['Node (measuring client)', primitive(runtime.node)],
-    ['profile', `${primitive(s.profile)}; warm-up ${primitive(s.warmup)} call(s) and ${primitive(s.warmupMs ?? 0)} ms; runs ${primitive(s.runs)}`],
+    ['preset', `${primitive(presetOf(s))}; warm-up ${primitive(s.warmup)} call(s) and ${primitive(s.warmupMs ?? 0)} ms; runs ${primitive(s.runs)}`],
     ['visits and forks', describeVisits(s)],
     ['cases', renderValue(s.cases)],
     ['transports', renderValue(s.transports)],

@@ -1,5 +1,5 @@
 // The self-contained HTML report of one run: inline CSS and SVG, no script, nothing fetched.
-import { TRANSPORTS, type RunDocument, OUTLIER_Z, describeNetworks, describePaths, withoutAblations } from '../../results';
+import { TRANSPORTS, type RunDocument, OUTLIER_Z, describeNetworks, describePaths, withoutAblations, presetOf } from '../../results';
 import { bytesChart, coldChart, cpuChart, distributionChart, mediansChart, phasesChart, rssChart } from './case-charts';
 import { groupByCase, type CaseView } from './cases';
 import { renderDecisionMapHtml } from './decision-map';
@@ -169,7 +169,7 @@ export function renderReport(doc: RunDocument): string {
       el(
         'p',
         { class: 'run' },
-        `Run started ${escapeHtml(startedAt)} · profile ${escapeHtml(str(doc.settings.profile, '?'))} · commit <code>${escapeHtml(commit)}</code>` +
+        `Run started ${escapeHtml(startedAt)} · preset ${escapeHtml(presetOf(doc.settings))} · commit <code>${escapeHtml(commit)}</code>` +
           (doc.provenance.gitDirty === true ? ' (with uncommitted changes)' : '') +
           ` · ${views.length} case${views.length === 1 ? '' : 's'}, ${doc.results.length} result${doc.results.length === 1 ? '' : 's'}`,
       ),

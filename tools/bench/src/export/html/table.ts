@@ -1,5 +1,5 @@
 // The blog-style table (the columns of markdown's renderTable) as HTML, with noise marks and footnotes.
-import { type CaseResult, blogRatio, failedCellText, grpcOverJson, networkOf, placeLabels, runtimeOf, securityOf, NOISY_BELOW_MS, NOISY_CV, bytes, count, ms, ratio } from '../../results';
+import { type Cell, blogRatio, failedCellText, grpcOverJson, networkOf, placeLabels, runtimeOf, securityOf, NOISY_BELOW_MS, NOISY_CV, bytes, count, ms, ratio } from '../../results';
 import { NOISY_MARK, tableHeader, TABLE_HEADER } from '../markdown';
 import { escapeHtml } from './escape';
 import { el } from './svg';
@@ -12,7 +12,7 @@ const MEASURED_COLUMNS = TABLE_HEADER.indexOf('blog avg ms') - TABLE_HEADER.inde
 
 const num = (content: string, extra: Record<string, string | null> = {}) => el('td', { class: 'num', ...extra }, content);
 
-function medianCell(r: CaseResult, note: number | null): string {
+function medianCell(r: Cell, note: number | null): string {
   const s = r.summary;
   const ci = s?.medianCi;
   const hover = s
@@ -24,7 +24,7 @@ function medianCell(r: CaseResult, note: number | null): string {
 }
 
 /** The table and its footnotes; one body row per result, in document order. */
-export function renderResultsTable(results: readonly CaseResult[]): string {
+export function renderResultsTable(results: readonly Cell[]): string {
   const notes: string[] = [];
   const seen = new Set<string>();
   const rows = results.map((r) => {

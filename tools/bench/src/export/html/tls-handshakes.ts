@@ -1,12 +1,12 @@
 // The TLS handshakes behind each cell over TLS: the rows of tlsRows(), the same as results.md's table.
-import { type CaseResult, securityOf } from '../../results';
+import { type Cell, securityOf } from '../../results';
 import { TLS_HEADER, TLS_HEADING, TLS_NOTE, tlsRows } from '../tls-handshakes';
 import { escapeHtml } from './escape';
 import { el } from './svg';
 import { renderTableSection } from './table-section';
 
 /** The section, or '' when no cell ran over TLS. */
-export function renderTlsHtmlSection(results: readonly CaseResult[]): string {
+export function renderTlsHtmlSection(results: readonly Cell[]): string {
   const rows = tlsRows(results);
   if (rows.length === 0) return '';
   const body = rows.map(({ result, cells }) =>

@@ -1,13 +1,13 @@
 // The variants side by side as an HTML table: the rows of breakdown.ts's variantRatios, which the
 // Markdown report's table shows too.
-import { type CaseResult, variantRatios, ms, ratio } from '../../results';
+import { type Cell, variantRatios, ms, ratio } from '../../results';
 import { escapeHtml } from './escape';
 import { el } from './svg';
 
 const num = (content: string, extra: Record<string, string | null> = {}) => el('td', { class: 'num', ...extra }, escapeHtml(content));
 
 /** Medians per variant and their ratios, one row per case × transport; empty with fewer than two variants. */
-export function renderVariantsTable(results: readonly CaseResult[]): string {
+export function renderVariantsTable(results: readonly Cell[]): string {
   const table = variantRatios(results);
   if (!table) return '';
   const { variants, pairs } = table;

@@ -1,13 +1,13 @@
 // The verdict section the report opens with: the verdict table (rows from export/verdict.ts, the same
 // as results.md's) and its one chart.
-import { type CaseResult, verdict } from '../../results';
+import { type Cell, verdict } from '../../results';
 import { VERDICT_NOTE, verdictCells, verdictHeader } from '../verdict';
 import { shade } from './decision-map';
 import { escapeHtml } from './escape';
 import { el } from './svg';
 import { renderVerdictChart } from './verdict-chart';
 
-export function renderVerdictSection(results: readonly CaseResult[]): string {
+export function renderVerdictSection(results: readonly Cell[]): string {
   const v = verdict(results);
   const header = verdictHeader(v);
   const winnerColumn = header.indexOf('winner');

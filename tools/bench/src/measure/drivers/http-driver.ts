@@ -1,5 +1,5 @@
 import * as http from 'node:http';
-import { parseCaseRun } from '@bench/harness';
+import { parseCallSamples } from '@bench/harness';
 import { callsOf, requestBoundMs } from '../../plan';
 import type { Measurement } from '../../results';
 import type { CaseCall, ClientDriver } from './driver';
@@ -20,7 +20,7 @@ export class HttpClientDriver implements ClientDriver {
   async runCase(call: CaseCall, signal?: AbortSignal): Promise<Measurement> {
     // Every call of the request has its deadline in the client; this wait covers them all and then some.
     const body = await request(`${this.clientUrl}/bench/run`, 'POST', call, requestBoundMs(callsOf(call), call.deadlineMs), this.token, signal);
-    const reply = parseCaseRun(body);
+    const reply = parseCallSamples(body);
     if (!reply.ok) throw new Error(`POST ${this.clientUrl}/bench/run: the client's reply is not a case run: ${reply.error.message}`);
     return reply.value;
   }

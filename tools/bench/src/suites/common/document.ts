@@ -4,8 +4,8 @@ import type { SuitePreset } from './args';
 
 /** What every suite's settings record beside its own numbers. */
 export interface SuiteSettings extends Settings {
-  /** The preset (--profile) the run took its defaults from. */
-  profile: SuitePreset;
+  /** The preset (--profile) the run took its defaults from (runs before it: settings.profile, read through presetOf). */
+  preset: SuitePreset;
   /** The network profile and the runtime it ran on (absent in runs from before --network and --node). */
   network?: string;
   node?: string;

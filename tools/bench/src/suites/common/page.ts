@@ -2,6 +2,7 @@
 // table, and how the run was made. Pure: document in, markup out.
 import { escapeHtml, htmlDocument, INK, styleOf, renderValue, el, line, rect } from '../../export';
 import type { SuiteDocument } from './document';
+import { presetOf } from '../../results';
 
 export interface SuiteSection {
   id: string;
@@ -66,7 +67,7 @@ export function renderSuitePage<S, R>(doc: SuiteDocument<S, R>, page: SuitePage)
       el(
         'p',
         { class: 'run' },
-        `Run started ${escapeHtml(String(doc.settings.startedAt))} · profile ${escapeHtml(doc.settings.profile)} · commit <code>${escapeHtml(commit)}</code>` +
+        `Run started ${escapeHtml(String(doc.settings.startedAt))} · preset ${escapeHtml(presetOf(doc.settings))} · commit <code>${escapeHtml(commit)}</code>` +
           (doc.provenance.gitDirty === true ? ' (with uncommitted changes)' : ''),
       ),
       warning,

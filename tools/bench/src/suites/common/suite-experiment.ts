@@ -63,7 +63,7 @@ function openSuite<S extends Record<string, number>, R>(definition: SuiteDefinit
     suite: definition.spec.suite,
     incomplete: true,
     provenance: collectProvenance(WORKSPACE_ROOT, argv),
-    settings: { ...args.settings, startedAt: run.startedAt.toISOString(), profile: args.preset, network: pathProfile.name, node: args.runtimes[0].name, cpuCount, cores: coresNote(cpuCount) },
+    settings: { ...args.settings, startedAt: run.startedAt.toISOString(), preset: args.preset, network: pathProfile.name, node: args.runtimes[0].name, cpuCount, cores: coresNote(cpuCount) },
     plan: definition.plan(args.settings),
     results: null,
   };

@@ -1,6 +1,6 @@
 // bench:echo's Markdown and HTML, from results.json alone (pure).
 import { renderBarChart, renderPercentileChart } from '../../export';
-import { count, ms } from '../../results';
+import { count, ms, presetOf } from '../../results';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';
@@ -72,7 +72,7 @@ export function echoVerdict(results: EchoResults): string {
 export function renderEchoMarkdown(doc: EchoDocument): string {
   const s = doc.settings;
   const lines = [
-    `# bench:echo (experiment §4): ${s.startedAt} (profile ${s.profile})`,
+    `# bench:echo (experiment §4): ${s.startedAt} (preset ${presetOf(s)})`,
     '',
     `${count(s.calls)} sequential echo calls of ${s.contentBytes} bytes per transport and round, ${s.rounds} round(s) in rotating order, after ${count(s.warmup)} warm-up calls; elapsed is the median over rounds. ${s.cores}.`,
     '',

@@ -1,5 +1,5 @@
 // bench:latency's Markdown and HTML, from results.json alone (pure).
-import { count, ms } from '../../results';
+import { count, ms, presetOf } from '../../results';
 import { renderPercentileChart, renderBarChart } from '../../export';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
@@ -88,7 +88,7 @@ export function latencyVerdict(cells: readonly LatencyCell[]): string {
 export function renderLatencyMarkdown(doc: LatencyDocument): string {
   const s = doc.settings;
   return [
-    `# bench:latency (experiment §2): ${s.startedAt} (profile ${s.profile})`,
+    `# bench:latency (experiment §2): ${s.startedAt} (preset ${presetOf(s)})`,
     '',
     `${s.calls} sequential calls of a trivial method (return the id) per transport and round, ${s.rounds} round(s) in rotating order, after one first call on a new client and ${s.warmup} warm-up calls. Percentiles pool every timed call. ${s.cores}.`,
     '',

@@ -1,5 +1,5 @@
 // bench:load's Markdown and HTML, from results.json alone (pure).
-import { bytes, count, ms } from '../../results';
+import { bytes, count, ms, presetOf } from '../../results';
 import { renderBarChart } from '../../export';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
@@ -49,7 +49,7 @@ export function loadVerdict(cells: readonly LoadCell[]): string {
 export function renderLoadMarkdown(doc: LoadDocument): string {
   const s = doc.settings;
   return [
-    `# bench:load: ${s.startedAt} (profile ${s.profile})`,
+    `# bench:load: ${s.startedAt} (preset ${presetOf(s)})`,
     '',
     `Per cell: ${s.warmupMs} ms warm-up, then ${s.durationMs} ms of closed-loop load (a new call as soon as one returns) with N calls in flight; JSON driven by autocannon, gRPC by our loop on one channel. CPU is a share of one core over the cell. ${s.cores}.`,
     '',

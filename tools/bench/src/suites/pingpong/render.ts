@@ -1,5 +1,5 @@
 // bench:pingpong's Markdown and HTML, from results.json alone (pure).
-import { bytes, count, ms } from '../../results';
+import { bytes, count, ms, presetOf } from '../../results';
 import { renderLogChart, renderPercentileChart } from '../../export';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
@@ -69,7 +69,7 @@ export function pingPongVerdict(cells: readonly PingPongCell[]): string {
 export function renderPingPongMarkdown(doc: PingPongDocument): string {
   const s = doc.settings;
   return [
-    `# bench:pingpong (experiment §3b): ${s.startedAt} (profile ${s.profile})`,
+    `# bench:pingpong (experiment §3b): ${s.startedAt} (preset ${presetOf(s)})`,
     '',
     `Per payload and transport: ${s.warmupMs} ms warm-up, then ${s.durationMs} ms of send → wait for the reply → send again (the same message), every latency in an HDR histogram (1 µs resolution, 3 significant digits). Payload bytes/s counts the echo content both ways. ${s.cores}.`,
     '',

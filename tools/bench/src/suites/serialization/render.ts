@@ -1,4 +1,4 @@
-import { count } from '../../results';
+import { count, presetOf } from '../../results';
 import { renderLogChart } from '../../export';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
@@ -69,7 +69,7 @@ export type SerializationDocument = SuiteDocument<SerializationSettings, Seriali
 
 export function renderSerializationMarkdown(doc: SerializationDocument): string {
   const s = doc.settings;
-  const header = `# bench:serialization (experiment §3a): ${s.startedAt} (profile ${s.profile})\n\nIterations doubled until one sample took ≥ ${s.minSampleMs} ms, scaled to ~${s.targetSampleMs} ms, after a warm-up; ${s.samples} samples per cell, median reported. In-process, one core.`;
+  const header = `# bench:serialization (experiment §3a): ${s.startedAt} (preset ${presetOf(s)})\n\nIterations doubled until one sample took ≥ ${s.minSampleMs} ms, scaled to ~${s.targetSampleMs} ms, after a warm-up; ${s.samples} samples per cell, median reported. In-process, one core.`;
   return renderSerialization(doc.results, header);
 }
 

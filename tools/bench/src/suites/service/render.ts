@@ -1,6 +1,6 @@
 // bench:service's Markdown and HTML, from results.json alone (pure): the sweep, each strategy's
 // saturation point, every replica's share (from its own counters) and latency against offered rate.
-import { count, ms } from '../../results';
+import { count, ms, presetOf } from '../../results';
 import { renderBarChart } from '../../export';
 import { renderLogChart } from '../../export';
 import type { SuiteDocument } from '../common/document';
@@ -141,7 +141,7 @@ export function renderServiceMarkdown(doc: ServiceDocument): string {
   const s = doc.settings;
   const r = doc.results;
   return [
-    `# bench:service: ${s.startedAt} (profile ${s.profile}, network ${s.network ?? '?'})`,
+    `# bench:service: ${s.startedAt} (preset ${presetOf(s)}, network ${s.network ?? '?'})`,
     '',
     `${describeReplicas(r)}. Load at fixed rates (open loop) from a driver in the client namespace, ${s.warmupMs} ms warm-up then ${s.stepMs} ms per rate; latency counted from each call's due time (corrected for coordinated omission), "uncorrected" from when it was sent. Requests and CPU per replica from the replicas' own counters; throttled time from each replica's cgroup. CPU per 1,000 calls: driver + replicas + delayer + the servers' receive thread. ${s.cores}.`,
     '',

@@ -1,5 +1,5 @@
 // bench:soak's Markdown and HTML, from results.json alone (pure).
-import { count } from '../../results';
+import { count, presetOf } from '../../results';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';
@@ -68,7 +68,7 @@ export function renderSoakMarkdown(doc: SoakDocument): string {
   const series = seriesTable(doc.results);
   const errors = doc.results.loads.flatMap((l) => Object.entries(l.errorKinds).map(([kind, n]) => `- ${l.target}: ${n} × ${kind}`));
   return [
-    `# bench:soak: ${doc.settings.startedAt} (profile ${doc.settings.profile})`,
+    `# bench:soak: ${doc.settings.startedAt} (preset ${presetOf(doc.settings)})`,
     '',
     setup(doc),
     '',

@@ -8,14 +8,14 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { renderReport } from '../../../src/export/html';
 import { groupByCase } from '../../../src/export/html/cases';
-import type { CaseResult, RunDocument } from '../../../src/results/model';
+import type { Cell, RunDocument } from '../../../src/results/model';
 import { describeInChromium, launchChromium, openWatched, type WatchedPage } from '../../browser';
 import { buildMultiVariantDocument, buildRunDocument, FIXTURE_ERROR, OVERLAP_CELL } from '../../fixtures';
 
 jest.setTimeout(60_000);
 
 /** Segments a cell's bar draws: four, three where parallel phases overlap (no remainder), none without phases. */
-function expectedSegments(cell: CaseResult): number {
+function expectedSegments(cell: Cell): number {
   if (!cell.ok || !cell.phases) return 0;
   return cell.phases.remainderMs !== null && cell.phases.remainderMs >= 0 ? 4 : 3;
 }

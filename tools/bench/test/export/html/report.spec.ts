@@ -8,7 +8,7 @@ import { percentilePoints } from '../../../src/export/html/percentile-chart';
 import { niceStep, tickLabel, zeroTicks } from '../../../src/export/html/scale';
 import { renderTable } from '../../../src/export/markdown';
 import { ms, ratio } from '../../../src/results/format';
-import type { CaseResult, RunDocument } from '../../../src/results/model';
+import type { Cell, RunDocument } from '../../../src/results/model';
 import { grpcOverJson } from '../../../src/results/results';
 import { buildMultiVariantDocument, buildRunDocument, FAILED_CELL, FIXTURE_CASES, FIXTURE_ERROR, MULTI_FAILED_CELL, OVERLAP_CELL } from '../../fixtures';
 
@@ -35,7 +35,7 @@ function segments(svg: string) {
 }
 
 /** Which phases a cell's bar should draw: all four, the three measured ones where they overlap, none without phases. */
-function expectedPhases(cell: CaseResult): string[] {
+function expectedPhases(cell: Cell): string[] {
   if (!cell.ok || !cell.phases) return [];
   return cell.phases.remainderMs !== null && cell.phases.remainderMs >= 0 ? [...PHASE_KEYS] : ['build', 'encode', 'decode'];
 }
@@ -163,7 +163,7 @@ describe('renderReport', () => {
     const hostile: RunDocument = {
       ...doc,
       provenance: { ...doc.provenance, gitCommit: '"><img src=x onerror=alert(1)>', note: '</pre><script>x</script>' },
-      settings: { ...doc.settings, startedAt: '</title><script>1</script>', profile: "'&'" },
+      settings: { ...doc.settings, startedAt: '</title><script>1</script>', preset: "'&'" },
       results: doc.results.map((r) => ({ ...r, case: `${r.case}"<b>` })),
     };
     const page = renderReport(hostile);
@@ -319,7 +319,7 @@ describe('renderReport', () => {
     expect(occurrences(failed, 'data-transport="grpc"')).toBe(1);
 
     // An older document: no phases field at all.
-    const old: RunDocument = { ...doc, results: doc.results.map(({ phases: _, ...r }) => r as CaseResult) };
+    const old: RunDocument = { ...doc, results: doc.results.map(({ phases: _, ...r }) => r as Cell) };
     const page = renderReport(old);
     const none = charts(page, 'phases');
     expect(none.map((c) => c.caseId)).toEqual([...FIXTURE_CASES]);

@@ -1,8 +1,8 @@
-import type { CaseResult } from '../src/results/model';
+import type { Cell } from '../src/results/model';
 import { summarize } from '../src/results/stats';
 
 /** One hand-made ①-2 JSON result (samples 40, 50, 60 ms) for exporter tests; override what a test varies. */
-export function caseResult(overrides: Partial<CaseResult> = {}): CaseResult {
+export function handMadeCell(overrides: Partial<Cell> = {}): Cell {
   return {
     runtime: '24',
     variant: 'blog',
