@@ -7,3 +7,4 @@ export { waitFor } from './wait-for';
 export { keepAbandonedLog } from './abandoned-log';
 export { resetFlood, openStreamsIgnoringLimit, type FloodOutcome, type StreamsOutcome } from './http2-floods';
 export { testServerSecurity } from './test-certificates';
+export { callWithoutReading, grpcCall, holdUnread, readTooSlowly, rssAfterGc, unreadOutcome, slowReaderOutcome, RESET_ONCE_STALLED, RESET_AT_DEADLINE, type NonReader, type UnreadReply } from './non-reader';
