@@ -47,7 +47,7 @@ export const CONNECTION_LIMITS = Object.freeze({
   replyStall: {
     ms: 30_000,
     why:
-      'an HTTP/2 reply (gRPC, Connect, json-h2) whose caller has taken none of its bytes for this long is reset: a one-message ' +
+      'an HTTP/2 reply (gRPC, Connect, json-h2) whose caller has taken none of its queued bytes for this long is reset: a one-message ' +
       "reply is produced whole before its first byte (its length comes first), so a caller that never reads and sent no deadline " +
       'would keep it (150 MB at 1,000,000 rows) until it disconnects; as CONNECTION_LIMITS.request, far longer than any pause ' +
       "of a reading caller (the client decodes a 1,000,000-row reply in ~2 s, and reads the next as it decodes)",

@@ -15,11 +15,17 @@ let url: string;
 beforeAll(async () => {
   server = http2.createServer();
   resetStalledReplies(server, STALL_MS);
-  // `/late` starts its reply after twice the stall limit, as a reply still being produced does.
+  // `/late` starts its reply after twice the stall limit, as a reply still being produced does;
+  // `/idle` sends its headers and a few bytes, then waits twice the limit before ending, as a
+  // bidirectional stream waiting for its caller's next message does.
   server.on('stream', (stream, headers) => {
     const reply = () => (stream.respond({ ':status': 200 }), stream.end(Buffer.alloc(REPLY_BYTES)));
     if (headers[':path'] === '/late') setTimeout(reply, 2 * STALL_MS);
-    else reply();
+    else if (headers[':path'] === '/idle') {
+      stream.respond({ ':status': 200 });
+      stream.write(Buffer.alloc(16));
+      setTimeout(() => stream.end(), 2 * STALL_MS);
+    } else reply();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -56,4 +62,8 @@ it('keeps a reply its caller reads slowly, a pause shorter than the limit at a t
 
 it('keeps a reply the server is still producing past the limit', async () => {
   expect(await fetchReply('/late', () => undefined)).toEqual({ rstCode: http2.constants.NGHTTP2_NO_ERROR, bytes: REPLY_BYTES });
+});
+
+it('keeps a stream whose reply started and has nothing queued past the limit', async () => {
+  expect(await fetchReply('/idle', () => undefined)).toEqual({ rstCode: http2.constants.NGHTTP2_NO_ERROR, bytes: 16 });
 });

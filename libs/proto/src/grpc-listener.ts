@@ -18,7 +18,7 @@ export async function bindGrpcServer(server: Server, url: string, settings: Pick
 }
 
 /**
- * Applies the HTTP/2 session limits (limitHttp2Sessions: handshake, GOAWAY grace) to a bound grpc-js server. grpc-js offers no handshake timeout
+ * Applies the HTTP/2 session limits (limitHttp2Sessions: handshake, GOAWAY grace, streams, deadline and stall resets) to a bound grpc-js server. grpc-js offers no handshake timeout
  * (grpc.max_connection_idle_ms starts only with the session, and must stay long for idle clients), and
  * keeps its node:http2 servers private: `http2Servers`, a Map keyed by server (grpc-js 1.10 and later).
  * A grpc-js without it fails here, loudly, rather than serving without the limit.
