@@ -7,4 +7,5 @@ export { waitFor } from './wait-for';
 export { keepAbandonedLog } from './abandoned-log';
 export { resetFlood, openStreamsIgnoringLimit, type FloodOutcome, type StreamsOutcome } from './http2-floods';
 export { testServerSecurity } from './test-certificates';
-export { callWithoutReading, grpcCall, holdUnread, readTooSlowly, rssAfterGc, unreadOutcome, slowReaderOutcome, RESET_ONCE_STALLED, RESET_AT_DEADLINE, type NonReader, type UnreadReply } from './non-reader';
+export { grpcCall, rssAfterGc } from './non-reader';
+export { NonReaderProbe, NON_READER_CASES, type UnaryRequest } from './non-reader-probe';
