@@ -7,7 +7,7 @@ import { grpcServerCredentials, limitGrpcSessions, logGrpcTlsStates, serverGrpcO
 import { AppModule } from './app.module';
 
 /**
- * Nest's gRPC transport with the HTTP/2 session limits (handshake, GOAWAY grace) applied to the
+ * Nest's gRPC transport with the HTTP/2 session limits (handshake, GOAWAY grace, streams) applied to the
  * grpc-js server as soon as it is bound: Nest binds inside createClient, and offers no other hook
  * (its unwrap() is not supported for gRPC).
  */
@@ -35,7 +35,7 @@ export function createServerB(settings: Settings, url: string, logger: false | (
   // On SIGTERM, drain rather than drop: grpc-js's tryShutdown sends GOAWAY and lets calls in flight finish
   // (a replica leaving a Service loses no call); Nest's default is forceShutdown, which cancels them.
   aged.gracefulShutdown = true;
-  const secured = { ...aged, credentials: grpcServerCredentials(settings.security) };
+  const secured = { ...aged, credentials: grpcServerCredentials(settings.security, settings.handshakeTimeoutMs) };
   const strategy = new LimitedServerGrpc(secured, settings.handshakeTimeoutMs, settings.security.mode !== 'plain');
   return NestFactory.createMicroservice(AppModule.register(settings), { strategy, logger });
 }

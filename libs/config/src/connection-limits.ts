@@ -37,6 +37,21 @@ export const CONNECTION_LIMITS = Object.freeze({
       'for as long as one of its streams waits for a body the server stopped reading (a request refused at its size limit) and ' +
       'the caller keeps the TCP connection open; 30 s lets a caller that is leaving gracefully receive the replies it still waits for',
   },
+  deadlineGrace: {
+    ms: 1_000,
+    why:
+      "an HTTP/2 stream (gRPC, Connect) still open this long after its call's deadline is reset: grpc-js and connect-es queue " +
+      'the deadline status behind a reply the caller has not read, and keep that reply until it reads or disconnects; 1 s lets ' +
+      'a caller that is reading receive the status itself (its own deadline ended its wait already)',
+  },
+  replyStall: {
+    ms: 30_000,
+    why:
+      'an HTTP/2 reply (gRPC, Connect, json-h2) whose caller has taken none of its queued bytes for this long is reset: a one-message ' +
+      "reply is produced whole before its first byte (its length comes first), so a caller that never reads and sent no deadline " +
+      'would keep it (150 MB at 1,000,000 rows) until it disconnects; as CONNECTION_LIMITS.request, far longer than any pause ' +
+      "of a reading caller (the client decodes a 1,000,000-row reply in ~2 s, and reads the next as it decodes)",
+  },
   checkEvery: {
     ms: 1_000,
     why: "how often node:http looks for connections past their head or request timeout (Node's default 30 s would add up to 30 s to each)",

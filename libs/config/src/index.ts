@@ -44,7 +44,9 @@ export { BULK_MAX_BYTES, BULK_MAX_CHUNK_BYTES, BULK_DEFAULT_CHUNK_BYTES, parseBu
 export { missingNodeOptions, warnOnMissingNodeOptions } from './node-options';
 export { REQUEST_LIMITS, REPLY_LIMIT, type ByteLimit } from './message-limits';
 export { CONNECTION_LIMITS, type TimeLimit } from './connection-limits';
-export { RUN_LIMITS, type CountLimit } from './run-limits';
+export { type CountLimit } from './count-limit';
+export { RUN_LIMITS } from './run-limits';
+export { HTTP2_LIMITS } from './http2-limits';
 export { limitHttp1Connections, limitHttp2Sessions } from './listener-timeouts';
 export {
   SECURITY_MODES,

@@ -1,9 +1,4 @@
-/** A count limit as data: its value and why it is that value (docs/reliability.md, "Replies"). */
-export interface CountLimit {
-  count: number;
-  why: string;
-}
-
+import type { CountLimit } from './count-limit';
 /**
  * The work one POST /bench/run may ask of a client, in rows and in calls (cold + warm-up + runs, each
  * of `requests` parallel requests): a request within both ends within minutes, however it is shaped.

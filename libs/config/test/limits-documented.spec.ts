@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CONNECTION_LIMITS } from '../src/connection-limits';
+import { HTTP2_LIMITS } from '../src/http2-limits';
 import { REPLY_LIMIT, REQUEST_LIMITS } from '../src/message-limits';
 import { RUN_LIMITS } from '../src/run-limits';
 
@@ -9,7 +10,7 @@ const doc = readFileSync(path.resolve(__dirname, '../../../docs/reliability.md')
 const section = doc.slice(doc.indexOf('### Requests and connections'));
 
 describe('request and connection limits', () => {
-  it.each([...Object.keys(REQUEST_LIMITS).map((key) => `REQUEST_LIMITS.${key}`), ...Object.keys(CONNECTION_LIMITS).map((key) => `CONNECTION_LIMITS.${key}`), 'REPLY_LIMIT'])(
+  it.each([...Object.keys(REQUEST_LIMITS).map((key) => `REQUEST_LIMITS.${key}`), ...Object.keys(CONNECTION_LIMITS).map((key) => `CONNECTION_LIMITS.${key}`), ...Object.keys(HTTP2_LIMITS).map((key) => `HTTP2_LIMITS.${key}`), 'REPLY_LIMIT'])(
     '%s has its row in docs/reliability.md, "Requests and connections"',
     (name) => expect(section).toContain(`\`${name}\``),
   );
@@ -20,7 +21,8 @@ describe('request and connection limits', () => {
     for (const limit of Object.values(RUN_LIMITS)) expect([limit.count > 0, limit.why.length > 20]).toEqual([true, true]);
     for (const limit of [...Object.values(REQUEST_LIMITS), REPLY_LIMIT]) expect(limit.bytes).toBeGreaterThan(0);
     for (const limit of Object.values(CONNECTION_LIMITS)) expect(limit.ms).toBeGreaterThan(0);
-    for (const limit of [...Object.values(REQUEST_LIMITS), REPLY_LIMIT, ...Object.values(CONNECTION_LIMITS)]) expect(limit.why.length).toBeGreaterThan(20);
+    for (const limit of Object.values(HTTP2_LIMITS)) expect(limit.count).toBeGreaterThan(0);
+    for (const limit of [...Object.values(REQUEST_LIMITS), REPLY_LIMIT, ...Object.values(CONNECTION_LIMITS), ...Object.values(HTTP2_LIMITS)]) expect(limit.why.length).toBeGreaterThan(20);
   });
 
   it('keeps the whole-request limit above the head limit (node:http refuses a head timeout above it)', () => {

@@ -1,7 +1,7 @@
 export { PROTO_DIR, SAMPLE_PROTO, HEALTH_PROTO, METRICS_PROTO, PATH_PROTO, ECHO_PROTO, LOOKUP_PROTO, SERVED_PROTOS } from './paths';
 export { PROTO_LOADER_OPTIONS, PROTO_LOADER_SETTINGS } from './loader-options';
 export { sampleGrpcOptions, serverGrpcOptions, GRPC_SERVER_OPTIONS, MAX_MESSAGE_BYTES } from './grpc-options';
-export { limitGrpcSessions } from './grpc-listener';
+export { bindGrpcServer, limitGrpcSessions } from './grpc-listener';
 export {
   SAMPLE_PACKAGE,
   SAMPLE_SERVICE,

@@ -1,12 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import * as dns from 'node:dns';
 import type { LookupAllOptions } from 'node:dns';
-import * as fs from 'node:fs';
 import * as http2 from 'node:http2';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
 import { Http2SessionManager } from '@connectrpc/connect-node';
@@ -19,12 +15,13 @@ import { Http2Session } from '../../src/common/http2-session';
 import { ReplyMeter } from '../../src/common/reply-meter';
 import { TlsSessions } from '../../src/common/tls-sessions';
 import { undiciConnection, type BodyDecoder } from '../../src/common/undici-pool';
+import { testServerSecurity } from '@bench/testing';
 
 // Which of the client's libraries resume a TLS 1.3 session on a new connection, measured at the server
 // (isSessionReused on each connection it accepts): with their defaults, and with tuning
 // tls-session-reuse's TlsSessions offering the session a previous connection was given.
 
-let dir: string;
+let certificates: ReturnType<typeof testServerSecurity>;
 let server: http2.Http2SecureServer;
 let origin: string;
 let tls: { ca: Buffer; minVersion: 'TLSv1.3' };
@@ -32,16 +29,11 @@ let tls: { ca: Buffer; minVersion: 'TLSv1.3' };
 let accepted: boolean[];
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tls-sessions-'));
-  const file = (name: string) => path.join(dir, name);
-  const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
-  openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', file('ca.key'), '-out', file('ca.pem'), '-days', '1', '-subj', '/CN=test CA');
-  openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', file('server.key'), '-out', file('server.csr'), '-subj', '/CN=localhost');
-  fs.writeFileSync(file('ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-  openssl('x509', '-req', '-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial', '-out', file('server.pem'), '-days', '1', '-extfile', file('ext'));
-  tls = { ca: fs.readFileSync(file('ca.pem')), minVersion: 'TLSv1.3' };
+  certificates = testServerSecurity();
+  const { ca, cert, key } = certificates.security as { ca: Buffer; cert: Buffer; key: Buffer };
+  tls = { ca, minVersion: 'TLSv1.3' };
   // One listener speaking h2 and http/1.1, answering every request at once; `?close` closes the connection after it.
-  server = http2.createSecureServer({ key: fs.readFileSync(file('server.key')), cert: fs.readFileSync(file('server.pem')), allowHTTP1: true, minVersion: 'TLSv1.3' }, (req, res) => {
+  server = http2.createSecureServer({ key, cert, allowHTTP1: true, minVersion: 'TLSv1.3' }, (req, res) => {
     if (req.httpVersion === '1.1' && req.url.endsWith('?close')) res.setHeader('connection', 'close');
     res.end('ok');
   });
@@ -51,7 +43,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
-  fs.rmSync(dir, { recursive: true, force: true });
+  certificates.remove();
 });
 beforeEach(() => (accepted = []));
 

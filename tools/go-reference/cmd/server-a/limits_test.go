@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"io"
@@ -14,7 +15,12 @@ import (
 	"testing"
 	"time"
 
+	"goreference/internal/hostile"
+	"goreference/internal/httpx"
+	"goreference/internal/limits"
+	"goreference/internal/procmetrics"
 	"goreference/internal/samples"
+	"goreference/internal/settings"
 )
 
 func TestSlicedReplyIsTheWholeReply(t *testing.T) {
@@ -169,4 +175,20 @@ func TestAKeptAliveConnectionOutlivesAReplysDeadline(t *testing.T) {
 	if n, err := io.Copy(io.Discard, res.Body); err != nil || n != int64(samples.SamplesJSONLength(25_000)) {
 		t.Fatalf("second reply on the same connection: %d bytes, %v", n, err)
 	}
+}
+
+// Under TLS, a connection that stops before its TLS handshake is done is dropped at the handshake
+// limit: net/http reads the handshake under the request head's deadline (ReadHeaderTimeout).
+func TestAnUnfinishedTLSHandshakeIsDropped(t *testing.T) {
+	const handshake = 300 * time.Millisecond
+	server := httpx.NewServer(newHandler(settings.Defaults, procmetrics.New()), httpx.Limits{Handshake: handshake, Body: limits.HTTPRequestBytes})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		_ = server.Serve(httpx.Listener(tls.NewListener(ln, hostile.SelfSigned(t, "http/1.1")), server.Handler))
+	}()
+	t.Cleanup(func() { _ = server.Close() })
+	hostile.DroppedAtTheLimit(t, ln.Addr().String(), handshake)
 }

@@ -169,8 +169,9 @@ func (s checkedStream) RecvMsg(m any) error {
 
 // newServer is server-b's services on a grpc.Server (not yet serving): requests up to
 // limits.GRPCRequestBytes once inflated (gzip is accepted: grpc-go inflates into at most the limit,
-// then RESOURCE_EXHAUSTED), replies up to limits.ReplyBytes, a connection's HTTP/2 preface and
-// SETTINGS within handshake, an idle connection closed after limits.HTTP2Idle.
+// then RESOURCE_EXHAUSTED), replies up to limits.ReplyBytes, a connection's TLS handshake, HTTP/2
+// preface and SETTINGS within handshake, at most limits.HTTP2ConcurrentStreams streams open on one
+// connection (more are refused, REFUSED_STREAM), an idle connection closed after limits.HTTP2Idle.
 func newServer(maxRows int, sampler *procmetrics.Sampler, handshake time.Duration, creds credentials.TransportCredentials) *grpc.Server {
 	codec := grpccodec.Metered{
 		Match:         func(v any) bool { _, ok := v.(*samplepb.Samples); return ok },
@@ -185,6 +186,7 @@ func newServer(maxRows int, sampler *procmetrics.Sampler, handshake time.Duratio
 		grpc.UnaryInterceptor(refuseMalformed),
 		grpc.StreamInterceptor(refuseMalformedStream),
 		grpc.ConnectionTimeout(handshake),
+		grpc.MaxConcurrentStreams(limits.HTTP2ConcurrentStreams),
 		grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: limits.HTTP2Idle}),
 		// HTTP/2 PINGs are answered however often they come, as grpc-js answers them: the client's path
 		// probe sends GET /bench/path's `samples` pings back to back on a connection with no stream,

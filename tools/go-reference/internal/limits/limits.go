@@ -48,6 +48,13 @@ const Request = 30 * time.Second
 // back opens a new connection instead of failing a call.
 const HTTP2Idle = 5 * time.Minute
 
+// HTTP2ConcurrentStreams is how many streams server-b lets one connection have open at once
+// (HTTP2_LIMITS.concurrentStreams): the bench's widest legitimate use of a connection is the blog's
+// ②-3, 1,000 calls at once; a wider run waits at its own client for a free stream. grpc-go's default
+// is 2^32-1, and its rapid-reset defence (CVE-2023-44487) is to run at most this many handlers per
+// connection, reading no further frames until one ends: a reset flood is paced by it, not refused.
+const HTTP2ConcurrentStreams = 1_000
+
 // HTTPIdle is how long server-a and the client keep an idle HTTP/1.1 keep-alive connection: 65 s,
 // the Node apps' long-keep-alive tuning (KEEP_ALIVE_MS), longer than ClientPoolIdle so the client,
 // not the server, closes an idle connection (no request races a server's close).
