@@ -7,7 +7,7 @@ import type { TLSSocket } from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
 import { Http2SessionManager } from '@connectrpc/connect-node';
 import { Pool } from 'undici';
-import { DEFAULT_SETTINGS, loadSecurity, type Settings } from '@bench/config';
+import { DEFAULT_SETTINGS, serverTlsOptions, type Settings } from '@bench/config';
 import { cachingLookup } from '../../src/common/cached-lookup';
 import { lookupFor } from '../../src/common/client-lookup';
 import { httpsAgentFor } from '../../src/common/client-tls';
@@ -30,7 +30,8 @@ let accepted: boolean[];
 
 beforeAll(async () => {
   certificates = testServerSecurity();
-  const { ca, cert, key } = certificates.security as { ca: Buffer; cert: Buffer; key: Buffer };
+  // The bytes only the TLS options reach (the settings themselves carry descriptions, never key material).
+  const { ca, cert, key } = serverTlsOptions(certificates.security, ['h2', 'http/1.1']);
   tls = { ca, minVersion: 'TLSv1.3' };
   // One listener speaking h2 and http/1.1, answering every request at once; `?close` closes the connection after it.
   server = http2.createSecureServer({ key, cert, allowHTTP1: true, minVersion: 'TLSv1.3' }, (req, res) => {
@@ -210,7 +211,7 @@ describe('cached-lookup under TLS: connections to the server by name ask the loo
   });
 
   it("https.Agent (the blog's axios with the tuning): the client's agent looks up through the process's cache", async () => {
-    const settings: Settings = { ...DEFAULT_SETTINGS, variant: 'blog-with-cached-lookup', security: loadSecurity({ BENCH_SECURITY: 'tls', BENCH_TLS_CA: path.join(dir, 'ca.pem') }) };
+    const settings: Settings = { ...DEFAULT_SETTINGS, variant: 'blog-with-cached-lookup', security: certificates.security };
     const agent = httpsAgentFor(settings)!;
     const lookup = lookupFor(settings)!;
     expect((agent.options as { lookup?: unknown }).lookup).toBe(lookup);
