@@ -15,17 +15,20 @@ const path = require('node:path');
  */
 const ROOMS = Object.freeze({
   cli: [],
-  results: ['cli'],
-  export: ['cli', 'results'],
-  compare: ['cli', 'results'],
-  security: ['cli', 'results'],
+  // The document and its records: the leaf every later room reads or writes.
+  model: ['cli'],
+  security: ['cli', 'model'],
   // The mesh path's sidecars speak mTLS with the run's throwaway CA.
-  network: ['cli', 'results', 'security'],
-  plan: ['cli', 'results', 'network', 'security'],
-  measure: ['cli', 'results', 'plan'],
+  network: ['cli', 'model', 'security'],
+  plan: ['cli', 'model', 'network', 'security'],
+  measure: ['cli', 'model', 'plan'],
+  // What the reports read from a document: written by no run.
+  analysis: ['cli', 'model'],
+  export: ['cli', 'model', 'analysis'],
+  compare: ['cli', 'model'],
   // The run frame writes the exports and the runs index.
-  run: ['cli', 'results', 'export', 'compare', 'plan', 'measure', 'network', 'security'],
-  suites: ['cli', 'results', 'export', 'compare', 'plan', 'measure', 'run', 'network', 'security'],
+  run: ['cli', 'model', 'export', 'compare', 'plan', 'measure', 'network', 'security'],
+  suites: ['cli', 'model', 'analysis', 'export', 'compare', 'plan', 'measure', 'run', 'network', 'security'],
 });
 
 /** Folders under src/ that hold no code of their own (ambient type declarations). */

@@ -2,7 +2,8 @@
 import * as path from 'node:path';
 import { runTool, type Command, type CommandLine } from './cli';
 import { compareKit, renderComparison } from './compare';
-import { completenessOf, describeIncomplete, listRuns, readRun } from './results';
+import { listRuns, readRun } from './model';
+import { completenessOf, describeIncomplete } from './analysis';
 import { OUT_OPTION } from './plan';
 
 const OPTIONS = {

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import { stopProcess } from '@bench/testing';
-import { listRuns } from '../src/results/runs';
+import { listRuns } from '../src/model/runs';
 import { itNeeding } from './needs';
 
 // Without a Docker engine (deploy/compose/check.sh is the run on a real one, in CI), this starts every

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { freePort } from '@bench/testing';
-import { listRuns } from '../src/results/runs';
+import { listRuns } from '../src/model/runs';
 
 // What the README's "Benchmark your own payload" promises, end to end, in a throw-away copy of this
 // workspace: one generator call, then bench:all builds everything (the .proto included) and measures
@@ -12,7 +12,7 @@ const ROOT = path.resolve(__dirname, '../../..');
 const NX = path.join(ROOT, 'node_modules/nx/dist/bin/nx.js');
 /** Build outputs, caches and history: the copy makes its own or needs none. */
 const NOT_COPIED = new Set(['node_modules', 'dist', '.nx', '.git', 'coverage']);
-/** Run folders live at the top (`results/`); tools/bench/src/results is source. */
+/** Run folders live at the top (`results/`); only they are left out. */
 const NOT_COPIED_AT_TOP = new Set(['results']);
 const STEP_TIMEOUT_MS = 8 * 60_000;
 

@@ -3,8 +3,8 @@
 import { BLOG_CASES } from '../src/plan/cases';
 import type { CaseCall } from '../src/measure/drivers/driver';
 import { FakeDriver, type FakeScript } from '../src/measure/drivers/fake-driver';
-import type { Cell, Phases, Visit, ProcessCost, RunDocument, Transport } from '../src/results/model';
-import { phaseBreakdown, toCell } from '../src/results/results';
+import type { Cell, Phases, Visit, ProcessCost, RunDocument, Transport } from '../src/model/model';
+import { phaseBreakdown, toCell } from '../src/model/results';
 import { runVisits } from '../src/measure/runner';
 
 /** The error the failing cell reports: markup, an ampersand, quotes and a pipe, to test escaping. */

@@ -1,5 +1,5 @@
-import type { Cell } from '../src/results/model';
-import { summarize } from '../src/results/stats';
+import type { Cell } from '../src/model/model';
+import { summarize } from '../src/model/stats';
 
 /** One hand-made ①-2 JSON result (samples 40, 50, 60 ms) for exporter tests; override what a test varies. */
 export function handMadeCell(overrides: Partial<Cell> = {}): Cell {

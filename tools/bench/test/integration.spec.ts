@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { freePort } from '@bench/testing';
 import { startApps } from '../src/run/apps';
 import { planPinning } from '../src/run/pinning';
-import { listRuns } from '../src/results/runs';
+import { listRuns } from '../src/model/runs';
 import { VARIANTS } from '../src/plan/variants';
 import { defaultRuntime } from '../src/plan/runtimes';
 import { tuningsFor } from '@bench/config';
@@ -250,7 +250,7 @@ describe('bench:all (built apps, quick profile)', () => {
     expect(stopped).toBeGreaterThan(0);
     expect(result.code).toBe(1);
     const doc = JSON.parse(fs.readFileSync(path.join(onlyRunDir(out), 'results.json'), 'utf8'));
-    // The bound is recorded, and printed only when near the estimate (results/estimate.ts).
+    // The bound is recorded, and printed only when near the estimate (model/estimate.ts).
     expect(wallMs).toBeLessThan(doc.settings.boundMs);
     expect(doc.settings.deadlines.perCaseMs).toEqual({ '①-1': 1500, '①-2': 1500, '②-1': 1500 });
     const byCell = Object.fromEntries(doc.results.map((r: { case: string; transport: string }) => [`${r.case}/${r.transport}`, r]));

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { listRuns } from '../src/results/runs';
+import { listRuns } from '../src/model/runs';
 import { VARIANTS } from '../src/plan/variants';
 import { missingHere } from './needs';
 

@@ -7,7 +7,7 @@ import { parseAllDocuments } from 'yaml';
 import { nodeOptionsFor } from '@bench/config';
 import { samplePackageDefinition } from '@bench/proto';
 import { freePort, stopProcess } from '@bench/testing';
-import { readRun } from '../src/results/runs';
+import { readRun } from '../src/model/runs';
 import { describeNeeding } from './needs';
 
 // deploy/k8s/ without a cluster (docs/kubernetes.md, "What was validated"): every overlay renders with

@@ -1,6 +1,6 @@
 import { BLOG_CASES } from '../src/plan/cases';
 import { callDeadlineMs } from '../src/plan/deadlines';
-import type { CaseRecord, Visit } from '../src/results/model';
+import type { CaseRecord, Visit } from '../src/model/model';
 
 /** A blog case's record by its id (①-1 … 20k×4). */
 export function blogCase(id: string): CaseRecord {

@@ -12,24 +12,24 @@ describe('the rooms rule', () => {
   tester.run('bench/rooms', plugin.rules.rooms, {
     valid: [
       { filename: at('measure/runner.ts'), code: "import { planVisits } from '../plan';" },
-      { filename: at('measure/drivers/http-driver.ts'), code: "import type { Measurement } from '../../results';" },
+      { filename: at('measure/drivers/http-driver.ts'), code: "import type { Measurement } from '../../model';" },
       { filename: at('measure/runner.ts'), code: "import type { Driver } from './drivers/driver';" },
-      { filename: at('export/html/report.ts'), code: "import { ms } from '../../results'; import { renderVerdictSection } from './verdict';" },
+      { filename: at('export/html/report.ts'), code: "import { ms } from '../../model'; import { renderVerdictSection } from './verdict';" },
       { filename: at('run/network-runs.ts'), code: "export { startStage } from '../network';" },
       { filename: at('run/apps.ts'), code: "import { x } from '../security';" },
       { filename: at('main.ts'), code: "import { runVariant } from './run'; import { renderIndex } from './compare/index';" },
       { filename: at('suites/common/page.ts'), code: "import { htmlDocument } from '../../export';" },
-      { filename: at('results/stats.ts'), code: "import * as fs from 'node:fs'; import { runtimeInfo } from '@bench/config';" },
+      { filename: at('model/stats.ts'), code: "import * as fs from 'node:fs'; import { runtimeInfo } from '@bench/config';" },
     ],
     invalid: [
-      { filename: at('results/results.ts'), code: "import { runtimeNameOf } from '../plan';", errors: [{ message: 'results/ may not import plan/ (it may import cli; tools/bench/rooms.js)' }] },
-      { filename: at('measure/progress.ts'), code: "import { ms } from '../export';", errors: [{ message: 'measure/ may not import export/ (it may import cli, results, plan; tools/bench/rooms.js)' }] },
+      { filename: at('model/results.ts'), code: "import { runtimeNameOf } from '../plan';", errors: [{ message: 'model/ may not import plan/ (it may import cli; tools/bench/rooms.js)' }] },
+      { filename: at('measure/progress.ts'), code: "import { ms } from '../export';", errors: [{ message: 'measure/ may not import export/ (it may import cli, model, plan; tools/bench/rooms.js)' }] },
       { filename: at('cli/run-tool.ts'), code: "import { errorText } from '../measure';", errors: [{ message: 'cli/ may not import measure/ (it may import no other room; tools/bench/rooms.js)' }] },
-      { filename: at('measure/cell-pool.ts'), code: "import type { RawResult } from '../results/model';", errors: [{ message: "import results/ through its index.ts ('../results'), not model" }] },
+      { filename: at('measure/cell-pool.ts'), code: "import type { RawResult } from '../model/model';", errors: [{ message: "import model/ through its index.ts ('../model'), not model" }] },
       { filename: at('suites/echo/render.ts'), code: "export { renderBarChart } from '../../export/html/bar-chart';", errors: [{ message: "import export/ through its index.ts ('../../export'), not html/bar-chart" }] },
       { filename: at('main.ts'), code: "const m = import('./plan/options');", errors: [{ message: "import plan/ through its index.ts ('./plan'), not options" }] },
       { filename: at('run/apps.ts'), code: "import { COMPARE_COMMAND } from '../compare-main';", errors: [{ message: 'a room does not import an entry point (src/compare-main)' }] },
-      { filename: at('attic/old.ts'), code: "import { ms } from '../results';", errors: [{ message: 'src/attic/ is not a room of tools/bench/rooms.js; add it there with the rooms it may import' }] },
+      { filename: at('attic/old.ts'), code: "import { ms } from '../model';", errors: [{ message: 'src/attic/ is not a room of tools/bench/rooms.js; add it there with the rooms it may import' }] },
     ],
   });
 

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { listRuns } from '../src/results/runs';
+import { listRuns } from '../src/model/runs';
 import { RUNTIMES, runtimePackage } from '../src/plan/runtimes';
 import { ROOT, runBench } from './run-bench';
 

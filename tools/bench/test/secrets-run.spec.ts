@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { makeCertificates, type CertificateSet } from '../src/security';
-import { listRuns } from '../src/results/runs';
+import { listRuns } from '../src/model/runs';
 import { runBench } from './run-bench';
 import { appLog, BARE, GO, NEST, startApps, type Apps, type Mains } from './tls-app-set';
 

@@ -1,13 +1,13 @@
 import { parseOptions, UsageError } from '../src/plan/options';
 import { appSetKey, planVisits } from '../src/plan/plan';
-import { cellKey, findCell, securityOf, toCell } from '../src/results/results';
-import { verdict } from '../src/results/verdict';
-import { decisionMap } from '../src/results/decision-map';
+import { cellKey, findCell, securityOf, toCell } from '../src/model/results';
+import { verdict } from '../src/analysis/verdict';
+import { decisionMap } from '../src/analysis/decision-map';
 import { renderMarkdown } from '../src/export/markdown';
 import { renderCsv } from '../src/export/csv';
 import { renderReport } from '../src/export/html/report';
 import { compareKit } from '../src/compare/compare';
-import type { RunDocument } from '../src/results/model';
+import type { RunDocument } from '../src/model/model';
 import { handMadeCell } from './hand-made-cell';
 
 // --security as an axis like --network and --node: its records, the plan, the cells' key and every export.

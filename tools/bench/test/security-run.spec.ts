@@ -2,7 +2,7 @@ import { createPrivateKey } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { listRuns } from '../src/results/runs';
+import { listRuns } from '../src/model/runs';
 import { runBench } from './run-bench';
 
 // The built bench (tools/bench/dist) with --security on the tiny schedule CI affords: one case, every

@@ -5,7 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { findProfile, startStage, type Stage } from '../src/network';
-import { listRuns } from '../src/results/runs';
+import { listRuns } from '../src/model/runs';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const DOC = fs.readFileSync(path.join(ROOT, 'docs/two-hosts.md'), 'utf8');

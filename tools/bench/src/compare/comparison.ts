@@ -1,5 +1,5 @@
 import { compareKit, type CellComparison } from './compare';
-import { type StoredRun, ms } from '../results';
+import { type StoredRun, ms } from '../model';
 
 /** The compare table as Markdown: one row per cell present and ok in both runs. */
 export function renderComparison(base: StoredRun, head: StoredRun, rows: readonly CellComparison[]): string {

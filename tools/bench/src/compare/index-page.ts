@@ -1,5 +1,5 @@
 import { COMPARE_KIT_SOURCE, type ComparableResult } from './compare';
-import { networkOf, runtimeOf, securityOf, type StoredRun, type SuiteRunEntry, presetOf } from '../results';
+import { networkOf, runtimeOf, securityOf, type StoredRun, type SuiteRunEntry, presetOf } from '../model';
 
 /** What the index embeds per run: enough to list it and compare any two, nothing more. */
 interface RunEntry {

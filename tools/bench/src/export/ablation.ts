@@ -1,6 +1,7 @@
 // The ablation table (issue #18) as results.md and report.html print it: rows from ablation(), never
 // recomputed here.
-import { ablation, EFFECT_THRESHOLD, type AblationRow, type Cell, ms } from '../results';
+import { type Cell, ms } from '../model';
+import { ablation, EFFECT_THRESHOLD, type AblationRow } from '../analysis';
 
 export const ABLATION_HEADING = 'Ablation: each tuning measured alone';
 

@@ -1,6 +1,7 @@
 // The attribution table (issue #23) as results.md and report.html print it: rows from attribution(),
 // never recomputed here.
-import { FACTORS, type Attribution, type Factor, type Cell, placeLabeller, bytes } from '../results';
+import { type Cell, placeLabeller, bytes } from '../model';
+import { FACTORS, type Attribution, type Factor } from '../analysis';
 
 /** One factor as a table cell: the ratio and its 95 % bootstrap CI, or why there is none. */
 export function factorCell(factor: Factor): string {

@@ -1,6 +1,7 @@
 // The breakdown's tables in Markdown: where a call's time goes (phaseParts) and the variants' ratios
-// (variantRatios), both computed in results/breakdown.ts.
-import { ms, phaseParts, ratio, variantRatios, type Cell, type PhasePart } from '../results';
+// (variantRatios), both computed in analysis/breakdown.ts.
+import { ms, ratio, type Cell } from '../model';
+import { phaseParts, variantRatios, type PhasePart } from '../analysis';
 
 function share(part: PhasePart, totalMs: number): string {
   if (part.ms === null) return '—';

@@ -1,4 +1,4 @@
-import { type Cell, networkOf, runtimeOf, securityOf } from '../results';
+import { type Cell, networkOf, runtimeOf, securityOf } from '../model';
 
 const COLUMNS = [
   'row_type',

@@ -1,5 +1,6 @@
-// The decision map's words: a cell as "JSON 3.1×", the map (results/decision-map.ts) as Markdown tables.
-import { ms, type DecisionMap, type MapCell } from '../results';
+// The decision map's words: a cell as "JSON 3.1×", the map (analysis/decision-map.ts) as Markdown tables.
+import { ms } from '../model';
+import { type DecisionMap, type MapCell } from '../analysis';
 
 /** "JSON 3.1×", "gRPC 2.0×", "tie", "—": who wins and by how much (the loser's median ÷ the winner's). */
 export function describeCell(cell: MapCell): string {

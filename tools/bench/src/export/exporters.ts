@@ -2,7 +2,7 @@
 // bench:all and every suite write theirs through writeExports, so the folder and the line that names
 // its files come from one list.
 import * as path from 'node:path';
-import { writeFileAtomic, type RunDocument } from '../results';
+import { writeFileAtomic, type RunDocument } from '../model';
 import { renderCsv } from './csv';
 import { renderReport } from './html';
 import { renderMarkdown } from './markdown';

@@ -1,5 +1,5 @@
 // export/: renderers only: results.md, results.csv and report.html (html/) of one run, from results/.
-// Imports cli/ and results/.
+// Imports cli/ and model/.
 export { renderCsv } from './csv';
 export { exportedFiles, JSON_EXPORTER, RUN_EXPORTERS, writeExports, type Exporter } from './exporters';
 export { renderBarChart } from './html/bar-chart';

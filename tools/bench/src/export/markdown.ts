@@ -1,4 +1,5 @@
-import { type Cell, type RunDocument, describeDeployedApps, failedCellText, anyOffLoopback, anyRuntimes, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf, securityOf, anySecurity, decisionMap, verdict, attribution, withoutAblations, bytes, count, describeMemoryReclaim, describeNetworks, describeRuntimes, describePaths, describeVisits, ms, ratio, presetOf } from '../results';
+import { type Cell, type RunDocument, describeDeployedApps, anyOffLoopback, anyRuntimes, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf, securityOf, anySecurity, bytes, count, describeMemoryReclaim, describeNetworks, describeRuntimes, describePaths, describeVisits, ms, ratio, presetOf } from '../model';
+import { failedCellText, decisionMap, verdict, attribution, withoutAblations } from '../analysis';
 import { renderBreakdown, renderVariantRatios } from './breakdown';
 import { renderDecisionMap } from './decision-map';
 import { renderVerdictMarkdown, VERDICT_NOTE } from './verdict';

@@ -1,6 +1,7 @@
-// The network stage's own CPU as a table: the rows of results/path-cost.ts in results.md's and report.html's words;
-// a path profile's counters per cell (results/path-counter-rows.ts) likewise, and the servers' listen queue where it overflowed.
-import { count, listenQueueRows, ms, pathCostRows, pathCostTotal, pathCounterRows, type Cell, type ListenQueueRow, type PathCostRow, type PathCounterRow } from '../results';
+// The network stage's own CPU as a table: the rows of analysis/path-cost.ts in results.md's and report.html's words;
+// a path profile's counters per cell (analysis/path-counter-rows.ts) likewise, and the servers' listen queue where it overflowed.
+import { count, ms, type Cell } from '../model';
+import { listenQueueRows, pathCostRows, pathCostTotal, pathCounterRows, type ListenQueueRow, type PathCostRow, type PathCounterRow } from '../analysis';
 
 const percent = (share: number | null) => (share === null ? '–' : `${(share * 100).toFixed(1)} %`);
 

@@ -1,6 +1,7 @@
 // What a run leaves on the terminal at its end: the verdict results.md opens with (stdout), then how many
 // cells failed and where the files are (stderr), so a newcomer reads the answer before the paths.
-import { withoutAblations, type RunDocument } from '../results';
+import { type RunDocument } from '../model';
+import { withoutAblations } from '../analysis';
 import { renderVerdictSection } from './markdown';
 
 export interface RunEnd {

@@ -1,4 +1,4 @@
-import { type Cell, ms, placeLabeller, securityOf } from '../results';
+import { type Cell, ms, placeLabeller, securityOf } from '../model';
 
 export const TLS_HEADING = 'TLS: the handshakes behind each cell';
 export const TLS_HEADER = ['where', 'variant', 'case', 'transport', 'negotiated', 'cold call ms', 'cold handshakes × mean ms (resumed)', 'handshakes during the timed calls'];

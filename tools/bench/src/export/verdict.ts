@@ -1,5 +1,6 @@
-// The verdict's words and tables: its rows (results/verdict.ts) as the cells results.md and report.html print.
-import { ms, TIE_WITHIN, TRANSPORT_LABELS, type Verdict, type VerdictRow } from '../results';
+// The verdict's words and tables: its rows (analysis/verdict.ts) as the cells results.md and report.html print.
+import { ms } from '../model';
+import { TIE_WITHIN, TRANSPORT_LABELS, type Verdict, type VerdictRow } from '../analysis';
 
 /** "JSON", "gRPC", "tie" or "—". */
 export function winnerLabel(row: VerdictRow): string {

@@ -1,7 +1,7 @@
 // A case run in several visits comes back one raw result per visit and transport; the pool keeps one
 // cell per (network, variant, case, transport), each the sum of its visits so far, in the order a
 // reader expects. The runner hands it visits; the exporters read its cells.
-import { type RawResult, cellKey } from '../results';
+import { type RawResult, cellKey } from '../model';
 import { inPlanOrder, mergeVisits } from './visits';
 
 /** The order cells are listed in: as the options list networks, variants, cases and transports. */

@@ -1,7 +1,8 @@
 // How long a run will take, from what the same cells took in the last runs on this machine (the results
 // folder's history). The blog's figures (expectedCostMs) are only the fallback: on a shared VM, across a
 // network or with a slow codec they were off by 2× either way, and a newcomer plans around that line.
-import { cellLabel, type Cell, type Visit, type RunDocument, type StoredRun, type Transport } from '../results';
+import { type Cell, type Visit, type RunDocument, type StoredRun, type Transport } from '../model';
+import { cellLabel } from '../model';
 import { duration } from './progress';
 
 /** The model's guesses, used where the history has nothing (progress.ts: from the blog's figures). */

@@ -1,6 +1,7 @@
 // Failures as data: every way a cell can fail ends as a Failure (model.ts) with a one-line `error`.
 import { errorText } from '../cli';
-import { describeListenQueue, type Cell, type Failure } from '../results';
+import { type Cell, type Failure } from '../model';
+import { describeListenQueue } from '../model';
 
 /** A failed request as data: past its deadline (the client's or the bench's wait), or the call's own error. */
 export function callFailure(cause: unknown, prefix = ''): Failure {

@@ -1,4 +1,4 @@
-import { type Visit, type RawResult, summarize, ms } from '../results';
+import { type Visit, type RawResult, summarize, ms } from '../model';
 
 /** Starting a set of apps, waiting until it is ready, and its path measurement (≈ 2.6 s each in the default runs here). */
 export const SET_START_MS = 2_500;

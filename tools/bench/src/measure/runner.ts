@@ -2,7 +2,7 @@ import { MAX_TIMED_WARMUP_CALLS, visitBoundMs } from '../plan';
 import type { ClientDriver } from './drivers/driver';
 import { callFailure, describeFailure } from './failures';
 import type { MachineProbe } from './machine-probe';
-import { addPathCounters, NO_PATH_COUNTERS, pathCountersBetween, type Failure, type Measurement, type PathCost, type PathCounters, type Visit, type RawResult, type Transport } from '../results';
+import { addPathCounters, NO_PATH_COUNTERS, pathCountersBetween, type Failure, type Measurement, type PathCost, type PathCounters, type Visit, type RawResult, type Transport } from '../model';
 import { addPathCost, combineMeasurements, pathCostBetween } from './visits';
 
 export { MAX_TIMED_WARMUP_CALLS };

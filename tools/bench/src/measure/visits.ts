@@ -1,5 +1,5 @@
 // A case run in several visits comes back as one raw result per visit and transport; a cell is their sum.
-import { addPathCounters, type MachineProbeReading, type Measurement, type PathCost, type Phases, type ProcessCost, type RawResult } from '../results';
+import { addPathCounters, type MachineProbeReading, type Measurement, type PathCost, type Phases, type ProcessCost, type RawResult } from '../model';
 
 const roundUs = (ms: number) => Math.round(ms * 1000) / 1000;
 

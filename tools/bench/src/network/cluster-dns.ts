@@ -13,7 +13,7 @@ import * as readline from 'node:readline';
 import { hasCommand, run } from './shell';
 import { runToEnd } from './spawn-ready';
 import type { Stage } from './stage';
-import { dnsCountsBetween, emptyDnsCounts, type DnsCounts } from '../results';
+import { dnsCountsBetween, emptyDnsCounts, type DnsCounts } from '../model';
 
 export { dnsCountsBetween, emptyDnsCounts, type DnsCounts };
 

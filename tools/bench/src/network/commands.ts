@@ -1,6 +1,6 @@
 import type { NetworkProfile } from './profile';
 import { offloadsOff, type TcpSettings, type Topology } from './topology';
-import { rttMs } from '../results';
+import { rttMs } from '../model';
 
 /** A command the stage runs, with why (shown when it fails). */
 export interface Command {

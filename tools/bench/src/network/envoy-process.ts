@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import type { EnvoyCounters } from '../results';
+import type { EnvoyCounters } from '../model';
 import { threadsCpuMs } from './receive-thread';
 
 export type { EnvoyCounters };

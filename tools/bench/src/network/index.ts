@@ -1,6 +1,6 @@
 // network/: the network stage (issue #17, "Across a network"): client — router — server namespaces with
 // the delay, rate and loss of a profile, calibrated before anything is measured on it; bench:network.
-// Imports cli/ and results/; plan/, run/ and suites/ use it (as they will security/, its sibling).
+// Imports cli/ and model/; plan/, run/ and suites/ use it (as they will security/, its sibling).
 export { loadProfiles, findProfile, validateProfiles, validateProfile, usesStage, usesDelayer, ProfileError, type NetworkProfile } from './profile';
 export { PROFILE_RECORDS } from './profiles';
 export { STAGE_LIMITS, CALIBRATION_TOLERANCE } from './limits';

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { makeCertificates, removeCertificates, type CertificateSet } from '../security';
-import { addPathCounters, pathCountersBetween, type DnsCounts, type EnvoyCounters, type PathCounters } from '../results';
+import { addPathCounters, pathCountersBetween, type DnsCounts, type EnvoyCounters, type PathCounters } from '../model';
 import { CLUSTER, DNS_ADDRESS, dnsmasqArgv, dnsmasqMissing, netnsEtcDir, podResolvConf, searchDomains, SERVICE_NAMES, serviceFqdn, startClusterDns } from './cluster-dns';
 import { ENVOY, resolveEnvoy } from './envoy-binary';
 import { findProfile, loadProfiles, usesStage, type NetworkProfile } from './profile';

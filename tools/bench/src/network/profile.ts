@@ -1,6 +1,6 @@
 import { STAGE_LIMITS } from './limits';
 import { PROFILE_RECORDS, type NetworkProfile } from './profiles';
-import { rttMs } from '../results';
+import { rttMs } from '../model';
 
 export type { NetworkProfile };
 

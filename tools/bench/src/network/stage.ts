@@ -18,7 +18,7 @@ import { run } from './shell';
 import { readTcpCounters } from './tcp-counters';
 import { chooseCongestionControl, isStageNamespace, tcpSettingsFor, topologyFor, type StageHost, type TcpSettings, type Topology } from './topology';
 import { errorText } from '../cli';
-import { rttMs, type TcpCounters } from '../results';
+import { rttMs, type TcpCounters } from '../model';
 
 export interface StageOptions {
   /** Names the namespaces (nbx-<runId>-client, …): letters, digits and dashes are kept. */

@@ -1,9 +1,9 @@
 // The server namespace's kernel TCP counters (issue #34's `read ECONNRESET`): /proc/net/netstat's TcpExt
 // and /proc/net/snmp's Tcp lines as the namespace sees them, read through `ip netns exec`. A run keeps
-// their differences per cell (results/path-counters.ts), so a burst's overflowing listen queue, the SYN
+// their differences per cell (model/path-counters.ts), so a burst's overflowing listen queue, the SYN
 // cookies it falls back to and the resets it sends are on the cell they happened to.
 import { execFile } from 'node:child_process';
-import { TCP_COUNTER_NAMES, type TcpCounters } from '../results';
+import { TCP_COUNTER_NAMES, type TcpCounters } from '../model';
 
 /** The files the counters are read from, as the namespace sees them. */
 export const TCP_COUNTER_FILES = Object.freeze(['/proc/net/netstat', '/proc/net/snmp']);

@@ -1,4 +1,4 @@
-import type { CaseRecord } from '../results';
+import type { CaseRecord } from '../model';
 import { PAYLOAD_CASES } from './payload-cases';
 
 /**

@@ -1,7 +1,7 @@
 // How long anything in a run may take. Every call has a deadline derived from its case, every visit a
 // bound derived from its calls, and the run a bound that is their sum: a server that accepts and never
 // answers ends as failed cells within the bound printed at the start, never as a hang.
-import type { CaseRecord, Visit } from '../results';
+import type { CaseRecord, Visit } from '../model';
 
 /**
  * A call's deadline: a floor for connection set-up and a slow machine, plus time for every row the call

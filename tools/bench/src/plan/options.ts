@@ -2,7 +2,7 @@ import { helpText, parseCommandLine, UsageError, type Command, type CommandLine,
 import { MAX_RUN_CALLS, MAX_RUN_ROWS, overRunLimits } from '@bench/harness';
 import { CASES, selectCases } from './cases';
 import { DEADLINE_RULE } from './deadlines';
-import { BLOG_TRANSPORTS, TRANSPORTS, type CaseRecord, type Transport } from '../results';
+import { BLOG_TRANSPORTS, TRANSPORTS, type CaseRecord, type Transport } from '../model';
 import { PRESETS, type Preset } from './presets';
 import type { PathProfile } from '../network';
 import { TUNINGS, type SecurityRecord } from '@bench/config';

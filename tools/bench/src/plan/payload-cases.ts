@@ -1,4 +1,4 @@
-import type { CaseRecord } from '../results';
+import type { CaseRecord } from '../model';
 
 /**
  * Cases of the payload endpoints (libs/payloads), in the blog's rows×requests notation: rows are items

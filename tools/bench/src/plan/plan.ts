@@ -1,7 +1,7 @@
 // The plan of a run: which visits of which cases, on which set of apps, in which order, with how many
 // runs and what budget. Options say what the user asked for; this turns them into visits.
 import { callDeadlineMs } from './deadlines';
-import { type Visit, rttMs } from '../results';
+import { type Visit, rttMs } from '../model';
 import type { PathProfile } from '../network';
 import type { BenchOptions } from './options';
 import { plannedTransports } from './variants';

@@ -1,6 +1,6 @@
 import { ablationOf, ablationVariant, nestVariantEnv, TUNINGS, tuningTransports } from '@bench/config';
 import type { AppName } from './app-names';
-import { BLOG_TRANSPORTS, TRANSPORTS, type Transport } from '../results';
+import { BLOG_TRANSPORTS, TRANSPORTS, type Transport } from '../model';
 
 /** A variant is a set of three processes the bench starts and drives through the same client API. */
 export interface VariantRecord {

@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { errorText } from '../cli';
-import type { AppRuntime, AppRuntimeRecord } from '../results';
+import type { AppRuntime, AppRuntimeRecord } from '../model';
 
 /** How long asking an executable for its versions may take. */
 const VERSIONS_TIMEOUT_MS = 30_000;

@@ -5,7 +5,7 @@ import { AppStartError, KEEP_WARM_NODE_FLAGS, startApps, type Placement, type St
 import { RESTARTS_PER_SET, type BenchOptions, appSetKey, lastVisitOfAppSet, type VariantRecord, DEFAULT_RUNTIME } from '../plan';
 import { HttpClientDriver, probeMachine, describeFailure, runVisits, type RunnerHooks } from '../measure';
 import { givenToken } from './control-token';
-import { type Failure, type PathCounters, type Visit, type RawResult, type RunDocument, describePath, pathChanges, withoutKeyMaterial, type Pinning, type QuietWaits, type SetEvent } from '../results';
+import { type Failure, type PathCounters, type Visit, type RawResult, type RunDocument, describePath, pathChanges, withoutKeyMaterial, type Pinning, type QuietWaits, type SetEvent } from '../model';
 import { QUIET_RULE, waitUntilQuiet } from './quiesce';
 import { errorText } from '../cli';
 import type { NodeBinary } from './node-binaries';

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { CONTROL_TOKEN_ENV, freePort, PARENT_PIPE_ENV, SECURITY_ENV, SETTING_ENV } from '@bench/config';
 import { runToken } from './control-token';
 import { APP_NAMES, type AppName, START_BOUND_MS, STOP_BOUND_MS, missingMains, type VariantRecord } from '../plan';
-import type { Failure, PathCost, PathCounters, Pinning, TcpCounters } from '../results';
+import type { Failure, PathCost, PathCounters, Pinning, TcpCounters } from '../model';
 import { errorText } from '../cli';
 import type { CertificateSet } from '../security';
 

@@ -4,7 +4,7 @@
 // the signals, the cleanup, the network prerequisites, the exports and the runs index. What differs
 // between the tools is data on the experiment (folders, runtimes, interrupt), stated and tested.
 import * as path from 'node:path';
-import { createRunFolder, writeIndex, writeFileAtomic } from '../results';
+import { createRunFolder, writeIndex, writeFileAtomic } from '../model';
 import { writeExports, type Exporter } from '../export';
 import { renderIndex } from '../compare';
 import { errorText } from '../cli';

@@ -1,6 +1,6 @@
 // run/: the one run frame (experiment.ts) every tool's run goes through, bench:all's experiment (matrix.ts),
 // and starting, pinning and stopping the apps of a variant (a set of apps per fork), also across the
-// network stage, driving measure/'s runner over them. Imports cli/, results/, export/, compare/, plan/,
+// network stage, driving measure/'s runner over them. Imports cli/, model/, export/, compare/, plan/,
 // measure/, network/, security/.
 export { runtimeOfProcess } from './app-runtimes';
 export { startApps } from './apps';

@@ -9,7 +9,7 @@ import { describeGivenToken, givenToken } from './control-token';
 import { runBoundMs, appSetKey, missingMains, type BenchOptions, type VariantRecord } from '../plan';
 import { HttpClientDriver, expectedCostMs, SET_START_MS, STAGE_BUILD_MS, estimateRun, type RunEstimate } from '../measure';
 import { usesStage } from '../network';
-import { listRuns, readRun, runtimeNameOf, rttMs, type Visit, type StoredRun } from '../results';
+import { listRuns, readRun, runtimeNameOf, rttMs, type Visit, type StoredRun } from '../model';
 import { errorText } from '../cli';
 
 export const WORKSPACE_ROOT = path.resolve(__dirname, '../../../..');

@@ -3,7 +3,7 @@
 import { noQuietWaits } from './app-sets';
 import { KEEP_WARM_NODE_FLAGS } from './apps';
 import { DEADLINE_RULE, RESTARTS_PER_SET, type BenchOptions } from '../plan';
-import type { BenchSettings, Visit } from '../results';
+import type { BenchSettings, Visit } from '../model';
 
 export function describeSettings(options: BenchOptions, plan: readonly Visit[], startedAt: Date): BenchSettings {
   return {

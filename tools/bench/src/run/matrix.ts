@@ -13,7 +13,8 @@ import type { Experiment, ExperimentFolder, ExperimentOptions, FolderRun, Slice 
 import { planVisits, type BenchOptions } from '../plan';
 import { failureSummary, CellPool, Progress, describeEstimate, type RunnerHooks, type RunEstimate } from '../measure';
 import { exportedFiles, renderRunEnd, RUN_EXPORTERS } from '../export';
-import { SCHEMA_VERSION, type Visit, type RunDocument, collectProvenance, toCell, cellLabel, plannedCells, pointLatestAt, shownRunFolder, type Pinning } from '../results';
+import { SCHEMA_VERSION, type Visit, type RunDocument, collectProvenance, toCell, pointLatestAt, shownRunFolder, type Pinning } from '../model';
+import { cellLabel, plannedCells } from '../model';
 import { RunCertificates, opensslMissing } from '../security';
 
 /** Why the run's TLS cannot be had here (no openssl), or null. */
@@ -55,7 +56,7 @@ function openDocument(options: BenchOptions, argv: readonly string[], plan: read
     schemaVersion: SCHEMA_VERSION,
     incomplete: true,
     provenance: { ...collectProvenance(WORKSPACE_ROOT, argv), pinning: pinningOf(options), clients: {} },
-    // plannedCells and visitsDone let bench:compare name what a killed run lacks (results/completeness.ts).
+    // plannedCells and visitsDone let bench:compare name what a killed run lacks (analysis/completeness.ts).
     settings: { ...describeSettings(options, plan, run.startedAt), expectedMs: Math.round(estimate.ms), expectedFrom: estimate.runs, boundMs, plannedCells: plannedCells(plan), visitsDone: {}, skippedVariants: {} },
     results: [],
   };

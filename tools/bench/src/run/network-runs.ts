@@ -4,7 +4,7 @@
 // of apps its own sidecars (as each pod has its own), checked before the set serves a call.
 import { failedVisit } from './app-sets';
 import { errorText } from '../cli';
-import type { Visit, RunDocument } from '../results';
+import type { Visit, RunDocument } from '../model';
 import type { AppPorts, Placement, SetPath } from './apps';
 import { checkPrerequisites, dialledHosts, joinPath, pathPrerequisites, startMesh, startNames, usesStage, type NamesPart, type PathProfile, type Stage } from '../network';
 import { calibratedRttMs, checkedPath, networkRecord, onStage, StageFailure } from './on-stage';

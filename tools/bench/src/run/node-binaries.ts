@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runtimePackage, type RuntimeRecord } from '../plan';
 import { errorText } from '../cli';
-import type { RuntimeProvenance } from '../results';
+import type { RuntimeProvenance } from '../model';
 
 /** Overrides the cache folder (tests, CI caches): the folder that holds one `<version>/bin/node` per release. */
 export const NODE_CACHE_ENV = 'BENCH_NODE_CACHE';

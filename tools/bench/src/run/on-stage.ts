@@ -3,7 +3,7 @@
 // it, its delayer's CPU read around the measurement, and taken down however that ends.
 import { errorText } from '../cli';
 import { STAGE_BOUND_MS, withinBound } from '../plan';
-import { describeCalibration, type Failure, type NetworkRecord } from '../results';
+import { describeCalibration, type Failure, type NetworkRecord } from '../model';
 import { checkPath, delayerCpuBetween, startStage, type ActivePath, type Calibration, type NetworkProfile, type PathCheck, type PathRecord, type Stage } from '../network';
 
 /** Why nothing can be measured across a network: its stage did not start, did not calibrate, or refused. */

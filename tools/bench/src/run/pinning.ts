@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import type { Pinning } from '../results';
+import type { Pinning } from '../model';
 
 /** Fewer cores than this and pinning would leave an app without a core of its own. */
 export const MIN_CORES_TO_PIN = 4;

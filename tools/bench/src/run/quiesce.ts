@@ -1,6 +1,6 @@
 // Waiting until the idle app sets are really idle before a visit times anything.
 import * as fs from 'node:fs';
-import type { QuietRule } from '../results';
+import type { QuietRule } from '../model';
 
 export const QUIET_RULE: QuietRule = Object.freeze({ windowMs: 200, maxTicks: 1, timeoutMs: 5_000 });
 

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { renderIndex } from '../compare';
-import { writeIndex, createRunFolder, writeFileAtomic } from '../results';
+import { writeIndex, createRunFolder, writeFileAtomic } from '../model';
 import { SUITES } from './catalog';
 import { runTool, type Command, type CommandLine } from '../cli';
 import { SUITE_RUN_OPTIONS } from './common/args';

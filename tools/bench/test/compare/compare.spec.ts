@@ -1,6 +1,6 @@
-import { withRuntimes } from '../../src/results/results';
+import { withRuntimes } from '../../src/model/results';
 import { COMPARE_KIT_SOURCE, compareKit, type CellComparison, type ComparableSummary } from '../../src/compare/compare';
-import { summarize } from '../../src/results/stats';
+import { summarize } from '../../src/model/stats';
 
 const kit = compareKit();
 

@@ -9,9 +9,9 @@ import type { Browser } from 'playwright-core';
 import { compareKit } from '../../src/compare/compare';
 import { renderReport } from '../../src/export/html';
 import { renderIndex } from '../../src/compare/index-page';
-import type { RunDocument } from '../../src/results/model';
-import { readRun, writeIndex } from '../../src/results/runs';
-import { writeFileAtomic } from '../../src/results/store';
+import type { RunDocument } from '../../src/model/model';
+import { readRun, writeIndex } from '../../src/model/runs';
+import { writeFileAtomic } from '../../src/model/store';
 import { describeInChromium, launchChromium, openWatched, type WatchedPage } from '../browser';
 import { buildRunDocument } from '../fixtures';
 

@@ -2,8 +2,8 @@
 // cells exactly as bench:compare does (a tls cell never with its plain twin).
 import { compareKit, type ComparableResult } from '../../src/compare/compare';
 import { renderIndex } from '../../src/compare/index-page';
-import type { RunDocument } from '../../src/results/model';
-import type { StoredRun } from '../../src/results/runs';
+import type { RunDocument } from '../../src/model/model';
+import type { StoredRun } from '../../src/model/runs';
 import { buildRunDocument } from '../fixtures';
 
 /** The fixture run with each cell twice: once plain (no `security`, as older runs) and once over TLS, `tlsFactor` slower. */

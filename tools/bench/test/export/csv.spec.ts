@@ -1,5 +1,5 @@
 import { renderCsv } from '../../src/export/csv';
-import type { Cell } from '../../src/results/model';
+import type { Cell } from '../../src/model/model';
 import { handMadeCell } from '../hand-made-cell';
 
 const base: Cell = handMadeCell({ coldMs: 80, client: { cpuUserMs: 10, cpuSystemMs: 2, peakRssBytes: 1000 } });

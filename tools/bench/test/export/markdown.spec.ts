@@ -1,7 +1,7 @@
 import { renderMarkdown, renderTable } from '../../src/export/markdown';
-import type { RunDocument } from '../../src/results/model';
+import type { RunDocument } from '../../src/model/model';
 import { handMadeCell } from '../hand-made-cell';
-import { summarize } from '../../src/results/stats';
+import { summarize } from '../../src/model/stats';
 
 const result = handMadeCell;
 

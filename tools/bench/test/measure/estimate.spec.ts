@@ -1,6 +1,6 @@
 import { BOUND_SHOWN_WITHIN, describeEstimate, estimateRun, type CostModel } from '../../src/measure/estimate';
-import type { Cell, RunDocument } from '../../src/results/model';
-import type { StoredRun } from '../../src/results/runs';
+import type { Cell, RunDocument } from '../../src/model/model';
+import type { StoredRun } from '../../src/model/runs';
 import { handMadeCell } from '../hand-made-cell';
 import { plannedVisit as visit } from '../planned-visit';
 

@@ -1,5 +1,5 @@
 import { callFailure, describeFailure, failureSummary } from '../../src/measure/failures';
-import type { Failure } from '../../src/results/model';
+import type { Failure } from '../../src/model/model';
 import { handMadeCell } from '../hand-made-cell';
 
 describe('failures as data', () => {

@@ -1,7 +1,7 @@
 import { BLOG_CASES } from '../../src/plan/cases';
 import { FakeDriver } from '../../src/measure/drivers/fake-driver';
-import type { Visit, RawResult } from '../../src/results/model';
-import { toCell } from '../../src/results/results';
+import type { Visit, RawResult } from '../../src/model/model';
+import { toCell } from '../../src/model/results';
 import { MAX_TIMED_WARMUP_CALLS, runVisits } from '../../src/measure/runner';
 
 const byId = (id: string) => BLOG_CASES.find((c) => c.id === id)!;

@@ -1,4 +1,4 @@
-import type { RawResult } from '../../src/results/model';
+import type { RawResult } from '../../src/model/model';
 import { addCost, addPathCost, inPlanOrder, mergeVisits, pathCostBetween, weightedPhases } from '../../src/measure/visits';
 
 function fork(samplesMs: number[], extra: Partial<RawResult> = {}): RawResult {

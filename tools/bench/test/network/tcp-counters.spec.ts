@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { parseTcpCounters, readTcpCounters, TCP_COUNTER_FILES } from '../../src/network/tcp-counters';
-import { pathCountersBetween } from '../../src/results/path-counters';
+import { pathCountersBetween } from '../../src/model/path-counters';
 import { describeNeeding } from '../needs';
 
 /** The server namespace's two files, read at the end of run 2026-11-28T13-15-41Z (region, blog json ②-3 in plain and mtls; the mtls cell reset), as the kernel wrote them. */

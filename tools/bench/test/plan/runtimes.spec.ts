@@ -3,8 +3,8 @@ import * as path from 'node:path';
 import { parseOptions, UsageError } from '../../src/plan/options';
 import { appSetKey, planVisits } from '../../src/plan/plan';
 import { DEFAULT_RUNTIME, defaultRuntime, RUNTIMES, runtimePackage, selectRuntimes } from '../../src/plan/runtimes';
-import { runtimeNameOf } from '../../src/results/runtime-name';
-import { cellKey, withRuntimes } from '../../src/results/results';
+import { runtimeNameOf } from '../../src/model/runtime-name';
+import { cellKey, withRuntimes } from '../../src/model/results';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 const PINNED = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies.node;

@@ -1,6 +1,6 @@
 import { blame, failedVisit } from '../../src/run/app-sets';
-import type { Failure, RawResult } from '../../src/results/model';
-import { toCell } from '../../src/results/results';
+import type { Failure, RawResult } from '../../src/model/model';
+import { toCell } from '../../src/model/results';
 import { describeFailure } from '../../src/measure/failures';
 import { plannedVisit as visit } from '../planned-visit';
 

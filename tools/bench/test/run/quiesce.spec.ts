@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { parseCpuTicks, readCpuTicks, waitUntilQuiet } from '../../src/run/quiesce';
-import type { QuietRule } from '../../src/results/run-records';
+import type { QuietRule } from '../../src/model/run-records';
 import { missingHere } from '../needs';
 
 const rule: QuietRule = { windowMs: 200, maxTicks: 1, timeoutMs: 1_000 };

@@ -1,5 +1,6 @@
 // The ablation section (issue #18): the rows of ablation(), the same as results.md's table.
-import { ablation, type Cell } from '../../results';
+import { type Cell } from '../../model';
+import { ablation } from '../../analysis';
 import { ABLATION_HEADING, ABLATION_NOTE, ablationCells, ablationHeader } from '../ablation';
 import { escapeHtml } from './escape';
 import { el } from './svg';

@@ -1,5 +1,6 @@
 // The attribution section (issue #23): the rows of attribution(), the same as results.md's table.
-import { type Cell, attribution } from '../../results';
+import { type Cell } from '../../model';
+import { attribution } from '../../analysis';
 import { attributionCells, attributionHeader, attributionNote, describeWindows } from '../attribution';
 import { escapeHtml } from './escape';
 import { el } from './svg';

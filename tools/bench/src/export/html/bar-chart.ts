@@ -1,6 +1,6 @@
 // A grouped bar chart: groups along x (e.g. "client", "server"), one bar per transport in each, with
 // optional error bars (a confidence interval) and reference markers (the blog's figure).
-import type { Transport } from '../../results';
+import type { Transport } from '../../model';
 import { CHART_HEIGHT, CHART_WIDTH, PLOT_TOP, chartSvg, yAxis, type Box, type ChartShell } from './frame';
 import { INK, MUTED, styleOf } from './palette';
 import { linear, zeroTicks } from './scale';

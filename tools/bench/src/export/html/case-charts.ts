@@ -1,5 +1,6 @@
 // The report's charts for one case, each built from that case's results (pure: view in, svg out).
-import { type Cell, type ProcessCost, PHASE_LABELS, failedCellText, phaseParts, bytes, count, ms } from '../../results';
+import { type Cell, type ProcessCost, bytes, count, ms } from '../../model';
+import { PHASE_LABELS, failedCellText, phaseParts } from '../../analysis';
 import { renderBarChart, type Bar, type BarGroup } from './bar-chart';
 import { describeShape, type CaseView } from './cases';
 import { PHASE_COLOUR } from './palette';

@@ -1,5 +1,5 @@
 // The document's results grouped the way the charts read them: one view per case, transports in order.
-import { TRANSPORTS, type Cell, anyRuntimes, networkOf, runtimeOf, securitiesOf, securityOf } from '../../results';
+import { TRANSPORTS, type Cell, anyRuntimes, networkOf, runtimeOf, securitiesOf, securityOf } from '../../model';
 
 export interface CaseView {
   id: string;

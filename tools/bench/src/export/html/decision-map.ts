@@ -1,6 +1,7 @@
 // The decision map as a heat map: a table per variant whose cells are coloured by who wins and by how
 // much (JSON's blue, gRPC's orange, stronger for larger factors), with the medians in each cell.
-import { decisionMap, TIE_WITHIN, type MapCell, type Cell, ms } from '../../results';
+import { type Cell, ms } from '../../model';
+import { decisionMap, TIE_WITHIN, type MapCell } from '../../analysis';
 import { describeCell } from '../decision-map';
 import { escapeHtml } from './escape';
 import { TRANSPORT_STYLE } from './palette';

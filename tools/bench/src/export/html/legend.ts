@@ -1,5 +1,6 @@
 // The colour key, drawn with the same marks as the charts.
-import { BLOG_TRANSPORTS, PHASE_KEYS, PHASE_LABELS } from '../../results';
+import { BLOG_TRANSPORTS } from '../../model';
+import { PHASE_KEYS, PHASE_LABELS } from '../../analysis';
 import { INK, PHASE_COLOUR, styleOf } from './palette';
 import { el, line, rect } from './svg';
 

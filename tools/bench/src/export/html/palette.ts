@@ -1,6 +1,7 @@
 // One colour and one line style per transport, from the Okabe–Ito palette (safe for the common forms
 // of colour blindness); the dash and marker shape repeat the distinction for greyscale prints.
-import type { Transport, PhaseKey } from '../../results';
+import type { Transport } from '../../model';
+import type { PhaseKey } from '../../analysis';
 
 export interface TransportStyle {
   colour: string;

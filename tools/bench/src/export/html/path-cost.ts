@@ -1,5 +1,6 @@
 // The network stage's own CPU per cell: the rows of pathCostRows(), the same as results.md's table.
-import { type Cell, listenQueueRows, pathCostRows, pathCostTotal, pathCounterRows } from '../../results';
+import { type Cell } from '../../model';
+import { listenQueueRows, pathCostRows, pathCostTotal, pathCounterRows } from '../../analysis';
 import {
   LISTEN_QUEUE_FIRST_NUMBER,
   LISTEN_QUEUE_HEADER,

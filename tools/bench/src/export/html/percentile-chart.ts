@@ -1,6 +1,6 @@
 // A latency distribution as a percentile curve: x = percentile 0…100, y = latency, one line per
 // transport through its sorted samples (type-7 percentiles are exactly the straight lines between them).
-import { type Transport, ms } from '../../results';
+import { type Transport, ms } from '../../model';
 import { CHART_HEIGHT, CHART_WIDTH, PLOT_TOP, chartSvg, yAxis, type Box, type ChartShell } from './frame';
 import { FAILED, GRID, INK, MUTED, styleOf } from './palette';
 import { linear, zeroTicks } from './scale';

@@ -1,6 +1,6 @@
 // How the run was made: a few highlights read from known keys, then everything in provenance and
 // settings rendered generically (nested definition lists), so new fields show up without code changes.
-import { type RunDocument, bytes, describeDeployedApps, describeMemoryReclaim, describeNetworks, describeRuntimes, describeVisits, presetOf } from '../../results';
+import { type RunDocument, bytes, describeDeployedApps, describeMemoryReclaim, describeNetworks, describeRuntimes, describeVisits, presetOf } from '../../model';
 import { escapeHtml } from './escape';
 import { el } from './svg';
 

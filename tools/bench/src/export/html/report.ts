@@ -1,5 +1,6 @@
 // The self-contained HTML report of one run: inline CSS and SVG, no script, nothing fetched.
-import { TRANSPORTS, type RunDocument, OUTLIER_Z, describeNetworks, describePaths, withoutAblations, presetOf } from '../../results';
+import { TRANSPORTS, type RunDocument, OUTLIER_Z, describeNetworks, describePaths, presetOf } from '../../model';
+import { withoutAblations } from '../../analysis';
 import { bytesChart, coldChart, cpuChart, distributionChart, mediansChart, phasesChart, rssChart } from './case-charts';
 import { groupByCase, type CaseView } from './cases';
 import { renderDecisionMapHtml } from './decision-map';

@@ -1,7 +1,7 @@
 // A stacked bar chart: one bar per transport whose segments are the parts of one value (a call's
 // phases), stacked from zero; optionally a dashed level across a bar where its parts do not add up
 // to its total, and a note above the plot saying why.
-import type { Transport } from '../../results';
+import type { Transport } from '../../model';
 import { escapeHtml } from './escape';
 import { CHART_HEIGHT, CHART_WIDTH, PLOT_TOP, chartSvg, yAxis, type Box, type ChartShell } from './frame';
 import { INK, MUTED } from './palette';

@@ -1,5 +1,6 @@
 // The blog-style table (the columns of markdown's renderTable) as HTML, with noise marks and footnotes.
-import { type Cell, blogRatio, failedCellText, grpcOverJson, networkOf, placeLabels, runtimeOf, securityOf, NOISY_BELOW_MS, NOISY_CV, bytes, count, ms, ratio } from '../../results';
+import { type Cell, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf, securityOf, NOISY_BELOW_MS, NOISY_CV, bytes, count, ms, ratio } from '../../model';
+import { failedCellText } from '../../analysis';
 import { NOISY_MARK, tableHeader, TABLE_HEADER } from '../markdown';
 import { escapeHtml } from './escape';
 import { el } from './svg';

@@ -1,5 +1,5 @@
 // The TLS handshakes behind each cell over TLS: the rows of tlsRows(), the same as results.md's table.
-import { type Cell, securityOf } from '../../results';
+import { type Cell, securityOf } from '../../model';
 import { TLS_HEADER, TLS_HEADING, TLS_NOTE, tlsRows } from '../tls-handshakes';
 import { escapeHtml } from './escape';
 import { el } from './svg';

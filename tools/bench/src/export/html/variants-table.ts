@@ -1,6 +1,7 @@
 // The variants side by side as an HTML table: the rows of breakdown.ts's variantRatios, which the
 // Markdown report's table shows too.
-import { type Cell, variantRatios, ms, ratio } from '../../results';
+import { type Cell, ms, ratio } from '../../model';
+import { variantRatios } from '../../analysis';
 import { escapeHtml } from './escape';
 import { el } from './svg';
 

@@ -1,7 +1,8 @@
 // The verdict's one chart: JSON's and gRPC's median per verdict row on one log axis (cases span
 // 0.5 ms to tens of seconds), each with its 95 % CI as a whisker. Dots, not bars: a log axis has no
 // zero for a bar to start at. Rows are in the verdict table's order.
-import { type BlogTransport, ms, type Verdict, type VerdictRow } from '../../results';
+import { type BlogTransport, ms } from '../../model';
+import { type Verdict, type VerdictRow } from '../../analysis';
 import { factorLabel, winnerLabel } from '../verdict';
 import { logTicks } from './log-chart';
 import { GRID, INK, MUTED, TRANSPORT_STYLE } from './palette';

@@ -1,6 +1,7 @@
 // The verdict section the report opens with: the verdict table (rows from export/verdict.ts, the same
 // as results.md's) and its one chart.
-import { type Cell, verdict } from '../../results';
+import { type Cell } from '../../model';
+import { verdict } from '../../analysis';
 import { VERDICT_NOTE, verdictCells, verdictHeader } from '../verdict';
 import { shade } from './decision-map';
 import { escapeHtml } from './escape';

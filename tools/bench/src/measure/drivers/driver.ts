@@ -1,5 +1,5 @@
 import type { CaseRequest } from '@bench/harness';
-import type { Measurement } from '../../results';
+import type { Measurement } from '../../model';
 
 /**
  * One request to the client app (POST /bench/run's body, CaseRequest in libs/harness): optional cold

@@ -1,4 +1,4 @@
-import type { Measurement } from '../../results';
+import type { Measurement } from '../../model';
 import type { CaseCall, ClientDriver } from './driver';
 
 /** A scripted answer for one transport: latencies to hand out, or an error to throw. */

@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import { parseCallSamples } from '@bench/harness';
 import { callsOf, requestBoundMs } from '../../plan';
-import type { Measurement } from '../../results';
+import type { Measurement } from '../../model';
 import type { CaseCall, ClientDriver } from './driver';
 import { errorText } from '../../cli';
 

@@ -1,5 +1,5 @@
 import * as os from 'node:os';
-import type { AppRuntimeRecord, Provenance, ResultsDocument, Settings } from '../../results';
+import type { AppRuntimeRecord, Provenance, ResultsDocument, Settings } from '../../model';
 import type { SuitePreset } from './args';
 
 /** What every suite's settings record beside its own numbers. */

@@ -1,5 +1,5 @@
 // Pure summaries of per-call latencies, shared by the suites that time calls one by one.
-import { mean, percentile } from '../../results';
+import { mean, percentile } from '../../model';
 
 export interface LatencySummary {
   n: number;

@@ -2,7 +2,7 @@
 // table, and how the run was made. Pure: document in, markup out.
 import { escapeHtml, htmlDocument, INK, styleOf, renderValue, el, line, rect } from '../../export';
 import type { SuiteDocument } from './document';
-import { presetOf } from '../../results';
+import { presetOf } from '../../model';
 
 export interface SuiteSection {
   id: string;

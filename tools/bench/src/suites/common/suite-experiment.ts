@@ -4,7 +4,7 @@
 // says what a suite measures across one network: the servers, the path, then the suite's calls.
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { collectProvenance, describeCalibration } from '../../results';
+import { collectProvenance, describeCalibration } from '../../model';
 import { exportedFiles, JSON_EXPORTER, type Exporter } from '../../export';
 import { UsageError } from '../../cli';
 import { runExperiment, runtimeOfProcess, networkRecord, onStage, checkedPath, calibratedRttMs, type Experiment, type ExperimentFolder, type FolderRun } from '../../run';

@@ -1,5 +1,5 @@
 import { buildEchoContent } from '@bench/samples';
-import { median, type Failure } from '../../results';
+import { median, type Failure } from '../../model';
 import { ECHO_CALLERS, echoBidiCaller, type Servers } from '../callers/echo-callers';
 import { quantileCurve, summarizeLatencies, type LatencySummary } from '../common/latency';
 import { rotate, timeSequentialCalls, warmUp } from '../common/sequential';

@@ -1,6 +1,6 @@
 // bench:echo's Markdown and HTML, from results.json alone (pure).
 import { renderBarChart, renderPercentileChart } from '../../export';
-import { count, ms, presetOf } from '../../results';
+import { count, ms, presetOf } from '../../model';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';

@@ -1,4 +1,4 @@
-import { mean, median, type Failure } from '../../results';
+import { mean, median, type Failure } from '../../model';
 import type { Servers } from '../callers/echo-callers';
 import { LOOKUP_CALLERS } from '../callers/lookup-callers';
 import { quantileCurve, summarizeLatencies, type LatencySummary } from '../common/latency';

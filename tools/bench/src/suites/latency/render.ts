@@ -1,5 +1,5 @@
 // bench:latency's Markdown and HTML, from results.json alone (pure).
-import { count, ms, presetOf } from '../../results';
+import { count, ms, presetOf } from '../../model';
 import { renderPercentileChart, renderBarChart } from '../../export';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';

@@ -6,7 +6,7 @@ import { rotate } from '../common/sequential';
 import { autocannonLoad, grpcLoad, type GeneratorRun } from './generators';
 import { GENERATOR_BOUND_SHARE, type LoadTarget } from './plan';
 import { callFailure, describeFailure } from '../../measure';
-import type { Failure } from '../../results';
+import type { Failure } from '../../model';
 
 export interface LoadSettings extends Record<string, number> {
   durationMs: number;

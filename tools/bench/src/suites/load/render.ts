@@ -1,5 +1,5 @@
 // bench:load's Markdown and HTML, from results.json alone (pure).
-import { bytes, count, ms, presetOf } from '../../results';
+import { bytes, count, ms, presetOf } from '../../model';
 import { renderBarChart } from '../../export';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';

@@ -3,7 +3,7 @@ import { ECHO_CALLERS, type EchoTransport, type Servers } from '../callers/echo-
 import { latencyHistogram, recordMs, summarizeHistogram, type HdrSummary } from '../common/hdr';
 import { rotate } from '../common/sequential';
 import { callFailure, describeFailure } from '../../measure';
-import type { Failure } from '../../results';
+import type { Failure } from '../../model';
 
 export interface PingPongSettings extends Record<string, number> {
   durationMs: number;

@@ -1,5 +1,5 @@
 // bench:pingpong's Markdown and HTML, from results.json alone (pure).
-import { bytes, count, ms, presetOf } from '../../results';
+import { bytes, count, ms, presetOf } from '../../model';
 import { renderLogChart, renderPercentileChart } from '../../export';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';

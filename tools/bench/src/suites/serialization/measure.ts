@@ -1,4 +1,4 @@
-import { percentile } from '../../results';
+import { percentile } from '../../model';
 import { calibrateIterations, sampleNsPerOp, type Calibration } from './calibrate';
 import type { CodecRecord } from './codecs';
 import type { SizeRecord } from './sizes';

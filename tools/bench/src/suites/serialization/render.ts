@@ -1,4 +1,4 @@
-import { count, presetOf } from '../../results';
+import { count, presetOf } from '../../model';
 import { renderLogChart } from '../../export';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';

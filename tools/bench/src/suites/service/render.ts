@@ -1,6 +1,6 @@
 // bench:service's Markdown and HTML, from results.json alone (pure): the sweep, each strategy's
 // saturation point, every replica's share (from its own counters) and latency against offered rate.
-import { count, ms, presetOf } from '../../results';
+import { count, ms, presetOf } from '../../model';
 import { renderBarChart } from '../../export';
 import { renderLogChart } from '../../export';
 import type { SuiteDocument } from '../common/document';

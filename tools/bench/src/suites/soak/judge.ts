@@ -1,5 +1,5 @@
 // bench:soak's pure parts: one load's summary, and the verdict (no errors, no memory growth).
-import { percentile } from '../../results';
+import { percentile } from '../../model';
 import type { LoadResult } from '../common/closed-loop';
 
 export interface LoadSummary {

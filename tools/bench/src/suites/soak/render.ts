@@ -1,5 +1,5 @@
 // bench:soak's Markdown and HTML, from results.json alone (pure).
-import { count, presetOf } from '../../results';
+import { count, presetOf } from '../../model';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { renderReport } from '../../../src/export/html';
 import { groupByCase } from '../../../src/export/html/cases';
-import type { Cell, RunDocument } from '../../../src/results/model';
+import type { Cell, RunDocument } from '../../../src/model/model';
 import { describeInChromium, launchChromium, openWatched, type WatchedPage } from '../../browser';
 import { buildMultiVariantDocument, buildRunDocument, FIXTURE_ERROR, OVERLAP_CELL } from '../../fixtures';
 

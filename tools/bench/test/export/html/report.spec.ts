@@ -1,4 +1,4 @@
-import { PHASE_KEYS, variantRatios } from '../../../src/results/breakdown';
+import { PHASE_KEYS, variantRatios } from '../../../src/analysis/breakdown';
 import { renderVariantRatios } from '../../../src/export/breakdown';
 import { renderBarChart } from '../../../src/export/html/bar-chart';
 import { groupByCase } from '../../../src/export/html/cases';
@@ -7,9 +7,9 @@ import { renderReport } from '../../../src/export/html';
 import { percentilePoints } from '../../../src/export/html/percentile-chart';
 import { niceStep, tickLabel, zeroTicks } from '../../../src/export/html/scale';
 import { renderTable } from '../../../src/export/markdown';
-import { ms, ratio } from '../../../src/results/format';
-import type { Cell, RunDocument } from '../../../src/results/model';
-import { grpcOverJson } from '../../../src/results/results';
+import { ms, ratio } from '../../../src/model/format';
+import type { Cell, RunDocument } from '../../../src/model/model';
+import { grpcOverJson } from '../../../src/model/results';
 import { buildMultiVariantDocument, buildRunDocument, FAILED_CELL, FIXTURE_CASES, FIXTURE_ERROR, MULTI_FAILED_CELL, OVERLAP_CELL } from '../../fixtures';
 
 /** Every chart of a kind: its case id and its markup (charts never nest svg elements). */

@@ -5,9 +5,9 @@ import { renderMarkdown } from '../../src/export/markdown';
 import { UsageError } from '../../src/cli';
 import { parseOptions } from '../../src/plan/options';
 import { planVisits } from '../../src/plan/plan';
-import { ablation, ablationSummary, withoutAblations } from '../../src/results/ablation';
-import type { Cell } from '../../src/results/model';
-import { summarize } from '../../src/results/stats';
+import { ablation, ablationSummary, withoutAblations } from '../../src/analysis/ablation';
+import type { Cell } from '../../src/model/model';
+import { summarize } from '../../src/model/stats';
 import { handMadeCell } from '../hand-made-cell';
 import { buildMultiVariantDocument } from '../fixtures';
 

@@ -1,5 +1,5 @@
-import { summarize } from '../../src/results/stats';
-import { variantRatios } from '../../src/results/breakdown';
+import { summarize } from '../../src/model/stats';
+import { variantRatios } from '../../src/analysis/breakdown';
 import { handMadeCell } from '../hand-made-cell';
 
 describe('the secondary tables of a run on several runtimes', () => {

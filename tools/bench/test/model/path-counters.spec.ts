@@ -3,9 +3,10 @@ import { renderReport } from '../../src/export/html/report';
 import { renderMarkdown } from '../../src/export/markdown';
 import { mergeVisits } from '../../src/measure/visits';
 import { failureSummary } from '../../src/measure/failures';
-import { addPathCounters, NO_PATH_COUNTERS, pathCountersBetween, type PathCounters, type TcpCounters } from '../../src/results/path-counters';
-import { describeListenQueue, failedCellText, listenQueueRows, pathCounterRows } from '../../src/results/path-counter-rows';
-import type { RawResult, RunDocument } from '../../src/results/model';
+import { addPathCounters, NO_PATH_COUNTERS, pathCountersBetween, type PathCounters, type TcpCounters } from '../../src/model/path-counters';
+import { failedCellText, listenQueueRows, pathCounterRows } from '../../src/analysis/path-counter-rows';
+import { describeListenQueue } from '../../src/model/format';
+import type { RawResult, RunDocument } from '../../src/model/model';
 import { handMadeCell } from '../hand-made-cell';
 
 // A path profile's counters per cell (issue #34): the DNS server's queries, the sidecars' requests, connections and CPU.

@@ -1,7 +1,7 @@
 // The decision map: for each variant, case and network (and runtime, when --node named several), which
 // transport wins and by how much. The reporter only reads the results' medians; Markdown and HTML render the same map.
-import type { Cell } from './model';
-import { cellMedian, grpcOverJson, networkOf, runtimesOf, securitiesOf } from './results';
+import type { Cell } from '../model';
+import { cellMedian, grpcOverJson, networkOf, runtimesOf, securitiesOf } from '../model';
 
 /** Within this factor of each other (either way), neither transport is called the winner. */
 export const TIE_WITHIN = 1.1;

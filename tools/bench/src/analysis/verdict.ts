@@ -2,11 +2,11 @@
 // in one line. Computed once from the results (the reporter never measures); results.md and
 // report.html print these rows. The "why" is read from what the run recorded (phases, bytes), never
 // written per case, so it holds for whatever a user's run measured.
-import type { BlogTransport, Cell, MedianCi, Transport } from './model';
-import { findCell, networkOf, runtimeOf, runtimesOf, securitiesOf, securityOf } from './results';
+import type { BlogTransport, Cell, MedianCi, Transport } from '../model';
+import { findCell, networkOf, runtimeOf, runtimesOf, securitiesOf, securityOf } from '../model';
 import { PHASE_KEYS, PHASE_LABELS, phaseParts, type PhaseKey, type PhasePart } from './breakdown';
 import { mapCell, TIE_WITHIN, type MapCell } from './decision-map';
-import { bytes, ms } from './format';
+import { bytes, ms } from '../model';
 
 /** Each transport as a reader names it. */
 export const TRANSPORT_LABELS: Readonly<Record<Transport, string>> = {

@@ -1,8 +1,8 @@
 import { renderCsv } from '../../src/export/csv';
 import { renderReport } from '../../src/export/html/report';
 import { renderMarkdown } from '../../src/export/markdown';
-import { pathCostRows, pathCostTotal, TOTAL_LABEL } from '../../src/results/path-cost';
-import type { RunDocument } from '../../src/results/model';
+import { pathCostRows, pathCostTotal, TOTAL_LABEL } from '../../src/analysis/path-cost';
+import type { RunDocument } from '../../src/model/model';
 import { handMadeCell } from '../hand-made-cell';
 
 // The network stage's delayer, per cell, beside the apps' CPU of the same calls.

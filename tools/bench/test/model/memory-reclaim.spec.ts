@@ -1,5 +1,5 @@
-import { describeMemoryReclaim } from '../../src/results/format';
-import { readMemoryReclaim, type FileReader } from '../../src/results/memory-reclaim';
+import { describeMemoryReclaim } from '../../src/model/format';
+import { readMemoryReclaim, type FileReader } from '../../src/model/memory-reclaim';
 
 /** A sysfs tree as a map from path to content; anything else is unreadable. */
 function sysfs(files: Record<string, string>): FileReader {

@@ -1,8 +1,8 @@
 // The network stage's own cost per cell: how much CPU its delayer took beside the apps' own over the
 // same timed calls. Two cores are shared by client, servers, the servers' receive thread and the
 // delayer, so a run says what the emulated path took from the apps, cell by cell.
-import { placeLabeller } from './results';
-import type { Cell } from './model';
+import { placeLabeller } from '../model';
+import type { Cell } from '../model';
 
 export interface PathCostRow {
   network: string;

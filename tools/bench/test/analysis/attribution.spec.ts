@@ -1,8 +1,8 @@
-import { attribution, FACTORS } from '../../src/results/attribution';
+import { attribution, FACTORS } from '../../src/analysis/attribution';
 import { renderAttributionSection } from '../../src/export/attribution';
 import { renderAttributionSection as renderAttributionHtml } from '../../src/export/html/attribution';
-import type { Cell, Transport } from '../../src/results/model';
-import { ratioOfMediansCi, summarize } from '../../src/results/stats';
+import type { Cell, Transport } from '../../src/model/model';
+import { ratioOfMediansCi, summarize } from '../../src/model/stats';
 
 /** A cell whose timed calls are `median` ms ± a little, deterministic. */
 function cell(transport: Transport, median: number, extra: Partial<Cell> = {}): Cell {

@@ -1,8 +1,8 @@
 // Issue #23, "Why, decomposed": how much of gRPC-vs-JSON is the protocol, the codec and the library. One
 // pure function over a run's results; results.md and report.html both print its rows, never their own.
-import type { Cell } from './model';
-import { placeLabeller } from './results';
-import { ratioOfMediansCi, type RatioCi } from './stats';
+import type { Cell } from '../model';
+import { placeLabeller } from '../model';
+import { ratioOfMediansCi, type RatioCi } from '../model';
 
 /** One factor: the ratio of two transports' medians that differ in exactly one thing. */
 export interface FactorDefinition {

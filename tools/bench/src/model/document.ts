@@ -39,7 +39,7 @@ export interface NetworkPathRecord {
   };
 }
 
-/** How a run was made (results/provenance.ts): the code, the machine, the bench's runtime, the command line. */
+/** How a run was made (model/provenance.ts): the code, the machine, the bench's runtime, the command line. */
 export interface Provenance {
   gitCommit: string | null;
   gitDirty: boolean | null;

@@ -1,7 +1,7 @@
-import { decisionMap, type DecisionMap } from '../../src/results/decision-map';
+import { decisionMap, type DecisionMap } from '../../src/analysis/decision-map';
 import { describeCell, renderDecisionMap } from '../../src/export/decision-map';
 import { renderDecisionMapHtml } from '../../src/export/html/decision-map';
-import type { Cell } from '../../src/results/model';
+import type { Cell } from '../../src/model/model';
 import { handMadeCell } from '../hand-made-cell';
 
 const cell = (network: string, transport: 'json' | 'grpc', median: number, ok = true): Cell => {

@@ -1,4 +1,4 @@
-import { withoutKeyMaterial } from '../../src/results/key-material';
+import { withoutKeyMaterial } from '../../src/model/key-material';
 
 // What a client from before the settings stopped carrying the key answered GET /bench/info with.
 const PEM = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n';

@@ -1,4 +1,4 @@
-import { describePath, pathChanges, pathFigures } from '../../src/results/path-record';
+import { describePath, pathChanges, pathFigures } from '../../src/model/path-record';
 
 const report = (rttA: number, mbit: number, rttB: number, ping: number) => ({
   measuredAt: '2026-11-24T00:00:00.000Z',

@@ -1,8 +1,9 @@
-import { completenessOf, describeIncomplete, plannedCells } from '../../src/results/completeness';
+import { completenessOf, describeIncomplete } from '../../src/analysis/completeness';
+import { plannedCells } from '../../src/model/planned-cells';
 import { CASES } from '../../src/plan/cases';
-import type { Visit } from '../../src/results/model';
+import type { Visit } from '../../src/model/model';
 
-// What a run planned against what it measured (results/completeness.ts): bench:compare's check.
+// What a run planned against what it measured (analysis/completeness.ts): bench:compare's check.
 describe('run completeness', () => {
   const record = (id: string) => CASES.find((c) => c.aliases.includes(id))!;
   const visit = (id: string, visits: number, visitNo: number): Visit =>

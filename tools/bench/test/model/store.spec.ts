@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { createRunFolder, pointLatestAt, runFolderName, shownRunFolder, STALE_TEMP_AGE_MS, sweepStaleTemps, writeFileAtomic } from '../../src/results/store';
+import { createRunFolder, pointLatestAt, runFolderName, shownRunFolder, STALE_TEMP_AGE_MS, sweepStaleTemps, writeFileAtomic } from '../../src/model/store';
 
 describe('results store', () => {
   let parent: string;

@@ -1,7 +1,7 @@
 // Whether a run measured everything it planned, and if not, which cells it lacks: what bench:compare
 // checks before it sets one run against another (a run killed mid-way is not a baseline).
-import type { CellKey, Visit, PlannedCell, RunDocument } from './model';
-import { cellKey, networkOf } from './results';
+import type { RunDocument } from '../model';
+import { cellLabel, cellKey } from '../model';
 
 export interface Completeness {
   complete: boolean;
@@ -11,24 +11,6 @@ export interface Completeness {
   short: string[];
   /** Set when the run cannot say which cells it lacks (written before settings.plannedCells). */
   unknown: string | null;
-}
-
-/** `network/variant case transport on Node N`: how messages name a cell. */
-export function cellLabel(cell: Pick<CellKey, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'>): string {
-  const on = (cell.runtime === undefined ? '' : ` on Node ${cell.runtime}`) + (cell.security === undefined || cell.security === 'plain' ? '' : ` over ${cell.security}`);
-  return `${networkOf(cell)}/${cell.variant} ${cell.case} ${cell.transport}${on}`;
-}
-
-/** Every cell of the plan, once, with its visits (a plan has one entry per visit and lists its transports). */
-export function plannedCells(plan: readonly Visit[]): PlannedCell[] {
-  const cells = new Map<string, PlannedCell>();
-  for (const p of plan) {
-    for (const transport of p.transports) {
-      const cell = { network: p.network, runtime: p.runtime, security: p.security, variant: p.variant, case: p.record.id, transport, visits: p.visits };
-      cells.set(cellKey(cell), cell);
-    }
-  }
-  return [...cells.values()];
 }
 
 /**

@@ -1,4 +1,4 @@
-import { binomialHalfCdf, madOutliers, mean, medianCi, noiseReasons, percentile, stddev, summarize } from '../../src/results/stats';
+import { binomialHalfCdf, madOutliers, mean, medianCi, noiseReasons, percentile, stddev, summarize } from '../../src/model/stats';
 
 // Expected values computed independently: numpy.percentile (default "linear"), numpy.std(ddof=1),
 // exact binomial sums, and the order-statistic CI tables for the median.

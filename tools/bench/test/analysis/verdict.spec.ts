@@ -2,11 +2,11 @@
 // report.html and results.md put it first, from the same rows.
 import { renderReport } from '../../src/export/html';
 import { renderMarkdown } from '../../src/export/markdown';
-import { verdict, whyLine } from '../../src/results/verdict';
+import { verdict, whyLine } from '../../src/analysis/verdict';
 import { renderVerdictMarkdown, verdictCells, verdictHeader } from '../../src/export/verdict';
-import type { Cell, Phases, RunDocument, Transport } from '../../src/results/model';
-import { phaseBreakdown } from '../../src/results/results';
-import { summarize } from '../../src/results/stats';
+import type { Cell, Phases, RunDocument, Transport } from '../../src/model/model';
+import { phaseBreakdown } from '../../src/model/results';
+import { summarize } from '../../src/model/stats';
 import { handMadeCell } from '../hand-made-cell';
 
 /** Ten samples around `median` (a CI of the median needs ≥ 6), with the phases given. */

@@ -1,5 +1,5 @@
-import type { Cell, PhaseBreakdown, Transport } from './model';
-import { cellKey, cellMedian, placeLabeller } from './results';
+import type { Cell, PhaseBreakdown, Transport } from '../model';
+import { cellKey, cellMedian, placeLabeller } from '../model';
 
 /** The parts of a call, in stacking order (bottom first). */
 export const PHASE_KEYS = ['build', 'encode', 'decode', 'remainder'] as const;

@@ -2,9 +2,9 @@
 // blog-with-<tuning>), the time with and without its one tuning, per network, case and transport. One
 // pure function over the results; results.md and report.html print its rows, never their own.
 import { ablationOf } from '@bench/config';
-import type { Cell } from './model';
-import { cellKey, placeLabeller } from './results';
-import { ratioOfMediansCi, type RatioCi } from './stats';
+import type { Cell } from '../model';
+import { cellKey, placeLabeller } from '../model';
+import { ratioOfMediansCi, type RatioCi } from '../model';
 
 /** Above this ratio (CI's low end) a tuning saves time; below its inverse (CI's high end) it costs time. */
 export const EFFECT_THRESHOLD = 1.05;

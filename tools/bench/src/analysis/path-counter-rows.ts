@@ -1,9 +1,7 @@
 // A cell's path counters as the reports show them: per-call rows and the listen queue in words. Read from
 // the counters (path-counters.ts, the model's record) and the cells; written by no run.
-import type { CellKey } from './model';
-import { count } from './format';
-import type { PathCounters, TcpCounters } from './path-counters';
-import { placeLabeller } from './results';
+import type { CellKey, PathCounters, TcpCounters } from '../model';
+import { describeListenQueue, placeLabeller } from '../model';
 
 /** A cell's path counters per timed call, as the reports show them (null: the path has no such part). */
 export interface PathCounterRow {
@@ -47,19 +45,6 @@ export function pathCounterRows(results: readonly (Pick<CellKey, 'network' | 'ru
       },
     ];
   });
-}
-
-/**
- * What the server namespace's listen queue did, in words, or null when it neither overflowed nor
- * failed a SYN-cookie check: "server's listen queue overflowed 3,702 times, 106 SYN-cookie checks
- * failed (each answered with a reset)".
- */
-export function describeListenQueue(tcp: TcpCounters | null | undefined): string | null {
-  if (!tcp || (tcp.listenOverflows <= 0 && tcp.syncookiesFailed <= 0)) return null;
-  const times = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
-  const overflowed = tcp.listenOverflows > 0 ? `server's listen queue overflowed ${times(tcp.listenOverflows, 'time', 'times')}` : null;
-  const failed = tcp.syncookiesFailed > 0 ? `${times(tcp.syncookiesFailed, 'SYN-cookie check', 'SYN-cookie checks')} failed (each answered with a reset)` : null;
-  return [overflowed, failed].filter(Boolean).join(', ');
 }
 
 /** A failed cell's error as the reports print it: its message, then what the servers' listen queue did up to the failure (across a stage). */

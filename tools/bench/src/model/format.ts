@@ -1,3 +1,4 @@
+import type { TcpCounters } from './path-counters';
 import { describePath, pathFigures, type PathRecord } from './path-record';
 import { rttMs } from './round-trip';
 import type { BenchSettings } from './model';
@@ -188,4 +189,17 @@ export function describeRuntimes(runtimes: Record<string, RuntimeProvenance> | u
     const odd = apps.filter((a) => 'error' in a.info || a.info.node !== seen?.node).map((a) => `${a.label}: ${'error' in a.info ? a.info.error : a.info.node}`);
     return `Node ${name}: ${versions} for ${apps.length} app(s)${odd.length ? `; **differs**: ${odd.join(', ')}` : ''}; ${runtime.binary} (${runtime.source})`;
   });
+}
+
+/**
+ * What the server namespace's listen queue did, in words, or null when it neither overflowed nor
+ * failed a SYN-cookie check: "server's listen queue overflowed 3,702 times, 106 SYN-cookie checks
+ * failed (each answered with a reset)".
+ */
+export function describeListenQueue(tcp: TcpCounters | null | undefined): string | null {
+  if (!tcp || (tcp.listenOverflows <= 0 && tcp.syncookiesFailed <= 0)) return null;
+  const times = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
+  const overflowed = tcp.listenOverflows > 0 ? `server's listen queue overflowed ${times(tcp.listenOverflows, 'time', 'times')}` : null;
+  const failed = tcp.syncookiesFailed > 0 ? `${times(tcp.syncookiesFailed, 'SYN-cookie check', 'SYN-cookie checks')} failed (each answered with a reset)` : null;
+  return [overflowed, failed].filter(Boolean).join(', ');
 }

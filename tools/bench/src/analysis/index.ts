@@ -1,0 +1,11 @@
+// analysis/: what the reports read from a run's document: the verdict, the decision map, the phase breakdown,
+// the ablation, the attribution, the path's cost and counters per call, and whether a run is complete.
+// Imports cli/ and model/ only: the document is the model's, the analyses are read from it and written by no run.
+export { EFFECT_THRESHOLD, ablation, withoutAblations, type AblationRow } from './ablation';
+export { FACTORS, attribution, type Attribution, type Factor } from './attribution';
+export { PHASE_KEYS, PHASE_LABELS, phaseParts, variantRatios, type PhaseKey, type PhasePart } from './breakdown';
+export { completenessOf, describeIncomplete } from './completeness';
+export { TIE_WITHIN, decisionMap, type DecisionMap, type MapCell } from './decision-map';
+export { pathCostRows, pathCostTotal, type PathCostRow } from './path-cost';
+export { failedCellText, listenQueueRows, pathCounterRows, type ListenQueueRow, type PathCounterRow } from './path-counter-rows';
+export { TRANSPORT_LABELS, verdict, type Verdict, type VerdictRow } from './verdict';
