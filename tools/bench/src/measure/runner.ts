@@ -134,7 +134,6 @@ class Meters {
 
 /** One visit: its transports' cold calls and warm-up, then their timed repetitions interleaved, as raw results. */
 class VisitRun {
-  private readonly signal: AbortSignal | undefined;
   /** Ends the visit's calls at its bound, or with the run. */
   private readonly visitSignal: AbortSignal;
   private readonly call: { rows: number; requests: number; deadlineMs: number; payload?: string };
@@ -149,7 +148,6 @@ class VisitRun {
     private readonly hooks: RunnerHooks,
     private readonly limits: { signal?: AbortSignal; bound: AbortSignal; boundMs: number; probe?: MachineProbe },
   ) {
-    this.signal = limits.signal;
     this.visitSignal = limits.signal ? AbortSignal.any([limits.signal, limits.bound]) : limits.bound;
     const { record, deadlineMs } = planned;
     this.call = { rows: record.rows, requests: record.requests, deadlineMs, ...(record.payload ? { payload: record.payload } : {}) };
@@ -173,7 +171,7 @@ class VisitRun {
     const began = performance.now();
     await this.warmUp();
     const made = await this.repeat();
-    if (this.signal?.aborted) return null;
+    if (this.limits.signal?.aborted) return null;
     const wallMs = performance.now() - began;
     const probeAfter = this.limits.probe?.() ?? null;
     const machineProbeMs = probeBefore !== null && probeAfter !== null ? { before: probeBefore, after: probeAfter } : null;
@@ -197,7 +195,7 @@ class VisitRun {
     const { warmup, cold } = this.planned;
     this.countersReading = await this.meters.readCounters();
     for (const acc of this.accs) {
-      if (this.signal?.aborted) break;
+      if (this.limits.signal?.aborted) break;
       try {
         const m = await this.driver.runCase({ ...this.call, transport: acc.transport, warmup, runs: 0, cold }, this.visitSignal);
         acc.measurement = m;
@@ -210,7 +208,7 @@ class VisitRun {
         }
         if (this.limits.bound.aborted) throw new Error('bound');
       } catch (cause) {
-        if (!this.signal?.aborted) acc.failure = this.failureOf(cause);
+        if (!this.limits.signal?.aborted) acc.failure = this.failureOf(cause);
       }
       if (this.meters.counters) {
         const { before, after } = await this.countersSince(acc.failure !== null);
@@ -234,10 +232,10 @@ class VisitRun {
     // each, failed or not: each call's share is the difference from the reading before it (nothing
     // else crosses the stage between calls).
     let pathReading = await this.meters.readPath();
-    for (let repetition = 1; repetition <= planned.runs && !this.signal?.aborted && !spent(repetition); repetition++) {
+    for (let repetition = 1; repetition <= planned.runs && !this.limits.signal?.aborted && !spent(repetition); repetition++) {
       made = repetition;
       for (const acc of this.accs) {
-        if (this.signal?.aborted) break;
+        if (this.limits.signal?.aborted) break;
         const order = position++;
         if (acc.failure !== null || acc.measurement === null) continue;
         const one = await this.timedCall(acc, repetition);
@@ -267,7 +265,7 @@ class VisitRun {
       if (this.limits.bound.aborted) throw new Error('bound');
       return await this.driver.runCase({ ...this.call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, this.visitSignal);
     } catch (cause) {
-      if (!this.signal?.aborted) acc.failure = this.failureOf(cause, `repetition ${repetition}: `);
+      if (!this.limits.signal?.aborted) acc.failure = this.failureOf(cause, `repetition ${repetition}: `);
       return null;
     }
   }

@@ -214,7 +214,7 @@ export async function runVariant(visits: readonly Visit[], variant: VariantRecor
   const quiet = (ctx.doc.settings.quietWaits ??= noQuietWaits());
 
   const retire = retirer(variant, ctx);
-  const path = pathMeasurer(visits, variant, ctx);
+  const clientPath = pathMeasurer(visits, variant, ctx);
   try {
     for (const [index, planned] of visits.entries()) {
       if (ctx.signal.aborted) break;
@@ -235,7 +235,7 @@ export async function runVariant(visits: readonly Visit[], variant: VariantRecor
         continue;
       }
       const live = state.live;
-      if (!path.measured()) await path.measure(live, 'before');
+      if (!clientPath.measured()) await clientPath.measure(live, 'before');
       const idle = [...states.entries()].filter(([k, s]) => k !== key && s.live?.apps).flatMap(([, s]) => Object.values(s.live!.apps!.pids));
       const beforeVisit = async () => {
         const wait = await waitUntilQuiet(idle);
@@ -249,7 +249,7 @@ export async function runVariant(visits: readonly Visit[], variant: VariantRecor
         await ctx.hooks.onVisitDone(broken ? blame(results, broken) : results, i, total, visited);
       };
       await runVisits([planned], live.driver, { ...ctx.hooks, beforeVisit, onVisitDone }, { signal: ctx.signal, probe: probeMachine, pathMeter: ctx.placement?.delayerCpu, pathCounters: countersOf(live, ctx.placement) });
-      if (!broken && index === visits.length - 1) await path.measure(live, 'after');
+      if (!broken && index === visits.length - 1) await clientPath.measure(live, 'after');
       if (broken) await retire(state, key, broken, (last.get(key) ?? -1) > index);
       else if (last.get(key) === index) {
         state.live = null;

@@ -106,6 +106,7 @@ export function saturation(step: Pick<StepResult, 'rate' | 'throughputPerS' | 'e
   return null;
 }
 
+/** Starts the replicas as endpoints of the virtual IP and the headless name (recorded in provenance), then measures every strategy × transport. */
 export async function measureService(
   stage: Stage,
   runDir: string,
@@ -114,8 +115,15 @@ export async function measureService(
   addProvenance: (entries: Record<string, unknown>) => void,
   progress: (line: string, partial: ServiceResults) => void,
 ): Promise<ServiceResults> {
-  const measurement = await ServiceMeasurement.start(stage, runDir, options, settings, addProvenance, progress);
-  return measurement.run();
+  const t = stage.topology;
+  const set = new ReplicaSet(t, stage.record().tcp, options.millicores);
+  const replicas: Replica[] = Array.from({ length: options.replicas }, () => set.add());
+  const addresses = replicas.map((r) => r.address);
+  applyVirtualIp(t, [SERVICE_PORTS.http, SERVICE_PORTS.grpc], addresses);
+  const headless = await HeadlessService.start(stage, addresses);
+  const results: ServiceResults = { replicas: set.record(), cells: [], changes: [], driverStarts: [], skipped: [], failures: [] };
+  addProvenance({ service: { replicas: set.record(), virtualIp: SERVICE_VIP, virtualIpRules: virtualIpRulesInForce(t), headlessName: headless.record(), ports: SERVICE_PORTS } });
+  return new ServiceMeasurement(stage, runDir, options, settings, progress, set, replicas, headless, results).run();
 }
 
 /** One bench:service measurement: its replicas, their Service (virtual IP, headless name, proxy) and what it has measured so far. */
@@ -123,7 +131,7 @@ class ServiceMeasurement {
   private readonly apps = new Map<string, ReplicaApps>();
   private proxy: FrontProxy | null = null;
 
-  private constructor(
+  constructor(
     private readonly stage: Stage,
     private readonly runDir: string,
     private readonly options: ServiceOptions,
@@ -134,26 +142,6 @@ class ServiceMeasurement {
     private readonly headless: HeadlessService,
     private readonly results: ServiceResults,
   ) {}
-
-  /** The replicas up as endpoints of the virtual IP and the headless name, recorded in provenance. */
-  static async start(
-    stage: Stage,
-    runDir: string,
-    options: ServiceOptions,
-    settings: ServiceSettings,
-    addProvenance: (entries: Record<string, unknown>) => void,
-    progress: (line: string, partial: ServiceResults) => void,
-  ): Promise<ServiceMeasurement> {
-    const t = stage.topology;
-    const set = new ReplicaSet(t, stage.record().tcp, options.millicores);
-    const replicas: Replica[] = Array.from({ length: options.replicas }, () => set.add());
-    const addresses = replicas.map((r) => r.address);
-    applyVirtualIp(t, [SERVICE_PORTS.http, SERVICE_PORTS.grpc], addresses);
-    const headless = await HeadlessService.start(stage, addresses);
-    const results: ServiceResults = { replicas: set.record(), cells: [], changes: [], driverStarts: [], skipped: [], failures: [] };
-    addProvenance({ service: { replicas: set.record(), virtualIp: SERVICE_VIP, virtualIpRules: virtualIpRulesInForce(t), headlessName: headless.record(), ports: SERVICE_PORTS } });
-    return new ServiceMeasurement(stage, runDir, options, settings, progress, set, replicas, headless, results);
-  }
 
   async run(): Promise<ServiceResults> {
     try {
