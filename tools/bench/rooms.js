@@ -20,6 +20,8 @@ const ROOMS = Object.freeze({
   security: ['cli', 'model'],
   // The mesh path's sidecars speak mTLS with the run's throwaway CA.
   network: ['cli', 'model', 'security'],
+  // The brokers the Nest transports go through: started on loopback or in the stage's broker namespace.
+  brokers: ['cli', 'model', 'network', 'security'],
   plan: ['cli', 'model', 'network', 'security'],
   measure: ['cli', 'model', 'plan'],
   // What the reports read from a document: written by no run.
@@ -27,8 +29,8 @@ const ROOMS = Object.freeze({
   export: ['cli', 'model', 'analysis'],
   compare: ['cli', 'model'],
   // The run frame writes the exports and the runs index.
-  run: ['cli', 'model', 'export', 'compare', 'plan', 'measure', 'network', 'security'],
-  suites: ['cli', 'model', 'analysis', 'export', 'compare', 'plan', 'measure', 'run', 'network', 'security'],
+  run: ['cli', 'model', 'export', 'compare', 'plan', 'measure', 'network', 'security', 'brokers'],
+  suites: ['cli', 'model', 'analysis', 'export', 'compare', 'plan', 'measure', 'run', 'network', 'security', 'brokers'],
 });
 
 /** Folders under src/ that hold no code of their own (ambient type declarations). */
