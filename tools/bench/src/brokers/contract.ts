@@ -136,3 +136,8 @@ export function countersBetween(before: BrokerCounters, after: BrokerCounters): 
     source: after.source,
   };
 }
+
+/** Only the counters of a reading that holds more (a version, …). */
+export function countersOf(reading: BrokerCounters): BrokerCounters {
+  return { messagesIn: reading.messagesIn, messagesOut: reading.messagesOut, bytesIn: reading.bytesIn, bytesOut: reading.bytesOut, source: reading.source };
+}

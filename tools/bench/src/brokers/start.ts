@@ -142,7 +142,9 @@ class Instance {
     if (this.stopped) return;
     const live = this.children.filter((c) => c.exitCode === null && c.signalCode === null);
     killInstance(this.refs, 'SIGTERM');
-    await Promise.race([Promise.all(live.map((c) => new Promise((resolve) => c.once('exit', resolve)))), new Promise((resolve) => setTimeout(resolve, graceMs))]);
+    let grace: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(live.map((c) => new Promise((resolve) => c.once('exit', resolve)))), new Promise((resolve) => (grace = setTimeout(resolve, graceMs)))]);
+    clearTimeout(grace);
     this.now();
   }
 

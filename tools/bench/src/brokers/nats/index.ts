@@ -2,7 +2,7 @@
 // counters from the monitoring endpoint /varz (in_msgs, out_msgs, in_bytes, out_bytes: real time).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { BrokerCounters, BrokerDefinition, Launch, LaunchContext } from '../contract';
+import { countersOf, type BrokerCounters, type BrokerDefinition, type Launch, type LaunchContext } from '../contract';
 import { debianInstallation } from '../debian';
 import { NATS } from './record';
 
@@ -34,10 +34,7 @@ export const natsBroker: BrokerDefinition = {
       readyWithinMs: 10_000,
       config: { maxPayloadBytes: 1024 * 1024, monitorPort, configFile: 'nats.conf (listen, http only: every other setting the default)' },
       version: async () => (await varz()).version,
-      counters: async () => {
-        const { version: _version, ...counters } = await varz();
-        return counters;
-      },
+      counters: async () => countersOf(await varz()),
     };
   },
 };

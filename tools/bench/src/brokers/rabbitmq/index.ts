@@ -3,7 +3,7 @@
 // endpoint (rabbitmq_prometheus): messages received and delivered (real time), bytes on its live connections.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { BrokerCounters, BrokerDefinition, Launch, LaunchContext } from '../contract';
+import { countersOf, type BrokerCounters, type BrokerDefinition, type Launch, type LaunchContext } from '../contract';
 import { debianInstallation } from '../debian';
 import { RABBITMQ } from './record';
 
@@ -83,10 +83,7 @@ export const rabbitmqBroker: BrokerDefinition = {
       readyWithinMs: 60_000,
       config: { plugins: 'rabbitmq_management, rabbitmq_prometheus', managementPort, prometheusPort, loopbackUsers: 'none (guest may connect from the namespaces)', collectStatisticsIntervalMs: STATISTICS_INTERVAL_MS, frameMax: '131072 (default)', maxMessageSize: '128 MB (default)' },
       version: async () => (await metrics()).version,
-      counters: async () => {
-        const { version: _version, ...counters } = await metrics();
-        return counters;
-      },
+      counters: async () => countersOf(await metrics()),
     };
   },
 };

@@ -1,0 +1,34 @@
+// A bench killed with SIGKILL runs no exit hook: its brokers keep running until the next start (or
+// `bench:brokers -- sweep`) finds the state file of a dead owner, stops them and removes their folders.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as readline from 'node:readline';
+import { brokerMissing, sweepLeftovers } from '../../src/brokers';
+import { isOurs } from '../../src/brokers/proc';
+import { describeNeeding } from '../needs';
+
+const DIST = path.join(__dirname, '..', '..', 'dist', 'brokers', 'index.js');
+const built = fs.existsSync(DIST) ? null : 'a built bench (npx nx run bench:build)';
+
+describeNeeding('brokers left by a bench killed with SIGKILL', [brokerMissing('nats'), built], () => {
+  it('are stopped and their folders removed by the next sweep', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'broker-killed-'));
+    try {
+      const owner = spawn(process.execPath, ['-e', `require(${JSON.stringify(DIST)}).startBrokers(['nats'], { dir: ${JSON.stringify(dir)} }).then(([b]) => { console.log(b.pid); setInterval(() => {}, 1000); })`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const pid = Number(await new Promise<string>((resolve) => readline.createInterface({ input: owner.stdout! }).once('line', resolve)));
+      expect(fs.readdirSync(dir)).toHaveLength(1);
+      owner.kill('SIGKILL');
+      await new Promise((resolve) => owner.once('exit', resolve));
+      // The owner is gone; its broker is not.
+      expect(isOurs(pid, null)).toBe(true);
+      const report = sweepLeftovers();
+      expect(report.killed).toContain(pid);
+      expect(isOurs(pid, null)).toBe(false);
+      expect(fs.readdirSync(dir)).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
