@@ -4,7 +4,8 @@ import { allowedRttErrorMs, bulkBytesFor, judge, type Achieved, type Expected, t
 import { cleanupLeftovers, runTeardown } from './cleanup';
 import { DELAYER_QUEUE, queueRuleCommand, roundTripHoldUs, setupCommands, teardownPlan, vethEnds } from './commands';
 import { DELAYER_BINARY, DelayerProcess, type DelayerSnapshot } from './delayer';
-import { expectedGoodputMbit, round, summarize } from './figures';
+import { expectedGoodputMbit, round, summarize, type Summary } from './figures';
+import { brokerHopRtts, brokerPlaceFor, brokerQueueRuleCommand, brokerSetupCommands, judgeBrokerHops, type BrokerPlace } from './broker-hop';
 import { CALIBRATION_TOLERANCE } from './limits';
 import { acquireLock } from './lock';
 import { createWorkDir } from './work-dirs';
@@ -26,6 +27,8 @@ export interface StageOptions {
   /** Where the bridge's unix sockets go (created if missing); a fresh temp dir by default. */
   workDir?: string;
   delayerBinary?: string;
+  /** A namespace of its own for the brokers, behind the router (client → broker → server, each hop delayed); broker-hop.ts. */
+  broker?: boolean;
 }
 
 /** How the delayer's hold was tuned so the RTT is the profile's (see trimDelay). */
@@ -51,6 +54,8 @@ export interface StageRecord {
   delayer: { pid: number; queue: number; trim: DelayTrim | null; jitterUs: number } | null;
   /** The kernel thread(s) doing the servers' receive work on what the delayer releases (receive-thread.ts); null without a delayer. */
   receiveThread: ReceiveThread | null;
+  /** Where the brokers sit: a namespace of their own behind the router; absent without one (they then sit with the servers or on loopback). */
+  broker?: { placement: 'own-namespace'; namespace: string; address: string };
 }
 
 /** Calibration as recorded: a plain JSON-able object for results.json provenance (`network`). */
@@ -63,6 +68,8 @@ export interface Calibration extends Verdict {
   achieved: Achieved;
   stage: StageRecord;
   delayerCpu: DelayerCpu | null;
+  /** With a broker namespace: each hop's TCP connect RTT, judged like the client → server one. */
+  brokerHops?: { clientToBrokerMs: Summary; serverToBrokerMs: Summary };
 }
 
 /** The delayer's CPU and work so far (or between two readings, with delayerCpuBetween). */
@@ -95,6 +102,8 @@ export interface Stage {
   /** Addresses apps listen on / connect to: the client app in the client namespace, both servers in the server namespace. */
   readonly hosts: { client: string; server: string };
   readonly workDir: string;
+  /** The brokers' namespace and address (StageOptions.broker), or null. */
+  readonly broker: BrokerPlace | null;
   /** argv prefixed so it runs in the host's namespace (`ip netns exec <ns> …`). */
   wrap(host: StageHost, argv: readonly string[]): string[];
   /** Makes clientAddress:port (in the client namespace) reachable from here; returns http://127.0.0.1:<port>. */
@@ -128,9 +137,10 @@ export async function startStage(profile: NetworkProfile, options: StageOptions)
     cleanupLeftovers(); // we hold the lock: any namespace of ours is a killed run's
     const tcp = tcpSettingsFor(chooseCongestionControl(readHostList('net/ipv4/tcp_allowed_congestion_control'), readHostList('net/ipv4/tcp_congestion_control')[0] ?? null));
     for (const command of setupCommands(t, profile, tcp)) run(command);
+    if (options.broker) for (const command of brokerSetupCommands(t, profile, tcp)) run(command);
     const wrap = (host: StageHost, argv: readonly string[]) => ['ip', 'netns', 'exec', t.namespaces[host], ...argv];
-    const delay = usesDelayer(profile) ? await startDelay(profile, t, wrap, binary, teardown) : NO_DELAY;
-    return liveStage(profile, t, workDir, wrap, tcp, delay, teardown);
+    const delay = usesDelayer(profile) ? await startDelay(profile, t, wrap, binary, teardown, options.broker === true) : NO_DELAY;
+    return liveStage(profile, t, workDir, wrap, tcp, delay, teardown, options.broker ? brokerPlaceFor(t) : null);
   } catch (error) {
     teardown.now();
     throw error;
@@ -188,18 +198,19 @@ interface Delay {
 
 const NO_DELAY: Delay = { delayer: null, trim: null, receiveThreads: null };
 
-async function startDelay(profile: NetworkProfile, t: Topology, wrap: Stage['wrap'], binary: string, teardown: StageTeardown): Promise<Delay> {
+async function startDelay(profile: NetworkProfile, t: Topology, wrap: Stage['wrap'], binary: string, teardown: StageTeardown, broker: boolean): Promise<Delay> {
   const receiveThreads = startReceiveThread(t);
   const { holdUs, jitterUs } = roundTripHoldUs(profile.oneWayDelayMs, profile.jitterMs);
   const delayer = await DelayerProcess.start(t, holdUs, jitterUs, binary);
   teardown.delayer = delayer;
   run(queueRuleCommand(t));
+  if (broker) run(brokerQueueRuleCommand(t));
   const trim = await trimDelay(profile, t, wrap, delayer);
   return { delayer, trim, receiveThreads };
 }
 
 /** The running stage's face: its record, calibration, meters, bridges to the host, and stop. */
-function liveStage(profile: NetworkProfile, t: Topology, workDir: string, wrap: Stage['wrap'], tcp: StageRecord['tcp'], delay: Delay, teardown: StageTeardown): Stage {
+function liveStage(profile: NetworkProfile, t: Topology, workDir: string, wrap: Stage['wrap'], tcp: StageRecord['tcp'], delay: Delay, teardown: StageTeardown, broker: BrokerPlace | null): Stage {
   const { delayer, trim, receiveThreads } = delay;
   const record = (): StageRecord => ({
     runId: t.runId,
@@ -211,6 +222,7 @@ function liveStage(profile: NetworkProfile, t: Topology, workDir: string, wrap: 
     loss: profile.loss > 0 ? { match: 'iptables statistic, mode random', probability: profile.loss } : null,
     delayer: delayer ? { pid: delayer.pid, queue: DELAYER_QUEUE, trim, jitterUs: (profile.jitterMs ?? 0) * 1000 } : null,
     receiveThread: receiveThreadRecord(`${t.namespaces.server}/${t.interfaces.server}`, receiveThreads),
+    ...(broker ? { broker: { placement: 'own-namespace' as const, namespace: broker.namespace, address: broker.host } } : {}),
   });
   const receiveCpu = () => {
     const cpuMs = receiveThreads instanceof ReceiveThreads ? receiveThreads.cpuMs() : undefined;
@@ -222,13 +234,14 @@ function liveStage(profile: NetworkProfile, t: Topology, workDir: string, wrap: 
     topology: t,
     hosts: { client: t.addresses.client, server: t.addresses.server },
     workDir,
+    broker,
     wrap,
     exposeOnHost: async (clientAddress, port) => {
       const bridge = await openBridge((argv) => wrap('client', argv), workDir, clientAddress, port);
       teardown.bridges.push(bridge);
       return bridge.hostUrl;
     },
-    calibrate: (calibrateOptions = {}) => calibrate(profile, t, wrap, record(), delayerCpu, calibrateOptions),
+    calibrate: async (calibrateOptions = {}) => withBrokerHops(await calibrate(profile, t, wrap, record(), delayerCpu, calibrateOptions), t, broker, calibrateOptions),
     delayerCpu,
     tcpCounters: () => readTcpCounters((argv) => wrap('server', argv)),
     record,
@@ -353,6 +366,17 @@ async function calibrate(
   } finally {
     server.close();
   }
+}
+
+/** With a broker namespace: each hop's RTT measured and judged against the profile's, into the calibration. */
+async function withBrokerHops(calibration: Calibration, t: Topology, broker: BrokerPlace | null, options: CalibrateOptions): Promise<Calibration> {
+  if (!broker) return calibration;
+  const expected = calibration.expected.rttMs;
+  const samples = options.rttSamples ?? 21;
+  const rtts = await brokerHopRtts(t, samples, 30_000 + 50 * expected * samples);
+  const brokerHops = { clientToBrokerMs: summarize(rtts.clientToBroker), serverToBrokerMs: summarize(rtts.serverToBroker) };
+  const reasons = [...calibration.reasons, ...judgeBrokerHops(expected, allowedRttErrorMs(expected), brokerHops)];
+  return { ...calibration, brokerHops, reasons, verdict: reasons.length ? 'refuse' : calibration.verdict };
 }
 
 export function cpuOf(s: DelayerSnapshot): DelayerCpu {
