@@ -91,7 +91,7 @@ const ROUND_TRIPS: Record<BrokerKind, (broker: Broker) => Promise<string>> = {
     const cp = classpathOf(cachedJars('4.1.1')!);
     const server = `${b.address.host}:${b.address.port}`;
     execFileSync('java', ['-cp', cp, 'org.apache.kafka.tools.ConsoleProducer', '--bootstrap-server', server, '--topic', 'bench.x'], { input: 'hello\n', stdio: ['pipe', 'ignore', 'ignore'] });
-    return Promise.resolve(execFileSync('java', ['-cp', cp, 'org.apache.kafka.tools.consumer.ConsoleConsumer', '--bootstrap-server', server, '--topic', 'bench.x', '--from-beginning', '--max-messages', '1', '--timeout-ms', '60000'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+    return Promise.resolve(execFileSync('java', ['-cp', cp, 'org.apache.kafka.tools.consumer.ConsoleConsumer', '--bootstrap-server', server, '--topic', 'bench.x', '--partition', '0', '--offset', 'earliest', '--max-messages', '1', '--timeout-ms', '60000'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
   },
 };
 
