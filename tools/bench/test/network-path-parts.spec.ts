@@ -4,11 +4,12 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { countLogLine, dnsmasqArgv, emptyDnsCounts, lookupCost, podResolvConf, SERVICE_NAMES, serviceFqdn } from '../src/network/cluster-dns';
-import { EnvoyUnavailableError, resolveEnvoy } from '../src/network/envoy-binary';
-import { addPathCounters, findPath, pathCountersBetween, pathNames, PathProfileError } from '../src/network/path';
-import { parseClusterStats } from '../src/network/envoy-process';
-import { captureRules, clientEnvoyConfig, meshRoutes, serverEnvoyConfig } from '../src/network/sidecars';
+import { addPathCounters, emptyDnsCounts, pathCountersBetween } from '../src/model';
+import { countLogLine, dnsmasqArgv, lookupCost, podResolvConf, SERVICE_NAMES, serviceFqdn } from '../src/network/path/cluster-dns';
+import { EnvoyUnavailableError, resolveEnvoy } from '../src/network/path/envoy-binary';
+import { findPath, pathNames, PathProfileError } from '../src/network/path/path';
+import { parseClusterStats } from '../src/network/path/envoy-process';
+import { captureRules, clientEnvoyConfig, meshRoutes, serverEnvoyConfig } from '../src/network/path/sidecars';
 import { LATENCY_TRANSPORTS } from '../src/suites/latency/transports';
 import { predictRoundTrips } from '../src/suites/latency/round-trips';
 

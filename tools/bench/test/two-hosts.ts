@@ -4,7 +4,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { findProfile, startStage, type Stage } from '../src/network';
+import { findProfile, startStage, type Stage } from '../src/network/stage';
 import { listRuns } from '../src/model/runs';
 
 const ROOT = path.resolve(__dirname, '../../..');

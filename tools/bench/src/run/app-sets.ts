@@ -11,7 +11,7 @@ import { errorText } from '../cli';
 import type { NodeBinary } from './node-binaries';
 import { runtimeOfProcess } from './app-runtimes';
 import type { RunCertificates } from '../security';
-import { SERVICE_NAMES, serviceFqdn } from '../network';
+import { SERVICE_NAMES, serviceFqdn } from '../network/path';
 
 export function noQuietWaits(): QuietWaits {
   return { rule: QUIET_RULE, visits: 0, totalMs: 0, notQuiet: 0 };
@@ -117,7 +117,7 @@ function securityFor(planned: Visit, ctx: VariantContext): StartOptions['securit
   if (planned.security === 'plain') return undefined;
   if (!ctx.certificates) throw new Error(`--security ${planned.security}: the run made no certificates`);
   const server = ctx.placement?.hosts.server ?? '127.0.0.1';
-  // A path with names dials the servers by service name (network/cluster-dns.ts): those go into the SANs too.
+  // A path with names dials the servers by service name (network/path/cluster-dns.ts): those go into the SANs too.
   const names = ['localhost', ...Object.values(SERVICE_NAMES).flatMap((name) => [name, serviceFqdn(name)])];
   return { mode: planned.security, certificates: ctx.certificates.for({ names, ips: [server] }) };
 }

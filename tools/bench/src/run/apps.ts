@@ -25,7 +25,7 @@ const LOG_TAIL_LINES = 5;
 export const KEEP_WARM_NODE_FLAGS: readonly string[] = Object.freeze(['--no-memory-reducer', '--no-flush-bytecode']);
 
 /**
- * Where the apps run when they are not all on 127.0.0.1: the network stage (network/stage.ts) puts the
+ * Where the apps run when they are not all on 127.0.0.1: the network stage (network/stage/stage.ts) puts the
  * client in one namespace and both servers in another, and bridges the client's port to this host.
  */
 export interface Placement {

@@ -9,7 +9,7 @@ import { writeExports, type Exporter } from '../export';
 import { renderIndex } from '../compare';
 import { errorText } from '../cli';
 import type { RunAxes, RuntimeRecord } from '../plan';
-import type { PathProfile } from '../network';
+import type { PathProfile } from '../network/path';
 import type { SecurityRecord } from '@bench/config';
 import { checkNetworks } from './network-runs';
 import { prepareRuntimes, rerunPerRuntime, runsInOwnProcess } from './experiment-runtimes';

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runExperiment, type Experiment, type ExperimentOptions, type FolderPolicy, type InterruptPolicy } from '../../src/run/experiment';
-import { findPath, type PathProfile } from '../../src/network';
+import { findPath, type PathProfile } from '../../src/network/path';
 import { defaultRuntime } from '../../src/plan/runtimes';
 import { SECURITY_MODES } from '@bench/config';
 import { matrixExperiment } from '../../src/run/matrix';

@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startApps, planPinning } from '../../run';
-import type { Stage } from '../../network';
+import type { Stage } from '../../network/stage';
 import { VARIANTS } from '../../plan';
 
 export interface SuiteServers {

@@ -4,11 +4,12 @@
 // says what a suite measures across one network: the servers, the path, then the suite's calls.
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { collectProvenance, describeCalibration } from '../../model';
+import { collectProvenance, describeCalibration, type PathCounters } from '../../model';
 import { exportedFiles, JSON_EXPORTER, type Exporter } from '../../export';
 import { UsageError } from '../../cli';
 import { runExperiment, runtimeOfProcess, networkRecord, onStage, checkedPath, calibratedRttMs, type Experiment, type ExperimentFolder, type FolderRun } from '../../run';
-import { startPath, usesStage, type ActivePath, type PathCounters, type PathProfile, type Stage } from '../../network';
+import { usesStage, type Stage } from '../../network/stage';
+import { startPath, type ActivePath, type PathProfile } from '../../network/path';
 import type { SuiteArgs } from './args';
 import { coresNote, type SuiteDocument } from './document';
 import { startSuiteServers, type SuiteServers } from './servers';

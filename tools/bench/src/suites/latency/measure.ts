@@ -1,11 +1,10 @@
-import { mean, median, type Failure } from '../../model';
+import { addPathCounters, mean, median, pathCountersBetween, type Failure, type PathCounters } from '../../model';
 import type { Servers } from '../callers/echo-callers';
 import { LOOKUP_CALLERS } from '../callers/lookup-callers';
 import { quantileCurve, summarizeLatencies, type LatencySummary } from '../common/latency';
 import { rotate, timeSequentialCalls, warmUp } from '../common/sequential';
 import type { LatencyTransportRecord } from './transports';
 import { callFailure, describeFailure } from '../../measure';
-import { addPathCounters, pathCountersBetween, type PathCounters } from '../../network';
 import type { PathContext } from '../common/stage-job';
 import { predictRoundTrips, type RoundTrips } from './round-trips';
 

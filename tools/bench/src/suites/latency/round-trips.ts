@@ -1,7 +1,7 @@
 // How many round trips one call of a transport should take on a path, before anything is measured:
 // the migration's explanation (a lookup and a handshake per request) turned into a prediction that the
 // measured mean is checked against.
-import { lookupCost, SERVICE_NAMES, serviceFqdn, type PathFeatureId } from '../../network';
+import { lookupCost, SERVICE_NAMES, serviceFqdn, type PathFeatureId } from '../../network/path';
 import type { LatencyTransportRecord } from './transports';
 
 export interface RoundTrips {
