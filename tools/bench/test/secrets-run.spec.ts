@@ -10,6 +10,8 @@ import { appLog, BARE, filesUnder, GO, NEST, startApps, type Apps, type Mains } 
 // No secret leaves the process: the apps under mtls with a key and a control token the test knows, every
 // control-API answer, the apps' logs and a whole run folder of the bench driving that client, scanned
 // for a PEM block, the key's bytes (base64 of its DER, the PEM file as a serialized Buffer) and the token.
+// The suites' own processes hold the client's key under mtls too: suites-security-run.spec scans their
+// output, their run folders and their servers' logs the same way.
 const TOKEN = 'secrets-spec-token-0123456789abcdef0123456789abcdef';
 
 let parent: string;
