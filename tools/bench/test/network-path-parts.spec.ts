@@ -135,5 +135,8 @@ describe('counters and the latency prediction', () => {
     expect(predictRoundTrips(byId('protobuf-keepalive'), ['names'])).toEqual({ lookup: 0, tcp: 0, request: 1, total: 1 });
     expect(predictRoundTrips(byId('grpc'), ['names', 'mesh']).total).toBe(1);
     expect(predictRoundTrips(byId('protobuf-new-connection-cached-lookup'), ['names'])).toEqual({ lookup: 0, tcp: 1, request: 1, total: 2 });
+    // Under TLS a new connection adds its handshake's round trip; a kept-alive one pays it once, outside the timed calls.
+    expect(predictRoundTrips(byId('protobuf-new-connection'), ['names'], true)).toEqual({ lookup: 2, tcp: 1, tls: 1, request: 1, total: 5 });
+    expect(predictRoundTrips(byId('grpc'), [], true)).toEqual({ lookup: 0, tcp: 0, tls: 0, request: 1, total: 1 });
   });
 });

@@ -278,7 +278,7 @@ function spawnApp([command, ...args]: readonly string[], cwd: string, env: NodeJ
  * The security variables of one app (libs/config SECURITY_ENV): the mode, the CA, and its own certificate:
  * the servers' for server-a and server-b, the client's under mtls. Plain: the mode alone.
  */
-function securityEnv(security: StartOptions['security'], side: 'client' | 'server'): NodeJS.ProcessEnv {
+export function securityEnv(security: StartOptions['security'], side: 'client' | 'server'): NodeJS.ProcessEnv {
   if (!security || security.mode === 'plain') return { [SECURITY_ENV.mode]: 'plain' };
   const { certificates } = security;
   const own = side === 'server' ? certificates.server : security.mode === 'mtls' ? certificates.client : null;

@@ -28,7 +28,8 @@ export interface StageJob<S> {
   settings: S;
   preset: string;
   runDir: string;
-  servers: Pick<SuiteServers, 'serverAUrl' | 'serverBAddress' | 'pids' | 'ports'>;
+  /** The servers, their security as its variables (file paths, never key bytes: the job loads them itself). */
+  servers: Pick<SuiteServers, 'serverAUrl' | 'serverBAddress' | 'pids' | 'ports' | 'securityEnv'>;
   path: Omit<PathContext, 'counters'>;
 }
 
