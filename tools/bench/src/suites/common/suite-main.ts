@@ -13,10 +13,11 @@ export { WORKSPACE_ROOT, type SuiteContext, type SuiteDefinition } from './suite
 async function runJob<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, job: StageJob<S>): Promise<void> {
   const save = (partial: unknown) => tellParent({ type: 'save', partial });
   const log = (line: string) => tellParent({ type: 'log', line });
-  const context: SuiteContext<S> = {
+  const context = (): SuiteContext<S> => ({
     settings: job.settings,
     preset: job.preset as SuitePreset,
     runDir: job.runDir,
+    // The run's certificates from their files' paths (a file that cannot be read is this job's error, told to the suite).
     servers: { ...job.servers, security: loadSecurity(job.servers.securityEnv), stop: async () => undefined },
     path: { ...job.path, counters: countersFromParent() },
     // Suites that place their own apps on the stage (usesStage) run in the bench's process, never as a job.
@@ -29,9 +30,9 @@ async function runJob<S extends Record<string, number>, R>(definition: SuiteDefi
       log(line);
       save(partial);
     },
-  };
+  });
   try {
-    tellParent({ type: 'done', results: await definition.run(context) });
+    tellParent({ type: 'done', results: await definition.run(context()) });
   } catch (error) {
     tellParent({ type: 'error', message: errorText(error) });
   }
