@@ -8,8 +8,6 @@ export { startStage, delayerCpuBetween, type Stage, type Calibration, type Delay
 export { allowedRttErrorMs } from './calibration';
 export { round, summarize } from './figures';
 export { cleanupLeftovers } from './cleanup';
-// The brokers' namespace behind the router (issue #42): client → broker → server, each hop delayed.
-export { brokerPlaceFor, type BrokerPlace } from './broker-hop';
 // Its namespaces, for what runs in them (the path's DNS server and sidecars, the service's replicas, …).
 export { NAMESPACE_PREFIX, topologyFor, isStageNamespace, type StageHost, type Topology, type TcpSettings } from './topology';
 export { inNs, type Command } from './commands';
