@@ -1,9 +1,9 @@
 import type { Server } from '@grpc/grpc-js';
-import type { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ServerGrpc, type GrpcOptions } from '@nestjs/microservices';
 import { grpcCodecFor, type Settings } from '@bench/config';
 import { grpcServerCredentials, limitGrpcSessions, logGrpcTlsStates, serverGrpcOptions } from '@bench/proto';
+import { microserviceBindings } from '@bench/transports';
 import { AppModule } from './app.module';
 
 /**
@@ -28,8 +28,20 @@ class LimitedServerGrpc extends ServerGrpc {
   }
 }
 
-/** server-b as main.ts runs it, not yet listening: the contract, the variant's codec, its security, the request and session limits. */
-export function createServerB(settings: Settings, url: string, logger: false | ('error' | 'warn')[] = ['error', 'warn']): Promise<INestMicroservice> {
+/** server-b as created, not yet serving: listen() starts every transport it connects, close() stops them. */
+export interface ServerB {
+  listen(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * server-b as main.ts runs it, not yet listening: a Nest hybrid application whose one module's controllers
+ * serve gRPC (the contract, the variant's codec, its security, the request and session limits) and, when
+ * the settings name them (SERVER_B_MICROSERVICES), Nest's microservice transports beside it, each bound
+ * by its folder's server.ts (libs/transports). Its HTTP adapter never listens: it is only what a hybrid
+ * application is made on (docs/apps.md, "server-b", says why one app rather than a fourth).
+ */
+export async function createServerB(settings: Settings, url: string, logger: false | ('error' | 'warn')[] = ['error', 'warn']): Promise<ServerB> {
   const { options } = serverGrpcOptions(url, grpcCodecFor(settings.variant));
   const aged: GrpcOptions['options'] = settings.maxConnectionAgeMs > 0 ? { ...options, channelOptions: { ...options.channelOptions, ...maxConnectionAge(settings.maxConnectionAgeMs) } } : options;
   // On SIGTERM, drain rather than drop: grpc-js's tryShutdown sends GOAWAY and lets calls in flight finish
@@ -37,7 +49,17 @@ export function createServerB(settings: Settings, url: string, logger: false | (
   aged.gracefulShutdown = true;
   const secured = { ...aged, credentials: grpcServerCredentials(settings.security, settings.handshakeTimeoutMs) };
   const strategy = new LimitedServerGrpc(secured, settings.handshakeTimeoutMs, settings.security.mode !== 'plain');
-  return NestFactory.createMicroservice(AppModule.register(settings), { strategy, logger });
+  const bindings = microserviceBindings(settings);
+  const app = await NestFactory.create(AppModule.register(settings), { logger });
+  app.connectMicroservice({ strategy }, { inheritAppConfig: true });
+  for (const { options } of bindings) app.connectMicroservice(options, { inheritAppConfig: true });
+  return {
+    listen: async () => {
+      await app.startAllMicroservices();
+      await app.init();
+    },
+    close: () => app.close(),
+  };
 }
 
 /**

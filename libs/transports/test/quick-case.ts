@@ -1,14 +1,15 @@
 import axios from 'axios';
 import { HttpService } from '@nestjs/axios';
 import { ClientGrpcProxy } from '@nestjs/microservices';
-import { DEFAULT_SETTINGS, type Settings } from '@bench/config';
+import { DEFAULT_SETTINGS, freePort, type Settings } from '@bench/config';
 import { verifyReply } from '@bench/samples';
 import { startFakeGrpcServer, startFakeJsonServer, type FakeServer } from '@bench/testing';
 import type { RowTransport } from '../src/contract';
 import { clientGrpcOptions } from '../src/grpc/options';
-import { bareTransports, closeTransports, nestTransports, type TransportName, type Transports } from '../src/registry';
+import { bareTransports, closeTransports, MICROSERVICE_TRANSPORT_NAMES, nestTransports, type TransportName, type Transports } from '../src/registry';
 import { httpAgentFor } from '../src/common/client-lookup';
 import { httpsAgentFor } from '../src/common/client-tls';
+import { startNestStandIn } from './nest-server';
 
 /** Which client makes the transport: the Nest client as the blog had it or tuned (every tuning), or the bare client. */
 export type QuickClient = 'blog' | 'tuned' | 'bare';
@@ -24,16 +25,30 @@ const WARMUP = 1;
 const RUNS = 3;
 const DEADLINE_MS = 5_000;
 
-/** Real servers on loopback: stand-ins for server-a's HTTP/1.1 and h2c listeners and server-b, speaking each protocol in full. */
+/**
+ * Real servers on loopback: stand-ins for server-a's HTTP/1.1 and h2c listeners and server-b, speaking each
+ * protocol in full; for a Nest microservice transport, server-b's binding of it too (nest-server.ts).
+ */
 interface Servers {
   serverA: FakeServer;
   serverAH2: FakeServer;
   serverB: FakeServer;
+  microservices: { close(): Promise<void> } | null;
 }
 
-function settingsFor(servers: Servers, client: QuickClient): Settings {
+/** The broker URLs a transport's test is given (REDIS_URL, …), from the environment the test runs in. */
+export type BrokerUrls = Partial<Settings['microservices']['brokers']>;
+
+async function settingsFor(servers: Omit<Servers, 'microservices'>, client: QuickClient, name: TransportName, brokers: BrokerUrls): Promise<Settings> {
   const variant = client === 'bare' ? DEFAULT_SETTINGS.variant : client;
-  return { ...DEFAULT_SETTINGS, serverAUrl: servers.serverA.url, serverAH2Url: servers.serverAH2.url, serverBUrl: servers.serverB.url, maxRows: 20_000, maxParallel: 200, variant };
+  const tcpPort = await freePort();
+  const microservices = {
+    serve: MICROSERVICE_TRANSPORT_NAMES.includes(name) ? [name] : [],
+    tcpPort,
+    tcpUrl: `127.0.0.1:${tcpPort}`,
+    brokers: { ...DEFAULT_SETTINGS.microservices.brokers, ...brokers },
+  };
+  return { ...DEFAULT_SETTINGS, serverAUrl: servers.serverA.url, serverAH2Url: servers.serverAH2.url, serverBUrl: servers.serverB.url, maxRows: 20_000, maxParallel: 200, variant, microservices };
 }
 
 /** The client's transports as apps/client (its HttpModule agents and ClientsModule options) or apps/bare makes them. */
@@ -63,22 +78,23 @@ async function visit(transport: RowTransport, rows: number, requests: number): P
  * A transport's own test: each of its clients runs the quick preset's cases against real servers, every
  * reply checked, the replies metered (or declared unmeasured) and the server's reading taken.
  */
-export function describeQuickCase(name: TransportName, clients: readonly QuickClient[]): void {
+export function describeQuickCase(name: TransportName, clients: readonly QuickClient[], brokers: BrokerUrls = {}): void {
   describe.each(clients)(`${name}, made by the %s client, on the quick case`, (client) => {
     let servers: Servers;
     let grpc: ClientGrpcProxy;
     let transports: Transports;
 
     beforeAll(async () => {
-      servers = { serverA: await startFakeJsonServer(), serverAH2: await startFakeJsonServer('h2c'), serverB: await startFakeGrpcServer() };
-      const settings = settingsFor(servers, client);
+      const fakes = { serverA: await startFakeJsonServer(), serverAH2: await startFakeJsonServer('h2c'), serverB: await startFakeGrpcServer() };
+      const settings = await settingsFor(fakes, client, name, brokers);
+      servers = { ...fakes, microservices: settings.microservices.serve.length > 0 ? await startNestStandIn(settings) : null };
       grpc = new ClientGrpcProxy(clientGrpcOptions(settings).options);
       transports = transportsOf(settings, client, grpc);
     });
     afterAll(async () => {
       await closeTransports(transports);
       grpc.close();
-      await Promise.all(Object.values(servers).map((server: FakeServer) => server.close()));
+      await Promise.all(Object.values(servers).map((server: Pick<FakeServer, 'close'> | null) => server?.close()));
     });
 
     it.each(QUICK_CASES)('$id: a cold call, a warm-up and the timed calls, every reply right', async ({ rows, requests }) => {

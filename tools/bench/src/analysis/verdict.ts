@@ -17,6 +17,7 @@ export const TRANSPORT_LABELS: Readonly<Record<Transport, string>> = {
   'connect-json': 'Connect JSON',
   'connect-proto': 'Connect binary',
   'connect-grpc': 'connect-es gRPC',
+  'nest-tcp': 'Nest TCP',
 };
 
 export interface VerdictRow {
