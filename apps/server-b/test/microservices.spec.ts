@@ -5,6 +5,8 @@ import { DEFAULT_SETTINGS, type Settings } from '@bench/config';
 import { verifyReply } from '@bench/samples';
 import { freePort, keepAbandonedLog } from '@bench/testing';
 import { SAMPLES_PATTERN } from '@bench/transports';
+
+const PATTERN = `set7.${SAMPLES_PATTERN}`;
 import { createServerB, type ServerB } from '../src/server';
 
 // server-b as a hybrid app with nest-tcp connected (SERVER_B_MICROSERVICES=nest-tcp): the blog's rows to
@@ -28,7 +30,7 @@ describe('server-b serving nest-tcp beside gRPC', () => {
 
   beforeAll(async () => {
     const [grpcPort, tcpPort] = [await freePort(), await freePort()];
-    settings = { ...DEFAULT_SETTINGS, maxRows: MAX_ROWS, microservices: { ...DEFAULT_SETTINGS.microservices, serve: ['nest-tcp'], tcpPort, tcpUrl: `127.0.0.1:${tcpPort}` } };
+    settings = { ...DEFAULT_SETTINGS, maxRows: MAX_ROWS, microservices: { ...DEFAULT_SETTINGS.microservices, serve: ['nest-tcp'], tcpPort, tcpUrl: `127.0.0.1:${tcpPort}`, namespace: 'set7' } };
     app = await createServerB(settings, `127.0.0.1:${grpcPort}`, false);
     await app.listen();
     client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host: '127.0.0.1', port: tcpPort } });
@@ -39,7 +41,7 @@ describe('server-b serving nest-tcp beside gRPC', () => {
   });
 
   it.each([1, 10_000, 20_000])('answers %d rows as the other transports do', async (count) => {
-    const { reply } = await answer(client, SAMPLES_PATTERN, { count, deadlineMs: 10_000 });
+    const { reply } = await answer(client, PATTERN, { count, deadlineMs: 10_000 });
     expect(verifyReply(reply, count)).toEqual({ ok: true });
   });
 
@@ -50,18 +52,19 @@ describe('server-b serving nest-tcp beside gRPC', () => {
     ['a count over MAX_ROWS', { count: MAX_ROWS + 1, deadlineMs: 1_000 }, 'count: max'],
     ['no deadline', { count: 1 }, 'deadlineMs: required'],
   ])('answers a malformed message (%s) with INVALID_ARGUMENT naming the field', async (_what, data, rule) => {
-    const { error } = await answer(client, SAMPLES_PATTERN, data);
+    const { error } = await answer(client, PATTERN, data);
     expect(error).toMatchObject({ code: 3, message: expect.stringContaining(`[${rule}]`) });
   });
 
-  it('answers an unknown pattern with an error reply, and keeps serving', async () => {
-    const { error } = await answer(client, 'sample.NoSuchMethod', { count: 1, deadlineMs: 1_000 });
-    expect(String(error)).toMatch(/no matching message handler/);
-    expect(verifyReply((await answer(client, SAMPLES_PATTERN, { count: 3, deadlineMs: 1_000 })).reply, 3)).toEqual({ ok: true });
+  it('answers an unknown pattern, or the pattern of another namespace, with an error reply, and keeps serving', async () => {
+    for (const pattern of ['set7.sample.NoSuchMethod', SAMPLES_PATTERN, `set8.${SAMPLES_PATTERN}`]) {
+      expect(String((await answer(client, pattern, { count: 1, deadlineMs: 1_000 })).error)).toMatch(/no matching message handler/);
+    }
+    expect(verifyReply((await answer(client, PATTERN, { count: 3, deadlineMs: 1_000 })).reply, 3)).toEqual({ ok: true });
   });
 
   it('gives up a large reply once its deadline has passed, answering DEADLINE_EXCEEDED', async () => {
-    const { error } = await answer(client, SAMPLES_PATTERN, { count: MAX_ROWS, deadlineMs: 1 });
+    const { error } = await answer(client, PATTERN, { count: MAX_ROWS, deadlineMs: 1 });
     expect(error).toMatchObject({ code: 4, message: expect.stringContaining('DEADLINE_EXCEEDED') });
   });
 
@@ -76,6 +79,6 @@ describe('server-b serving nest-tcp beside gRPC', () => {
     garbled.on('error', () => undefined);
     garbled.write('5#{oops');
     await garbledClosed;
-    expect(verifyReply((await answer(client, SAMPLES_PATTERN, { count: 2, deadlineMs: 1_000 })).reply, 2)).toEqual({ ok: true });
+    expect(verifyReply((await answer(client, PATTERN, { count: 2, deadlineMs: 1_000 })).reply, 2)).toEqual({ ok: true });
   });
 });

@@ -36,15 +36,23 @@ export interface MicroserviceSettings {
   tcpUrl: string;
   /** Each broker's URL (BROKER_URL_ENV), null when not given: a transport through a missing one fails its calls naming the variable. */
   brokers: Readonly<Record<BrokerKind, string | null>>;
+  /**
+   * What a set's message patterns (and RabbitMQ queue) start with, `<namespace>.` (MICROSERVICE_NAMESPACE:
+   * letters, digits, _ and -; empty: Nest's names as they are): the bench gives each set of apps its own,
+   * so sets sharing one broker never answer each other's calls (every server subscribed to a Redis channel
+   * or a NATS subject without a queue group would otherwise serve every set's requests).
+   */
+  namespace: string;
 }
 
-export const MICROSERVICE_ENV = Object.freeze({ serve: 'SERVER_B_MICROSERVICES', tcpPort: 'SERVER_B_TCP_PORT', tcpUrl: 'NEST_TCP_URL' });
+export const MICROSERVICE_ENV = Object.freeze({ serve: 'SERVER_B_MICROSERVICES', tcpPort: 'SERVER_B_TCP_PORT', tcpUrl: 'NEST_TCP_URL', namespace: 'MICROSERVICE_NAMESPACE' });
 
 export const DEFAULT_MICROSERVICES: Readonly<MicroserviceSettings> = Object.freeze({
   serve: Object.freeze([]) as readonly string[],
   tcpPort: 3004,
   tcpUrl: '127.0.0.1:3004',
   brokers: Object.freeze({ redis: null, nats: null, rabbitmq: null, mqtt: null, kafka: null }),
+  namespace: '',
 });
 
 /** The microservice settings from the environment; a malformed value is a ConfigError naming its variable. */
@@ -65,5 +73,7 @@ export function loadMicroservices(read: (variable: string) => string | undefined
       return [kind, url];
     }),
   ) as Record<BrokerKind, string | null>;
-  return { serve: [...new Set(serve)], tcpPort: port(MICROSERVICE_ENV.tcpPort, DEFAULT_MICROSERVICES.tcpPort), tcpUrl, brokers };
+  const namespace = read(MICROSERVICE_ENV.namespace) ?? '';
+  if (!/^[A-Za-z0-9_-]{0,64}$/.test(namespace)) throw new ConfigError(`${MICROSERVICE_ENV.namespace} must be up to 64 letters, digits, _ or -, got ${JSON.stringify(namespace)}`);
+  return { serve: [...new Set(serve)], tcpPort: port(MICROSERVICE_ENV.tcpPort, DEFAULT_MICROSERVICES.tcpPort), tcpUrl, brokers, namespace };
 }

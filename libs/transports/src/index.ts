@@ -15,7 +15,7 @@ export {
   type TransportName,
   type Transports,
 } from './registry';
-export { SAMPLES_PATTERN, readSamplesMessage, type SamplesMessage } from './common/samples-pattern';
+export { SAMPLES_PATTERN, samplesPattern, readSamplesMessage, type SamplesMessage } from './common/samples-pattern';
 export { JsonTransport } from './json/client';
 export { jsonOptions } from './json/options';
 export { defaultAgent, get } from './json/bare';

@@ -7,6 +7,11 @@ import type { NestClientContext, RowTransport, TransportDefinition } from './con
 import { GRPC_TRANSPORT } from './grpc';
 import { JSON_TRANSPORT } from './json';
 import { JSON_H2 } from './json-h2';
+import { NEST_KAFKA } from './nest-kafka';
+import { NEST_MQTT } from './nest-mqtt';
+import { NEST_NATS } from './nest-nats';
+import { NEST_REDIS } from './nest-redis';
+import { NEST_RMQ } from './nest-rmq';
 import { NEST_TCP } from './nest-tcp';
 import { PROTO_H1 } from './proto-h1';
 
@@ -28,6 +33,11 @@ const REGISTRY = {
   'connect-proto': CONNECT_PROTO,
   'connect-grpc': CONNECT_GRPC,
   'nest-tcp': NEST_TCP,
+  'nest-redis': NEST_REDIS,
+  'nest-nats': NEST_NATS,
+  'nest-rmq': NEST_RMQ,
+  'nest-mqtt': NEST_MQTT,
+  'nest-kafka': NEST_KAFKA,
 } satisfies Record<string, TransportDefinition>;
 
 export type TransportName = keyof typeof REGISTRY;

@@ -1,24 +1,26 @@
-import { Controller, Module } from '@nestjs/common';
+import { Controller, Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload, RpcException } from '@nestjs/microservices';
 import type { Settings } from '@bench/config';
 import { buildRows } from '@bench/samples';
-import { readSamplesMessage, SAMPLES_PATTERN } from '../src/common/samples-pattern';
+import { readSamplesMessage, samplesPattern } from '../src/common/samples-pattern';
 import { microserviceBindings } from '../src/registry';
 
-/** A stand-in for server-b's MicroserviceSamplesController: the same pattern, the same checks, the blog's rows. */
-@Controller()
-class StandInSamplesController {
-  @MessagePattern(SAMPLES_PATTERN)
-  getSamples(@Payload() message: unknown): { samples: unknown[] } {
-    const read = readSamplesMessage(message, 1_000_000);
-    if (!read.ok) throw new RpcException({ code: 3, message: read.error.message });
-    return { samples: buildRows(read.value.count) };
+/** A stand-in for server-b's microservice samples controller: the same pattern, the same checks, the blog's rows. */
+function standInModule(settings: Settings): DynamicModule {
+  @Controller()
+  class StandInSamplesController {
+    @MessagePattern(samplesPattern(settings))
+    getSamples(@Payload() message: unknown): { samples: unknown[] } {
+      const read = readSamplesMessage(message, 1_000_000);
+      if (!read.ok) throw new RpcException({ code: 3, message: read.error.message });
+      return { samples: buildRows(read.value.count) };
+    }
   }
+  @Module({})
+  class StandInModule {}
+  return { module: StandInModule, controllers: [StandInSamplesController] };
 }
-
-@Module({ controllers: [StandInSamplesController] })
-class StandInModule {}
 
 /**
  * A Nest hybrid application serving SAMPLES_PATTERN over the microservice transports `settings` names,
@@ -26,7 +28,7 @@ class StandInModule {}
  * the real broker where it has one), only the controller a stand-in.
  */
 export async function startNestStandIn(settings: Settings): Promise<{ close(): Promise<void> }> {
-  const app = await NestFactory.create(StandInModule, { logger: false });
+  const app = await NestFactory.create(standInModule(settings), { logger: false });
   for (const { options } of microserviceBindings(settings)) app.connectMicroservice(options);
   await app.startAllMicroservices();
   await app.init();

@@ -1,9 +1,9 @@
 import axios from 'axios';
 import { HttpService } from '@nestjs/axios';
 import { ClientGrpcProxy } from '@nestjs/microservices';
-import { DEFAULT_SETTINGS, freePort, type Settings } from '@bench/config';
+import { BROKER_URL_ENV, DEFAULT_SETTINGS, freePort, type BrokerKind, type Settings } from '@bench/config';
 import { verifyReply } from '@bench/samples';
-import { startFakeGrpcServer, startFakeJsonServer, type FakeServer } from '@bench/testing';
+import { describeNeeding, startFakeGrpcServer, startFakeJsonServer, type FakeServer } from '@bench/testing';
 import type { RowTransport } from '../src/contract';
 import { clientGrpcOptions } from '../src/grpc/options';
 import { bareTransports, closeTransports, MICROSERVICE_TRANSPORT_NAMES, nestTransports, type TransportName, type Transports } from '../src/registry';
@@ -109,4 +109,29 @@ export function describeQuickCase(name: TransportName, clients: readonly QuickCl
       expect(await transport.readServerMetrics(false)).toMatchObject({ cpuUserMs: expect.any(Number), peakRssBytes: expect.any(Number) });
     });
   });
+}
+
+/** Whether a package resolves from here (a broker's client library Nest loads only when the transport is used). */
+function installed(name: string): boolean {
+  try {
+    require.resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A broker transport's test: the quick case through a real broker at the URL its variable gives
+ * (REDIS_URL, NATS_URL, RABBITMQ_URL, MQTT_URL, KAFKA_BROKERS), with Nest's broker client `clientPackages`
+ * installed. Without them the test is skipped saying what is missing, and fails under CI=true (needs.ts).
+ */
+export function describeBrokerQuickCase(name: TransportName, broker: BrokerKind, clientPackages: readonly string[]): void {
+  const variable = BROKER_URL_ENV[broker];
+  const url = process.env[variable]?.trim() || null;
+  const needs = [
+    url ? null : `a ${broker} broker at ${variable} (npx nx run bench:brokers -- install, then start one)`,
+    ...clientPackages.map((name) => (installed(name) ? null : `${name} (a dependency of Nest 12's ${broker} transport: npm ci)`)),
+  ];
+  describeNeeding(`${name} through ${broker}`, needs, () => describeQuickCase(name, ['blog'], { [broker]: url }));
 }

@@ -1,3 +1,4 @@
+import type { Settings } from '@bench/config';
 import { parseIntField, type FieldResult } from '@bench/validation';
 
 /**
@@ -6,6 +7,16 @@ import { parseIntField, type FieldResult } from '@bench/validation';
  * string, so it is also a valid Redis channel, NATS subject, MQTT topic and Kafka topic name.
  */
 export const SAMPLES_PATTERN = 'sample.GetSamples';
+
+/** The pattern as a set of apps uses it: SAMPLES_PATTERN in the settings' namespace (MICROSERVICE_NAMESPACE), if any. */
+export function samplesPattern(settings: Settings): string {
+  return namespaced(settings, SAMPLES_PATTERN);
+}
+
+/** `name` in the settings' namespace: `<namespace>.<name>`, or `name` itself without one. */
+export function namespaced(settings: Settings, name: string): string {
+  return settings.microservices.namespace === '' ? name : `${settings.microservices.namespace}.${name}`;
+}
 
 /**
  * What a call sends: the row count, and the milliseconds the caller will wait (as gRPC's grpc-timeout

@@ -1,0 +1,3 @@
+import { describeBrokerQuickCase } from '../quick-case';
+
+describeBrokerQuickCase('nest-kafka', 'kafka', ['kafkajs']);

@@ -1,0 +1,3 @@
+import { describeBrokerQuickCase } from '../quick-case';
+
+describeBrokerQuickCase('nest-nats', 'nats', ['@nats-io/transport-node']);
