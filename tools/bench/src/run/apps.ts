@@ -205,7 +205,8 @@ async function startOnce(
   // A path profile's part comes first: the client's connections must be captured before it makes its first.
   const setPath = placement?.path ? await placement.path.start(ports, slot) : null;
   const dial = setPath?.dial ?? { serverA: hosts.server, serverB: hosts.server };
-  const nest = { [MICROSERVICE_ENV.serve]: microservices.join(','), ...brokerEnv };
+  // Each set its own namespace of patterns and queues: sets up at once share a broker, never their calls.
+  const nest = { [MICROSERVICE_ENV.serve]: microservices.join(','), [MICROSERVICE_ENV.namespace]: `bench${process.pid}-set${slot}`, ...brokerEnv };
   const envFor = (name: AppName): NodeJS.ProcessEnv => appEnv(name, { ...env, ...variant.env, ...nest }, hosts, dial, ports, security);
   for (const main of missingMains(variant, (file) => fs.existsSync(path.join(workspaceRoot, file)))) {
     setPath?.stop();
