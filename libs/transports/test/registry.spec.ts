@@ -24,6 +24,24 @@ describe('the registry', () => {
     expect(folders.sort()).toEqual([...TRANSPORT_NAMES, 'common'].sort());
   });
 
+  it('names the broker each Nest microservice transport needs, and binds each on server-b', () => {
+    expect(MICROSERVICE_TRANSPORT_NAMES).toEqual(['nest-tcp', 'nest-redis', 'nest-nats', 'nest-rmq', 'nest-mqtt', 'nest-kafka']);
+    expect(brokersOf(['json', 'grpc', 'nest-tcp'])).toEqual([]);
+    expect(brokersOf(['nest-kafka', 'nest-redis', 'nest-tcp', 'nest-nats', 'nest-mqtt', 'nest-rmq'])).toEqual(['redis', 'nats', 'rabbitmq', 'mqtt', 'kafka']);
+  });
+
+  it('refuses a SERVER_B_MICROSERVICES name that is not a microservice transport, naming those that are', () => {
+    const settings = { ...DEFAULT_SETTINGS, microservices: { ...DEFAULT_SETTINGS.microservices, serve: ['grpc'] } };
+    expect(() => microserviceBindings(settings)).toThrow(/"grpc", which is not one of nest-tcp, nest-redis/);
+  });
+
+  it('fails a broker transport without its broker URL naming the variable, on every call and at server-b\'s start', async () => {
+    const transport = nestTransports({ settings: DEFAULT_SETTINGS, http: undefined as never, grpc: undefined as never })['nest-redis']!;
+    await expect(transport.shared().fetchAll(1, 1, 1_000)).rejects.toThrow(/nest-redis: no broker: REDIS_URL is not set/);
+    const settings = { ...DEFAULT_SETTINGS, microservices: { ...DEFAULT_SETTINGS.microservices, serve: ['nest-nats'] } };
+    expect(() => microserviceBindings(settings)).toThrow(/nest-nats: no broker: NATS_URL is not set/);
+  });
+
   it('gives the bare client the blog\'s two transports, made without Nest', async () => {
     const transports = bareTransports(DEFAULT_SETTINGS);
     expect(Object.keys(transports)).toEqual(['json', 'grpc']);
