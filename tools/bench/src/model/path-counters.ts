@@ -1,7 +1,7 @@
 // What a path profile's parts counted over some calls (issue #34): the DNS server's queries and the
 // sidecars' requests, upstream connections and CPU; and on any stage the server namespace's kernel TCP
 // counters (its listen queue, SYN cookies, resets). The network room reads them from the live parts
-// (network/path.ts, network/tcp-counters.ts); runs and suites keep them per cell, as differences of running totals.
+// (network/path/path.ts, network/stage/tcp-counters.ts); runs and suites keep them per cell, as differences of running totals.
 
 /** What the DNS server answered, counted from its log (one line per query it received). */
 export interface DnsCounts {

@@ -1,17 +1,28 @@
 // bench:network: bring a network stage up by hand, look inside it, break its wire, take it down.
-//   npx nx run bench:network -- up <profile> | down | status | shell <client|server|router> | fault <id|clear>
+//   npx nx run bench:network -- up <profile> | down | status | shell <client|server|router> | fault <id|clear> | fetch-envoy
+// network/'s entry point, above its sub-rooms: the stage's commands, and the path's Envoy fetched, each through its index.ts.
 import { spawnSync } from 'node:child_process';
 import { HELP_WIDTH, runTool, UsageError, wrap, type Command, type CommandLine } from '../cli';
-import { cleanupLeftovers } from './cleanup';
-import { ENVOY, resolveEnvoy } from './envoy-binary';
-import { faultCommand, findFault, WIRE_FAULTS } from './faults';
-import { isHeld, lockPath, readLock } from './lock';
-import { isAlive } from './namespaces';
-import { findProfile, loadProfiles, ProfileError, usesStage } from './profile';
-import { listNamespaces } from './namespaces';
-import { run, tryRun } from './shell';
-import { startStage } from './stage';
-import { isStageNamespace } from './topology';
+import { ENVOY, resolveEnvoy } from './path';
+import {
+  cleanupLeftovers,
+  faultCommand,
+  findFault,
+  findProfile,
+  isAlive,
+  isHeld,
+  isStageNamespace,
+  listNamespaces,
+  loadProfiles,
+  lockPath,
+  ProfileError,
+  readLock,
+  runStageCommand,
+  startStage,
+  tryStageCommand,
+  usesStage,
+  WIRE_FAULTS,
+} from './stage';
 
 const OPTIONS = {
   'run-id': { kind: 'text', value: 'ID', description: 'with up: the run id the stage is recorded under', defaultText: 'cli-<pid>' },
@@ -150,7 +161,7 @@ function fault(id: string): number {
   // -D removes one copy per call: repeat until it says there is none.
   const cleared = WIRE_FAULTS.filter((f) => {
     let removed = false;
-    for (let i = 0; i < 10 && tryRun(faultCommand(router, f, 'clear')) === null; i++) removed = true;
+    for (let i = 0; i < 10 && tryStageCommand(faultCommand(router, f, 'clear')) === null; i++) removed = true;
     return removed;
   });
   if (id === 'clear') {
@@ -158,7 +169,7 @@ function fault(id: string): number {
     return 0;
   }
   const chosen = findFault(id);
-  run(faultCommand(router, chosen, 'inject'));
+  runStageCommand(faultCommand(router, chosen, 'inject'));
   log(`wire fault "${chosen.id}" in ${router}: ${chosen.description}. \`npx nx run bench:network -- fault clear\` mends it`);
   return 0;
 }

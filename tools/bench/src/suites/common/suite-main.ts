@@ -1,5 +1,6 @@
 // The entry point of every suite: its command line, then its run through the one run frame
 // (suite-experiment.ts); or, across a network stage, the measuring job in the client namespace.
+import { loadSecurity } from '@bench/config';
 import { runTool, errorText } from '../../cli';
 import { suiteArgsOf, suiteCommand, type SuitePreset } from './args';
 import { countersFromParent, readJob, tellParent, type StageJob } from './stage-job';
@@ -16,7 +17,7 @@ async function runJob<S extends Record<string, number>, R>(definition: SuiteDefi
     settings: job.settings,
     preset: job.preset as SuitePreset,
     runDir: job.runDir,
-    servers: { ...job.servers, stop: async () => undefined },
+    servers: { ...job.servers, security: loadSecurity(job.servers.securityEnv), stop: async () => undefined },
     path: { ...job.path, counters: countersFromParent() },
     // Suites that place their own apps on the stage (usesStage) run in the bench's process, never as a job.
     stage: null,
