@@ -5,7 +5,7 @@ import { natsOptions } from './options';
 
 /**
  * Nest's NATS server, a reply over the NATS server's max_payload (1 MB by default) answered with the NATS
- * client's own reason (MAX_PAYLOAD_EXCEEDED) instead of ending the process (common/broker-refusals.ts).
+ * client's own reason ("'payload' max_payload size exceeded") instead of ending the process (common/broker-refusals.ts).
  */
 class RefusalReplyingServerNats extends ServerNats {
   override getPublisher(...args: Parameters<ServerNats['getPublisher']>): ReturnType<ServerNats['getPublisher']> {
