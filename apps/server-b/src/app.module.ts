@@ -7,13 +7,14 @@ import { MetricsController } from './metrics.controller';
 import { PathController } from './path.controller';
 import { SamplesController } from './samples.controller';
 import { OrdersController } from './orders.controller';
+import { microserviceSamplesController } from './microservice-samples.controller';
 
 @Module({})
 export class AppModule {
   static register(settings: Settings): DynamicModule {
     return {
       module: AppModule,
-      controllers: [SamplesController, EchoController, LookupController, HealthController, MetricsController, PathController, OrdersController],
+      controllers: [SamplesController, EchoController, LookupController, HealthController, MetricsController, PathController, OrdersController, microserviceSamplesController(settings)],
       providers: [{ provide: SETTINGS, useValue: settings }],
     };
   }

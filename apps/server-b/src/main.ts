@@ -1,6 +1,6 @@
 // server-b: the blog's gRPC API. Reads its settings, serves sample.SampleService, stops on SIGTERM.
 import 'reflect-metadata';
-import { exitWithParent, explainListenError, loadSettings, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
+import { exitWithParent, explainListenError, loadSettings, MICROSERVICE_ENV, processSampler, stopOnSignals, warnOnMissingNodeOptions } from '@bench/config';
 import { observeSampleCodec } from '@bench/proto';
 import { createServerB } from './server';
 
@@ -16,9 +16,13 @@ async function main(): Promise<void> {
   try {
     await app.listen();
   } catch (error) {
-    throw new Error(explainListenError(error, { variable: 'SERVER_B_PORT', port: settings.serverBPort, host: settings.host }));
+    // The TCP listener (nest-tcp) is the one other port server-b binds; a broker it cannot reach fails with its own message.
+    const tcp = settings.microservices.serve.includes('nest-tcp') && String((error as { port?: number }).port ?? '') === String(settings.microservices.tcpPort);
+    const where = tcp ? { variable: MICROSERVICE_ENV.tcpPort, port: settings.microservices.tcpPort } : { variable: 'SERVER_B_PORT', port: settings.serverBPort };
+    throw new Error(explainListenError(error, { ...where, host: settings.host }));
   }
-  console.log(`server-b (gRPC, ${settings.variant}, ${settings.security.mode}) listening on ${url}`);
+  const microservices = settings.microservices.serve.length > 0 ? ` and ${settings.microservices.serve.join(', ')}` : '';
+  console.log(`server-b (gRPC${microservices}, ${settings.variant}, ${settings.security.mode}) listening on ${url}`);
 }
 
 main().catch((error: unknown) => {

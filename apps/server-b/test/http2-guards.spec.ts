@@ -1,7 +1,6 @@
-import type { INestMicroservice } from '@nestjs/common';
 import { DEFAULT_SETTINGS, HTTP2_LIMITS, type Settings } from '@bench/config';
 import { DROPPED_AT_LIMIT, freePort, grpcFrame, http2Request, openStreamsIgnoringLimit, PARTIAL_CLIENT_HELLO, resetFlood, stallOutcome, testServerSecurity } from '@bench/testing';
-import { createServerB } from '../src/server';
+import { createServerB, type ServerB } from '../src/server';
 
 // Issue 47: server-b as main.ts starts it holds a handshake, a stream count and a reset flood to the
 // policy every listener has (CONNECTION_LIMITS.handshake, HTTP2_LIMITS).
@@ -13,7 +12,7 @@ const STREAMS = 10_000;
 /** Long enough for the server to read 10,000 HEADERS frames and answer them, here well under it. */
 const SETTLE_MS = 3_000;
 
-async function started(settings: Settings): Promise<{ app: INestMicroservice; port: number }> {
+async function started(settings: Settings): Promise<{ app: ServerB; port: number }> {
   const port = await freePort();
   const app = await createServerB({ ...settings, handshakeTimeoutMs: HANDSHAKE_MS }, `127.0.0.1:${port}`, false);
   await app.listen();
@@ -22,7 +21,7 @@ async function started(settings: Settings): Promise<{ app: INestMicroservice; po
 
 describe('server-b under TLS: an unfinished TLS handshake', () => {
   let tls: ReturnType<typeof testServerSecurity>;
-  let server: { app: INestMicroservice; port: number };
+  let server: { app: ServerB; port: number };
   beforeAll(async () => {
     tls = testServerSecurity();
     server = await started({ ...DEFAULT_SETTINGS, security: tls.security });
@@ -42,7 +41,7 @@ describe('server-b under TLS: an unfinished TLS handshake', () => {
 });
 
 describe('server-b: floods on one connection', () => {
-  let server: { app: INestMicroservice; port: number };
+  let server: { app: ServerB; port: number };
   beforeAll(async () => (server = await started(DEFAULT_SETTINGS)));
   afterAll(() => server.app.close());
 

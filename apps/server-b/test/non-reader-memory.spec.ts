@@ -1,7 +1,6 @@
-import type { INestMicroservice } from '@nestjs/common';
 import { DEFAULT_SETTINGS } from '@bench/config';
 import { freePort, grpcCall, NON_READER_CASES, NonReaderProbe } from '@bench/testing';
-import { createServerB } from '../src/server';
+import { createServerB, type ServerB } from '../src/server';
 
 // Issue 47: a caller that never reads a 1,000,000-row unary GetSamples reply (the blog's ①-3). The
 // reply is produced whole, as the blog's server did, before its first byte can go (its length comes
@@ -14,7 +13,7 @@ const ROWS = 1_000_000;
 const REQUEST = Buffer.from([0x08, 0xc0, 0x84, 0x3d]);
 
 describe('server-b: a caller that never reads a 1,000,000-row unary reply', () => {
-  let app: INestMicroservice;
+  let app: ServerB;
   let probe: NonReaderProbe;
 
   beforeAll(async () => {

@@ -1,9 +1,8 @@
-import type { INestMicroservice } from '@nestjs/common';
 import { DEFAULT_SETTINGS, REQUEST_LIMITS } from '@bench/config';
 import { echoCodec } from '@bench/proto';
 import { buildEchoContent, ECHO_MAX_CONTENT } from '@bench/samples';
 import { BOMB_INFLATED_BYTES, freePort, grpcFrame, gzipOfZeros, HALF_HTTP2_PREFACE, http2Request, http2SessionOpenAfter, rssGrowthDuring, stallOutcome, DROPPED_AT_LIMIT } from '@bench/testing';
-import { createServerB } from '../src/server';
+import { createServerB, type ServerB } from '../src/server';
 
 // Issue 31's hostile callers against server-b as main.ts starts it: a gzip bomb, an oversized message,
 // undecodable bytes on every client-facing method, a connection that stops inside the HTTP/2 preface.
@@ -14,7 +13,7 @@ const UNARY_TEST = '/echo.DataManager/UnaryTest';
 const GRPC = { 'content-type': 'application/grpc', te: 'trailers' };
 
 describe('server-b request limits and handshakes', () => {
-  let app: INestMicroservice;
+  let app: ServerB;
   let port: number;
   let base: string;
 

@@ -1,3 +1,4 @@
+export { BROKER_KINDS, BROKER_URL_ENV, MICROSERVICE_ENV, DEFAULT_MICROSERVICES, type BrokerKind, type MicroserviceSettings } from './microservices';
 export { loadSettings, DEFAULT_SETTINGS, SETTING_ENV, ConfigError, type Settings } from './settings';
 export { explainListenError } from './listen-error';
 export { SETTINGS, CONTROL_ACCESS } from './tokens';

@@ -1,6 +1,7 @@
 import { parseIntField } from '@bench/validation';
 import { ConfigError } from './config-error';
 import { CONNECTION_LIMITS } from './connection-limits';
+import { DEFAULT_MICROSERVICES, loadMicroservices, type MicroserviceSettings } from './microservices';
 import { loadSecurity, PLAIN, SECURITY_ENV, type SecuritySettings } from './security';
 import { grpcCodecFor, NEST_VARIANTS, parseNestVariant, TUNINGS, type NestVariant } from './tunings';
 
@@ -35,6 +36,8 @@ export interface Settings {
   maxConnectionAgeMs: number;
   /** TLS between the services (BENCH_SECURITY and the BENCH_TLS_* files: security.ts). */
   security: SecuritySettings;
+  /** Nest's microservice transports (nest-tcp, nest-redis, …): what server-b connects, and where the client reaches each (microservices.ts). */
+  microservices: MicroserviceSettings;
 }
 
 
@@ -54,6 +57,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   handshakeTimeoutMs: CONNECTION_LIMITS.handshake.ms,
   maxConnectionAgeMs: 0,
   security: PLAIN,
+  microservices: DEFAULT_MICROSERVICES,
 });
 
 /** Environment variable for each setting, as documented in the README. */
@@ -73,6 +77,7 @@ export const SETTING_ENV: Readonly<Record<keyof Settings, string>> = Object.free
   handshakeTimeoutMs: 'HANDSHAKE_TIMEOUT_MS',
   maxConnectionAgeMs: 'MAX_CONNECTION_AGE_MS',
   security: SECURITY_ENV.mode,
+  microservices: 'SERVER_B_MICROSERVICES',
 });
 
 const PORT = { min: 1, max: 65_535 };
@@ -135,5 +140,15 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     handshakeTimeoutMs: int('handshakeTimeoutMs', { min: 100, max: 600_000 }),
     maxConnectionAgeMs: read('maxConnectionAgeMs') === '0' ? 0 : int('maxConnectionAgeMs', { min: 100, max: 86_400_000 }),
     security,
+    microservices: loadMicroservices(
+      (variable) => env[variable]?.trim() || undefined,
+      (variable, fallback) => {
+        const raw = env[variable]?.trim();
+        if (!raw) return fallback;
+        const result = parseIntField(variable, raw, PORT);
+        if (!result.ok) throw new ConfigError(result.error.message);
+        return result.value;
+      },
+    ),
   };
 }

@@ -48,7 +48,43 @@ describe('loadSettings', () => {
       handshakeTimeoutMs: 500,
       maxConnectionAgeMs: 1500,
       security: { mode: 'plain', ca: null, cert: null },
+      microservices: DEFAULT_SETTINGS.microservices,
     });
+  });
+
+  it('reads the Nest microservice transports, their TCP listener, the brokers and the namespace', () => {
+    const settings = loadSettings({
+      SERVER_B_MICROSERVICES: 'nest-tcp, nest-redis,nest-tcp',
+      SERVER_B_TCP_PORT: '4004',
+      NEST_TCP_URL: 'server-b:4004',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      NATS_URL: 'nats://127.0.0.1:4222',
+      RABBITMQ_URL: 'amqp://127.0.0.1:5672',
+      MQTT_URL: 'mqtt://127.0.0.1:1883',
+      KAFKA_BROKERS: '127.0.0.1:9092,127.0.0.1:9094',
+      MICROSERVICE_NAMESPACE: 'bench42-set0',
+    });
+    expect(settings.microservices).toEqual({
+      serve: ['nest-tcp', 'nest-redis'],
+      tcpPort: 4004,
+      tcpUrl: 'server-b:4004',
+      brokers: { redis: 'redis://127.0.0.1:6379', nats: 'nats://127.0.0.1:4222', rabbitmq: 'amqp://127.0.0.1:5672', mqtt: 'mqtt://127.0.0.1:1883', kafka: '127.0.0.1:9092,127.0.0.1:9094' },
+      namespace: 'bench42-set0',
+    });
+  });
+
+  it.each([
+    [{ SERVER_B_MICROSERVICES: 'nest tcp' }, 'SERVER_B_MICROSERVICES'],
+    [{ SERVER_B_TCP_PORT: '0' }, 'SERVER_B_TCP_PORT'],
+    [{ NEST_TCP_URL: 'tcp://server-b:4004' }, 'NEST_TCP_URL'],
+    [{ KAFKA_BROKERS: 'kafka://127.0.0.1:9092' }, 'KAFKA_BROKERS'],
+    [{ MICROSERVICE_NAMESPACE: 'a.b' }, 'MICROSERVICE_NAMESPACE'],
+  ])('refuses %j naming %s', (env, variable) => {
+    expect(() => loadSettings(env)).toThrow(new RegExp(variable));
+  });
+
+  it('refuses a malformed broker URL without echoing it (a URL may hold a password)', () => {
+    expect(() => loadSettings({ RABBITMQ_URL: 'http://guest:s3cret@127.0.0.1' })).toThrow(/^RABBITMQ_URL must look like amqp:\/\/127.0.0.1:5672$/);
   });
 
   it.each([

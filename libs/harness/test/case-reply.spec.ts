@@ -25,7 +25,7 @@ describe('parseCallSamples (the reply of POST /bench/run)', () => {
 
   it.each([
     ['a list', [RUN], 'reply', 'reply must be an object, got [{'],
-    ['an unknown transport', { ...RUN, transport: 'xml' }, 'transport', 'transport must be one of json, grpc, json-h2, proto-h1, connect-json, connect-proto, connect-grpc, got "xml"'],
+    ['an unknown transport', { ...RUN, transport: 'xml' }, 'transport', 'transport must be one of json, grpc, json-h2, proto-h1, connect-json, connect-proto, connect-grpc, nest-tcp, nest-redis, nest-nats, nest-rmq, nest-mqtt, nest-kafka, got "xml"'],
     ['no rows', { ...RUN, rows: undefined }, 'rows', 'rows must be a finite number, got nothing'],
     ['a sample that is text', { ...RUN, samplesMs: [1, '2'] }, 'samplesMs[1]', 'samplesMs[1] must be a finite number, got "2"'],
     ['a negative cold call', { ...RUN, coldMs: -1 }, 'coldMs', 'coldMs must be at least 0, got -1'],

@@ -1,6 +1,6 @@
 import type { HttpService } from '@nestjs/axios';
-import type { ClientGrpc } from '@nestjs/microservices';
-import type { ProcessSample, Settings } from '@bench/config';
+import type { ClientGrpc, MicroserviceOptions } from '@nestjs/microservices';
+import type { BrokerKind, ProcessSample, Settings } from '@bench/config';
 
 /** The flow-control windows an HTTP/2 connection actually opened with, read back from its session. */
 export interface Http2Windows {
@@ -87,4 +87,11 @@ export interface TransportDefinition {
   nest(context: NestClientContext): RowTransport;
   /** The bare client's (apps/bare: no framework, no tunings); absent: the bare client does not serve it. */
   bare?(settings: Settings): RowTransport;
+  /**
+   * Nest's microservice transports (nest-tcp, nest-redis, …): server-b's binding (the folder's server.ts),
+   * the MicroserviceOptions it connects when the settings name the transport (SERVER_B_MICROSERVICES).
+   */
+  server?(settings: Settings): MicroserviceOptions;
+  /** The broker its calls go through (libs/config BROKER_KINDS), which a run must start for it; absent: none. */
+  broker?: BrokerKind;
 }

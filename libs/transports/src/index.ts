@@ -4,7 +4,19 @@
 // it), what several share (common/), and the registry (registry.ts) that names them all.
 // docs/extending.md: adding one.
 export type { Caller, Connection, Http2Windows, NestClientContext, ReplyTally, RowTransport, TransportDefinition } from './contract';
-export { TRANSPORT_NAMES, BLOG_TRANSPORT_NAMES, nestTransports, bareTransports, closeTransports, type TransportName, type Transports } from './registry';
+export {
+  TRANSPORT_NAMES,
+  BLOG_TRANSPORT_NAMES,
+  MICROSERVICE_TRANSPORT_NAMES,
+  nestTransports,
+  bareTransports,
+  closeTransports,
+  microserviceBindings,
+  brokersOf,
+  type TransportName,
+  type Transports,
+} from './registry';
+export { SAMPLES_PATTERN, samplesPattern, readSamplesMessage, type SamplesMessage } from './common/samples-pattern';
 export { JsonTransport } from './json/client';
 export { jsonOptions } from './json/options';
 export { defaultAgent, get } from './json/bare';

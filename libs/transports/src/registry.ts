@@ -1,4 +1,5 @@
-import type { Settings } from '@bench/config';
+import type { MicroserviceOptions } from '@nestjs/microservices';
+import type { BrokerKind, Settings } from '@bench/config';
 import { CONNECT_GRPC } from './connect-grpc';
 import { CONNECT_JSON } from './connect-json';
 import { CONNECT_PROTO } from './connect-proto';
@@ -6,6 +7,12 @@ import type { NestClientContext, RowTransport, TransportDefinition } from './con
 import { GRPC_TRANSPORT } from './grpc';
 import { JSON_TRANSPORT } from './json';
 import { JSON_H2 } from './json-h2';
+import { NEST_KAFKA } from './nest-kafka';
+import { NEST_MQTT } from './nest-mqtt';
+import { NEST_NATS } from './nest-nats';
+import { NEST_REDIS } from './nest-redis';
+import { NEST_RMQ } from './nest-rmq';
+import { NEST_TCP } from './nest-tcp';
 import { PROTO_H1 } from './proto-h1';
 
 /**
@@ -13,8 +20,9 @@ import { PROTO_H1 } from './proto-h1';
  * (HTTP/1.1 + JSON) and `grpc` (HTTP/2 + protobuf) are the blog's; `json-h2` (the same JSON over HTTP/2
  * cleartext) and `proto-h1` (the same rows as application/x-protobuf over HTTP/1.1) complete the
  * protocol × codec matrix; `connect-json`, `connect-proto` and `connect-grpc` are connect-es's Connect
- * protocol (JSON, binary) and gRPC protocol, a second library on the same wire (docs/decomposition.md).
- * The order is the order reports list them in.
+ * protocol (JSON, binary) and gRPC protocol, a second library on the same wire (docs/decomposition.md);
+ * `nest-*` are Nest's microservice transports (ClientProxy.send() to server-b's @MessagePattern, a
+ * broker between where the registration names one). The order is the order reports list them in.
  */
 const REGISTRY = {
   json: JSON_TRANSPORT,
@@ -24,6 +32,12 @@ const REGISTRY = {
   'connect-json': CONNECT_JSON,
   'connect-proto': CONNECT_PROTO,
   'connect-grpc': CONNECT_GRPC,
+  'nest-tcp': NEST_TCP,
+  'nest-redis': NEST_REDIS,
+  'nest-nats': NEST_NATS,
+  'nest-rmq': NEST_RMQ,
+  'nest-mqtt': NEST_MQTT,
+  'nest-kafka': NEST_KAFKA,
 } satisfies Record<string, TransportDefinition>;
 
 export type TransportName = keyof typeof REGISTRY;
@@ -51,4 +65,31 @@ export function bareTransports(settings: Settings): Transports {
 /** Closes every transport of a client that keeps something open (Nest calls this on shutdown). */
 export async function closeTransports(transports: Transports): Promise<void> {
   await Promise.all(Object.values(transports).map((transport) => transport?.close?.()));
+}
+
+/** The transports server-b serves through a Nest microservice binding of their own (the folder's server.ts). */
+export const MICROSERVICE_TRANSPORT_NAMES: readonly TransportName[] = Object.freeze(TRANSPORT_NAMES.filter((name) => definitionOf(name).server !== undefined));
+
+function definitionOf(name: TransportName): TransportDefinition {
+  return REGISTRY[name];
+}
+
+/**
+ * server-b's microservice bindings for the transports its settings name (SERVER_B_MICROSERVICES), in that
+ * order; a name that is not a microservice transport is an error naming those that are.
+ */
+export function microserviceBindings(settings: Settings): { name: TransportName; options: MicroserviceOptions }[] {
+  return settings.microservices.serve.map((name) => {
+    const definition = (REGISTRY as Record<string, TransportDefinition | undefined>)[name];
+    if (definition?.server === undefined) {
+      throw new Error(`SERVER_B_MICROSERVICES names ${JSON.stringify(name)}, which is not one of ${MICROSERVICE_TRANSPORT_NAMES.join(', ')}`);
+    }
+    return { name: name as TransportName, options: definition.server(settings) };
+  });
+}
+
+/** The brokers the given transports go through (each once, in registry order): what a run must start before their calls. */
+export function brokersOf(transports: readonly TransportName[]): BrokerKind[] {
+  const kinds = TRANSPORT_NAMES.filter((name) => transports.includes(name)).flatMap((name) => (definitionOf(name).broker ? [definitionOf(name).broker!] : []));
+  return [...new Set(kinds)];
 }

@@ -279,7 +279,7 @@ describe('bench:all (built apps, quick profile)', () => {
       const doc = JSON.parse(fs.readFileSync(path.join(onlyRunDir(out), 'results.json'), 'utf8'));
       expect(doc.results.every((r: { ok: boolean }) => r.ok)).toBe(true);
       const [set] = doc.settings.startedApps.blog;
-      expect(set.portsFromOs).toEqual(['client', 'serverA', 'serverB', 'serverAH2']);
+      expect(set.portsFromOs).toEqual(['client', 'serverA', 'serverB', 'serverAH2', 'serverBTcp']);
       for (const port of Object.values(set.ports) as number[]) {
         expect([3000, 3001, 3002]).not.toContain(port);
         expect(port).toBeLessThan(32_768); // below the ephemeral range: no outgoing connection can hold it

@@ -1,11 +1,12 @@
 import { Metadata } from '@grpc/grpc-js';
 import { ClientGrpcProxy, type ClientGrpc } from '@nestjs/microservices';
-import { firstValueFrom, forkJoin, lastValueFrom, reduce, type Observable } from 'rxjs';
+import { forkJoin, lastValueFrom, reduce, type Observable } from 'rxjs';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import { grpcCodecFor, isTuned, type ProcessSample, type Settings } from '@bench/config';
-import { METRICS_SERVICE, observeSampleCodec, samplePackageDefinition, type GetSamplesParam } from '@bench/proto';
+import { observeSampleCodec, samplePackageDefinition, type GetSamplesParam } from '@bench/proto';
 import type { Connection, ReplyTally, RowTransport } from '../contract';
 import { ReplyMeter } from '../common/reply-meter';
+import { serverBMetrics } from '../common/server-b-metrics';
 import type { GrpcUnaryClient } from './lean-unary';
 import { clientGrpcOptions, grpcOptions, type GrpcRoute, type GrpcTransportOptions } from './options';
 
@@ -20,10 +21,6 @@ const grpcReplies = new ReplyMeter();
 
 /** Tuned (stream-large-replies): replies from this many rows on are streamed in chunks. */
 export const STREAM_FROM_ROWS = 20_000;
-
-interface ProcessMetricsClient {
-  read(request: { resetPeak: boolean }): Observable<ProcessSample>;
-}
 
 type UnaryMethod = Pick<MethodDefinition<GetSamplesParam, unknown>, 'path' | 'requestSerialize' | 'responseDeserialize'>;
 
@@ -81,7 +78,7 @@ export class GrpcTransport implements RowTransport {
   }
 
   readServerMetrics(resetPeak: boolean): Promise<ProcessSample> {
-    return firstValueFrom(this.client.getService<ProcessMetricsClient>(METRICS_SERVICE).read({ resetPeak }));
+    return serverBMetrics(this.client)(resetPeak);
   }
 
   private connect(client: ClientGrpc, unary: GrpcUnaryClient | null, close: () => Promise<void>): Connection {

@@ -17,6 +17,12 @@ export const TRANSPORT_LABELS: Readonly<Record<Transport, string>> = {
   'connect-json': 'Connect JSON',
   'connect-proto': 'Connect binary',
   'connect-grpc': 'connect-es gRPC',
+  'nest-tcp': 'Nest TCP',
+  'nest-redis': 'Nest Redis',
+  'nest-nats': 'Nest NATS',
+  'nest-rmq': 'Nest RabbitMQ',
+  'nest-mqtt': 'Nest MQTT',
+  'nest-kafka': 'Nest Kafka',
 };
 
 export interface VerdictRow {

@@ -12,6 +12,7 @@ import type { NodeBinary } from './node-binaries';
 import { runtimeOfProcess } from './app-runtimes';
 import type { RunCertificates, ServerIdentity } from '../security';
 import { SERVICE_NAMES, serviceFqdn } from '../network/path';
+import { MICROSERVICE_TRANSPORT_NAMES } from '@bench/transports';
 
 export function noQuietWaits(): QuietWaits {
   return { rule: QUIET_RULE, visits: 0, totalMs: 0, notQuiet: 0 };
@@ -77,7 +78,9 @@ async function startSet(planned: Visit, slot: number, variant: VariantRecord, ct
     const logDir = path.join(runDir, 'logs', ...(planned.network === 'loopback' ? [] : [planned.network]), ...(planned.runtime === DEFAULT_RUNTIME ? [] : [`node${planned.runtime}`]), ...(planned.security === 'plain' ? [] : [planned.security]), variant.id, ...(planned.fork > 0 ? [`${planned.record.aliases[0] ?? id}-fork${planned.fork}`] : []));
     // Only sets that idle between visits need keeping warm; a set with one visit runs as plain Node.
     const nodeFlags = planned.visits > Math.max(1, planned.forks) ? KEEP_WARM_NODE_FLAGS : [];
-    apps = await startApps(ctx.workspaceRoot, logDir, pinning, variant, { slot, nodeFlags, placement: ctx.placement, nodeBinary: ctx.node?.path, security: securityFor(planned, ctx) });
+    // server-b connects the run's Nest microservice transports (nest-tcp, …) beside gRPC; none in a run without them.
+    const microservices = options.transports.filter((t) => MICROSERVICE_TRANSPORT_NAMES.includes(t));
+    apps = await startApps(ctx.workspaceRoot, logDir, pinning, variant, { slot, nodeFlags, placement: ctx.placement, nodeBinary: ctx.node?.path, security: securityFor(planned, ctx), microservices });
     if (variant.runtime === 'node') recordAppRuntimes(doc, planned.runtime, ctx.node, variant.id, apps.pids);
     ((doc.settings.startedApps ??= {})[variant.id] ??= []).push({
       network: planned.network,

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { CONTROL_TOKEN_ENV, freePort, PARENT_PIPE_ENV, SECURITY_ENV, SETTING_ENV } from '@bench/config';
+import { CONTROL_TOKEN_ENV, freePort, MICROSERVICE_ENV, PARENT_PIPE_ENV, SECURITY_ENV, SETTING_ENV } from '@bench/config';
 import { runToken } from './control-token';
 import { APP_NAMES, type AppName, START_BOUND_MS, STOP_BOUND_MS, missingMains, type VariantRecord } from '../plan';
 import type { Failure, PathCost, PathCounters, Pinning, TcpCounters } from '../model';
@@ -70,6 +70,10 @@ export interface StartOptions {
   nodeBinary?: string;
   /** TLS between the apps (--security): the mode and the run's certificates for these servers; absent: plain. */
   security?: { mode: string; certificates: CertificateSet };
+  /** Nest's microservice transports server-b connects beside gRPC (SERVER_B_MICROSERVICES): the run's nest-* transports; default none. */
+  microservices?: readonly string[];
+  /** The brokers' URLs by variable (REDIS_URL, NATS_URL, …: libs/config BROKER_URL_ENV) for the run's broker transports. */
+  brokerEnv?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -95,7 +99,7 @@ export interface StartedApps {
   token: string;
   pids: Record<AppName, number>;
   ports: AppPorts;
-  /** Which ports the operating system picked (the others came from CLIENT_PORT, SERVER_A_PORT, SERVER_B_PORT, SERVER_A_H2_PORT). */
+  /** Which ports the operating system picked (the others came from CLIENT_PORT, SERVER_A_PORT, SERVER_B_PORT, SERVER_A_H2_PORT, SERVER_B_TCP_PORT). */
   portsFromOs: (keyof AppPorts)[];
   /** Starts it took: more than 1 when a picked port was taken before the app could listen on it. */
   portAttempts: number;
@@ -113,9 +117,18 @@ export interface AppPorts {
   serverB: number;
   /** server-a's HTTP/2 cleartext listener (transport json-h2); the Nest server-a listens on it, bare and Go do not. */
   serverAH2: number;
+  /** server-b's Nest TCP listener (transport nest-tcp); it listens only when the run has nest-tcp. */
+  serverBTcp: number;
 }
 
-const PORT_SETTING = { client: 'clientPort', serverA: 'serverAPort', serverB: 'serverBPort', serverAH2: 'serverAH2Port' } as const;
+/** The variable that sets each port. */
+const PORT_ENV: Readonly<Record<keyof AppPorts, string>> = {
+  client: SETTING_ENV.clientPort,
+  serverA: SETTING_ENV.serverAPort,
+  serverB: SETTING_ENV.serverBPort,
+  serverAH2: SETTING_ENV.serverAH2Port,
+  serverBTcp: MICROSERVICE_ENV.tcpPort,
+};
 
 /** Ports nothing listens on now, all distinct, from below the ephemeral range (libs/config freePort says why). */
 export async function freePorts(count: number): Promise<number[]> {
@@ -132,8 +145,8 @@ export async function freePorts(count: number): Promise<number[]> {
  * the caller's to retry (the app exits saying "already in use").
  */
 export async function choosePorts(env: NodeJS.ProcessEnv, slot: number): Promise<{ ports: AppPorts; fromOs: (keyof AppPorts)[] }> {
-  const keys = Object.keys(PORT_SETTING) as (keyof AppPorts)[];
-  const given = (key: keyof AppPorts) => env[SETTING_ENV[PORT_SETTING[key]]]?.trim();
+  const keys = Object.keys(PORT_ENV) as (keyof AppPorts)[];
+  const given = (key: keyof AppPorts) => env[PORT_ENV[key]]?.trim();
   const fromOs = keys.filter((key) => !given(key));
   const picked = await freePorts(fromOs.length);
   const ports = Object.fromEntries(
@@ -185,14 +198,16 @@ async function startOnce(
   logDir: string,
   pinning: Pinning,
   variant: VariantRecord,
-  { env = process.env, nodeFlags = [], placement, nodeBinary = process.execPath, security, slot = 0 }: StartOptions,
+  { env = process.env, nodeFlags = [], placement, nodeBinary = process.execPath, security, slot = 0, microservices = [], brokerEnv = {} }: StartOptions,
   ports: AppPorts,
 ): Promise<Omit<StartedApps, 'portsFromOs' | 'portAttempts'>> {
   const hosts = placement?.hosts ?? { client: '127.0.0.1', server: '127.0.0.1' };
   // A path profile's part comes first: the client's connections must be captured before it makes its first.
   const setPath = placement?.path ? await placement.path.start(ports, slot) : null;
   const dial = setPath?.dial ?? { serverA: hosts.server, serverB: hosts.server };
-  const envFor = (name: AppName): NodeJS.ProcessEnv => appEnv(name, { ...env, ...variant.env }, hosts, dial, ports, security);
+  // Each set its own namespace of patterns and queues: sets up at once share a broker, never their calls.
+  const nest = { [MICROSERVICE_ENV.serve]: microservices.join(','), [MICROSERVICE_ENV.namespace]: `bench${process.pid}-set${slot}`, ...brokerEnv };
+  const envFor = (name: AppName): NodeJS.ProcessEnv => appEnv(name, { ...env, ...variant.env, ...nest }, hosts, dial, ports, security);
   for (const main of missingMains(variant, (file) => fs.existsSync(path.join(workspaceRoot, file)))) {
     setPath?.stop();
     throw new Error(`${main} is missing: build the apps first (npx nx run-many -t build), or run npx nx run bench:all`);
@@ -257,6 +272,8 @@ function appEnv(name: AppName, base: NodeJS.ProcessEnv, hosts: { client: string;
     SERVER_A_URL: `${scheme}://${dial.serverA}:${ports.serverA}`,
     SERVER_A_H2_URL: `${scheme}://${dial.serverA}:${ports.serverAH2}`,
     SERVER_B_URL: `${dial.serverB}:${ports.serverB}`,
+    [MICROSERVICE_ENV.tcpPort]: String(ports.serverBTcp),
+    [MICROSERVICE_ENV.tcpUrl]: `${dial.serverB}:${ports.serverBTcp}`,
     ...securityEnv(security, sideOf(name)),
     // Only the client serves a control API; the servers never see the token.
     ...(name === 'client' ? { [CONTROL_TOKEN_ENV]: runToken() } : {}),

@@ -5,7 +5,7 @@ describe('choosePorts', () => {
   it('picks distinct ports below the ephemeral range (32768–60999), none held by an outgoing connection', async () => {
     const { ports, fromOs } = await choosePorts({}, 0);
     const picked = Object.values(ports);
-    expect(fromOs).toEqual(['client', 'serverA', 'serverB', 'serverAH2']);
+    expect(fromOs).toEqual(['client', 'serverA', 'serverB', 'serverAH2', 'serverBTcp']);
     expect(new Set(picked).size).toBe(picked.length);
     for (const port of picked) {
       expect(port).toBeGreaterThanOrEqual(20_000);

@@ -21,6 +21,14 @@ export const TRANSPORT_STYLE: Readonly<Record<Transport, TransportStyle>> = {
   'connect-json': { colour: '#CC79A7', dash: '6 2 1 2', marker: 'circle' },
   'connect-proto': { colour: '#D55E00', dash: '3 3', marker: 'square' },
   'connect-grpc': { colour: '#8C6D00', dash: '2 2', marker: 'square' },
+  // Nest's microservice transports (issue #42): black and Paul Tol's muted palette (also safe for colour
+  // blindness), so the family reads apart from the HTTP transports; a broker's transport is dashed.
+  'nest-tcp': { colour: '#000000', dash: null, marker: 'square' },
+  'nest-redis': { colour: '#882255', dash: '5 2', marker: 'circle' },
+  'nest-nats': { colour: '#117733', dash: '5 2', marker: 'square' },
+  'nest-rmq': { colour: '#332288', dash: '5 2', marker: 'circle' },
+  'nest-mqtt': { colour: '#AA4499', dash: '5 2', marker: 'square' },
+  'nest-kafka': { colour: '#44AA99', dash: '5 2', marker: 'circle' },
 };
 
 /**

@@ -1,0 +1,3 @@
+import { describeBrokerQuickCase } from '../quick-case';
+
+describeBrokerQuickCase('nest-redis', 'redis', ['ioredis']);

@@ -1,0 +1,3 @@
+import { describeQuickCase } from '../quick-case';
+
+describeQuickCase('nest-tcp', ['blog', 'tuned']);
