@@ -1,7 +1,7 @@
 import { ConfigError } from './config-error';
 
 /** The brokers Nest's microservice transports go through (issue #42): each transport's registration names the one it needs. */
-export const BROKER_KINDS = Object.freeze(['redis', 'nats', 'rabbitmq', 'mqtt', 'kafka'] as const);
+export const BROKER_KINDS = Object.freeze(['redis', 'nats', 'rabbitmq', 'mosquitto', 'kafka'] as const);
 export type BrokerKind = (typeof BROKER_KINDS)[number];
 
 /** Environment variable of each broker's URL, as `startBrokers` hands them out (redis://, nats://, amqp://, mqtt://, host:port list). */
@@ -9,7 +9,7 @@ export const BROKER_URL_ENV: Readonly<Record<BrokerKind, string>> = Object.freez
   redis: 'REDIS_URL',
   nats: 'NATS_URL',
   rabbitmq: 'RABBITMQ_URL',
-  mqtt: 'MQTT_URL',
+  mosquitto: 'MQTT_URL',
   kafka: 'KAFKA_BROKERS',
 });
 
@@ -18,7 +18,7 @@ const BROKER_URL_SHAPE: Readonly<Record<BrokerKind, { pattern: RegExp; example: 
   redis: { pattern: /^rediss?:\/\/[^\s/]+(\/\d+)?$/, example: 'redis://127.0.0.1:6379' },
   nats: { pattern: /^(nats|tls):\/\/[^\s/]+$/, example: 'nats://127.0.0.1:4222' },
   rabbitmq: { pattern: /^amqps?:\/\/[^\s]+$/, example: 'amqp://127.0.0.1:5672' },
-  mqtt: { pattern: /^mqtts?:\/\/[^\s/]+$/, example: 'mqtt://127.0.0.1:1883' },
+  mosquitto: { pattern: /^mqtts?:\/\/[^\s/]+$/, example: 'mqtt://127.0.0.1:1883' },
   kafka: { pattern: /^[^\s,:/]+:\d{1,5}(,[^\s,:/]+:\d{1,5})*$/, example: '127.0.0.1:9092' },
 });
 
@@ -51,7 +51,7 @@ export const DEFAULT_MICROSERVICES: Readonly<MicroserviceSettings> = Object.free
   serve: Object.freeze([]) as readonly string[],
   tcpPort: 3004,
   tcpUrl: '127.0.0.1:3004',
-  brokers: Object.freeze({ redis: null, nats: null, rabbitmq: null, mqtt: null, kafka: null }),
+  brokers: Object.freeze({ redis: null, nats: null, rabbitmq: null, mosquitto: null, kafka: null }),
   namespace: '',
 });
 

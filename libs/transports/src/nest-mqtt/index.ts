@@ -7,5 +7,5 @@ import { nestMqttServer } from './server';
 export const NEST_MQTT: TransportDefinition = {
   nest: ({ settings, grpc }) => new NestMqttTransport(settings, serverBMetrics(grpc)),
   server: nestMqttServer,
-  broker: 'mqtt',
+  broker: 'mosquitto',
 };

@@ -5,7 +5,7 @@ import type { MicroserviceClientOptions } from '../common/microservice-transport
 
 /** Nest's MQTT transport options for the broker at MQTT_URL (Nest's and MQTT.js's defaults otherwise: QoS 0). */
 export function mqttOptions(settings: Settings): { ok: true; options: { url: string } } | { ok: false; reason: string } {
-  const url = brokerUrl(settings.microservices.brokers.mqtt, BROKER_URL_ENV.mqtt);
+  const url = brokerUrl(settings.microservices.brokers.mosquitto, BROKER_URL_ENV.mosquitto);
   return url.ok ? { ok: true, options: { url: url.url } } : url;
 }
 

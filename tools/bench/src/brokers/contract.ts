@@ -2,9 +2,10 @@
 // and where it comes from (its record), and how one instance of it is configured, started, read and
 // stopped for a run (its launch). start.ts turns a launch into a running Broker.
 
-/** The brokers the bench starts, in the order of their transports. */
-export const BROKER_KINDS = ['redis', 'nats', 'rabbitmq', 'mosquitto', 'kafka'] as const;
-export type BrokerKind = (typeof BROKER_KINDS)[number];
+import type { BrokerKind } from '@bench/config';
+
+// The brokers the bench starts are the ones the transports name (libs/config's BROKER_KINDS).
+export { BROKER_KINDS, type BrokerKind } from '@bench/config';
 
 /** A Debian package pinned to the exact version `apt-get install pkg=version` takes. */
 export interface DebianPackage {

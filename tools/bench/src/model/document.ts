@@ -25,6 +25,16 @@ export interface NetworkRecord {
    * its first set's; each set's is in settings.startedApps[].path); absent for a bare network.
    */
   path?: NetworkPathRecord;
+  /** The brokers the run started across it for its Nest transports, by kind (run/run-brokers.ts); absent without any. */
+  brokers?: Record<string, BrokerRunRecord>;
+}
+
+/** One broker as a run started it: its version read from it, where it listened, and the settings that matter. */
+export interface BrokerRunRecord {
+  version: string;
+  address: string;
+  placement: string;
+  config: Record<string, string | number | boolean>;
 }
 
 /** What results read of a path's record (network/path/path.ts writes more). */

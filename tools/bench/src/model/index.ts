@@ -6,7 +6,7 @@ export { BLOG_TRANSPORTS, SCHEMA_VERSION, TRANSPORTS, type BenchProvenance, type
 export { addPathCounters, dnsCountsBetween, emptyDnsCounts, NO_PATH_COUNTERS, pathCountersBetween, TCP_COUNTER_NAMES, type DnsCounts, type EnvoyCounters, type PathCounters, type TcpCounters } from './path-counters';
 export { cellLabel, plannedCells } from './planned-cells';
 export { describePath, pathChanges, type PathRecord } from './path-record';
-export { presetOf, type CalibrationRecord, type NetworkRecord, type Provenance, type ResultsDocument, type Settings } from './document';
+export { presetOf, type BrokerRunRecord, type CalibrationRecord, type NetworkRecord, type Provenance, type ResultsDocument, type Settings } from './document';
 export type { AppRuntime, AppRuntimeRecord, Pinning, QuietRule, QuietWaits, RuntimeProvenance, SetEvent } from './run-records';
 export { collectProvenance } from './provenance';
 export { withoutKeyMaterial } from './key-material';

@@ -5,8 +5,7 @@ import { DEADLINE_RULE } from './deadlines';
 import { BLOG_TRANSPORTS, TRANSPORTS, type CaseRecord, type Transport } from '../model';
 import { PRESETS, type Preset } from './presets';
 import type { PathProfile } from '../network/path';
-import { BROKER_URL_ENV, TUNINGS, type SecurityRecord } from '@bench/config';
-import { brokersOf } from '@bench/transports';
+import { TUNINGS, type SecurityRecord } from '@bench/config';
 import { ablationIds, selectVariants, servedTransports, VARIANTS, type VariantRecord } from './variants';
 import { DEFAULT_RUNTIME, type RuntimeRecord } from './runtimes';
 import { profileOption, runAxesOf, RUN_OPTIONS, type RunAxes } from './run-options';
@@ -177,7 +176,6 @@ export function optionsOf({ values, help }: CommandLine<typeof BENCH_ALL_OPTIONS
   const preset = PRESETS[values.profile];
   const cases = casesOf(values.cases ?? preset.cases);
   const transports = transportsOf(values.transports);
-  checkBrokers(transports);
   const variants = variantsOf(values.variants, values.ablate ?? [], cases, transports);
   const clientUrl = clientUrlOf(values['client-url'] ?? null, variants);
   const forks = values.forks ?? null;
@@ -230,18 +228,6 @@ function transportsOf(transports: readonly string[]): Transport[] {
     throw new UsageError(`--transports must list some of ${TRANSPORTS.join(', ')}, got ${JSON.stringify(transports.join(','))}`);
   }
   return transports as Transport[];
-}
-
-/**
- * The brokers the transports go through must be given, until the run starts its own (issue #42 item 2):
- * each by its URL's variable in the bench's environment (REDIS_URL, NATS_URL, RABBITMQ_URL, MQTT_URL,
- * KAFKA_BROKERS), which every app of the run inherits.
- */
-function checkBrokers(transports: readonly Transport[], env: NodeJS.ProcessEnv = process.env): void {
-  const missing = brokersOf(transports).filter((kind) => !env[BROKER_URL_ENV[kind]]?.trim());
-  if (missing.length === 0) return;
-  const named = missing.map((kind) => `${kind} (${BROKER_URL_ENV[kind]})`).join(', ');
-  throw new UsageError(`--transports: ${transports.filter((t) => brokersOf([t]).some((k) => missing.includes(k))).join(', ')} go through a broker; give its URL: ${named}`);
 }
 
 /** --variants and --ablate's variants, each able to serve the transports and cases asked of it. */

@@ -35,6 +35,8 @@ export interface VariantContext {
   node?: NodeBinary;
   /** The run's certificates (--security tls / mtls); absent when every visit is plain. */
   certificates?: RunCertificates;
+  /** The URLs of the brokers the bench started across this network (REDIS_URL, …: run-brokers.ts); none without. */
+  brokerEnv?: Record<string, string>;
 }
 
 /** Records what every app of a just-started set runs on, under provenance.runtimes[runtime].apps[variant]. */
@@ -80,7 +82,7 @@ async function startSet(planned: Visit, slot: number, variant: VariantRecord, ct
     const nodeFlags = planned.visits > Math.max(1, planned.forks) ? KEEP_WARM_NODE_FLAGS : [];
     // server-b connects the run's Nest microservice transports (nest-tcp, …) beside gRPC; none in a run without them.
     const microservices = options.transports.filter((t) => MICROSERVICE_TRANSPORT_NAMES.includes(t));
-    apps = await startApps(ctx.workspaceRoot, logDir, pinning, variant, { slot, nodeFlags, placement: ctx.placement, nodeBinary: ctx.node?.path, security: securityFor(planned, ctx), microservices });
+    apps = await startApps(ctx.workspaceRoot, logDir, pinning, variant, { slot, nodeFlags, placement: ctx.placement, nodeBinary: ctx.node?.path, security: securityFor(planned, ctx), microservices, brokerEnv: ctx.brokerEnv });
     if (variant.runtime === 'node') recordAppRuntimes(doc, planned.runtime, ctx.node, variant.id, apps.pids);
     ((doc.settings.startedApps ??= {})[variant.id] ??= []).push({
       network: planned.network,

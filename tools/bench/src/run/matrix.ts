@@ -7,6 +7,7 @@ import { runVariant, type VariantContext } from './app-sets';
 import type { Placement } from './apps';
 import { hasTaskset, planPinning } from './pinning';
 import { acrossNetwork } from './network-runs';
+import { brokersCannotRun, brokersToStart } from './run-brokers';
 import { describeDuration, prepareVariant, WORKSPACE_ROOT } from './matrix-prepare';
 import { describeSettings } from './matrix-settings';
 import type { Experiment, ExperimentFolder, ExperimentOptions, FolderRun, Slice } from './experiment';
@@ -17,9 +18,9 @@ import { SCHEMA_VERSION, type Visit, type RunDocument, collectProvenance, toCell
 import { cellLabel, plannedCells } from '../model';
 import { RunCertificates, opensslMissing } from '../security';
 
-/** Why the run's TLS cannot be had here (no openssl), or null. */
+/** Why the run cannot be had here (TLS without openssl, a broker its transports need not installed), or null. */
 export function matrixCannotRun(options: BenchOptions): string | null {
-  return options.securities.some((s) => s.tls) ? opensslMissing() : null;
+  return (options.securities.some((s) => s.tls) ? opensslMissing() : null) ?? (options.clientUrl ? null : brokersCannotRun(options.transports));
 }
 
 /** The frame's options for bench:all's axes. */
@@ -73,13 +74,19 @@ function openMatrix(options: BenchOptions, argv: readonly string[], run: FolderR
   const certificates = options.securities.some((s) => s.tls) ? new RunCertificates() : undefined;
   if (certificates) run.keep(() => certificates.remove());
   const remaining = () => plan.filter((p) => !(p.variant in skipped));
+  // The brokers the network's sets of apps reach (run-brokers.ts): set for each network by acrossNetwork.
+  const brokers = options.clientUrl ? [] : brokersToStart(options.transports);
+  let brokerEnv: Record<string, string> = {};
   return {
     doc,
     across: (network, inner) => {
-      return acrossNetwork(network, remaining().filter((p) => p.network === network.name), doc, hooks.runner, run.save, inner);
+      return acrossNetwork(network, remaining().filter((p) => p.network === network.name), doc, hooks.runner, run.save, brokers, (placement, env) => {
+        brokerEnv = env;
+        return inner(placement);
+      });
     },
     measure: async (slice) => {
-      const context: VariantContext = { workspaceRoot: WORKSPACE_ROOT, options, doc, runDir: run.runDir, pinning: doc.provenance.pinning!, signal: run.signal, hooks: hooks.runner, save: run.save, placement: slice.placement, node: slice.node, certificates };
+      const context: VariantContext = { workspaceRoot: WORKSPACE_ROOT, options, doc, runDir: run.runDir, pinning: doc.provenance.pinning!, signal: run.signal, hooks: hooks.runner, save: run.save, placement: slice.placement, node: slice.node, certificates, brokerEnv };
       await measureVariants(options, plan, skipped, slice, context);
     },
     close: () => {

@@ -10,6 +10,8 @@ import { checkPrerequisites, usesStage, type Stage } from '../network/stage';
 import { dialledHosts, joinPath, pathPrerequisites, startMesh, startNames, type NamesPart, type PathProfile } from '../network/path';
 import { calibratedRttMs, checkedPath, networkRecord, onStage, StageFailure } from './on-stage';
 import type { RunnerHooks } from '../measure';
+import type { BrokerKind } from '@bench/config';
+import { startRunBrokers, type RunBrokers } from './run-brokers';
 
 /** Refuses the run at once when a profile needs what this machine lacks (root, iptables, the delayer, dnsmasq). */
 export function checkNetworks(networks: readonly PathProfile[]): void {
@@ -62,17 +64,36 @@ export async function acrossNetwork(
   doc: RunDocument,
   hooks: RunnerHooks,
   save: () => void,
-  measure: (placement: Placement | undefined) => Promise<void>,
+  brokers: readonly BrokerKind[],
+  measure: (placement: Placement | undefined, brokerEnv: Record<string, string>) => Promise<void>,
 ): Promise<void> {
   const record = networkRecord(path.network);
   (doc.provenance.networks ??= {})[path.name] = record;
-  if (!usesStage(path.network)) {
+  const withBrokers = async (stage: Stage | undefined, placement: Placement | undefined) => {
+    if (brokers.length === 0) return measure(placement, {});
+    let started: RunBrokers;
+    try {
+      started = await startRunBrokers(brokers, stage);
+    } catch (error) {
+      record.refused = `network ${path.name}: the brokers did not start: ${errorText(error)}`;
+      save();
+      throw new StageFailure({ kind: 'start', message: record.refused });
+    }
+    record.brokers = started.records;
     save();
-    return measure(undefined);
-  }
+    try {
+      await measure(placement, started.env);
+    } finally {
+      await started.stop();
+    }
+  };
   try {
-    await onStage(path.network, record, (line) => process.stderr.write(`bench: ${line}\n`), save, async (stage) => {
-      if (path.features.length === 0) return measure(stage);
+    if (!usesStage(path.network)) {
+      save();
+      return await withBrokers(undefined, undefined);
+    }
+    await onStage(path.network, record, (line) => process.stderr.write(`bench: ${line}\n`), save, { broker: brokers.length > 0 }, async (stage) => {
+      if (path.features.length === 0) return withBrokers(stage, stage);
       let names: NamesPart | null;
       try {
         names = await startNames(stage, path);
@@ -82,7 +103,7 @@ export async function acrossNetwork(
         throw new StageFailure({ kind: 'start', message: record.refused });
       }
       try {
-        await measure(pathPlacement(stage, path, names, calibratedRttMs(record), doc, save));
+        await withBrokers(stage, pathPlacement(stage, path, names, calibratedRttMs(record), doc, save));
       } finally {
         names?.stop();
       }

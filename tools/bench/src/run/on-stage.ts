@@ -24,14 +24,14 @@ export function networkRecord(network: NetworkProfile): NetworkRecord {
  * calibration achieved and the delayer's CPU over `use` (`save` after each). A stage that cannot start
  * or calibrate, or refuses, is recorded as refused and thrown as a StageFailure.
  */
-export async function onStage<T>(network: NetworkProfile, record: NetworkRecord, log: (line: string) => void, save: () => void, use: (stage: Stage) => Promise<T>): Promise<T> {
+export async function onStage<T>(network: NetworkProfile, record: NetworkRecord, log: (line: string) => void, save: () => void, parts: { broker?: boolean }, use: (stage: Stage) => Promise<T>): Promise<T> {
   const refuse = (message: string): never => {
     record.refused = message;
     save();
     throw new StageFailure({ kind: 'start', message });
   };
   let stage: Stage;
-  const started = startStage(network, { runId: `${process.pid}` });
+  const started = startStage(network, { runId: `${process.pid}`, broker: parts.broker === true });
   try {
     log(`building the ${network.name} network stage …`);
     stage = await withinBound(started, STAGE_BOUND_MS, 'building the stage');

@@ -107,7 +107,7 @@ async function acrossStage<S extends Record<string, number>, R>(definition: Suit
   if (!usesStage(network)) return inner(undefined);
   const record = networkRecord(network);
   doc.provenance = { ...doc.provenance, networks: { [pathProfile.name]: record } };
-  await onStage(network, record, run.log, run.save, async (stage) => {
+  await onStage(network, record, run.log, run.save, {}, async (stage) => {
     const release = run.keep(() => stage.stop());
     // Every suite's page prints the setup note: it says across what the calls went, and how.
     if (definition.needsServers) doc.settings.cores +=
