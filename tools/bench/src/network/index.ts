@@ -17,7 +17,7 @@ export {
   type DelayTrim,
 } from './stage';
 export { cleanupLeftovers, type CleanupReport } from './cleanup';
-export { parseTcpCounters, readTcpCounters, TCP_COUNTER_FILES } from './tcp-counters';
+export { parseTcpCounters, readHostTcpCounters, readTcpCounters, TCP_COUNTER_FILES } from './tcp-counters';
 export { judge, bulkBytesFor, allowedRttErrorMs, type Achieved, type Expected, type Verdict } from './calibration';
 export { NAMESPACE_PREFIX, topologyFor, type StageHost, type Topology, type TcpSettings } from './topology';
 export { readLock, isHeld, lockPath, type LockInfo } from './lock';
