@@ -88,11 +88,21 @@ function synMechanism(groups: readonly ModeGroup[], tcp: Partial<TcpCounters> | 
   return { kind: 'syn-retransmission', slowCalls: slow.calls, synRetrans: tcp.synRetrans, listenOverflows: tcp.listenOverflows ?? 0, backlog: backlogOf(cell), extraMsPerCall: (apart * slow.calls) / calls };
 }
 
+/**
+ * One mode whose every call paid: each took the initial RTO or longer, and the SYN retransmissions are at
+ * least one per call (run 2026-11-28T21-44-58Z's ②-3 JSON: 3 calls of ≈ 1.2 s, 696 of them).
+ */
+function everyCallPaid(only: ModeGroup, tcp: Partial<TcpCounters> | null | undefined, cell: Pick<Cell, 'variant' | 'transport'>): CellModes['mechanism'] {
+  if (!tcp || tcp.synRetrans === undefined || tcp.synRetrans < only.calls || only.lowMs < INITIAL_RTO_MS) return null;
+  return { kind: 'syn-retransmission', slowCalls: only.calls, synRetrans: tcp.synRetrans, listenOverflows: tcp.listenOverflows ?? 0, backlog: backlogOf(cell), extraMsPerCall: INITIAL_RTO_MS };
+}
+
 /** The mechanism in words: "10 of 23 calls paid a 1-s SYN retransmission: the accept queue (backlog 511) overflowed 1,781 times". */
 export function mechanismText(m: NonNullable<CellModes['mechanism']>, calls: number): string {
   const queue = m.backlog === null ? 'the accept queue' : `the accept queue (backlog ${count(m.backlog)})`;
   const why = m.listenOverflows > 0 ? `${queue} overflowed ${count(m.listenOverflows)} time${m.listenOverflows === 1 ? '' : 's'}` : 'SYNs were lost with no listen overflow counted';
-  return `${count(m.slowCalls)} of ${count(calls)} calls paid a ${INITIAL_RTO_MS / 1000}-s SYN retransmission: ${why} (${count(m.synRetrans)} SYN retransmissions)`;
+  const who = m.slowCalls === calls ? `every one of its ${count(calls)} calls` : `${count(m.slowCalls)} of ${count(calls)} calls`;
+  return `${who} paid a ${INITIAL_RTO_MS / 1000}-s SYN retransmission: ${why} (${count(m.synRetrans)} SYN retransmissions)`;
 }
 
 /** A cell's modes, the mechanism when the counters show it, and the note the reports print; null for a failed cell or one without calls. */
@@ -100,7 +110,10 @@ export function cellModes(cell: Pick<Cell, 'ok' | 'samplesMs' | 'variant' | 'tra
   if (!cell.ok || cell.samplesMs.length === 0) return null;
   const modes = detectModes(cell.samplesMs);
   const calls = cell.samplesMs.length;
-  if (modes.groups.length === 1) return { ...modes, mechanism: null, note: 'one mode' };
+  if (modes.groups.length === 1) {
+    const mechanism = everyCallPaid(modes.groups[0], cell.pathCounters?.tcp, cell);
+    return { ...modes, mechanism, note: mechanism ? `one mode; ${mechanismText(mechanism, calls)}` : 'one mode' };
+  }
   const mechanism = synMechanism(modes.groups, cell.pathCounters?.tcp, cell, calls);
   const [fast, slow] = modes.groups;
   const groups = `two modes: ${count(fast.calls)} calls at ≈ ${ms(fast.centreMs)} ms, ${count(slow.calls)} at ≈ ${ms(slow.centreMs)} ms`;

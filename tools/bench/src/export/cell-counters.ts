@@ -56,11 +56,11 @@ export function cellCounterCells(r: TcpCounterRow): string[] {
   return [r.network, r.variant, r.case, r.transport, modesText(r), over, ...tcp, visits];
 }
 
-/** The two-mode cells' notes: "②-3 json (blog): two modes: …; 10 of 23 calls paid a 1-s SYN retransmission: …". */
+/** The notes of cells with two modes or a mechanism: "②-3 json (blog): two modes: …; 10 of 23 calls paid a 1-s SYN retransmission: …". */
 export function modeNotes(results: readonly Cell[]): string[] {
   return results.flatMap((r) => {
     const m = cellModes(r);
-    return m && m.groups.length > 1 ? [`${r.case} ${r.transport} (${r.variant}${r.network && r.network !== 'loopback' ? `, ${r.network}` : ''}): ${m.note}`] : [];
+    return m && (m.groups.length > 1 || m.mechanism) ? [`${r.case} ${r.transport} (${r.variant}${r.network && r.network !== 'loopback' ? `, ${r.network}` : ''}): ${m.note}`] : [];
   });
 }
 

@@ -25,7 +25,7 @@ export function renderRunEnd(doc: RunDocument, { folder, files, failures }: RunE
   const disturbed = describeDisturbedVisits(doc.results);
   const modes = modeNotes(doc.results);
   return {
-    stdout: `\n${renderVerdictSection(withoutAblations(doc.results)).join('\n')}\n${modes.length ? `Cells whose calls fall into two groups:\n${modes.map((n) => `- ${n}`).join('\n')}\n\n` : ''}Every cell with its CI and the blog's figure: ${folder}/results.md\n\n`,
+    stdout: `\n${renderVerdictSection(withoutAblations(doc.results)).join('\n')}\n${modes.length ? `Modes, and what the kernel's TCP counters explain:\n${modes.map((n) => `- ${n}`).join('\n')}\n\n` : ''}Every cell with its CI and the blog's figure: ${folder}/results.md\n\n`,
     stderr:
       `${failures ? failures + '\n' : ''}${disturbed ? `bench: ${disturbed}\n` : ''}bench: ${doc.results.length - failed} ok, ${failed} failed${doc.incomplete ? ', run incomplete' : ''}; ` +
       `results in ${folder}/ (${files})\n`,

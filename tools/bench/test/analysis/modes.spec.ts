@@ -64,7 +64,11 @@ describe("a cell's modes and the counters that moved with them", () => {
 
   it('says one mode where nothing was dropped, and leaves two modes unexplained when no counter moved', () => {
     expect(cellModes(cell('grpc', RECORDED_GRPC, quiet))!.note).toBe('one mode');
+    // One fast call among 17: one mode, not every call at the RTO or more.
     expect(cellModes(cell('json', RECORDED_ALL_SLOW, overflowed))!.note).toBe('one mode');
+    // Run 2026-11-28T21-44-58Z (quick): its 3 ②-3 JSON calls all ≈ 1.2 s, 696 SYN retransmissions over them.
+    const allPaid = cellModes(cell('json', [1219.4, 1188.3, 1193.1], { ...quiet, listenOverflows: 696, listenDrops: 696, synRetrans: 696 }))!;
+    expect(allPaid.note).toBe('one mode; every one of its 3 calls paid a 1-s SYN retransmission: the accept queue (backlog 511) overflowed 696 times (696 SYN retransmissions)');
     expect(cellModes(cell('json', RECORDED_JSON, quiet))!.note).toMatch(/^two modes: .*; no TCP counter moved with them$/);
     expect(cellModes(cell('json', RECORDED_JSON, null))!.note).toMatch(/; no TCP counters recorded$/);
     // Fewer SYN retransmissions than slow calls do not account for them.
@@ -91,6 +95,6 @@ describe("a cell's modes and the counters that moved with them", () => {
     const json = rows.map((r) => r.split(',')).find((c) => c[0] === 'summary' && c[6] === 'json')!;
     const column = (name: string) => json[header.split(',').indexOf(name)];
     expect([column('modes'), column('mode_groups'), column('tcp_syn_retrans'), column('tcp_listen_overflows')]).toEqual(['2', '3x236.6 16x1178.65', '1781', '1781']);
-    expect(renderRunEnd(run, { folder: 'results/x', files: 'results.md', failures: null }).stdout).toContain('Cells whose calls fall into two groups:\n- ②-3 json (blog): two modes');
+    expect(renderRunEnd(run, { folder: 'results/x', files: 'results.md', failures: null }).stdout).toContain("Modes, and what the kernel's TCP counters explain:\n- ②-3 json (blog): two modes");
   });
 });
