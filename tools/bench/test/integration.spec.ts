@@ -130,7 +130,7 @@ describe('bench:all (built apps, quick profile)', () => {
       expect(r.disturbance).toEqual([expect.objectContaining({ visit: 1, outsideShare: expect.any(Number), stealShare: expect.any(Number) })]);
     }
     expect(md).toContain('## Modes and kernel TCP counters per cell');
-    expect(md).toMatch(/\| ①-1 \| json \| (one mode|.+ ms; .+ ms) \| 2 timed calls \(host\) \| \d/);
+    expect(md).toMatch(/\| ①-1 \| json \| loopback \| (one mode|.+ ms; .+ ms) \| 2 timed calls \(host\) \| \d/);
     expect(md).toMatch(/- disturbance: \**\d+ of 5 visits disturbed/);
     expect(result.stderr).toMatch(/bench: \d+ of 5 visits disturbed/);
     const html = fs.readFileSync(path.join(runDir, 'report.html'), 'utf8');

@@ -15,10 +15,10 @@ export const CELL_COUNTERS_NOTE =
   "retransmission timeout, 1 s (SYN retransmissions). TW reused / reuse failed: TIME_WAIT ports taken for new connections, and " +
   `SYN-ACKs the timestamp check refused on them (PAWSActive). Visits disturbed: other processes and steal above ${(DISTURBED_SHARE * 100).toFixed(0)} % of the machine's CPU (docs/method.md#disturbance).`;
 export const CELL_COUNTERS_HEADER = [
-  'network',
   'variant',
   'case',
   'transport',
+  'network',
   'modes',
   'counted over',
   'listen overflows',
@@ -53,7 +53,7 @@ export function cellCounterCells(r: TcpCounterRow): string[] {
   const over = r.ok ? `${count(r.calls)} timed call${r.calls === 1 ? '' : 's'}${r.host && r.tcp ? ' (host)' : ''}` : 'calls up to the failure';
   const tcp = TCP_COLUMNS.map((k) => (r.tcp?.[k] === undefined ? '–' : count(r.tcp[k]!)));
   const visits = r.visits === null ? '–' : `${count(r.visits.disturbed)} of ${count(r.visits.recorded)}`;
-  return [r.network, r.variant, r.case, r.transport, modesText(r), over, ...tcp, visits];
+  return [r.variant, r.case, r.transport, r.network, modesText(r), over, ...tcp, visits];
 }
 
 /** The notes of cells with two modes or a mechanism: "②-3 json (blog): two modes: …; 10 of 23 calls paid a 1-s SYN retransmission: …". */

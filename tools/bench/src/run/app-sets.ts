@@ -254,8 +254,9 @@ export async function runVariant(visits: readonly Visit[], variant: VariantRecor
         probe: probeMachine,
         pathMeter: ctx.placement?.delayerCpu,
         pathCounters: countersOf(live, ctx.placement),
-        // The run's processes: the bench and everything below it (its apps, their children, the stage's helpers).
-        cpu: () => readCpu([process.pid]),
+        // The run's processes: the bench and everything below it (its apps, their children, the stage's helpers);
+        // apps the bench did not start (--client-url) are not known to be the run's, so nothing is recorded.
+        ...(live.apps ? { cpu: () => readCpu([process.pid]) } : {}),
       });
       if (!broken && index === visits.length - 1) await clientPath.measure(live, 'after');
       if (broken) await retire(state, key, broken, (last.get(key) ?? -1) > index);
