@@ -1,8 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { parseBulkRequest, processSampler, type Settings } from '@bench/config';
-import { encodeSamplesSliced, GRPC_SERVER_OPTIONS, grpcCallSignalFor, malformedReason, observeSampleCodec, samplePackageDefinition, type BulkChunk, type BulkRequest__Output, type GetSamplesParam__Output, type ReadRequest__Output } from '@bench/proto';
-import { noteAbandoned } from '@bench/samples';
-import { parseIntField } from '@bench/validation';
+import { GRPC_SERVER_OPTIONS, observeSampleCodec, samplePackageDefinition, type BulkChunk, type BulkRequest__Output, type ReadRequest__Output } from '@bench/proto';
+import { addSampleService } from '@bench/transports';
 
 type Services = {
   sample: { SampleService: { service: grpc.ServiceDefinition } };
@@ -37,28 +36,8 @@ export function createGrpcServer(settings: Settings): grpc.Server {
   observeSampleCodec({ encoded: (_bytes, ms) => sampler.addPhase('encode', ms) });
   const services = grpc.loadPackageDefinition(samplePackageDefinition()) as unknown as Services;
   const server = new grpc.Server({ ...GRPC_SERVER_OPTIONS });
-  server.addService(services.sample.SampleService.service, {
-    GetSamples: (call: grpc.ServerUnaryCall<GetSamplesParam__Output, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-      const malformed = malformedReason(call.request);
-      if (malformed) {
-        return callback({ code: grpc.status.INVALID_ARGUMENT, details: `request is not a valid GetSamplesParam message: ${malformed} [request: type]` });
-      }
-      const count = parseIntField('count', call.request.count, { min: 1, max: settings.maxRows });
-      if (!count.ok) {
-        return callback({ code: grpc.status.INVALID_ARGUMENT, details: `${count.error.message} [count: ${count.error.rule}]` });
-      }
-      // Built and encoded a slice at a time, stopped by the call's deadline or its cancellation (as server-b's).
-      const signal = grpcCallSignalFor(count.value, call);
-      encodeSamplesSliced(count.value, signal, 'proto-loader', (phase, ms) => sampler.addPhase(phase, ms)).then(
-        (bytes) => callback(null, bytes),
-        (error: unknown) => {
-          if (!signal.aborted) return callback({ code: grpc.status.INTERNAL, details: String(error) });
-          noteAbandoned(`server-b GetSamples reply of ${count.value} rows`, signal.reason);
-          callback({ code: grpc.status.CANCELLED, details: (signal.reason as Error).message });
-        },
-      );
-    },
-  });
+  // The blog's GetSamples as server-b serves it: the grpc folder's server binding (libs/transports).
+  addSampleService(server, services.sample.SampleService.service, settings, (phase, ms) => sampler.addPhase(phase, ms));
   server.addService(services.grpc.health.v1.Health.service, {
     Check: (_call: unknown, callback: grpc.sendUnaryData<unknown>) => callback(null, { status: 'SERVING' }),
   });

@@ -1,20 +1,9 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { pipeline } from 'node:stream';
-import { limitHttp1Connections, logTlsStates, parseBulkRequest, processSampler, serverTlsOptions, type Settings } from '@bench/config';
-import {
-  acceptsNdjson,
-  buildRows,
-  callerSignal,
-  DEADLINE_HEADER,
-  jsonRowsStream,
-  NDJSON_MEDIA_TYPE,
-  ndjsonRowStream,
-  parseDeadlineHeader,
-  WHOLE_REPLY_MAX_ROWS,
-  samplesJsonLength,
-} from '@bench/samples';
-import { parseIntField } from '@bench/validation';
+import { limitHttp1Connections, logTlsStates, parseBulkRequest, processSampler, type Settings } from '@bench/config';
+import { acceptsNdjson, buildRows, callerSignal, DEADLINE_HEADER, parseDeadlineHeader } from '@bench/samples';
+import { JSON_MEDIA_TYPE, JSON_ROWS_PATH, jsonRowsReply, listenerTls, rowCountOf } from '@bench/transports';
 import { sendJson } from './http-util';
 
 /**
@@ -25,7 +14,7 @@ export function createJsonServer(settings: Settings): Server {
   const sampler = processSampler();
   const handler: RequestListener = (req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');
-    const match = /^\/server-a\/([^/]*)$/.exec(url.pathname);
+    const match = JSON_ROWS_PATH.exec(url.pathname);
     if (req.method !== 'GET') return sendJson(res, 405, { statusCode: 405, error: 'Method Not Allowed' });
     if (url.pathname === '/health') return sendJson(res, 200, { status: 'SERVING', service: 'server-a' });
     if (url.pathname === '/metrics') return sendJson(res, 200, sampler.read(url.searchParams.get('resetPeak') === 'true'));
@@ -37,20 +26,16 @@ export function createJsonServer(settings: Settings): Server {
       return void res.end(Buffer.alloc(bulk.value.bytes));
     }
     if (!match) return sendJson(res, 404, { statusCode: 404, error: 'Not Found', message: `no route ${url.pathname}` });
-    const count = parseIntField('count', safeDecode(match[1]), { min: 1, max: settings.maxRows });
+    const count = rowCountOf(safeDecode(match[1]), settings);
     if (!count.ok) return sendJson(res, 400, { statusCode: 400, error: 'Bad Request', ...count.error });
     // Made only for the replies large enough to stop part-way: small ones pay nothing for it.
     const signal = () => callerSignal(parseDeadlineHeader(req.headers[DEADLINE_HEADER]), res);
-    if (acceptsNdjson(req.headers.accept)) {
-      // Streamed as the tuned server-a streams it (stream-json-replies): paced by the socket, stopped by the caller's deadline or its going.
-      res.writeHead(200, { 'content-type': NDJSON_MEDIA_TYPE });
-      return void pipeline(ndjsonRowStream(count.value, (phase, ms) => sampler.addPhase(phase, ms), undefined, signal()), res, () => undefined);
-    }
-    if (count.value > WHOLE_REPLY_MAX_ROWS) {
-      // The same bytes, produced a slice at a time as the socket takes them; stopped by the caller's deadline or its going (as server-a's).
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': samplesJsonLength(count.value) });
-      const rows = jsonRowsStream(count.value, { signal: signal(), phases: (phase, ms) => sampler.addPhase(phase, ms), what: 'server-a JSON reply' });
-      return void pipeline(rows, res, () => undefined);
+    // NDJSON streamed as the tuned server-a streams it (stream-json-replies), or a large reply's same bytes a
+    // slice at a time: paced by the socket, stopped by the caller's deadline or its going (json/server.ts).
+    const reply = jsonRowsReply(count.value, { ndjson: acceptsNdjson(req.headers.accept), signal, phases: (phase, ms) => sampler.addPhase(phase, ms) });
+    if (reply.kind !== 'whole') {
+      res.writeHead(200, { 'content-type': reply.type, ...(reply.kind === 'sliced' ? { 'content-length': reply.length } : {}) });
+      return void pipeline(reply.stream, res, () => undefined);
     }
     const built = performance.now();
     const samples = buildRows(count.value);
@@ -58,7 +43,7 @@ export function createJsonServer(settings: Settings): Server {
     sampler.addPhase('build', encoded - built);
     const text = Buffer.from(JSON.stringify({ samples }));
     sampler.addPhase('encode', performance.now() - encoded);
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': text.length });
+    res.writeHead(200, { 'content-type': JSON_MEDIA_TYPE, 'content-length': text.length });
     res.end(text);
   };
   const server = settings.security.mode === 'plain' ? createServer(handler) : secureServer(settings, handler);
@@ -68,7 +53,7 @@ export function createJsonServer(settings: Settings): Server {
 
 /** An https.Server: the same fields node:http's has (timeouts, closeIdleConnections), typed as one for the shared limits. */
 function secureServer(settings: Settings, handler: RequestListener): Server {
-  const server = createTlsServer({ ...serverTlsOptions(settings.security, ['http/1.1']), handshakeTimeout: settings.handshakeTimeoutMs }, handler);
+  const server = createTlsServer(listenerTls(settings, ['http/1.1']), handler);
   logTlsStates(server, 'server-a');
   return server as unknown as Server;
 }

@@ -3,14 +3,14 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { CONNECTION_LIMITS, isTuned, limitHttp1Connections, listenBacklogFor, limitHttp2Sessions, logTlsStates, processSampler, REPLY_LIMIT, REQUEST_LIMITS, serverTlsOptions, type Settings } from '@bench/config';
+import { isTuned, limitHttp1Connections, listenBacklogFor, limitHttp2Sessions, logTlsStates, processSampler, REPLY_LIMIT, REQUEST_LIMITS, type Settings } from '@bench/config';
 import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
 import { connectSample, PROTOBUF_MEDIA_TYPE } from '@bench/proto';
+import { CONNECT_GRPC_SERVER, CONNECT_JSON_SERVER, CONNECT_PROTO_SERVER, connectServing, jsonH2ListenerOptions, listenerTls } from '@bench/transports';
 import { AppModule } from './app.module';
 import { closeAgedConnections } from './connection-age';
 import { refuseCompressedBodies } from './body-formats';
 import { cappedGzip } from './connect-compression';
-import { connectRoutes } from './connect-samples';
 import { answerParseErrorsAsInvalidArgument } from './connect-parse-errors';
 
 /** Server keep-alive for the tuned variant: longer than the tuned client's 60 s idle timeout. */
@@ -28,7 +28,7 @@ export async function createServerA(settings: Settings): Promise<INestApplicatio
   const bodyLimit = REQUEST_LIMITS.http.bytes;
   if (isTuned(settings.variant, 'fastify-adapter')) {
     const keepAlive = isTuned(settings.variant, 'long-keep-alive') ? { keepAliveTimeout: KEEP_ALIVE_MS } : {};
-    const https = settings.security.mode === 'plain' ? {} : { https: httpsOptions(settings, ['http/1.1']) };
+    const https = settings.security.mode === 'plain' ? {} : { https: listenerTls(settings, ['http/1.1']) };
     const adapter = fastify(new FastifyAdapter({ ...keepAlive, bodyLimit, ...https }));
     refuseCompressedBodies(adapter.getInstance());
     limitHttp1Connections(adapter.getInstance().server, settings.handshakeTimeoutMs);
@@ -37,7 +37,7 @@ export async function createServerA(settings: Settings): Promise<INestApplicatio
     return NestFactory.create<NestFastifyApplication>(AppModule.register(settings, 'fastify'), adapter, { logger: LOGGER });
   }
   // bodyParser false: only the parsers below, not Nest's default urlencoded one, which inflates gzip bodies.
-  const https = settings.security.mode === 'plain' ? {} : { httpsOptions: httpsOptions(settings, ['http/1.1']) };
+  const https = settings.security.mode === 'plain' ? {} : { httpsOptions: listenerTls(settings, ['http/1.1']) };
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(settings, 'express'), { logger: LOGGER, bodyParser: false, ...https });
   app.useBodyParser('json', { limit: bodyLimit, inflate: false });
   app.useBodyParser('raw', { type: PROTOBUF_MEDIA_TYPE, limit: bodyLimit, inflate: false });
@@ -51,42 +51,45 @@ export async function createServerA(settings: Settings): Promise<INestApplicatio
   return app;
 }
 
+/** The Connect transports server-a's HTTP/2 listener serves, one line each: their folders' server bindings (libs/transports). */
+const CONNECT_BINDINGS = [CONNECT_JSON_SERVER, CONNECT_PROTO_SERVER, CONNECT_GRPC_SERVER];
+
 /**
- * server-a's second listener (transport json-h2): the same Nest module and controllers on Nest's
- * Fastify adapter with `http2: true`, which serves HTTP/2 cleartext with prior knowledge (h2c) only.
- * It is a second Nest application in the same process, on its own port (SERVER_A_H2_PORT): a cleartext
- * port cannot offer HTTP/1.1 and h2c at once in Fastify (no TLS, so no ALPN to choose by), and Express
- * does not run on node:http2 at all, so this listener is Fastify in every variant. The same process
- * means the same row builder, the same /metrics and phase readings as the HTTP/1.1 listener.
- * node:http2's server defaults apply (a reply's pace is set by the client's receive window, which the
- * client chooses: tuning http2-window). Sessions that do not finish the HTTP/2 handshake within the
- * handshake limit are destroyed, and idle ones closed (GOAWAY) after CONNECTION_LIMITS.http2Idle.
+ * server-a's second listener (transport json-h2, and the Connect transports): the same Nest module and
+ * controllers on Nest's Fastify adapter with `http2: true` (json-h2's server binding gives its options:
+ * h2c in cleartext, h2 under TLS). It is a second Nest application in the same process, on its own port
+ * (SERVER_A_H2_PORT): a cleartext port cannot offer HTTP/1.1 and h2c at once in Fastify (no TLS, so no
+ * ALPN to choose by), and Express does not run on node:http2 at all, so this listener is Fastify in every
+ * variant. The same process means the same row builder, the same /metrics and phase readings as the
+ * HTTP/1.1 listener. Sessions that do not finish the HTTP/2 handshake within the handshake limit are
+ * destroyed, and idle ones closed (GOAWAY) after CONNECTION_LIMITS.http2Idle.
  */
 export async function createServerAH2(settings: Settings): Promise<INestApplication> {
-  // Under TLS the same listener is h2 by ALPN (allowHTTP1 false: a client that cannot speak h2 is refused in the handshake).
-  const https = settings.security.mode === 'plain' ? {} : { https: { ...httpsOptions(settings, ['h2']), allowHTTP1: false } };
   // (Typed as the h2c options: Fastify's h2 options type differs only in `https`, which Nest's adapter passes through.)
-  const adapter = new FastifyAdapter({ http2: true, bodyLimit: REQUEST_LIMITS.http.bytes, http2SessionTimeout: CONNECTION_LIMITS.http2Idle.ms, ...(https as object) });
+  const adapter = new FastifyAdapter(jsonH2ListenerOptions(settings) as { http2: true });
   closeSessionsOnClose(adapter);
   limitHttp2Sessions(adapter.getInstance().server as unknown as Http2Server, settings.handshakeTimeoutMs);
   secured(adapter.getInstance().server, settings);
   // Connect reads its own bodies, and decides on their compression itself (below).
   refuseCompressedBodies(adapter.getInstance(), (url) => url.startsWith(CONNECT_PATH_PREFIX));
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(settings, 'fastify'), fastify(adapter), { logger: LOGGER });
-  // Connect's handler for sample.SampleService (transports connect-json, connect-proto, connect-grpc), in
-  // its own Fastify scope (its no-op body parsers do not reach the Nest routes). Requests up to
-  // REQUEST_LIMITS.connect, also once inflated: gzip only, inflated up to that cap (connect-compression.ts);
-  // no brotli, which none of our callers sends.
+  // Connect's handler for sample.SampleService (the Connect transports' bindings), in its own Fastify
+  // scope (its no-op body parsers do not reach the Nest routes). Requests up to REQUEST_LIMITS.connect,
+  // also once inflated: gzip only, inflated up to that cap (connect-compression.ts); no brotli, which none
+  // of our callers sends. Only the protocols the bindings speak (Connect, gRPC): gRPC-web, on by default,
+  // would be one more parser to defend.
+  const connect = connectServing(CONNECT_BINDINGS, settings);
   await app.register(fastifyConnectPlugin, {
     routes: (router) => {
-      connectRoutes(settings)(router);
+      connect.routes(router);
       answerParseErrorsAsInvalidArgument(router);
     },
     readMaxBytes: REQUEST_LIMITS.connect.bytes,
     writeMaxBytes: REPLY_LIMIT.bytes,
     acceptCompression: [cappedGzip],
-    // Only the protocols the bench measures: gRPC-web (on by default) would be one more parser to defend.
-    grpcWeb: false,
+    connect: connect.connect,
+    grpc: connect.grpc,
+    grpcWeb: connect.grpcWeb,
   });
   return app;
 }
@@ -107,11 +110,6 @@ export async function listenServerA(app: INestApplication, port: number, setting
 }
 
 const LOGGER: ('error' | 'warn')[] = ['error', 'warn'];
-
-/** The listener's TLS options under the app's security (BENCH_SECURITY): TLS 1.3, ALPN, client certificates for mtls. */
-function httpsOptions(settings: Settings, alpn: string[]): ReturnType<typeof serverTlsOptions> & { handshakeTimeout: number } {
-  return { ...serverTlsOptions(settings.security, alpn), handshakeTimeout: settings.handshakeTimeoutMs };
-}
 
 /** A TLS listener logs what it negotiated (once per distinct state); a cleartext one has nothing to log. */
 function secured(server: unknown, settings: Settings): void {

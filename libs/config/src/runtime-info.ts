@@ -3,19 +3,37 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { confinement, type Confinement } from './confinement';
 
-/** Packages whose versions decide what is measured; recorded in every report. */
+/**
+ * Packages whose versions decide what is measured; recorded in every report, per app (each app's
+ * /bench/info) and for the bench. `protobufjs8` is the npm alias of protobufjs 8 beside 7; the last six are the
+ * clients of Nest 12's broker transports (optional peers of @nestjs/microservices).
+ */
 export const KEY_PACKAGES = [
   '@nestjs/core',
   '@nestjs/common',
   '@nestjs/platform-express',
+  '@nestjs/platform-fastify',
   '@nestjs/microservices',
   '@nestjs/axios',
   'axios',
   'express',
+  'fastify',
+  'undici',
   '@grpc/grpc-js',
   '@grpc/proto-loader',
   'protobufjs',
+  'protobufjs8',
+  '@bufbuild/protobuf',
+  '@connectrpc/connect',
+  '@connectrpc/connect-node',
+  '@connectrpc/connect-fastify',
   'rxjs',
+  '@nats-io/transport-node',
+  'ioredis',
+  'amqplib',
+  'amqp-connection-manager',
+  'mqtt',
+  'kafkajs',
 ] as const;
 
 export interface RuntimeInfo {

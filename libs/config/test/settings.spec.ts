@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { ConfigError, DEFAULT_SETTINGS, loadSettings } from '../src/settings';
 
 describe('loadSettings', () => {
@@ -90,7 +92,11 @@ describe('runtimeInfo', () => {
     const info = runtimeInfo();
     expect(info.node).toBe(process.version);
     expect(info.cpuCount).toBeGreaterThan(0);
-    expect(info.packages['@nestjs/core']).toMatch(/^11\./);
+    // What is installed, read from the package itself: the versions package.json pins (Nest 12 is ESM-only, its package.json still reads).
+    const pinned = (JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
+    for (const name of ['@nestjs/core', '@nestjs/microservices', 'undici', '@connectrpc/connect', '@bufbuild/protobuf', 'protobufjs8']) {
+      expect([name, info.packages[name]]).toEqual([name, pinned[name].replace(/^npm:protobufjs@/, '')]);
+    }
     expect(info.packages['@grpc/grpc-js']).toMatch(/^\d+\.\d+\.\d+/);
   });
 });

@@ -5,8 +5,8 @@ import { bareTransports, closeTransports, TRANSPORT_NAMES } from '../src/registr
 
 const SRC = path.join(__dirname, '../src');
 
-/** What every transport's folder holds (bare.ts besides, where the bare client serves it). */
-const FOLDER_FILES = ['client.ts', 'index.ts', 'options.ts'];
+/** What every transport's folder holds: its registration, client, server binding and options (bare.ts and caller.ts besides, where the bare client or a suite calls it). */
+const FOLDER_FILES = ['client.ts', 'index.ts', 'options.ts', 'server.ts'];
 
 describe('the registry', () => {
   it('names the transports in report order, the blog\'s two first, a new one after those of earlier runs', () => {

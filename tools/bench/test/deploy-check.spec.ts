@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { findPath } from '../src/network';
+import { findPath } from '../src/network/path';
 import { deployedNetwork } from '../src/run/deployed-network';
 
 // deploy/compose/check-run.js, the check that bench:compose-check and bench:k8s-local make of the run

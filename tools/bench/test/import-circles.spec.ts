@@ -1,10 +1,12 @@
 // No import circles anywhere (issue #41): in every project's src/, no file reaches itself through its
-// relative imports, type-only ones included. A circle is where a model stops being a leaf (results/'s
-// model.ts once imported its own analyses' types, which imported it back), so a test names each one.
+// relative imports, type-only ones included; and between the bench's rooms, network/'s sub-rooms each
+// apart, none reaches itself through its files' imports. A circle is where a model stops being a leaf
+// (results/'s model.ts once imported its own analyses' types, which imported it back), so a test names each one.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as ts from 'typescript';
+import { ROOMS } from '../rooms';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -63,9 +65,38 @@ const projects = ['apps', 'libs']
   .concat(path.join(ROOT, 'tools/bench/src'))
   .filter((src) => fs.existsSync(src));
 
+const BENCH_SRC = path.join(ROOT, 'tools/bench/src');
+
+/** The room of a file of tools/bench/src as rooms.js names it (network/path for a file under it), or null for an entry point. */
+function roomOf(file: string): string | null {
+  const [folder, sub, ...rest] = path.relative(BENCH_SRC, file).split(path.sep);
+  if (sub === undefined) return null;
+  if (!Object.keys(ROOMS).some((room) => room.startsWith(`${folder}/`))) return folder;
+  return rest.length > 0 ? `${folder}/${sub}` : null;
+}
+
+/** Each room → the other rooms its files import. */
+function roomImports(): Map<string, Set<string>> {
+  const edges = new Map<string, Set<string>>();
+  for (const file of sourcesUnder(BENCH_SRC)) {
+    const from = roomOf(file);
+    if (from === null) continue;
+    if (!edges.has(from)) edges.set(from, new Set());
+    for (const to of relativeImports(file).map(roomOf)) if (to !== null && to !== from) edges.get(from)!.add(to);
+  }
+  return edges;
+}
+
 describe('import circles', () => {
   it.each(projects.map((src) => [path.relative(ROOT, src), src]))('%s has none', (_, src) => {
     expect(importCircles(sourcesUnder(src), relativeImports)).toEqual([]);
+  });
+
+  it("tools/bench/src's rooms, network/'s sub-rooms each apart, have none between them", () => {
+    const edges = roomImports();
+    expect([...(edges.get('network/service') ?? [])]).toEqual(expect.arrayContaining(['network/stage', 'network/path']));
+    const at = (room: string) => path.join(BENCH_SRC, room);
+    expect(importCircles([...edges.keys()].map(at), (dir) => [...(edges.get(path.relative(BENCH_SRC, dir)) ?? [])].map(at))).toEqual([]);
   });
 
   it('are found, type-only imports included', () => {

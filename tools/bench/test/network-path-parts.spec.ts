@@ -4,11 +4,12 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { countLogLine, dnsmasqArgv, emptyDnsCounts, lookupCost, podResolvConf, SERVICE_NAMES, serviceFqdn } from '../src/network/cluster-dns';
-import { EnvoyUnavailableError, resolveEnvoy } from '../src/network/envoy-binary';
-import { addPathCounters, findPath, pathCountersBetween, pathNames, PathProfileError } from '../src/network/path';
-import { parseClusterStats } from '../src/network/envoy-process';
-import { captureRules, clientEnvoyConfig, meshRoutes, serverEnvoyConfig } from '../src/network/sidecars';
+import { addPathCounters, emptyDnsCounts, pathCountersBetween } from '../src/model';
+import { countLogLine, dnsmasqArgv, lookupCost, podResolvConf, SERVICE_NAMES, serviceFqdn } from '../src/network/path/cluster-dns';
+import { EnvoyUnavailableError, resolveEnvoy } from '../src/network/path/envoy-binary';
+import { findPath, pathNames, PathProfileError } from '../src/network/path/path';
+import { parseClusterStats } from '../src/network/path/envoy-process';
+import { captureRules, clientEnvoyConfig, meshRoutes, serverEnvoyConfig } from '../src/network/path/sidecars';
 import { LATENCY_TRANSPORTS } from '../src/suites/latency/transports';
 import { predictRoundTrips } from '../src/suites/latency/round-trips';
 
@@ -134,5 +135,8 @@ describe('counters and the latency prediction', () => {
     expect(predictRoundTrips(byId('protobuf-keepalive'), ['names'])).toEqual({ lookup: 0, tcp: 0, request: 1, total: 1 });
     expect(predictRoundTrips(byId('grpc'), ['names', 'mesh']).total).toBe(1);
     expect(predictRoundTrips(byId('protobuf-new-connection-cached-lookup'), ['names'])).toEqual({ lookup: 0, tcp: 1, request: 1, total: 2 });
+    // Under TLS a new connection adds its handshake's round trip; a kept-alive one pays it once, outside the timed calls.
+    expect(predictRoundTrips(byId('protobuf-new-connection'), ['names'], true)).toEqual({ lookup: 2, tcp: 1, tls: 1, request: 1, total: 5 });
+    expect(predictRoundTrips(byId('grpc'), [], true)).toEqual({ lookup: 0, tcp: 0, tls: 0, request: 1, total: 1 });
   });
 });

@@ -5,14 +5,16 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { checkPrerequisites, startStage, validateProfile, type NetworkProfile, type Stage } from '../src/network';
-import { dnsmasqMissing } from '../src/network/cluster-dns';
-import { findPath, pathCountersBetween, startPath } from '../src/network/path';
-import { runToEnd } from '../src/network/spawn-ready';
+import { checkPrerequisites, startStage, type NetworkProfile, type Stage } from '../src/network/stage';
+import { validateProfile } from '../src/network/stage/profile';
+import { dnsmasqMissing } from '../src/network/path/cluster-dns';
+import { pathCountersBetween } from '../src/model';
+import { findPath, startPath } from '../src/network/path/path';
+import { runToEnd } from '../src/network/stage/spawn-ready';
 import { describeNeeding } from './needs';
 
 const tiny: NetworkProfile = validateProfile({ name: 'test-tiny', description: 'test only: 3 ms each way', topology: 'namespaces', oneWayDelayMs: 3, rateMbit: null, loss: 0 });
-const DIST_INDEX = path.resolve(__dirname, '../dist/network/index.js');
+const DIST_INDEX = path.resolve(__dirname, '../dist/network/stage/index.js');
 
 function missingForPath(): string | null {
   if (process.getuid?.() !== 0) return 'root (the stage creates network namespaces and iptables rules: run the tests as root)';
@@ -31,7 +33,7 @@ async function startServers(stage: Stage, ports: { serverA: number; serverB: num
     const answer = (q, s) => s.end(JSON.stringify({ viaEnvoy: 'x-request-id' in q.headers }));
     require('http').createServer(answer).listen(${ports.serverA}, '${stage.hosts.server}');
     require('http2').createServer(answer).listen(${ports.serverB}, '${stage.hosts.server}', () => console.log('up'));`;
-  const { spawnUntilFirstLine } = await import('../src/network/spawn-ready');
+  const { spawnUntilFirstLine } = await import('../src/network/stage/spawn-ready');
   await spawnUntilFirstLine(stage.wrap('server', [process.execPath, '-e', script]));
 }
 

@@ -10,11 +10,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { checkPrerequisites, cleanupLeftovers, startStage, validateProfile, type NetworkProfile } from '../src/network';
-import { findStrategy } from '../src/network/balancing';
-import { dnsmasqMissing } from '../src/network/cluster-dns';
-import { ReplicaSet } from '../src/network/replicas';
-import { resolveEnvoy } from '../src/network/envoy-binary';
+import { checkPrerequisites, cleanupLeftovers, startStage, type NetworkProfile } from '../src/network/stage';
+import { validateProfile } from '../src/network/stage/profile';
+import { findStrategy } from '../src/network/service/balancing';
+import { dnsmasqMissing } from '../src/network/path/cluster-dns';
+import { ReplicaSet } from '../src/network/service/replicas';
+import { resolveEnvoy } from '../src/network/path/envoy-binary';
 import { measureService, type ServiceCell, type ServiceResults } from '../src/suites/service/measure';
 import { describeNeeding } from './needs';
 
@@ -27,7 +28,7 @@ function missing(): string | null {
   if (spawnSync('sh', ['-c', 'command -v iptables && command -v iptables-restore && command -v ss']).status !== 0) return 'iptables or ss not installed (apt-get install -y iptables iproute2)';
   const noDns = dnsmasqMissing();
   if (noDns) return noDns;
-  for (const built of ['suites/service/driver.js', 'network/index.js']) if (!fs.existsSync(path.join(DIST, built))) return `the bench is not built (${built}): npx nx run bench:build`;
+  for (const built of ['suites/service/driver.js', 'network/stage/index.js']) if (!fs.existsSync(path.join(DIST, built))) return `the bench is not built (${built}): npx nx run bench:build`;
   for (const app of ['server-a', 'server-b']) if (!fs.existsSync(path.join(ROOT, 'apps', app, 'dist/main.js'))) return `${app} is not built: npx nx run ${app}:build`;
   try {
     resolveEnvoy();
@@ -113,9 +114,9 @@ describeRoot('bench:service behind a Service (root)', () => {
   const startInChild = (runId: string) => {
     const child = spawn(process.execPath, [
       '-e',
-      `const n = require(${JSON.stringify(path.join(DIST, 'network/index.js'))});
-       const { ReplicaSet } = require(${JSON.stringify(path.join(DIST, 'network/replicas.js'))});
-       const b = require(${JSON.stringify(path.join(DIST, 'network/balancing.js'))});
+      `const n = require(${JSON.stringify(path.join(DIST, 'network/stage/index.js'))});
+       const { ReplicaSet } = require(${JSON.stringify(path.join(DIST, 'network/service/index.js'))});
+       const b = require(${JSON.stringify(path.join(DIST, 'network/service/index.js'))});
        n.startStage(${JSON.stringify(tiny)}, { runId: '${runId}' }).then((s) => {
          const set = new ReplicaSet(s.topology, s.record().tcp, 500);
          const rs = [set.add(), set.add()];

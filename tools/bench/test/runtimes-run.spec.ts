@@ -6,7 +6,7 @@ import { listRuns } from '../src/model/runs';
 import { RUNTIMES, runtimePackage } from '../src/plan/runtimes';
 import { ROOT, runBench } from './run-bench';
 
-// bench:all --node: one run on two runtimes (Node 20 is fetched from the npm registry into the bench's
+// bench:all --node: one run on two runtimes (Node 22 is fetched from the npm registry into the bench's
 // cache the first time, then found there), and a runtime that can be neither found nor fetched.
 /** Fetching a Node release (≈ 30 MB) the first time, on a loaded CI machine: generous. */
 const RUN_TIMEOUT_MS = 600_000;
@@ -19,44 +19,44 @@ describe('bench:all --node', () => {
   it(
     'runs every app of each runtime on that Node, keys and labels every cell by it, and compare pairs cells by runtime',
     async () => {
-      const result = await runBench(['--node', '20,24', '--profile', 'quick', '--cases', '1-1,1-2', '--runs', '2', '--out', out]);
+      const result = await runBench(['--node', '22,24', '--profile', 'quick', '--cases', '1-1,1-2', '--runs', '2', '--out', out]);
       expect(result.stderr).toContain('bench: 8 ok, 0 failed');
       expect(result.code).toBe(0);
       const [runDir] = listRuns(out);
       const doc = JSON.parse(fs.readFileSync(path.join(runDir, 'results.json'), 'utf8'));
       expect(doc.schemaVersion).toBe(3);
       expect(doc.results.map((r: { runtime: string; case: string; transport: string }) => `${r.runtime} ${r.case} ${r.transport}`)).toEqual([
-        '20 ①-1 json', '20 ①-1 grpc', '20 ①-2 json', '20 ①-2 grpc',
+        '22 ①-1 json', '22 ①-1 grpc', '22 ①-2 json', '22 ①-2 grpc',
         '24 ①-1 json', '24 ①-1 grpc', '24 ①-2 json', '24 ①-2 grpc',
       ]);
       // What each app ran on, read from the running processes, not assumed from --node.
-      for (const runtime of ['20', '24']) {
+      for (const runtime of ['22', '24']) {
         const version = RUNTIMES.find((r) => r.name === runtime)!.version;
         for (const app of ['client', 'server-a', 'server-b']) {
           expect(doc.provenance.runtimes[runtime].apps.blog[app]).toMatchObject({ node: `v${version}`, v8: expect.any(String), openssl: expect.any(String), llhttp: expect.any(String) });
         }
       }
-      expect(doc.provenance.runtimes['20'].apps.blog.client.v8).not.toBe(doc.provenance.runtimes['24'].apps.blog.client.v8);
-      expect(doc.provenance.clients['blog@node20'].node).toBe(`v${RUNTIMES.find((r) => r.name === '20')!.version}`);
+      expect(doc.provenance.runtimes['22'].apps.blog.client.v8).not.toBe(doc.provenance.runtimes['24'].apps.blog.client.v8);
+      expect(doc.provenance.clients['blog@node22'].node).toBe(`v${RUNTIMES.find((r) => r.name === '22')!.version}`);
       // Each runtime's apps logged apart.
-      expect(fs.existsSync(path.join(runDir, 'logs', 'node20', 'blog', 'client.log'))).toBe(true);
+      expect(fs.existsSync(path.join(runDir, 'logs', 'node22', 'blog', 'client.log'))).toBe(true);
       expect(fs.existsSync(path.join(runDir, 'logs', 'blog', 'client.log'))).toBe(true);
 
       const csv = fs.readFileSync(path.join(runDir, 'results.csv'), 'utf8').trimEnd().split('\n');
       const node = csv[0].split(',').indexOf('node');
-      expect(new Set(csv.slice(1).map((line) => line.split(',')[node]))).toEqual(new Set(['20', '24']));
+      expect(new Set(csv.slice(1).map((line) => line.split(',')[node]))).toEqual(new Set(['22', '24']));
       const md = fs.readFileSync(path.join(runDir, 'results.md'), 'utf8');
       expect(md).toMatch(/\| variant \| case \| node \| winner \|/);
-      expect(md).toMatch(/\| blog \| ①-2 \| Node 20 \| /);
-      expect(md).toMatch(/\| blog: case \| Node 20 \| Node 24 \|/);
-      expect(md).toMatch(/- runtime Node 20: v20\.\d+\.\d+ \(V8 /);
-      expect(fs.readFileSync(path.join(runDir, 'report.html'), 'utf8')).toContain('data-runtime="20"');
+      expect(md).toMatch(/\| blog \| ①-2 \| Node 22 \| /);
+      expect(md).toMatch(/\| blog: case \| Node 22 \| Node 24 \|/);
+      expect(md).toMatch(/- runtime Node 22: v22\.\d+\.\d+ \(V8 /);
+      expect(fs.readFileSync(path.join(runDir, 'report.html'), 'utf8')).toContain('data-runtime="22"');
 
       const compare = spawnSync(process.execPath, [path.join(ROOT, 'tools/bench/dist/compare-main.js'), '--base', runDir, '--head', runDir], { cwd: ROOT, encoding: 'utf8' });
       expect(compare.status).toBe(0);
       const rows = compare.stdout.split('\n').filter((l) => /^\| \d+ \| blog \| [①②]/.test(l));
       expect(rows.map((r) => r.split(' | ').slice(0, 4).join(' '))).toEqual([
-        '| 20 blog ①-1 json', '| 20 blog ①-1 grpc', '| 20 blog ①-2 json', '| 20 blog ①-2 grpc',
+        '| 22 blog ①-1 json', '| 22 blog ①-1 grpc', '| 22 blog ①-2 json', '| 22 blog ①-2 grpc',
         '| 24 blog ①-1 json', '| 24 blog ①-1 grpc', '| 24 blog ①-2 json', '| 24 blog ①-2 grpc',
       ]);
       // Paired with itself, every cell is 1.00× its twin: no cell was compared across runtimes.
@@ -84,11 +84,11 @@ describe('bench:all --node', () => {
   }, 120_000);
 
   it('runs a suite once per runtime: its own process (the calls) and its servers on that Node, each run in a folder of its own', () => {
-    const echo = spawnSync(process.execPath, [path.join(ROOT, 'tools/bench/dist/suites/echo/main.js'), '--profile', 'quick', '--node', '20,24', '--out', out], { cwd: ROOT, encoding: 'utf8' });
+    const echo = spawnSync(process.execPath, [path.join(ROOT, 'tools/bench/dist/suites/echo/main.js'), '--profile', 'quick', '--node', '22,24', '--out', out], { cwd: ROOT, encoding: 'utf8' });
     expect(echo.status).toBe(0);
     const docs = fs.readdirSync(out).filter((name) => name.startsWith('echo-')).sort().map((name) => JSON.parse(fs.readFileSync(path.join(out, name, 'results.json'), 'utf8')));
     expect(docs.map((d) => [d.settings.node, d.provenance.bench.node, d.provenance.apps['server-a'].node, d.provenance.apps['server-b'].node])).toEqual(
-      ['20', '24'].map((name) => {
+      ['22', '24'].map((name) => {
         const v = `v${RUNTIMES.find((r) => r.name === name)!.version}`;
         return [name, v, v, v];
       }),

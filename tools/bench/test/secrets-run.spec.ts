@@ -5,11 +5,13 @@ import * as path from 'node:path';
 import { makeCertificates, type CertificateSet } from '../src/security';
 import { listRuns } from '../src/model/runs';
 import { runBench } from './run-bench';
-import { appLog, BARE, GO, NEST, startApps, type Apps, type Mains } from './tls-app-set';
+import { appLog, BARE, filesUnder, GO, NEST, startApps, type Apps, type Mains } from './tls-app-set';
 
 // No secret leaves the process: the apps under mtls with a key and a control token the test knows, every
 // control-API answer, the apps' logs and a whole run folder of the bench driving that client, scanned
 // for a PEM block, the key's bytes (base64 of its DER, the PEM file as a serialized Buffer) and the token.
+// The suites' own processes hold the client's key under mtls too: suites-security-run.spec scans their
+// output, their run folders and their servers' logs the same way.
 const TOKEN = 'secrets-spec-token-0123456789abcdef0123456789abcdef';
 
 let parent: string;
@@ -123,7 +125,3 @@ describe('a bench run driving a client under mtls (--client-url)', () => {
     expect(doc.provenance.clients.blog.settings.security.cert).toMatchObject({ subject: 'CN=bench client', issuer: expect.stringContaining('bench throwaway CA') });
   }, 300_000);
 });
-
-function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
-}

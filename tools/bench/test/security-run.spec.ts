@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { listRuns } from '../src/model/runs';
 import { runBench } from './run-bench';
+import { filesUnder, readClientKey } from './tls-app-set';
 
 // The built bench (tools/bench/dist) with --security on the tiny schedule CI affords: one case, every
 // mode, the built apps it starts itself, a throwaway CA in a temp folder of the test's that must be empty after.
@@ -53,20 +54,3 @@ describe('bench:all --security plain,tls,mtls (built apps, one case)', () => {
     for (const client of Object.values(doc.provenance.clients) as { settings: { security: Record<string, unknown> } }[]) expect(client.settings.security.key).toBeUndefined();
   }, 600_000);
 });
-
-function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
-}
-
-/** The client key of the certificate folder the bench made under `tmp`, or null while there is none. */
-function readClientKey(tmp: string): Buffer | null {
-  for (const name of fs.readdirSync(tmp).filter((n) => n.startsWith('bench-tls-'))) {
-    try {
-      const key = fs.readFileSync(path.join(tmp, name, 'client.key'));
-      if (key.includes('-----END')) return key;
-    } catch {
-      // not written yet, or already removed
-    }
-  }
-  return null;
-}

@@ -84,3 +84,21 @@ function listening(port: number): Promise<boolean> {
 export function appLog(apps: Apps, name: string): string {
   return fs.readFileSync(path.join(apps.logs, `${name}.log`), 'utf8');
 }
+
+/** Every file under `dir`, at any depth. */
+export function filesUnder(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+}
+
+/** The client key of a certificate folder a run made under `tmp` (while it exists: read it to look for its bytes afterwards), or null. */
+export function readClientKey(tmp: string): Buffer | null {
+  for (const name of fs.readdirSync(tmp).filter((n) => n.startsWith('bench-tls-'))) {
+    try {
+      const key = fs.readFileSync(path.join(tmp, name, 'client.key'));
+      if (key.includes('-----END')) return key;
+    } catch {
+      // not written yet, or already removed
+    }
+  }
+  return null;
+}

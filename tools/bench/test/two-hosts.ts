@@ -1,10 +1,10 @@
 // Root-only: docs/two-hosts.md followed as written, with two network namespaces for the two hosts.
-// Run from network/stage.spec.ts, so that it never competes with the other stage tests for the
+// Run from network/stage/stage.spec.ts, so that it never competes with the other stage tests for the
 // stage's lock (jest runs test files in parallel, the tests of one file one after the other).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { findProfile, startStage, type Stage } from '../src/network';
+import { findProfile, startStage, type Stage } from '../src/network/stage';
 import { listRuns } from '../src/model/runs';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -18,7 +18,7 @@ function block(host: string): string[] {
   return match[1].trim().split('\n');
 }
 
-/** The test (network/stage.spec.ts runs it where stages can be built; it needs curl too). */
+/** The test (network/stage/stage.spec.ts runs it where stages can be built; it needs curl too). */
 export function twoHostsTest(): void {
   it('docs/two-hosts.md, followed in two namespaces: servers on one host, client and bench on the other, labelled and with the path measured', async () => {
     if (spawnSync('sh', ['-c', 'command -v curl']).status !== 0) throw new Error('curl is not installed (apt-get install -y curl): docs/two-hosts.md uses it');

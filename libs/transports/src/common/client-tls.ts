@@ -1,6 +1,6 @@
 import { Agent as HttpsAgent } from 'node:https';
 import type { ConnectionOptions } from 'node:tls';
-import { clientTlsOptions, isTuned, type Settings } from '@bench/config';
+import { clientTlsOptions, isTuned, type SecuritySettings, type Settings } from '@bench/config';
 import { GLOBAL_AGENT_OPTIONS, lookupFor, lookupOption } from './client-lookup';
 import { TlsSessions } from './tls-sessions';
 
@@ -11,7 +11,12 @@ import { TlsSessions } from './tls-sessions';
  * tuning tls-session-reuse offers every new connection the last session its server gave (tlsSessionsFor).
  */
 export function clientTls(settings: Settings): ConnectionOptions | null {
-  return settings.security.mode === 'plain' ? null : clientTlsOptions(settings.security);
+  return callerTls(settings.security);
+}
+
+/** The same from a security alone (a suite's caller, which has no variant): TLS 1.3, the CA, the client certificate under mtls; null in cleartext. */
+export function callerTls(security: SecuritySettings): ConnectionOptions | null {
+  return security.mode === 'plain' ? null : clientTlsOptions(security);
 }
 
 /** What an HTTP/1.1 client offers by ALPN (Node's https offers nothing unless told; undici offers this itself). */

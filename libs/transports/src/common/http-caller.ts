@@ -1,5 +1,7 @@
 import * as http from 'node:http';
+import * as https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import type { ConnectionOptions } from 'node:tls';
 import type { Caller } from '../contract';
 
 export interface HttpCallSpec {
@@ -12,17 +14,25 @@ export interface HttpCallSpec {
   keepAlive: boolean;
   /** How the host name is looked up for each new connection (default: Node's dns.lookup). */
   lookup?: LookupFunction;
+  /** An https:// url's TLS (the run's CA, the client's certificate under mtls: callerTls); absent or null: cleartext. */
+  tls?: ConnectionOptions | null;
   /** Decodes and checks a 200 reply's body; throws on a wrong one. */
   check(body: Buffer): void;
   timeoutMs: number;
 }
 
 /**
- * HTTP/1.1 calls with node:http, one at a time. Keep-alive uses an agent with a single socket, so all
- * calls share one connection; without it every call opens (and times) a TCP connection of its own.
+ * HTTP/1.1 calls with node:http (node:https under TLS), one at a time. Keep-alive uses an agent with a
+ * single socket, so all calls share one connection; without it every call opens (and times) a TCP
+ * connection of its own (under TLS a full handshake each).
  */
 export function httpCaller(spec: HttpCallSpec): Caller {
-  const agent = spec.keepAlive ? new http.Agent({ keepAlive: true, maxSockets: 1, maxFreeSockets: 1 }) : false;
+  const secure = spec.url.startsWith('https:');
+  if (secure !== Boolean(spec.tls)) throw new Error(`${spec.url}: ${secure ? 'an https URL needs the TLS options (the CA)' : 'TLS options given for a cleartext URL'}`);
+  const tls = spec.tls ? { ...spec.tls, ALPNProtocols: ['http/1.1'] } : {};
+  const keep = { keepAlive: true, maxSockets: 1, maxFreeSockets: 1 };
+  const agent = spec.keepAlive ? (spec.tls ? new https.Agent({ ...keep, ...tls }) : new http.Agent(keep)) : false;
+  const request = secure ? https.request : http.request;
   const headers: Record<string, string | number> = {};
   if (spec.body) {
     headers['content-type'] = spec.contentType ?? 'application/octet-stream';
@@ -32,7 +42,8 @@ export function httpCaller(spec: HttpCallSpec): Caller {
     new Promise<number | undefined>((resolve, reject) => {
       const started = performance.now();
       let connectMs: number | undefined;
-      const req = http.request(spec.url, { method: spec.method, agent, headers, timeout: spec.timeoutMs, ...(spec.lookup ? { lookup: spec.lookup } : {}) }, (res) => {
+      // Without keep-alive (`agent: false`) each call's connection is new, and under TLS so is its session (nothing resumed).
+      const req = request(spec.url, { ...(agent ? {} : tls), method: spec.method, agent, headers, timeout: spec.timeoutMs, ...(spec.lookup ? { lookup: spec.lookup } : {}) }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', reject);
@@ -65,6 +76,8 @@ export interface MessageCall<Res> {
   keepAlive: boolean;
   /** How each new connection looks the host up (default: Node's dns.lookup). */
   lookup?: LookupFunction;
+  /** An https:// url's TLS options (callerTls); absent or null: cleartext. */
+  tls?: ConnectionOptions | null;
   /** Checks a decoded reply; throws on a wrong one. */
   check: (reply: Res) => void;
   timeoutMs: number;
@@ -85,6 +98,7 @@ export function messageCaller<Res>(call: MessageCall<Res>, format: BodyFormat<Re
     ...(call.request === undefined ? {} : { body: format.encode(call.request), contentType: format.contentType }),
     keepAlive: call.keepAlive,
     ...(call.lookup ? { lookup: call.lookup } : {}),
+    tls: call.tls ?? null,
     check: (body) => call.check(format.decode(body)),
     timeoutMs: call.timeoutMs,
   });

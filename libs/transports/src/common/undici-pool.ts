@@ -38,7 +38,9 @@ export function undiciConnection(
   // undici's connector passes its options on to net/tls connect, `lookup` among them.
   const dial = lookup ? { ...(tls ?? {}), lookup } : tls;
   const connect = dial ? { connect: tls && sessions ? sessions.undiciConnector(origin, dial) : (dial as Pool.Options['connect']) } : {};
-  const pool = new Pool(origin, { connections, keepAliveTimeout: 60_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, ...connect });
+  // allowH2 false: undici 8 offers HTTP/2 in ALPN by default, and a TLS server-a that also speaks h2 (json-h2)
+  // would take it; this connection is the HTTP/1.1 path (undici 6, measured before, spoke only HTTP/1.1).
+  const pool = new Pool(origin, { connections, keepAliveTimeout: 60_000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, allowH2: false, ...connect });
   const one = async (rows: number, deadlineMs: number): Promise<unknown> => {
     const limits = { headersTimeout: deadlineMs, bodyTimeout: deadlineMs };
     const streaming = decoder.kind === 'json' ? decoder.streaming : null;

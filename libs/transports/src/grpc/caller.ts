@@ -1,6 +1,6 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { Caller } from '../contract';
-import { connected, grpcClient, statusError, type GrpcService } from './channel';
+import { connected, grpcClient, statusError, type GrpcService, type GrpcTarget } from './channel';
 
 type Unary = (request: unknown, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, reply?: unknown) => void) => void;
 
@@ -10,14 +10,14 @@ type Unary = (request: unknown, options: grpc.CallOptions, callback: (error: grp
  */
 export async function grpcUnaryCaller<Res>(
   service: GrpcService,
-  address: string,
+  target: GrpcTarget,
   method: string,
   request: unknown,
   check: (reply: Res) => void,
   timeoutMs: number,
   cold = false,
 ): Promise<Caller> {
-  const client = grpcClient(service, address);
+  const client = grpcClient(service, target);
   if (!cold) await connected(client);
   const unary = (client as unknown as Record<string, Unary>)[method].bind(client);
   return {

@@ -1,6 +1,6 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { Caller } from '../contract';
-import { connected, grpcClient, statusError, type GrpcService } from './channel';
+import { connected, grpcClient, statusError, type GrpcService, type GrpcTarget } from './channel';
 
 type Duplex = grpc.ClientDuplexStream<unknown, unknown>;
 
@@ -14,8 +14,8 @@ export interface StreamCaller extends Caller {
  * next (sequential, like the unary loop, so the two differ only in what a call costs). The stream is
  * opened by the first call and ended by close(), which waits for the server's status.
  */
-export async function grpcBidiCaller<Res>(service: GrpcService, address: string, method: string, request: unknown, check: (reply: Res) => void): Promise<StreamCaller> {
-  const client = grpcClient(service, address);
+export async function grpcBidiCaller<Res>(service: GrpcService, target: GrpcTarget, method: string, request: unknown, check: (reply: Res) => void): Promise<StreamCaller> {
+  const client = grpcClient(service, target);
   await connected(client);
   let stream: Duplex | null = null;
   let waiting: { resolve: () => void; reject: (error: Error) => void } | null = null;

@@ -1,4 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
+import { PLAIN } from '@bench/config';
 import { grpcUnaryCaller } from '../../src/grpc/caller';
 import { grpcServiceClient } from '../../src/grpc/services';
 import { grpcBidiCaller } from '../../src/grpc/stream-caller';
@@ -25,8 +26,8 @@ const check = (content: string) => (reply: Echo) => {
 };
 
 describe.each([
-  ['unary', (address: string, content: string) => grpcUnaryCaller('echo', address, 'UnaryTest', { content }, check(content), 5_000)],
-  ['bidirectional stream', (address: string, content: string) => grpcBidiCaller('echo', address, 'BiStreamTest', { content }, check(content))],
+  ['unary', (address: string, content: string) => grpcUnaryCaller('echo', { address, security: PLAIN }, 'UnaryTest', { content }, check(content), 5_000)],
+  ['bidirectional stream', (address: string, content: string) => grpcBidiCaller('echo', { address, security: PLAIN }, 'BiStreamTest', { content }, check(content))],
 ])('grpc %s caller', (_, makeCaller) => {
   it('makes the same call again and again, every reply checked', async () => {
     const server = await startEcho((content) => content);

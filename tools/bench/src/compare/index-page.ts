@@ -102,7 +102,7 @@ export function renderIndex(runs: readonly { run: StoredRun; hasReport: boolean 
     .reverse()
     .map((r) => {
       const link = r.page ? `<a href="${encodeURIComponent(r.name)}/${r.page}">${escapeHtml(r.name)}</a>` : escapeHtml(r.name);
-      return `<tr><td>${escapeHtml(r.suite)}</td><td>${link}</td><td>${r.incomplete ? '<span class="warn">incomplete</span>' : 'ok'}</td></tr>`;
+      return `<tr><td>${escapeHtml(r.axes ? `${r.suite} · ${r.axes}` : r.suite)}</td><td>${link}</td><td>${r.incomplete ? '<span class="warn">incomplete</span>' : 'ok'}</td></tr>`;
     })
     .join('\n');
   const suites =

@@ -47,7 +47,7 @@ export function renderPathCostSection(results: readonly Cell[]): string[] {
 
 export const PATH_COUNTERS_HEADING = 'The production path per cell (DNS queries and sidecars, timed calls only)';
 export const PATH_COUNTERS_NOTE =
-  'Across a path profile (network/path.ts): the queries the DNS server beside the servers answered and the lookups they ' +
+  'Across a path profile (network/path/path.ts): the queries the DNS server beside the servers answered and the lookups they ' +
   "came from; the requests the caller's sidecar passed on (a call's requests and the client's two reads of the servers' CPU " +
   "around it), the connections it opened to the servers' sidecar (0: its pool was warm) and both sidecars' CPU (Envoy's " +
   'threads), each per timed call; – where the path has no such part.';

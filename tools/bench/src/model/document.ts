@@ -4,7 +4,7 @@
 import type { RuntimeInfo } from '@bench/config';
 import type { Kdamond } from './memory-reclaim';
 
-/** What a network stage's calibration achieved: the part of network/stage.ts's Calibration that results read. */
+/** What a network stage's calibration achieved: the part of network/stage/stage.ts's Calibration that results read. */
 export interface CalibrationRecord {
   verdict?: string;
   reasons?: string[];
@@ -21,13 +21,13 @@ export interface NetworkRecord {
   /** Why nothing was measured across it, when so. */
   refused: string | null;
   /**
-   * A path profile's parts as built (names, mesh: network/path.ts's PathRecord) and its check (bench:all:
+   * A path profile's parts as built (names, mesh: network/path/path.ts's PathRecord) and its check (bench:all:
    * its first set's; each set's is in settings.startedApps[].path); absent for a bare network.
    */
   path?: NetworkPathRecord;
 }
 
-/** What results read of a path's record (network/path.ts writes more). */
+/** What results read of a path's record (network/path/path.ts writes more). */
 export interface NetworkPathRecord {
   features: string[];
   mesh: { envoy: string; concurrency: number; http2?: { initialStreamWindowSize: number; initialConnectionWindowSize: number; perConnectionBufferLimitBytes: number } } | null;

@@ -48,7 +48,7 @@ export interface CaseRecord {
 
 /** One case as the runner will execute it: its transports' repetitions interleaved (A B A B …). */
 export interface Visit {
-  /** Which network profile it runs across (network/profiles.ts): `loopback` unless --network says otherwise. */
+  /** Which network profile it runs across (network/stage/profiles.ts): `loopback` unless --network says otherwise. */
   network: string;
   /** Which Node runtime its Node apps run on (runtimes.ts's name, e.g. `24`): DEFAULT_RUNTIME unless --node says otherwise. */
   runtime: string;

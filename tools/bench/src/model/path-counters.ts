@@ -2,7 +2,7 @@
 // sidecars' requests, upstream connections and CPU; and the kernel TCP counters of the namespace the
 // servers listen in (its listen queue, SYN cookies, resets, retransmissions): a stage's server namespace,
 // or on loopback the host's (issue #43). The network room reads them from the live parts
-// (network/path.ts, network/tcp-counters.ts); runs and suites keep them per cell, as differences of running totals.
+// (network/path/path.ts, network/stage/tcp-counters.ts); runs and suites keep them per cell, as differences of running totals.
 
 /** What the DNS server answered, counted from its log (one line per query it received). */
 export interface DnsCounts {

@@ -64,6 +64,8 @@ export interface SuiteRunEntry {
   name: string;
   suite: string;
   incomplete: boolean;
+  /** What sets it apart from its siblings of one command: its network and security mode beyond loopback and plain (`region · tls`), or null. */
+  axes: string | null;
   /** The file to link: report.html of a suite, summary.md of a bench:suites run. */
   page: string | null;
 }
@@ -78,12 +80,17 @@ export function listSuiteRuns(parent: string): SuiteRunEntry[] {
     const dir = path.join(parent, entry.name);
     const page = ['report.html', 'summary.md'].find((file) => fs.existsSync(path.join(dir, file))) ?? null;
     let incomplete = false;
+    let axes: string | null = null;
     try {
-      if (fs.existsSync(path.join(dir, 'results.json'))) incomplete = (JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')) as { incomplete?: boolean }).incomplete === true;
+      if (fs.existsSync(path.join(dir, 'results.json'))) {
+        const doc = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')) as { incomplete?: boolean; settings?: { network?: string; security?: string } };
+        incomplete = doc.incomplete === true;
+        axes = [doc.settings?.network ?? 'loopback', doc.settings?.security ?? 'plain'].filter((a) => a !== 'loopback' && a !== 'plain').join(' · ') || null;
+      }
     } catch {
       incomplete = true;
     }
-    entries.push({ name: entry.name, suite: match[1], incomplete, page });
+    entries.push({ name: entry.name, suite: match[1], incomplete, axes, page });
   }
   return entries.sort((a, b) => a.name.slice(a.suite.length).localeCompare(b.name.slice(b.suite.length)));
 }

@@ -1,21 +1,33 @@
 // bench:network: bring a network stage up by hand, look inside it, break its wire, take it down.
-//   npx nx run bench:network -- up <profile> | down | status | shell <client|server|router> | fault <id|clear>
+//   npx nx run bench:network -- up <profile> | down | status | shell <client|server|router> | fault <id|clear> | fetch-envoy
+// network/'s entry point, above its sub-rooms: the stage's commands, and the path's Envoy fetched, each through its index.ts.
 import { spawnSync } from 'node:child_process';
 import { HELP_WIDTH, runTool, UsageError, wrap, type Command, type CommandLine } from '../cli';
-import { cleanupLeftovers } from './cleanup';
-import { ENVOY, resolveEnvoy } from './envoy-binary';
-import { faultCommand, findFault, WIRE_FAULTS } from './faults';
-import { isHeld, lockPath, readLock } from './lock';
-import { isAlive } from './namespaces';
-import { findProfile, loadProfiles, ProfileError, usesStage } from './profile';
-import { listNamespaces } from './namespaces';
-import { run, tryRun } from './shell';
-import { startStage } from './stage';
-import { isStageNamespace } from './topology';
+import { ENVOY, resolveEnvoy } from './path';
+import {
+  cleanupLeftovers,
+  faultCommand,
+  findFault,
+  findProfile,
+  isAlive,
+  isHeld,
+  isStageNamespace,
+  listNamespaces,
+  loadProfiles,
+  lockPath,
+  ProfileError,
+  readLock,
+  runStageCommand,
+  startStage,
+  tryStageCommand,
+  usesStage,
+  WIRE_FAULTS,
+} from './stage';
 
 const OPTIONS = {
   'run-id': { kind: 'text', value: 'ID', description: 'with up: the run id the stage is recorded under', defaultText: 'cli-<pid>' },
   'no-calibrate': { kind: 'switch', description: 'with up: do not calibrate the stage once it is up' },
+  broker: { kind: 'switch', description: "with up: add the brokers' namespace behind the router (client → broker → server, each hop delayed; docs/brokers.md)" },
 } as const;
 
 export const NETWORK_COMMAND: Command<typeof OPTIONS> = {
@@ -28,7 +40,7 @@ export const NETWORK_COMMAND: Command<typeof OPTIONS> = {
   up <profile>    build the stage for <profile>, calibrate it, and keep it up until Ctrl-C or \`down\`
   down            take the stage down (signals its owner), and remove any leftover namespaces of ours
   status          the stage that is up, if any, and leftover namespaces
-  shell <client|server|router>
+  shell <client|server|router|broker>
                   a shell inside that namespace of the stage that is up (try: ping, curl, ss -ti)
   fetch-envoy     fetch the mesh path's pinned Envoy into the bench's cache (else fetched on first use)
   fault <${WIRE_FAULTS.map((f) => f.id).join('|')}|clear>
@@ -46,7 +58,7 @@ async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promi
   switch (command) {
     case 'up':
       if (!arg) throw new UsageError('up needs a profile');
-      return up(arg, values['run-id'] ?? `cli-${process.pid}`, !values['no-calibrate']);
+      return up(arg, values['run-id'] ?? `cli-${process.pid}`, !values['no-calibrate'], values.broker === true);
     case 'down':
       if (arg) throw new UsageError(`down takes no argument (got ${arg})`);
       return down();
@@ -54,7 +66,7 @@ async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promi
       if (arg) throw new UsageError(`status takes no argument (got ${arg})`);
       return status();
     case 'shell':
-      if (arg !== 'client' && arg !== 'server' && arg !== 'router') throw new UsageError('shell needs client, server or router');
+      if (arg !== 'client' && arg !== 'server' && arg !== 'router' && arg !== 'broker') throw new UsageError('shell needs client, server, router or broker');
       return shell(arg);
     case 'fault':
       if (arg !== 'clear' && !WIRE_FAULTS.some((f) => f.id === arg)) throw new UsageError(`fault needs one of ${WIRE_FAULTS.map((f) => f.id).join(', ')} or clear`);
@@ -68,7 +80,7 @@ async function main({ values, positionals }: CommandLine<typeof OPTIONS>): Promi
   }
 }
 
-async function up(profileName: string, runId: string, calibrate: boolean): Promise<number> {
+async function up(profileName: string, runId: string, calibrate: boolean, broker: boolean): Promise<number> {
   let profile;
   try {
     profile = findProfile(profileName);
@@ -77,9 +89,9 @@ async function up(profileName: string, runId: string, calibrate: boolean): Promi
     throw error;
   }
   if (!usesStage(profile)) throw new UsageError(`profile "${profile.name}" has no stage (it is the host's loopback)`);
-  const stage = await startStage(profile, { runId });
+  const stage = await startStage(profile, { runId, broker });
   const record = stage.record();
-  log(`network stage "${profile.name}" is up: client ${stage.hosts.client} in ${record.namespaces.client}, servers ${stage.hosts.server} in ${record.namespaces.server}`);
+  log(`network stage "${profile.name}" is up: client ${stage.hosts.client} in ${record.namespaces.client}, servers ${stage.hosts.server} in ${record.namespaces.server}${stage.broker ? `, brokers ${stage.broker.host} in ${stage.broker.namespace}` : ''}`);
   const trim = record.delayer?.trim;
   if (record.delayer && trim) {
     log(`delayer pid ${record.delayer.pid}: holds each client → server packet ${trim.configuredHoldUs} µs (the whole round trip's delay; the stage adds ${trim.overheadMs} ms of RTT; tuned in ${trim.steps.length} steps: ${trim.steps.map((s) => `${s.holdUs} µs → ${s.rttMs} ms`).join(', ')})`);
@@ -133,10 +145,10 @@ function status(): number {
   return 0;
 }
 
-function shell(host: 'client' | 'server' | 'router'): number {
+function shell(host: 'client' | 'server' | 'router' | 'broker'): number {
   const holder = readLock();
   if (!holder || !isHeld(holder)) throw new Error('no network stage is up: start one with `npx nx run bench:network -- up <profile>`');
-  const ns = holder.namespaces[host];
+  const ns = host === 'broker' ? holder.namespaces.router.replace(/-router$/, '-broker') : holder.namespaces[host];
   log(`shell in ${ns} (exit to leave)`);
   const result = spawnSync('ip', ['netns', 'exec', ns, process.env.SHELL || 'bash'], { stdio: 'inherit' });
   return result.status ?? 1;
@@ -150,7 +162,7 @@ function fault(id: string): number {
   // -D removes one copy per call: repeat until it says there is none.
   const cleared = WIRE_FAULTS.filter((f) => {
     let removed = false;
-    for (let i = 0; i < 10 && tryRun(faultCommand(router, f, 'clear')) === null; i++) removed = true;
+    for (let i = 0; i < 10 && tryStageCommand(faultCommand(router, f, 'clear')) === null; i++) removed = true;
     return removed;
   });
   if (id === 'clear') {
@@ -158,7 +170,7 @@ function fault(id: string): number {
     return 0;
   }
   const chosen = findFault(id);
-  run(faultCommand(router, chosen, 'inject'));
+  runStageCommand(faultCommand(router, chosen, 'inject'));
   log(`wire fault "${chosen.id}" in ${router}: ${chosen.description}. \`npx nx run bench:network -- fault clear\` mends it`);
   return 0;
 }

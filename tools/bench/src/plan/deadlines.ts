@@ -19,7 +19,7 @@ export const REQUEST_OVERHEAD_MS = 30_000;
 export const START_BOUND_MS = 60_000;
 export const STOP_BOUND_MS = 5_000;
 
-/** Building one network stage and calibrating it (network/stage.ts), at most; past it the network's cells fail. */
+/** Building one network stage and calibrating it (network/stage/stage.ts), at most; past it the network's cells fail. */
 export const STAGE_BOUND_MS = 300_000;
 
 /** The quiet wait before a visit (quiesce.ts) and the machine probe around it, at most. */

@@ -4,7 +4,7 @@ import { CASES, selectCases } from './cases';
 import { DEADLINE_RULE } from './deadlines';
 import { BLOG_TRANSPORTS, TRANSPORTS, type CaseRecord, type Transport } from '../model';
 import { PRESETS, type Preset } from './presets';
-import type { PathProfile } from '../network';
+import type { PathProfile } from '../network/path';
 import { TUNINGS, type SecurityRecord } from '@bench/config';
 import { ablationIds, selectVariants, servedTransports, VARIANTS, type VariantRecord } from './variants';
 import { DEFAULT_RUNTIME, type RuntimeRecord } from './runtimes';
@@ -13,7 +13,7 @@ import { profileOption, runAxesOf, RUN_OPTIONS, type RunAxes } from './run-optio
 /** Everything a run needs to know, validated once here at the edge. */
 export interface BenchOptions {
   preset: Preset;
-  /** Network or path profiles to run across, one after the other (network/profiles.ts, network/path.ts); default loopback. Cells are keyed by the path's name. */
+  /** Network or path profiles to run across, one after the other (network/stage/profiles.ts, network/path/path.ts); default loopback. Cells are keyed by the path's name. */
   networks: PathProfile[];
   /** Node runtimes to run on (--node; runtimes.ts), each with its own sets of apps, one after the other. */
   runtimes: RuntimeRecord[];

@@ -2,7 +2,7 @@
 // runs and what budget. Options say what the user asked for; this turns them into visits.
 import { callDeadlineMs } from './deadlines';
 import { type Visit, rttMs } from '../model';
-import type { PathProfile } from '../network';
+import type { PathProfile } from '../network/path';
 import type { BenchOptions } from './options';
 import { plannedTransports } from './variants';
 import { DEFAULT_RUNTIME, type RuntimeRecord } from './runtimes';

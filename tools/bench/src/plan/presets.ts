@@ -1,5 +1,5 @@
 // bench:all's presets (--profile NAME): named schedules of a run, each a set of defaults that options on
-// the command line override. "Profile" is the network's word (network/profiles.ts); the option keeps
+// the command line override. "Profile" is the network's word (network/stage/profiles.ts); the option keeps
 // its name, and results.json's settings.preset names it (settings.profile in runs before it).
 
 /** A preset: a named set of defaults for a run's schedule. */

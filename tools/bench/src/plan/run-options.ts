@@ -4,7 +4,8 @@
 // run frame (run/experiment.ts) walks. test/plan/run-options.spec.ts fails on a second declaration.
 import * as path from 'node:path';
 import { UsageError, errorText, type OptionValues, type TextOption } from '../cli';
-import { findPath, loadProfiles, PATH_FEATURES, PathProfileError, ProfileError, type PathProfile } from '../network';
+import { loadProfiles, ProfileError } from '../network/stage';
+import { findPath, PATH_FEATURES, PathProfileError, type PathProfile } from '../network/path';
 import { SECURITY_MODES, type SecurityRecord } from '@bench/config';
 import { DEFAULT_RUNTIME, RUNTIMES, selectRuntimes, type RuntimeRecord } from './runtimes';
 

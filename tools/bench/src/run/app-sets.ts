@@ -10,8 +10,9 @@ import { QUIET_RULE, waitUntilQuiet } from './quiesce';
 import { errorText } from '../cli';
 import type { NodeBinary } from './node-binaries';
 import { runtimeOfProcess } from './app-runtimes';
-import type { RunCertificates } from '../security';
-import { readHostTcpCounters, SERVICE_NAMES, serviceFqdn } from '../network';
+import type { RunCertificates, ServerIdentity } from '../security';
+import { SERVICE_NAMES, serviceFqdn } from '../network/path';
+import { readHostTcpCounters } from '../network/stage';
 
 export function noQuietWaits(): QuietWaits {
   return { rule: QUIET_RULE, visits: 0, totalMs: 0, notQuiet: 0 };
@@ -116,10 +117,17 @@ async function startSet(planned: Visit, slot: number, variant: VariantRecord, ct
 function securityFor(planned: Visit, ctx: VariantContext): StartOptions['security'] {
   if (planned.security === 'plain') return undefined;
   if (!ctx.certificates) throw new Error(`--security ${planned.security}: the run made no certificates`);
-  const server = ctx.placement?.hosts.server ?? '127.0.0.1';
-  // A path with names dials the servers by service name (network/cluster-dns.ts): those go into the SANs too.
+  return { mode: planned.security, certificates: ctx.certificates.for(serverIdentity(ctx.placement?.hosts.server ?? '127.0.0.1')) };
+}
+
+/**
+ * What the servers' certificate names when a client dials them at `server` (127.0.0.1, or the network
+ * stage's server address): that address, localhost, and the service names a path with names dials
+ * (network/path/cluster-dns.ts). bench:all's sets of apps and the suites' servers alike.
+ */
+export function serverIdentity(server: string): ServerIdentity {
   const names = ['localhost', ...Object.values(SERVICE_NAMES).flatMap((name) => [name, serviceFqdn(name)])];
-  return { mode: planned.security, certificates: ctx.certificates.for({ names, ips: [server] }) };
+  return { names, ips: [server] };
 }
 
 function startFailure(error: unknown): Failure {

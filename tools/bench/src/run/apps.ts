@@ -25,7 +25,7 @@ const LOG_TAIL_LINES = 5;
 export const KEEP_WARM_NODE_FLAGS: readonly string[] = Object.freeze(['--no-memory-reducer', '--no-flush-bytecode']);
 
 /**
- * Where the apps run when they are not all on 127.0.0.1: the network stage (network/stage.ts) puts the
+ * Where the apps run when they are not all on 127.0.0.1: the network stage (network/stage/stage.ts) puts the
  * client in one namespace and both servers in another, and bridges the client's port to this host.
  */
 export interface Placement {
@@ -278,7 +278,7 @@ function spawnApp([command, ...args]: readonly string[], cwd: string, env: NodeJ
  * The security variables of one app (libs/config SECURITY_ENV): the mode, the CA, and its own certificate:
  * the servers' for server-a and server-b, the client's under mtls. Plain: the mode alone.
  */
-function securityEnv(security: StartOptions['security'], side: 'client' | 'server'): NodeJS.ProcessEnv {
+export function securityEnv(security: StartOptions['security'], side: 'client' | 'server'): NodeJS.ProcessEnv {
   if (!security || security.mode === 'plain') return { [SECURITY_ENV.mode]: 'plain' };
   const { certificates } = security;
   const own = side === 'server' ? certificates.server : security.mode === 'mtls' ? certificates.client : null;

@@ -3,7 +3,7 @@
 // deployment from its own environment (docker-compose.yml sets BENCH_DEPLOYMENT; the kubelet sets
 // KUBERNETES_SERVICE_HOST), the same reading its confinement records.
 import { deploymentOf } from '@bench/config';
-import type { PathProfile } from '../network';
+import type { PathProfile } from '../network/path';
 
 /** Each deployment's network: its name in cells and paths, and what it is. */
 const DEPLOYED_NETWORKS: Readonly<Record<string, { name: string; what: string }>> = Object.freeze({

@@ -9,16 +9,17 @@ import { writeExports, type Exporter } from '../export';
 import { renderIndex } from '../compare';
 import { errorText } from '../cli';
 import type { RunAxes, RuntimeRecord } from '../plan';
-import type { PathProfile } from '../network';
+import type { PathProfile } from '../network/path';
 import type { SecurityRecord } from '@bench/config';
 import { checkNetworks } from './network-runs';
 import { prepareRuntimes, rerunPerRuntime, runsInOwnProcess } from './experiment-runtimes';
 import type { NodeBinary } from './node-binaries';
 
 /**
- * Which networks share a run folder (one document): 'one-per-run' puts every network in one document
- * (bench:all: its reports compare networks and runtimes within it); 'one-per-network' writes a folder
- * per network (a suite: its document and reports describe one network and one runtime).
+ * Which networks and security modes share a run folder (one document): 'one-per-run' puts them all in
+ * one document (bench:all: its reports compare networks, runtimes and security modes within it);
+ * 'one-per-network' writes a folder per network and security mode (a suite: its document and reports
+ * describe one network, one runtime and one security mode).
  */
 export type FolderPolicy = 'one-per-run' | 'one-per-network';
 
@@ -49,6 +50,8 @@ export interface FolderRun {
   startedAt: Date;
   /** The networks this folder measures across (all, or one: the experiment's FolderPolicy). */
   networks: readonly PathProfile[];
+  /** The security modes it measures under (all, or one: the experiment's FolderPolicy). */
+  securities: readonly SecurityRecord[];
   /** Aborted on SIGINT / SIGTERM. */
   signal: AbortSignal;
   /** One line of progress on stderr, prefixed with the tool (and the network, when each has a folder). */
@@ -100,21 +103,33 @@ export async function runExperiment<D, P>(experiment: Experiment<D, P>, options:
   checkNetworks(options.networks);
   const binaries = prepareRuntimes(experiment.tool, options);
   if (experiment.runtimes === 'process' && runsInOwnProcess(binaries)) return rerunPerRuntime(experiment.tool, binaries, options.argv);
-  const groups = experiment.folders === 'one-per-run' ? [options.networks] : options.networks.map((network) => [network]);
   let worst = 0;
-  for (const networks of groups) {
-    const code = await runFolder(experiment, networks, options, binaries);
+  for (const group of foldersOf(experiment.folders, options)) {
+    const code = await runFolder(experiment, group, options, binaries);
     worst = Math.max(worst, code);
     if (code === 130) break;
   }
   return worst;
 }
 
+/** What one run folder walks: its networks and security modes. */
+interface FolderAxes {
+  networks: readonly PathProfile[];
+  securities: readonly SecurityRecord[];
+}
+
+/** The run folders of a policy, in walk order: one for everything, or one per network and security mode. */
+function foldersOf(policy: FolderPolicy, options: ExperimentOptions): FolderAxes[] {
+  if (policy === 'one-per-run') return [{ networks: options.networks, securities: options.securities }];
+  return options.networks.flatMap((network) => options.securities.map((security) => ({ networks: [network], securities: [security] })));
+}
+
 /** One run folder: its document from the first write to the last, whatever stops the walk. */
-async function runFolder<D, P>(experiment: Experiment<D, P>, networks: readonly PathProfile[], options: ExperimentOptions, binaries: ReadonlyMap<string, NodeBinary>): Promise<number> {
+async function runFolder<D, P>(experiment: Experiment<D, P>, { networks, securities }: FolderAxes, options: ExperimentOptions, binaries: ReadonlyMap<string, NodeBinary>): Promise<number> {
   const startedAt = new Date();
   const runDir = createRunFolder(options.out, startedAt, experiment.folderPrefix);
-  const named = experiment.folders === 'one-per-network' && options.networks.length > 1 ? ` (${networks[0].name})` : '';
+  const several = experiment.folders === 'one-per-network' ? [options.networks.length > 1 ? networks[0].name : '', options.securities.length > 1 ? securities[0].name : ''].filter(Boolean) : [];
+  const named = several.length > 0 ? ` (${several.join(', ')})` : '';
   const log = (line: string) => process.stderr.write(`${experiment.tool}${named}: ${line}\n`);
   const abort = new AbortController();
   const live = new Set<() => unknown>();
@@ -126,6 +141,7 @@ async function runFolder<D, P>(experiment: Experiment<D, P>, networks: readonly 
     runDir,
     startedAt,
     networks,
+    securities,
     signal: abort.signal,
     log,
     save: () => writeExports(runDir, folder.doc, experiment.exporters.measuring),
@@ -149,7 +165,7 @@ async function runFolder<D, P>(experiment: Experiment<D, P>, networks: readonly 
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
   try {
-    await walk(folder, networks, options, binaries, abort.signal);
+    await walk(folder, { networks, securities }, options, binaries, abort.signal);
   } catch (error) {
     log(`failed: ${errorText(error)}`);
     log(`what was measured is in ${kept} (marked incomplete)`);
@@ -167,12 +183,12 @@ async function runFolder<D, P>(experiment: Experiment<D, P>, networks: readonly 
 }
 
 /** The axes in their order: each network, and across it each runtime and each security mode. */
-async function walk<D, P>(folder: ExperimentFolder<D, P>, networks: readonly PathProfile[], options: ExperimentOptions, binaries: ReadonlyMap<string, NodeBinary>, signal: AbortSignal): Promise<void> {
+async function walk<D, P>(folder: ExperimentFolder<D, P>, { networks, securities }: FolderAxes, options: ExperimentOptions, binaries: ReadonlyMap<string, NodeBinary>, signal: AbortSignal): Promise<void> {
   for (const network of networks) {
     if (signal.aborted) break;
     await folder.across(network, async (placement) => {
       for (const runtime of options.runtimes) {
-        for (const security of options.securities) {
+        for (const security of securities) {
           if (signal.aborted) return;
           await folder.measure({ network, placement, runtime, node: binaries.get(runtime.name), security });
         }

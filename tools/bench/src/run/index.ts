@@ -3,7 +3,8 @@
 // network stage, driving measure/'s runner over them. Imports cli/, model/, export/, compare/, plan/,
 // measure/, network/, security/.
 export { runtimeOfProcess } from './app-runtimes';
-export { startApps } from './apps';
+export { securityEnv, startApps, type StartOptions } from './apps';
+export { serverIdentity } from './app-sets';
 export { deployedNetwork } from './deployed-network';
 export { checkNetworks } from './network-runs';
 export { resolveNodeBinary, type NodeBinary } from './node-binaries';

@@ -8,7 +8,7 @@ import { deployedNetwork } from './deployed-network';
 import { describeGivenToken, givenToken } from './control-token';
 import { runBoundMs, appSetKey, missingMains, type BenchOptions, type VariantRecord } from '../plan';
 import { HttpClientDriver, expectedCostMs, SET_START_MS, STAGE_BUILD_MS, estimateRun, type RunEstimate } from '../measure';
-import { usesStage } from '../network';
+import { usesStage } from '../network/stage';
 import { listRuns, readRun, runtimeNameOf, rttMs, type Visit, type StoredRun } from '../model';
 import { errorText } from '../cli';
 

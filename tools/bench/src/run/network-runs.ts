@@ -6,7 +6,8 @@ import { failedVisit } from './app-sets';
 import { errorText } from '../cli';
 import type { Visit, RunDocument } from '../model';
 import type { AppPorts, Placement, SetPath } from './apps';
-import { checkPrerequisites, dialledHosts, joinPath, pathPrerequisites, startMesh, startNames, usesStage, type NamesPart, type PathProfile, type Stage } from '../network';
+import { checkPrerequisites, usesStage, type Stage } from '../network/stage';
+import { dialledHosts, joinPath, pathPrerequisites, startMesh, startNames, type NamesPart, type PathProfile } from '../network/path';
 import { calibratedRttMs, checkedPath, networkRecord, onStage, StageFailure } from './on-stage';
 import type { RunnerHooks } from '../measure';
 

@@ -4,7 +4,8 @@
 import { errorText } from '../cli';
 import { STAGE_BOUND_MS, withinBound } from '../plan';
 import { describeCalibration, type Failure, type NetworkRecord } from '../model';
-import { checkPath, delayerCpuBetween, startStage, type ActivePath, type Calibration, type NetworkProfile, type PathCheck, type PathRecord, type Stage } from '../network';
+import { delayerCpuBetween, startStage, type Calibration, type NetworkProfile, type Stage } from '../network/stage';
+import { checkPath, type ActivePath, type PathCheck, type PathRecord } from '../network/path';
 
 /** Why nothing can be measured across a network: its stage did not start, did not calibrate, or refused. */
 export class StageFailure extends Error {
@@ -68,7 +69,7 @@ export function describePathCheck(check: PathCheck): string {
 }
 
 /**
- * Checks a path built on `stage` (network/path-check.ts) against the stage's calibrated RTT, the same for
+ * Checks a path built on `stage` (network/path/path-check.ts) against the stage's calibrated RTT, the same for
  * bench:all (each set of apps) and the suites: `record` gets the path and its check before anything is
  * measured across it; a refused path throws, with the reasons.
  */

@@ -12,6 +12,11 @@ declare module 'autocannon' {
     duration: number;
     /** Seconds before a request counts as a timeout. */
     timeout?: number;
+    /**
+     * Spread into each https connection's tls.connect (the CA, a client certificate). autocannon sets
+     * rejectUnauthorized false after it: it never verifies the server's certificate itself.
+     */
+    tlsOptions?: import('node:tls').ConnectionOptions;
   }
 
   interface Result {

@@ -1,9 +1,12 @@
 // The runs index's embedded data keys each cell as results' cellKey does, so its compare view pairs
 // cells exactly as bench:compare does (a tls cell never with its plain twin).
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { compareKit, type ComparableResult } from '../../src/compare/compare';
 import { renderIndex } from '../../src/compare/index-page';
 import type { RunDocument } from '../../src/model/model';
-import type { StoredRun } from '../../src/model/runs';
+import { listSuiteRuns, type StoredRun } from '../../src/model/runs';
 import { buildRunDocument } from '../fixtures';
 
 /** The fixture run with each cell twice: once plain (no `security`, as older runs) and once over TLS, `tlsFactor` slower. */
@@ -39,5 +42,30 @@ describe('the runs index', () => {
     // Plain with plain (same medians), tls with tls (3× over 2×): never a tls cell with its plain twin.
     for (const row of rows) expect(row.headMedian / row.baseMedian).toBeCloseTo(row.security === 'tls' ? 1.5 : 1, 6);
     expect(rows.filter((row) => row.security === 'tls')).toHaveLength(okCells);
+  });
+});
+
+describe("the runs index's suite runs", () => {
+  it('name what sets one folder of a suite apart from its siblings: its network and security mode beyond loopback and plain', () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'index-suites-'));
+    try {
+      const folder = (name: string, settings: Record<string, string>) => {
+        fs.mkdirSync(path.join(out, name));
+        fs.writeFileSync(path.join(out, name, 'results.json'), JSON.stringify({ incomplete: false, settings }));
+        fs.writeFileSync(path.join(out, name, 'report.html'), '');
+      };
+      folder('echo-2026-11-28T10-00-00Z', { network: 'loopback', security: 'plain' });
+      folder('echo-2026-11-28T10-00-01Z', { network: 'loopback', security: 'mtls' });
+      folder('echo-2026-11-28T10-00-02Z', { network: 'region', security: 'tls' });
+      // A folder from before --security on the suites: plain.
+      folder('echo-2026-11-28T09-00-00Z', { network: 'loopback' });
+      const entries = listSuiteRuns(out);
+      expect(entries.map((e) => e.axes)).toEqual([null, null, 'mtls', 'region · tls']);
+      const html = renderIndex([], entries);
+      expect(html).toContain('<td>echo · mtls</td>');
+      expect(html).toContain('<td>echo · region · tls</td>');
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
   });
 });

@@ -19,7 +19,7 @@ describeNeeding('bench:network CLI', [fs.existsSync(MAIN) ? null : `${MAIN} (npx
       [['up'], 'up needs a profile'],
       [['up', 'moon'], 'unknown network profile "moon"'],
       [['up', 'loopback'], 'profile "loopback" has no stage'],
-      [['shell', 'host'], 'shell needs client, server or router'],
+      [['shell', 'host'], 'shell needs client, server, router or broker'],
       [['status', '--fast'], 'unknown option --fast'],
     ] as const) {
       const result = cli(...args);

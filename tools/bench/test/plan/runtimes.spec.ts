@@ -22,8 +22,14 @@ describe('runtime records', () => {
   });
 
   it('select in the order given, once each; an unknown one is an error listing the known ones', () => {
-    expect(selectRuntimes(['24', '20', '24']).map((r) => r.name)).toEqual(['24', '20']);
-    expect(() => selectRuntimes(['19'])).toThrow(/unknown Node runtime "19"; known: 20 \(20\.\d+\.\d+\), 22 .*, 24 .*, 26 /);
+    expect(selectRuntimes(['24', '22', '24']).map((r) => r.name)).toEqual(['24', '22']);
+    expect(() => selectRuntimes(['19'])).toThrow(/unknown Node runtime "19"; known: 22 \(22\.\d+\.\d+\), 24 .*, 26 /);
+  });
+
+  it('start at Node 22: Node 20 is refused with why (end of life, undici 8 needs Node >= 22.19)', () => {
+    expect(RUNTIMES.map((r) => r.name)).not.toContain('20');
+    expect(() => selectRuntimes(['24', '20'])).toThrow(/Node 20 left the --node axis: it reached its end of life on 2026-04-30, and .*undici 8 needs Node >= 22\.19.*; known: 22 /);
+    expect(() => selectRuntimes(['v20'])).toThrow(/end of life/);
   });
 
   it('label a run from before --node with the Node its provenance recorded, else unknown', () => {
@@ -40,21 +46,23 @@ describe('runtime records', () => {
 describe('--node', () => {
   it('defaults to the pinned runtime and keys every cell and set of apps by runtime', () => {
     expect(parseOptions([]).runtimes.map((r) => r.name)).toEqual([DEFAULT_RUNTIME]);
-    const options = parseOptions(['--node', '20,24', '--profile', 'quick']);
+    const options = parseOptions(['--node', '22,24', '--profile', 'quick']);
     const plan = planVisits(options);
-    expect([...new Set(plan.map((p) => p.runtime))]).toEqual(['20', '24']);
+    expect([...new Set(plan.map((p) => p.runtime))]).toEqual(['22', '24']);
     // Each runtime has its own sets of apps; the default runtime's keep the names they had before --node.
-    expect([...new Set(plan.map(appSetKey))]).toEqual(['node20:blog', 'blog']);
+    expect([...new Set(plan.map(appSetKey))]).toEqual(['node22:blog', 'blog']);
     const cell = { network: 'loopback', variant: 'blog', case: '①-1', transport: 'json' as const };
-    expect(cellKey({ ...cell, runtime: '20' })).not.toBe(cellKey({ ...cell, runtime: '24' }));
+    expect(cellKey({ ...cell, runtime: '22' })).not.toBe(cellKey({ ...cell, runtime: '24' }));
   });
 
   it('refuses an unknown runtime as a usage error naming the known ones', () => {
     expect(() => parseOptions(['--node', '18'])).toThrow(UsageError);
-    expect(() => parseOptions(['--node', '18'])).toThrow(/--node: unknown Node runtime "18"; known: 20 .*24 \(24\.\d+\.\d+\)/);
+    expect(() => parseOptions(['--node', '18'])).toThrow(/--node: unknown Node runtime "18"; known: 22 .*24 \(24\.\d+\.\d+\)/);
+    expect(() => parseOptions(['--node', '20'])).toThrow(UsageError);
+    expect(() => parseOptions(['--node', '20'])).toThrow(/--node: Node 20 left the --node axis/);
   });
 
   it('is not for a client the bench did not start', () => {
-    expect(() => parseOptions(['--node', '20', '--client-url', 'http://127.0.0.1:3000'])).toThrow(/with --client-url the apps are yours/);
+    expect(() => parseOptions(['--node', '22', '--client-url', 'http://127.0.0.1:3000'])).toThrow(/with --client-url the apps are yours/);
   });
 });

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { findPath, usesStage } from '../../src/network';
+import { usesStage } from '../../src/network/stage';
+import { findPath } from '../../src/network/path';
 import { deployedNetwork } from '../../src/run/deployed-network';
 
 // The network a --client-url run is labelled with, from the environment the deployment gives the bench:

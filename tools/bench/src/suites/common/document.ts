@@ -9,6 +9,8 @@ export interface SuiteSettings extends Settings {
   /** The network profile and the runtime it ran on (absent in runs from before --network and --node). */
   network?: string;
   node?: string;
+  /** The security mode its connections to the servers ran under (absent in runs from before --security on the suites: plain). */
+  security?: string;
   cpuCount: number;
   /** What the cores were shared between (coresNote), and across which network stage. */
   cores: string;

@@ -67,7 +67,7 @@ export function renderSuitePage<S, R>(doc: SuiteDocument<S, R>, page: SuitePage)
       el(
         'p',
         { class: 'run' },
-        `Run started ${escapeHtml(String(doc.settings.startedAt))} · preset ${escapeHtml(presetOf(doc.settings))} · commit <code>${escapeHtml(commit)}</code>` +
+        `Run started ${escapeHtml(String(doc.settings.startedAt))} · preset ${escapeHtml(presetOf(doc.settings))}${doc.settings.security && doc.settings.security !== 'plain' ? ` · security ${escapeHtml(doc.settings.security)}` : ''} · commit <code>${escapeHtml(commit)}</code>` +
           (doc.provenance.gitDirty === true ? ' (with uncommitted changes)' : ''),
       ),
       warning,

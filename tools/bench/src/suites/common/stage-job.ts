@@ -6,7 +6,9 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { errorText } from '../../cli';
-import type { PathCounters, PathFeatureId, Stage } from '../../network';
+import type { PathCounters } from '../../model';
+import type { Stage } from '../../network/stage';
+import type { PathFeatureId } from '../../network/path';
 import type { SuiteServers } from './servers';
 
 export const JOB_ENV = 'BENCH_SUITE_JOB';
@@ -26,7 +28,8 @@ export interface StageJob<S> {
   settings: S;
   preset: string;
   runDir: string;
-  servers: Pick<SuiteServers, 'serverAUrl' | 'serverBAddress' | 'pids' | 'ports'>;
+  /** The servers, their security as its variables (file paths, never key bytes: the job loads them itself). */
+  servers: Pick<SuiteServers, 'serverAUrl' | 'serverBAddress' | 'pids' | 'ports' | 'securityEnv'>;
   path: Omit<PathContext, 'counters'>;
 }
 

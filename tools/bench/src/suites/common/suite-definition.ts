@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import type { SuiteArgs, SuiteOptionsSpec, SuitePreset } from './args';
 import type { SuiteDocument } from './document';
 import type { SuiteServers } from './servers';
-import type { PathProfile, Stage } from '../../network';
+import type { Stage } from '../../network/stage';
+import type { PathProfile } from '../../network/path';
 import type { PathContext } from './stage-job';
 
 export const WORKSPACE_ROOT = path.resolve(__dirname, '../../../../..');

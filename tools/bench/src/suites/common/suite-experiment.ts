@@ -1,14 +1,18 @@
-// A suite as an experiment of the one run frame (run/experiment.ts): a run folder per network (its
-// document and reports describe one network and one runtime), the suite run again on each runtime's
-// node (its own process makes the calls), and a signal stops the servers and exits at once. This
-// says what a suite measures across one network: the servers, the path, then the suite's calls.
+// A suite as an experiment of the one run frame (run/experiment.ts): a run folder per network and
+// security mode (its document and reports describe one network, one runtime and one security mode),
+// the suite run again on each runtime's node (its own process makes the calls), and a signal stops the
+// servers and exits at once. This says what a suite measures across one network: the servers (under
+// TLS with the run's throwaway CA, as bench:all's), the path, then the suite's calls.
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { collectProvenance, describeCalibration } from '../../model';
+import { collectProvenance, describeCalibration, type PathCounters } from '../../model';
 import { exportedFiles, JSON_EXPORTER, type Exporter } from '../../export';
 import { UsageError } from '../../cli';
-import { runExperiment, runtimeOfProcess, networkRecord, onStage, checkedPath, calibratedRttMs, type Experiment, type ExperimentFolder, type FolderRun } from '../../run';
-import { startPath, usesStage, type ActivePath, type PathCounters, type PathProfile, type Stage } from '../../network';
+import type { SecurityRecord } from '@bench/config';
+import { runExperiment, runtimeOfProcess, networkRecord, onStage, checkedPath, calibratedRttMs, serverIdentity, type Experiment, type ExperimentFolder, type FolderRun, type StartOptions } from '../../run';
+import { opensslMissing, RunCertificates } from '../../security';
+import { usesStage, type Stage } from '../../network/stage';
+import { startPath, type ActivePath, type PathProfile } from '../../network/path';
 import type { SuiteArgs } from './args';
 import { coresNote, type SuiteDocument } from './document';
 import { startSuiteServers, type SuiteServers } from './servers';
@@ -27,8 +31,12 @@ export function checkSuiteArgs<S extends Record<string, number>, R>(definition: 
   const secure = args.securities.filter((s) => s.tls).map((s) => s.name);
   if (secure.length === 0) return;
   if (!callsServers) throw new UsageError(`--security ${secure.join(',')}: bench:${suite} calls no server, so it has no connection to secure`);
-  // The suites' callers dial plaintext only; TLS reaches them with the one transport library (issue #41, item 2).
-  throw new UsageError(`--security ${secure.join(',')}: the suites' callers (tools/bench/src/suites/callers, suites/service/clients.ts) connect in plaintext only; bench:${suite} takes --security plain until they speak TLS`);
+  if (!definition.needsServers) throw new UsageError(`--security ${secure.join(',')}: bench:${suite}'s replicas, their Service and its front proxy (Envoy) listen in cleartext only; bench:${suite} takes --security plain`);
+  // As bench:all's: a mesh's sidecars speak mTLS between them and plaintext to the apps.
+  const meshed = args.networks.find((p) => p.features.includes('mesh'));
+  if (meshed) throw new UsageError(`--network ${meshed.name} with --security ${secure.join(',')}: the mesh's sidecars speak mTLS between them and plaintext to the apps; run it with --security plain`);
+  const missing = opensslMissing();
+  if (missing) throw new UsageError(missing);
 }
 
 /** Runs the suite through the frame: each network and runtime in a run folder of its own; the exit code is the worst of them. */
@@ -57,23 +65,28 @@ export function suiteExperiment<S extends Record<string, number>, R>(definition:
 
 function openSuite<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>, argv: readonly string[], run: FolderRun): ExperimentFolder<Doc<S, R>, Stage> {
   const pathProfile = run.networks[0];
+  const security = run.securities[0];
   const cpuCount = os.cpus().length;
   const doc: Doc<S, R> = {
     schemaVersion: 2,
     suite: definition.spec.suite,
     incomplete: true,
     provenance: collectProvenance(WORKSPACE_ROOT, argv),
-    settings: { ...args.settings, startedAt: run.startedAt.toISOString(), preset: args.preset, network: pathProfile.name, node: args.runtimes[0].name, cpuCount, cores: coresNote(cpuCount) },
+    settings: { ...args.settings, startedAt: run.startedAt.toISOString(), preset: args.preset, network: pathProfile.name, security: security.name, node: args.runtimes[0].name, cpuCount, cores: coresNote(cpuCount) + securityNote(security) },
     plan: definition.plan(args.settings),
     results: null,
   };
   run.log(`writing ${path.relative(process.cwd(), run.runDir)}/`);
+  // The run's throwaway CA, made when the servers start and removed at the end (or on a signal, or at exit).
+  const certificates = security.tls ? new RunCertificates() : undefined;
+  if (certificates) run.keep(() => certificates.remove());
+  const securityFor = (serverHost: string): StartOptions['security'] => (certificates ? { mode: security.name, certificates: certificates.for(serverIdentity(serverHost)) } : undefined);
   let failure: string | null = null;
   return {
     doc,
     across: (network, inner) => acrossStage(definition, doc, run, network, inner),
     measure: async ({ placement }) => {
-      doc.results = await measureSuite(definition, args, doc, run, pathProfile, placement ?? null);
+      doc.results = await measureSuite(definition, args, doc, run, { pathProfile, securityFor }, placement ?? null);
     },
     close: () => {
       const results = doc.results as R;
@@ -109,8 +122,21 @@ async function acrossStage<S extends Record<string, number>, R>(definition: Suit
   });
 }
 
+/** What the calls cross: the path profile, and the servers' security for the address they are dialled at (undefined: plain). */
+interface SuiteWay {
+  pathProfile: PathProfile;
+  securityFor(serverHost: string): StartOptions['security'];
+}
+
+/** What the setup note adds under TLS: every connection's security, said once in every report. */
+function securityNote(security: SecurityRecord): string {
+  if (!security.tls) return '';
+  const client = security.clientCertificates ? ', the servers requiring and verifying the client’s certificate from the same CA' : '';
+  return `. Under ${security.name}: every connection to the servers is TLS 1.3, their certificates verified against a CA made for the run${client}`;
+}
+
 /** The servers (in the stage's server namespace when there is one), the path's parts, then the suite's calls; the servers stop before the stage. */
-async function measureSuite<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>, doc: Doc<S, R>, run: FolderRun, pathProfile: PathProfile, stage: Stage | null): Promise<R> {
+async function measureSuite<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>, doc: Doc<S, R>, run: FolderRun, { pathProfile, securityFor }: SuiteWay, stage: Stage | null): Promise<R> {
   const live: { servers: SuiteServers | null; path: ActivePath | null } = { servers: null, path: null };
   const stop = async () => {
     live.path?.stop();
@@ -122,7 +148,7 @@ async function measureSuite<S extends Record<string, number>, R>(definition: Sui
   try {
     if (definition.needsServers) {
       run.log(`starting server-a and server-b (blog variant)${stage ? ` in the ${pathProfile.name} stage's server namespace` : ''} …`);
-      live.servers = await startSuiteServers(WORKSPACE_ROOT, run.runDir, stage ?? undefined);
+      live.servers = await startSuiteServers(WORKSPACE_ROOT, run.runDir, stage ?? undefined, securityFor(stage?.hosts.server ?? '127.0.0.1'));
       // What the servers run on, read from their processes (the calls are made by this process: provenance.bench).
       doc.provenance = { ...doc.provenance, apps: Object.fromEntries(Object.entries(live.servers.pids).map(([app, pid]) => [app, runtimeOfProcess(pid)])) };
       run.save();
@@ -180,7 +206,14 @@ function jobOf<S>(args: SuiteArgs<S>, runDir: string, servers: SuiteServers, act
     settings: args.settings,
     preset: args.preset,
     runDir,
-    servers: { serverAUrl: activePath?.serverAUrl ?? servers.serverAUrl, serverBAddress: activePath?.serverBAddress ?? servers.serverBAddress, pids: servers.pids, ports: servers.ports },
+    servers: {
+      // A path's names are dialled with the servers' scheme (https under TLS: the names are in the certificate).
+      serverAUrl: activePath ? activePath.serverAUrl.replace(/^http:/, `${new URL(servers.serverAUrl).protocol}`) : servers.serverAUrl,
+      serverBAddress: activePath?.serverBAddress ?? servers.serverBAddress,
+      securityEnv: servers.securityEnv,
+      pids: servers.pids,
+      ports: servers.ports,
+    },
     path: { name: pathProfile.name, features: pathProfile.features, rttMs },
   };
 }

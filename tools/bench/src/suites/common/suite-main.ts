@@ -1,5 +1,6 @@
 // The entry point of every suite: its command line, then its run through the one run frame
 // (suite-experiment.ts); or, across a network stage, the measuring job in the client namespace.
+import { loadSecurity } from '@bench/config';
 import { runTool, errorText } from '../../cli';
 import { suiteArgsOf, suiteCommand, type SuitePreset } from './args';
 import { countersFromParent, readJob, tellParent, type StageJob } from './stage-job';
@@ -12,11 +13,12 @@ export { WORKSPACE_ROOT, type SuiteContext, type SuiteDefinition } from './suite
 async function runJob<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, job: StageJob<S>): Promise<void> {
   const save = (partial: unknown) => tellParent({ type: 'save', partial });
   const log = (line: string) => tellParent({ type: 'log', line });
-  const context: SuiteContext<S> = {
+  const context = (): SuiteContext<S> => ({
     settings: job.settings,
     preset: job.preset as SuitePreset,
     runDir: job.runDir,
-    servers: { ...job.servers, stop: async () => undefined },
+    // The run's certificates from their files' paths (a file that cannot be read is this job's error, told to the suite).
+    servers: { ...job.servers, security: loadSecurity(job.servers.securityEnv), stop: async () => undefined },
     path: { ...job.path, counters: countersFromParent() },
     // Suites that place their own apps on the stage (usesStage) run in the bench's process, never as a job.
     stage: null,
@@ -28,9 +30,9 @@ async function runJob<S extends Record<string, number>, R>(definition: SuiteDefi
       log(line);
       save(partial);
     },
-  };
+  });
   try {
-    tellParent({ type: 'done', results: await definition.run(context) });
+    tellParent({ type: 'done', results: await definition.run(context()) });
   } catch (error) {
     tellParent({ type: 'error', message: errorText(error) });
   }

@@ -1,11 +1,10 @@
-import { mean, median, type Failure } from '../../model';
+import { addPathCounters, mean, median, pathCountersBetween, type Failure, type PathCounters } from '../../model';
 import type { Servers } from '../callers/echo-callers';
 import { LOOKUP_CALLERS } from '../callers/lookup-callers';
 import { quantileCurve, summarizeLatencies, type LatencySummary } from '../common/latency';
 import { rotate, timeSequentialCalls, warmUp } from '../common/sequential';
 import type { LatencyTransportRecord } from './transports';
 import { callFailure, describeFailure } from '../../measure';
-import { addPathCounters, pathCountersBetween, type PathCounters } from '../../network';
 import type { PathContext } from '../common/stage-job';
 import { predictRoundTrips, type RoundTrips } from './round-trips';
 
@@ -66,7 +65,7 @@ export async function measureLatency(
           await caller.close();
         }
         raw.set(transport.id, entry);
-        results.cells = summarize(raw, path);
+        results.cells = summarize(raw, path, servers.security.mode !== 'plain');
         const cell = results.cells.find((c) => c.transport === transport.id)!;
         progress(`round ${round + 1}/${settings.rounds} ${transport.id}: p50 ${cell.latency.p50Ms.toFixed(3)} ms so far`, results);
       } catch (error) {
@@ -87,13 +86,13 @@ interface Raw {
   counted: PathCounters[];
 }
 
-function summarize(raw: Map<string, Raw>, path: PathContext | null): LatencyCell[] {
+function summarize(raw: Map<string, Raw>, path: PathContext | null, secure: boolean): LatencyCell[] {
   return [...raw].map(([id, { transport, latencies, first, connects, counted }]) => {
     const latency = summarizeLatencies(latencies);
     const connect = connects.length > 0 ? { calls: connects.length, meanMs: mean(connects), shareOfMean: mean(connects) / latency.meanMs } : null;
     const cell: LatencyCell = { transport: id, latency, curveMs: quantileCurve(latencies), firstCallMs: first, connect };
     if (!path) return cell;
-    const roundTrips = predictRoundTrips(transport, path.features);
+    const roundTrips = predictRoundTrips(transport, path.features, secure);
     return { ...cell, path: { calls: latencies.length, counters: sumCounters(counted) }, predicted: { roundTrips, ms: roundTrips.total * path.rttMs } };
   });
 }

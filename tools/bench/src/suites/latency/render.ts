@@ -46,7 +46,7 @@ const perCall = (total: number, calls: number, digits = 2) => (calls ? (total / 
 function pathTable(cells: readonly LatencyCell[]): Table | null {
   if (!cells.some((c) => c.path && c.predicted)) return null;
   return {
-    header: ['transport', 'round trips predicted (lookup + TCP + request)', 'predicted ms', 'mean ms', 'mean ÷ predicted', 'DNS queries / call', 'lookups / call', 'sidecar requests / call', 'sidecar upstream connections', 'sidecar CPU µs / call'],
+    header: ['transport', `round trips predicted (lookup + TCP + ${cells.some((c) => c.predicted?.roundTrips.tls !== undefined) ? 'TLS + ' : ''}request)`, 'predicted ms', 'mean ms', 'mean ÷ predicted', 'DNS queries / call', 'lookups / call', 'sidecar requests / call', 'sidecar upstream connections', 'sidecar CPU µs / call'],
     numeric: [false, false, true, true, true, true, true, true, true, true],
     rows: cells.map((c) => {
       const rt = c.predicted?.roundTrips;
@@ -55,7 +55,7 @@ function pathTable(cells: readonly LatencyCell[]): Table | null {
       const envoy = counters?.envoy;
       return [
         c.transport,
-        rt ? `${rt.total} (${rt.lookup} + ${rt.tcp} + ${rt.request})` : '—',
+        rt ? `${rt.total} (${[rt.lookup, rt.tcp, ...(rt.tls === undefined ? [] : [rt.tls]), rt.request].join(' + ')})` : '—',
         c.predicted ? ms(c.predicted.ms) : '—',
         ms(c.latency.meanMs),
         c.predicted ? `${(c.latency.meanMs / c.predicted.ms).toFixed(2)}×` : '—',

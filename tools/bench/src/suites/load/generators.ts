@@ -1,5 +1,6 @@
 // The two load generators, one shape: run `concurrency` calls in flight for `durationMs` and report
 // every latency (HDR histogram), completed calls and errors by kind.
+import type { ConnectionOptions } from 'node:tls';
 import autocannon from 'autocannon';
 import type { Histogram } from 'hdr-histogram-js';
 import { recordMs } from '../common/hdr';
@@ -15,10 +16,14 @@ export interface GeneratorRun {
   errorKinds: Record<string, number>;
 }
 
-/** autocannon as a library, in this process: `concurrency` connections, one request in flight on each. */
-export async function autocannonLoad(url: string, concurrency: number, durationMs: number, histogram: Histogram, timeoutS: number): Promise<GeneratorRun> {
+/**
+ * autocannon as a library, in this process: `concurrency` connections, one request in flight on each.
+ * Under TLS (an https url, `tls` its CA and client certificate) autocannon does not verify the server
+ * itself: the cell's metrics read just before, over LoadTargets' verifying agent, is what refuses a wrong one.
+ */
+export async function autocannonLoad(url: string, concurrency: number, durationMs: number, histogram: Histogram, timeoutS: number, tls: ConnectionOptions | null = null): Promise<GeneratorRun> {
   const started = performance.now();
-  const instance = autocannon({ url, connections: concurrency, pipelining: 1, duration: durationMs / 1000, timeout: timeoutS });
+  const instance = autocannon({ url, connections: concurrency, pipelining: 1, duration: durationMs / 1000, timeout: timeoutS, ...(tls ? { tlsOptions: tls } : {}) });
   // Every response's time, into our histogram: the same resolution as the gRPC side.
   instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTimeMs: number) => recordMs(histogram, responseTimeMs));
   const result = await instance;

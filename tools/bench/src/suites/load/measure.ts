@@ -1,4 +1,5 @@
 import type { ProcessSample } from '@bench/config';
+import { callerTls } from '@bench/transports';
 import { LoadTargets } from '../common/load-targets';
 import type { Servers } from '../callers/echo-callers';
 import { latencyHistogram, summarizeHistogram, type HdrSummary } from '../common/hdr';
@@ -50,10 +51,10 @@ const cpuMs = (s: ProcessSample) => s.cpuUserMs + s.cpuSystemMs;
 
 export async function measureLoad(servers: Servers, plan: LoadPlan, settings: LoadSettings, progress: (line: string, partial: LoadResults) => void): Promise<LoadResults> {
   const results: LoadResults = { cells: [], failures: [] };
-  const targets = new LoadTargets(servers.serverAUrl, servers.serverBAddress, 1);
+  const targets = new LoadTargets(servers, 1);
   const drive = (target: LoadTarget, rows: number, concurrency: number, durationMs: number, histogram = latencyHistogram()): Promise<GeneratorRun> =>
     target === 'http-json'
-      ? autocannonLoad(`${servers.serverAUrl}/server-a/${rows}`, concurrency, durationMs, histogram, settings.timeoutS)
+      ? autocannonLoad(`${servers.serverAUrl}/server-a/${rows}`, concurrency, durationMs, histogram, settings.timeoutS, callerTls(servers.security))
       : grpcLoad(targets, rows, concurrency, durationMs, histogram);
   const metrics = (target: LoadTarget) => (target === 'http-json' ? targets.serverAMetrics() : targets.serverBMetrics());
   let k = 0;
@@ -62,6 +63,8 @@ export async function measureLoad(servers: Servers, plan: LoadPlan, settings: Lo
       for (const concurrency of plan.concurrency) {
         for (const { id: target } of rotate(plan.targets, k++)) {
           try {
+            // autocannon does not verify the server's certificate: under TLS the metrics call (a verifying agent) does, before any load.
+            if (servers.security.mode !== 'plain') await metrics(target);
             if (settings.warmupMs > 0) await drive(target, rows, concurrency, settings.warmupMs);
             const histogram = latencyHistogram();
             const serverBefore = await metrics(target);

@@ -7,7 +7,7 @@ import type { LookupFunction } from 'node:net';
 import type { ProcessSample } from '@bench/config';
 import { MAX_MESSAGE_BYTES } from '@bench/proto';
 import { grpcServiceClient } from '@bench/transports';
-import type { BalancingStrategy, ServiceTransport } from '../../network';
+import type { BalancingStrategy, ServiceTransport } from '../../network/service';
 
 type Unary = (request: unknown, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, reply?: unknown) => void) => void;
 type Client = grpc.Client & Record<string, Unary>;

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import type { Stage } from '../../network';
+import type { Stage } from '../../network/stage';
 import { WORKSPACE_ROOT } from '../common/suite-main';
 import type { DriverCommand, DriverConfig, DriverReply } from './driver';
 

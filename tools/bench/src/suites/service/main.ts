@@ -2,10 +2,8 @@
 // stage's server side, each with a CPU limit, reached through each balancing strategy, under load at
 // fixed rates up to saturation; per-replica shares from the replicas' own counters.
 import type { OptionTable } from '../../cli';
-import { BALANCING_STRATEGIES } from '../../network';
-import { parseCpuLimit } from '../../network';
-import { ReplicaSet } from '../../network';
-import { usesStage } from '../../network';
+import { parseCpuLimit, usesStage } from '../../network/stage';
+import { BALANCING_STRATEGIES, ReplicaSet } from '../../network/service';
 import type { SuiteOptionsSpec } from '../common/args';
 import { suiteMain, type SuiteDefinition } from '../common/suite-main';
 import { measureService, parseStrategies, type ServiceResults, type ServiceSettings } from './measure';
@@ -20,7 +18,7 @@ const EXTRA_OPTIONS: OptionTable = {
     value: 'LIST',
     choices: BALANCING_STRATEGIES.map((s) => s.name),
     default: BALANCING_STRATEGIES.map((s) => s.name),
-    description: 'balancing strategies (network/balancing.ts), each run with every transport it applies to',
+    description: 'balancing strategies (network/service/balancing.ts), each run with every transport it applies to',
   },
   rates: { kind: 'list', value: 'LIST', description: 'offered rates, calls per second, lowest first (default: the profile\'s sweep in suites/service/plan.ts)' },
 };

@@ -4,11 +4,10 @@
 // the delayer's CPU.
 import * as path from 'node:path';
 import type { ProcessSample } from '@bench/config';
-import type { Stage } from '../../network';
-import { FrontProxy, HeadlessService, resolveEnvoy, applyVirtualIp, dnsCountsBetween, findStrategy, SERVICE_NAME, SERVICE_TRANSPORTS, SERVICE_VIP, virtualIpRulesInForce, type BalancingStrategy, type DnsCounts, type ServiceTransport, type StrategyName } from '../../network';
-import { throttlingBetween, type CpuThrottling } from '../../network';
-import { ReplicaSet, type Replica, type ReplicaRecord } from '../../network';
-import { delayerCpuBetween, type DelayerCpu } from '../../network';
+import { dnsCountsBetween, type DnsCounts } from '../../model';
+import { delayerCpuBetween, throttlingBetween, type CpuThrottling, type DelayerCpu, type Stage } from '../../network/stage';
+import { resolveEnvoy } from '../../network/path';
+import { FrontProxy, HeadlessService, ReplicaSet, applyVirtualIp, findStrategy, SERVICE_NAME, SERVICE_TRANSPORTS, SERVICE_VIP, virtualIpRulesInForce, type BalancingStrategy, type Replica, type ReplicaRecord, type ServiceTransport, type StrategyName } from '../../network/service';
 import type { HdrSummary } from '../common/hdr';
 import { rotate } from '../common/sequential';
 import { DriverProcess } from './driver-process';

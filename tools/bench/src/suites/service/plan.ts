@@ -1,5 +1,5 @@
 // bench:service's records: the ports every replica listens on, the rate sweep, and when a step counts
-// as saturated. Balancing strategies are records of the network stage (network/balancing.ts).
+// as saturated. Balancing strategies are records of network/service/ (balancing.ts).
 
 /** The same ports in every replica (each has its own namespace and address), and on the virtual IP. */
 export const SERVICE_PORTS = Object.freeze({ http: 8080, h2: 8081, grpc: 9090 });

@@ -1,12 +1,11 @@
 // bench:service's Markdown and HTML, from results.json alone (pure): the sweep, each strategy's
 // saturation point, every replica's share (from its own counters) and latency against offered rate.
-import { count, ms, presetOf } from '../../model';
+import { count, ms, presetOf, type DnsCounts } from '../../model';
 import { renderBarChart } from '../../export';
 import { renderLogChart } from '../../export';
 import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';
-import type { DnsCounts } from '../../network';
 import type { ServiceCell, ServiceResults, ServiceSettings } from './measure';
 
 export type ServiceDocument = SuiteDocument<ServiceSettings, ServiceResults>;

@@ -4,8 +4,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PARENT_PIPE_ENV } from '@bench/config';
-import type { Replica, ReplicaSet } from '../../network';
-import { runStageCommand as run } from '../../network';
+import type { Replica, ReplicaSet } from '../../network/service';
+import { runStageCommand as run } from '../../network/stage';
 import { VARIANTS } from '../../plan';
 import { SERVICE_PORTS } from './plan';
 

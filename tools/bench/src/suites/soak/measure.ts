@@ -35,7 +35,7 @@ const memorySample = (t: number, m: ProcessSample): MemorySample => ({
 });
 
 export async function measureSoak(servers: SuiteServers, settings: SoakSettings, log: (line: string) => void): Promise<SoakResults> {
-  const targets = new LoadTargets(servers.serverAUrl, servers.serverBAddress, settings.httpConcurrency);
+  const targets = new LoadTargets(servers, settings.httpConcurrency);
   const memory: Record<string, MemorySample[]> = { 'server-a': [], 'server-b': [] };
   let measuredFrom = performance.now() + settings.warmupS * 1000;
   let sampling = true;

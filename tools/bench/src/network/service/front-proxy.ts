@@ -1,0 +1,127 @@
+// The l7-proxy strategy's balancer: one Envoy in the server namespace — the gateway in front of the
+// replica LAN — balancing each HTTP/1.1 request and each gRPC call (HTTP/2 stream) round robin over
+// the replicas. Its endpoints come from a file it watches (EDS from the filesystem), so a replica
+// joining or leaving changes them without a restart, as a control plane would.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { adminGet, EnvoyProcess } from '../path';
+import { inNs, type Topology } from '../stage';
+
+export interface ProxyRoute {
+  /** The cluster's name (server-a, server-b). */
+  name: string;
+  /** Where Envoy listens (on the server namespace's address) and where each replica serves. */
+  listenPort: number;
+  replicaPort: number;
+  protocol: 'http1' | 'http2';
+}
+
+const ROUTER = { name: 'envoy.filters.http.router', typed_config: { '@type': 'type.googleapis.com/envoy.extensions.filters.http.router.v3.Router' } };
+
+/** The endpoints of one cluster, as the EDS file Envoy watches holds them. */
+export function endpointsDocument(route: ProxyRoute, addresses: readonly string[]): object {
+  return {
+    version_info: String(Date.now()),
+    resources: [
+      {
+        '@type': 'type.googleapis.com/envoy.config.endpoint.v3.ClusterLoadAssignment',
+        cluster_name: route.name,
+        endpoints: [{ lb_endpoints: addresses.map((address) => ({ endpoint: { address: { socket_address: { address, port_value: route.replicaPort } } } })) }],
+      },
+    ],
+  };
+}
+
+/** Envoy's bootstrap: a listener per route on `listenAddress`, a round-robin cluster per route fed from its EDS file. */
+export function frontProxyConfig(routes: readonly ProxyRoute[], listenAddress: string, adminSocket: string, edsFile: (route: ProxyRoute) => string): object {
+  return {
+    // EDS from a file still names the node it configures (Envoy requires an id and cluster for any xDS).
+    node: { id: 'front-proxy', cluster: 'bench-service' },
+    admin: { address: { pipe: { path: adminSocket } } },
+    static_resources: {
+      listeners: routes.map((route) => ({
+        name: `${route.name}-in`,
+        address: { socket_address: { address: listenAddress, port_value: route.listenPort } },
+        filter_chains: [
+          {
+            filters: [
+              {
+                name: 'envoy.filters.network.http_connection_manager',
+                typed_config: {
+                  '@type': 'type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager',
+                  stat_prefix: route.name,
+                  codec_type: route.protocol === 'http2' ? 'HTTP2' : 'HTTP1',
+                  route_config: { virtual_hosts: [{ name: route.name, domains: ['*'], routes: [{ match: { prefix: '/' }, route: { cluster: route.name, timeout: '0s' } }] }] },
+                  http_filters: [ROUTER],
+                },
+              },
+            ],
+          },
+        ],
+      })),
+      clusters: routes.map((route) => ({
+        name: route.name,
+        type: 'EDS',
+        connect_timeout: '5s',
+        lb_policy: 'ROUND_ROBIN',
+        eds_cluster_config: { eds_config: { resource_api_version: 'V3', path_config_source: { path: edsFile(route) } } },
+        typed_extension_protocol_options: {
+          'envoy.extensions.upstreams.http.v3.HttpProtocolOptions': {
+            '@type': 'type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions',
+            explicit_http_config: route.protocol === 'http2' ? { http2_protocol_options: {} } : { http_protocol_options: {} },
+          },
+        },
+      })),
+    },
+  };
+}
+
+/** A running front proxy: its endpoints, its CPU, its stop (an EnvoyProcess with one worker). */
+export class FrontProxy {
+  private constructor(
+    private readonly envoy: EnvoyProcess,
+    private readonly routes: readonly ProxyRoute[],
+    private readonly dir: string,
+  ) {}
+
+  /** Writes the config and the endpoint files into `dir`, starts Envoy in the server namespace, waits until /ready. */
+  static async start(t: Topology, binary: string, routes: readonly ProxyRoute[], addresses: readonly string[], dir: string): Promise<FrontProxy> {
+    fs.mkdirSync(dir, { recursive: true });
+    const adminSocket = path.join(dir, 'envoy-admin.sock');
+    const eds = (route: ProxyRoute) => path.join(dir, `eds-${route.name}.json`);
+    for (const route of routes) fs.writeFileSync(eds(route), JSON.stringify(endpointsDocument(route, addresses)));
+    const config = frontProxyConfig(routes, t.addresses.server, adminSocket, eds);
+    const envoy = await EnvoyProcess.start('front', binary, config, dir, (argv) => inNs(t.namespaces.server, argv), 1);
+    return new FrontProxy(envoy, routes, dir);
+  }
+
+  get pid(): number {
+    return this.envoy.pid;
+  }
+
+  /** New endpoints: each file is replaced by a rename, which Envoy's watch picks up without a restart. */
+  setEndpoints(addresses: readonly string[]): void {
+    for (const route of this.routes) {
+      const file = path.join(this.dir, `eds-${route.name}.json`);
+      fs.writeFileSync(`${file}.new`, JSON.stringify(endpointsDocument(route, addresses)));
+      fs.renameSync(`${file}.new`, file);
+    }
+  }
+
+  /** Envoy's CPU so far (its threads' schedstat). */
+  cpuMs(): number {
+    return this.envoy.cpuMs();
+  }
+
+  /** Requests each endpoint got, from Envoy's own /clusters counters (`rq_total` per host). */
+  async requestsPerHost(): Promise<Record<string, number>> {
+    const { body } = await adminGet(this.envoy.adminSocket, '/clusters');
+    const counts: Record<string, number> = {};
+    for (const m of body.matchAll(/^([\w-]+)::([\d.]+):\d+::rq_total::(\d+)$/gm)) counts[`${m[1]}/${m[2]}`] = Number(m[3]);
+    return counts;
+  }
+
+  stop(): Promise<void> {
+    return this.envoy.stop();
+  }
+}

@@ -1,0 +1,19 @@
+// network/service/: behind a Service (issue #35, bench:service): replicas on the stage's server side
+// (namespaces on a replica LAN, each with an optional CPU limit), and the balancing strategies that
+// reach them: a virtual IP with kube-proxy's rules, a headless name from the path's DNS server, an
+// Envoy front proxy. Imports network/stage/ and network/path/ (and cli/, model/); suites/ uses it.
+export { ReplicaSet, type Replica, type ReplicaRecord } from './replicas';
+export {
+  BALANCING_STRATEGIES,
+  SERVICE_NAME,
+  SERVICE_TRANSPORTS,
+  SERVICE_VIP,
+  applyVirtualIp,
+  findStrategy,
+  virtualIpRulesInForce,
+  HeadlessService,
+  type BalancingStrategy,
+  type ServiceTransport,
+  type StrategyName,
+} from './balancing';
+export { FrontProxy } from './front-proxy';
