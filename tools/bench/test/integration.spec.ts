@@ -124,6 +124,19 @@ describe('bench:all (built apps, quick profile)', () => {
     const csv = fs.readFileSync(path.join(runDir, 'results.csv'), 'utf8').trimEnd().split('\n');
     expect(csv.filter((line) => line.startsWith('sample,'))).toHaveLength(20);
     expect(csv.filter((line) => line.startsWith('summary,'))).toHaveLength(10);
+    // Issue #43: on loopback every cell carries the host's TCP counters, its modes and each visit's disturbance, in all four exports.
+    for (const r of doc.results) {
+      expect(r.pathCounters.tcp).toMatchObject({ listenOverflows: expect.any(Number), synRetrans: expect.any(Number), retransSegs: expect.any(Number), twRecycled: expect.any(Number) });
+      expect(r.disturbance).toEqual([expect.objectContaining({ visit: 1, outsideShare: expect.any(Number), stealShare: expect.any(Number) })]);
+    }
+    expect(md).toContain('## Modes and kernel TCP counters per cell');
+    expect(md).toMatch(/\| ①-1 \| json \| loopback \| (one mode|.+ ms; .+ ms) \| 2 timed calls \(host\) \| \d/);
+    expect(md).toMatch(/- disturbance: \**\d+ of 5 visits disturbed/);
+    expect(result.stderr).toMatch(/bench: \d+ of 5 visits disturbed/);
+    const html = fs.readFileSync(path.join(runDir, 'report.html'), 'utf8');
+    expect(html).toContain('data-table="cell-counters"');
+    expect(html).toContain('data-warning="disturbed"');
+    for (const column of ['tcp_syn_retrans', 'tcp_retrans_segs', 'modes', 'mode_note', 'visits_disturbed', 'outside_cpu_share_max']) expect(csv[0].split(',')).toContain(column);
 
     expect(doc.settings.forks).toBe(0);
     expect(doc.settings.startedApps.blog).toHaveLength(1);

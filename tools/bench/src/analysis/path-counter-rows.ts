@@ -1,7 +1,10 @@
-// A cell's path counters as the reports show them: per-call rows and the listen queue in words. Read from
-// the counters (path-counters.ts, the model's record) and the cells; written by no run.
-import type { CellKey, PathCounters, TcpCounters } from '../model';
-import { describeListenQueue, placeLabeller } from '../model';
+// A cell's path counters as the reports show them: per-call rows, the listen queue in words, and every
+// cell's kernel TCP counters beside its modes and disturbed visits. Read from the counters (path-counters.ts,
+// the model's record) and the cells; written by no run.
+import type { Cell, CellKey, PathCounters, TcpCounters } from '../model';
+import { describeListenQueue, networkOf, placeLabeller } from '../model';
+import { disturbedVisitsOf } from './disturbance';
+import { cellModes, type CellModes } from './modes';
 
 /** A cell's path counters per timed call, as the reports show them (null: the path has no such part). */
 export interface PathCounterRow {
@@ -53,8 +56,11 @@ export function failedCellText(cell: { error: string | null; pathCounters?: Path
   return `${cell.error ?? 'unknown error'}${queue ? ` — ${queue}` : ''}`;
 }
 
-/** A cell whose server namespace's listen queue overflowed or failed SYN-cookie checks, as the reports show it. */
-export interface ListenQueueRow {
+/**
+ * A cell's modes, kernel TCP counters and disturbed visits, as the reports show them (issue #43): one row
+ * per cell, whatever moved; `tcp` null where none were recorded (--client-url, runs from before them).
+ */
+export interface TcpCounterRow {
   network: string;
   variant: string;
   case: string;
@@ -62,15 +68,30 @@ export interface ListenQueueRow {
   /** A failed cell's visit that failed counts every call up to the failure (cold call and warm-up too); otherwise the timed calls. */
   ok: boolean;
   calls: number;
-  tcp: TcpCounters;
+  /** Where the counters were read: loopback's are the host's, every connection on it counted. */
+  host: boolean;
+  tcp: Partial<TcpCounters> | null;
+  modes: CellModes | null;
+  /** Visits recorded and those disturbed (null: none recorded, a run from before issue #43). */
+  visits: { recorded: number; disturbed: number } | null;
 }
 
-/** One row per cell (ok or failed) whose listen queue overflowed or failed a SYN-cookie check, in the results' order. */
-export function listenQueueRows(results: readonly (Pick<CellKey, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'> & { ok: boolean; runs: number; pathCounters?: PathCounters | null })[]): ListenQueueRow[] {
+/** One row per cell, in the results' order. */
+export function tcpCounterRows(results: readonly Cell[]): TcpCounterRow[] {
   const placeOf = placeLabeller(results);
-  return results.flatMap((r) => {
-    const tcp = r.pathCounters?.tcp;
-    if (!tcp || describeListenQueue(tcp) === null) return [];
-    return [{ network: placeOf(r), variant: r.variant, case: r.case, transport: r.transport, ok: r.ok, calls: r.runs, tcp }];
+  return results.map((r) => {
+    const recorded = (r.disturbance ?? []).filter((d) => d !== null).length;
+    return {
+      network: placeOf(r),
+      variant: r.variant,
+      case: r.case,
+      transport: r.transport,
+      ok: r.ok,
+      calls: r.runs,
+      host: networkOf(r) === 'loopback',
+      tcp: r.pathCounters?.tcp ?? null,
+      modes: cellModes(r),
+      visits: r.disturbance === undefined ? null : { recorded, disturbed: disturbedVisitsOf(r).length },
+    };
   });
 }

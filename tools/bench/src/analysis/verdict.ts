@@ -1,11 +1,14 @@
 // The verdict a report opens with: for each variant, case and network, who wins, by how much and why
 // in one line. Computed once from the results (the reporter never measures); results.md and
 // report.html print these rows. The "why" is read from what the run recorded (phases, bytes), never
-// written per case, so it holds for whatever a user's run measured.
+// written per case, so it holds for whatever a user's run measured; when the slower cell's calls fall into
+// two groups that the kernel's TCP counters explain (modes.ts) and that costs more than any phase, the
+// mechanism is the why.
 import type { BlogTransport, Cell, MedianCi, Transport } from '../model';
 import { findCell, networkOf, runtimeOf, runtimesOf, securitiesOf, securityOf } from '../model';
 import { PHASE_KEYS, PHASE_LABELS, phaseParts, type PhaseKey, type PhasePart } from './breakdown';
 import { mapCell, TIE_WITHIN, type MapCell } from './decision-map';
+import { cellModes, mechanismText } from './modes';
 import { bytes, ms } from '../model';
 
 /** Each transport as a reader names it. */
@@ -92,7 +95,10 @@ export function whyLine(json: Cell | undefined, grpc: Cell | undefined, cell: Ma
   const sp = partsOf(slow);
   const fp = partsOf(fast);
   const sizes = bytesClause(json, grpc);
-  if (!sp || !fp) return `phases not recorded${sizes}`;
+  // A mechanism the kernel's counters show in the slower cell's modes (modes.ts), named when it is the largest difference.
+  const mechanism = cell.winner === 'tie' ? null : (cellModes(slow)?.mechanism ?? null);
+  const mechanismLine = mechanism && `${TRANSPORT_LABELS[slow.transport]}: ${mechanismText(mechanism, slow.samplesMs.length)}, ≈ ${ms(mechanism.extraMsPerCall)} ms per call on average${sizes}`;
+  if (!sp || !fp) return mechanismLine ?? `phases not recorded${sizes}`;
   // Phases that overlap (a paced stream encodes while it sends) sum to more than the call: the remainder
   // goes negative and is no part of the call to compare.
   const overlap = [slow, fast].some((c) => (c.phases!.remainderMs ?? 0) < 0);
@@ -107,11 +113,21 @@ export function whyLine(json: Cell | undefined, grpc: Cell | undefined, cell: Ma
   }
   const gaps = PHASE_KEYS.filter((k) => sp[k].ms !== null && fp[k].ms !== null && sp[k].ms! >= 0 && fp[k].ms! >= 0).map((k) => ({ k, gap: sp[k].ms! - fp[k].ms! }));
   const widest = gaps.sort((a, b) => b.gap - a.gap)[0];
+  if (mechanismLine && mechanismIsLargest(mechanism!.extraMsPerCall, gaps)) return mechanismLine;
   if (!widest || widest.gap <= 0) return `no measured phase explains the gap${sizes}`;
   const k = widest.k;
   const overlapping = slow.requests > 1 ? `, summed over ${slow.requests} parallel requests` : ', phases overlapping (a streamed reply)';
   const of = overlap ? overlapping : sp[k].share === null ? '' : `, ${percent(sp[k].share!)} of ${TRANSPORT_LABELS[slow.transport]}'s call`;
   return `${PHASE_LABELS[k]}: ${TRANSPORT_LABELS[slow.transport]} ${ms(sp[k].ms)} vs ${TRANSPORT_LABELS[fast.transport]} ${ms(fp[k].ms)} ms per call${of}${sizes}`;
+}
+
+/**
+ * Whether a mechanism's extra time per call is the largest difference: the wait is part of the remainder
+ * (framework, transport and waiting), so it is set against every other phase's gap and against what the
+ * remainder's gap leaves once the wait is taken out of it.
+ */
+function mechanismIsLargest(extraMs: number, gaps: readonly { k: PhaseKey; gap: number }[]): boolean {
+  return gaps.every(({ k, gap }) => extraMs >= (k === 'remainder' ? gap - extraMs : gap));
 }
 
 function rangeOf(ci: VerdictRow['ci'], cell: MapCell): VerdictRow['range'] {

@@ -1,4 +1,5 @@
-import { type Cell, networkOf, runtimeOf, securityOf } from '../model';
+import { type Cell, type TcpCounters, networkOf, runtimeOf, securityOf } from '../model';
+import { cellModes, disturbedVisitsOf } from '../analysis';
 
 const COLUMNS = [
   'row_type',
@@ -46,12 +47,62 @@ const COLUMNS = [
   'tcp_syncookies_failed',
   'tcp_out_rsts',
   'tcp_estab_resets',
+  'tcp_syn_retrans',
+  'tcp_timeouts',
+  'tcp_retrans_segs',
+  'tcp_syncookies_recv',
+  'tcp_tw_recycled',
+  'tcp_paws_active',
+  'tcp_timewait_overflow',
+  'modes',
+  'mode_groups',
+  'mode_note',
+  'visits_recorded',
+  'visits_disturbed',
+  'outside_cpu_share_max',
+  'steal_share_max',
   'blog_ms',
   'ok',
   'error',
 ] as const;
 
 type Row = Partial<Record<(typeof COLUMNS)[number], string | number | boolean | null>>;
+
+/** Each tcp_ column and its counter (model/path-counters.ts); a counter from after a document's run stays empty. */
+const TCP_COLUMNS: Readonly<Record<string, keyof TcpCounters>> = {
+  tcp_listen_overflows: 'listenOverflows',
+  tcp_listen_drops: 'listenDrops',
+  tcp_syncookies_sent: 'syncookiesSent',
+  tcp_syncookies_failed: 'syncookiesFailed',
+  tcp_out_rsts: 'outRsts',
+  tcp_estab_resets: 'estabResets',
+  tcp_syn_retrans: 'synRetrans',
+  tcp_timeouts: 'timeouts',
+  tcp_retrans_segs: 'retransSegs',
+  tcp_syncookies_recv: 'syncookiesRecv',
+  tcp_tw_recycled: 'twRecycled',
+  tcp_paws_active: 'pawsActive',
+  tcp_timewait_overflow: 'timeWaitOverflow',
+};
+
+function tcpColumns(r: Cell): Row {
+  const tcp = r.pathCounters?.tcp;
+  return Object.fromEntries(Object.entries(TCP_COLUMNS).map(([column, counter]) => [column, tcp?.[counter]]));
+}
+
+/** A cell's modes (analysis/modes.ts): how many groups, each as calls×centre ms, and the note. */
+function modeColumns(r: Cell): Row {
+  const m = cellModes(r);
+  return m ? { modes: m.groups.length, mode_groups: m.groups.map((g) => `${g.calls}x${Math.round(g.centreMs * 1000) / 1000}`).join(' '), mode_note: m.note } : {};
+}
+
+/** A cell's visits with a disturbance reading, how many were disturbed, and the largest shares. */
+function disturbanceColumns(r: Cell): Row {
+  const read = (r.disturbance ?? []).filter((d) => d !== null);
+  if (r.disturbance === undefined) return {};
+  const max = (values: number[]) => (values.length ? Math.max(...values) : null);
+  return { visits_recorded: read.length, visits_disturbed: disturbedVisitsOf(r).length, outside_cpu_share_max: max(read.map((d) => d.outsideShare)), steal_share_max: max(read.map((d) => d.stealShare)) };
+}
 
 /** RFC 4180 quoting: only when needed, doubling quotes. */
 function cell(value: string | number | boolean | null | undefined): string {
@@ -101,13 +152,10 @@ export function renderCsv(results: readonly Cell[]): string {
       sidecar_requests: r.pathCounters?.envoy?.client.requests,
       sidecar_upstream_connections: r.pathCounters?.envoy?.client.upstreamConnections,
       sidecar_cpu_ms: r.pathCounters?.envoy ? Math.round((r.pathCounters.envoy.client.cpuMs + r.pathCounters.envoy.server.cpuMs) * 1000) / 1000 : null,
-      // On a stage: the server namespace's listen queue and resets (cells[].pathCounters.tcp; a failed cell's up to its failure).
-      tcp_listen_overflows: r.pathCounters?.tcp?.listenOverflows,
-      tcp_listen_drops: r.pathCounters?.tcp?.listenDrops,
-      tcp_syncookies_sent: r.pathCounters?.tcp?.syncookiesSent,
-      tcp_syncookies_failed: r.pathCounters?.tcp?.syncookiesFailed,
-      tcp_out_rsts: r.pathCounters?.tcp?.outRsts,
-      tcp_estab_resets: r.pathCounters?.tcp?.estabResets,
+      // The TCP counters where the servers listen (cells[].pathCounters.tcp; on loopback the host's; a failed cell's up to its failure).
+      ...tcpColumns(r),
+      ...modeColumns(r),
+      ...disturbanceColumns(r),
       blog_ms: r.blogMs,
       ok: r.ok,
       error: r.error,

@@ -6,7 +6,8 @@ import { renderVerdictMarkdown, VERDICT_NOTE } from './verdict';
 import { renderAttributionSection } from './attribution';
 import { renderAblationSection } from './ablation';
 import { renderTlsSection } from './tls-handshakes';
-import { renderListenQueueSection, renderPathCostSection, renderPathCountersSection } from './path-cost';
+import { renderPathCostSection, renderPathCountersSection } from './path-cost';
+import { describeDisturbedVisits, renderCellCountersSection } from './cell-counters';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
 export const TABLE_HEADER = [
@@ -135,6 +136,12 @@ function describeProbe(doc: RunDocument): string {
   );
 }
 
+/** What else used the machine during the visits (issue #43), or nothing for a run from before it. */
+function disturbanceLine(doc: RunDocument): string {
+  const line = describeDisturbedVisits(doc.results);
+  return line === null ? '' : `- disturbance: ${line.startsWith('0 of') ? line : `**${line}**`}`;
+}
+
 /** The section results.md opens with, and the terminal's last table (export/terminal.ts): winner, factor, why. */
 export function renderVerdictSection(named: readonly Cell[]): string[] {
   return ['## Verdict: who wins, by how much, and why', '', renderVerdictMarkdown(verdict(named)), '', VERDICT_NOTE, ''];
@@ -157,7 +164,7 @@ export function renderMarkdown(doc: RunDocument): string {
     ...renderAblationSection(doc.results),
     ...renderPathCostSection(doc.results),
     ...renderPathCountersSection(doc.results),
-    ...renderListenQueueSection(doc.results),
+    ...renderCellCountersSection(doc.results),
     ...renderTlsSection(doc.results),
     '## How the run was made',
     '',
@@ -167,6 +174,7 @@ export function renderMarkdown(doc: RunDocument): string {
     `- ${describePinning(doc)}; times are measured inside the client`,
     `- repetitions of the transports interleaved (json, grpc, json, grpc, …) after each transport's cold call and warm-up; ${describeVisits(settings)}`,
     describeProbe(doc),
+    disturbanceLine(doc),
     ...describeRuntimes(doc.provenance.runtimes).map((line) => `- runtime ${line}`),
     ...describeNetworks(doc.provenance.networks, doc.settings.clientUrl, doc.provenance).map((line) => `- network ${line}`),
     ...describePaths(doc.provenance.path).map((line) => `- path ${line}`),

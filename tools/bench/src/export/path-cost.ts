@@ -1,7 +1,7 @@
 // The network stage's own CPU as a table: the rows of analysis/path-cost.ts in results.md's and report.html's words;
-// a path profile's counters per cell (analysis/path-counter-rows.ts) likewise, and the servers' listen queue where it overflowed.
+// a path profile's counters per cell (analysis/path-counter-rows.ts) likewise; each cell's kernel TCP counters are cell-counters.ts'.
 import { count, ms, type Cell } from '../model';
-import { listenQueueRows, pathCostRows, pathCostTotal, pathCounterRows, type ListenQueueRow, type PathCostRow, type PathCounterRow } from '../analysis';
+import { pathCostRows, pathCostTotal, pathCounterRows, type PathCostRow, type PathCounterRow } from '../analysis';
 
 const percent = (share: number | null) => (share === null ? '–' : `${(share * 100).toFixed(1)} %`);
 
@@ -32,7 +32,7 @@ export function pathCostCells(r: PathCostRow): string[] {
 }
 
 /** A results.md section: heading, note, and a table whose columns from `firstNumber` on are numbers. */
-function markdownSection(heading: string, note: string, header: readonly string[], firstNumber: number, rows: readonly string[][]): string[] {
+export function markdownSection(heading: string, note: string, header: readonly string[], firstNumber: number, rows: readonly string[][]): string[] {
   const align = header.map((_, i) => (i < firstNumber ? '---' : '---:'));
   return [`## ${heading}`, '', note, '', `| ${header.join(' | ')} |`, `|${align.join('|')}|`, ...rows.map((cells) => `| ${cells.join(' | ')} |`), ''];
 }
@@ -66,25 +66,3 @@ export function renderPathCountersSection(results: readonly Cell[]): string[] {
   return rows.length === 0 ? [] : markdownSection(PATH_COUNTERS_HEADING, PATH_COUNTERS_NOTE, PATH_COUNTERS_HEADER, PATH_COUNTERS_FIRST_NUMBER, rows.map(pathCounterCells));
 }
 
-export const LISTEN_QUEUE_HEADING = "The servers' listen queue (cells where it overflowed or SYN cookies failed)";
-export const LISTEN_QUEUE_NOTE =
-  "On a stage: the server namespace's kernel TCP counters (/proc/net/netstat, /proc/net/snmp; both servers, " +
-  "their connections to each other too) over a cell's timed calls; in a visit that failed, over every call up to the failure, " +
-  'cold call and warm-up included. Overflows: connections whose handshake completed while the accept queue was full ' +
-  "(the listen backlog); the kernel then answers SYNs with SYN cookies, and a segment that arrives with no valid cookie " +
-  '(e.g. the tail of a ClientHello whose first segment was dropped) fails the check and is answered with a reset.';
-export const LISTEN_QUEUE_HEADER = ['network', 'variant', 'case', 'transport', 'counted over', 'listen overflows', 'listen drops', 'SYN cookies sent', 'SYN-cookie checks failed', 'resets sent', 'established connections reset'];
-export const LISTEN_QUEUE_FIRST_NUMBER = 5;
-
-/** One row's cells, in LISTEN_QUEUE_HEADER's order (results.md and report.html alike). */
-export function listenQueueCells(r: ListenQueueRow): string[] {
-  const t = r.tcp;
-  const over = r.ok ? `${count(r.calls)} timed call${r.calls === 1 ? '' : 's'}` : 'calls up to the failure';
-  return [r.network, r.variant, r.case, r.transport, over, ...[t.listenOverflows, t.listenDrops, t.syncookiesSent, t.syncookiesFailed, t.outRsts, t.estabResets].map(count)];
-}
-
-/** results.md's section, empty when no cell's listen queue overflowed or failed a SYN-cookie check. */
-export function renderListenQueueSection(results: readonly Cell[]): string[] {
-  const rows = listenQueueRows(results);
-  return rows.length === 0 ? [] : markdownSection(LISTEN_QUEUE_HEADING, LISTEN_QUEUE_NOTE, LISTEN_QUEUE_HEADER, LISTEN_QUEUE_FIRST_NUMBER, rows.map(listenQueueCells));
-}

@@ -3,6 +3,7 @@
 import { type RunDocument } from '../model';
 import { withoutAblations } from '../analysis';
 import { renderVerdictSection } from './markdown';
+import { describeDisturbedVisits, modeNotes } from './cell-counters';
 
 export interface RunEnd {
   stdout: string;
@@ -21,10 +22,12 @@ export interface RunEndPlace {
 /** The end of a bench:all run. */
 export function renderRunEnd(doc: RunDocument, { folder, files, failures }: RunEndPlace): RunEnd {
   const failed = doc.results.filter((r) => !r.ok).length;
+  const disturbed = describeDisturbedVisits(doc.results);
+  const modes = modeNotes(doc.results);
   return {
-    stdout: `\n${renderVerdictSection(withoutAblations(doc.results)).join('\n')}\nEvery cell with its CI and the blog's figure: ${folder}/results.md\n\n`,
+    stdout: `\n${renderVerdictSection(withoutAblations(doc.results)).join('\n')}\n${modes.length ? `Modes, and what the kernel's TCP counters explain:\n${modes.map((n) => `- ${n}`).join('\n')}\n\n` : ''}Every cell with its CI and the blog's figure: ${folder}/results.md\n\n`,
     stderr:
-      `${failures ? failures + '\n' : ''}bench: ${doc.results.length - failed} ok, ${failed} failed${doc.incomplete ? ', run incomplete' : ''}; ` +
+      `${failures ? failures + '\n' : ''}${disturbed ? `bench: ${disturbed}\n` : ''}bench: ${doc.results.length - failed} ok, ${failed} failed${doc.incomplete ? ', run incomplete' : ''}; ` +
       `results in ${folder}/ (${files})\n`,
   };
 }

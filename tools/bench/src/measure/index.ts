@@ -5,5 +5,6 @@ export { HttpClientDriver } from './drivers/http-driver';
 export { callFailure, describeFailure, failureSummary } from './failures';
 export { BOUND_SHOWN_WITHIN, describeEstimate, estimateRun, type CostModel, type RunEstimate } from './estimate';
 export { probeMachine } from './machine-probe';
+export { readCpu } from './disturbance';
 export { Progress, SET_START_MS, STAGE_BUILD_MS, duration, expectedCostMs } from './progress';
 export { runVisits, type RunnerHooks } from './runner';

@@ -1,4 +1,4 @@
-import { type Visit, type RawResult, summarize, ms } from '../model';
+import { type Visit, type RawResult, summarize, ms, describeDisturbance, isDisturbed } from '../model';
 
 /** Starting a set of apps, waiting until it is ready, and its path measurement (≈ 2.6 s each in the default runs here). */
 export const SET_START_MS = 2_500;
@@ -98,8 +98,10 @@ export class Progress {
     const elapsed = performance.now() - this.started;
     this.visitsMs += performance.now() - this.visitStarted;
     const left = estimateLeftMs(this.costs, index + 1, 0, this.visitsMs, this.outsideMs);
+    const disturbance = results[0]?.disturbance?.[0];
+    const disturbed = disturbance && isDisturbed(disturbance) ? ` DISTURBED (${describeDisturbance(disturbance)})` : '';
     const line =
-      `[${index + 1}/${total}] ${variant} ${record.id}${forkLabel}${on} (${record.rows} row(s) × ${record.requests}, ${made} runs): ${results.map(describeResult).join('; ')}` +
+      `[${index + 1}/${total}] ${variant} ${record.id}${forkLabel}${on} (${record.rows} row(s) × ${record.requests}, ${made} runs): ${results.map(describeResult).join('; ')}${disturbed}` +
       ` [${duration(elapsed)} elapsed${index + 1 < total ? `, about ${duration(left)} left` : ''}]`;
     this.stream.write(`${this.live ? '\r\x1b[K' : ''}${line}\n`);
   }

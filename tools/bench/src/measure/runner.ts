@@ -2,7 +2,8 @@ import { MAX_TIMED_WARMUP_CALLS, visitBoundMs } from '../plan';
 import type { ClientDriver } from './drivers/driver';
 import { callFailure, describeFailure } from './failures';
 import type { MachineProbe } from './machine-probe';
-import { addPathCounters, NO_PATH_COUNTERS, pathCountersBetween, type Failure, type Measurement, type PathCost, type PathCounters, type Visit, type RawResult, type Transport } from '../model';
+import { sharesBetween, type CpuReading } from './disturbance';
+import { addPathCounters, NO_PATH_COUNTERS, pathCountersBetween, type VisitDisturbance, type Failure, type Measurement, type PathCost, type PathCounters, type Visit, type RawResult, type Transport } from '../model';
 import { addPathCost, combineMeasurements, pathCostBetween } from './visits';
 
 export { MAX_TIMED_WARMUP_CALLS };
@@ -17,11 +18,14 @@ export interface RunOptions {
   /** Reads the network stage's delayer counters (running totals), so each timed call's share is known. */
   pathMeter?: () => Promise<PathCost | null>;
   /**
-   * Reads the stage's counters (the server namespace's TCP counters; a path profile's DNS queries, the
-   * sidecars' requests and CPU: running totals), per timed call like pathMeter, and around each
-   * transport's cold call and warm-up, so that a cell that fails keeps what its calls counted up to the failure.
+   * Reads the counters (the TCP counters where the servers listen: a stage's server namespace, on loopback
+   * the host's; a path profile's DNS queries, the sidecars' requests and CPU: running totals), per timed
+   * call like pathMeter, and around each transport's cold call and warm-up, so that a cell that fails
+   * keeps what its calls counted up to the failure.
    */
   pathCounters?: () => Promise<PathCounters>;
+  /** Reads the machine's CPU and the run's own (disturbance.ts) at a visit's start and end: what else used the machine meanwhile. */
+  cpu?: () => CpuReading | null;
 }
 
 /**
@@ -89,7 +93,7 @@ export async function runVisits(plan: readonly Visit[], driver: ClientDriver, ho
     const bound = AbortSignal.timeout(boundMs);
     if (hooks.beforeVisit) await hooks.beforeVisit(planned);
     if (signal?.aborted) break;
-    const results = await new VisitRun(planned, driver, meters, hooks, { signal, bound, boundMs, probe: options.probe }).run();
+    const results = await new VisitRun(planned, driver, meters, hooks, { signal, bound, boundMs, probe: options.probe, cpu: options.cpu }).run();
     if (results === null) break;
     all.push(...results);
     await hooks.onVisitDone(results, index, plan.length, planned);
@@ -146,7 +150,7 @@ class VisitRun {
     private readonly driver: ClientDriver,
     private readonly meters: Meters,
     private readonly hooks: RunnerHooks,
-    private readonly limits: { signal?: AbortSignal; bound: AbortSignal; boundMs: number; probe?: MachineProbe },
+    private readonly limits: { signal?: AbortSignal; bound: AbortSignal; boundMs: number; probe?: MachineProbe; cpu?: () => CpuReading | null },
   ) {
     this.visitSignal = limits.signal ? AbortSignal.any([limits.signal, limits.bound]) : limits.bound;
     const { record, deadlineMs } = planned;
@@ -168,14 +172,19 @@ class VisitRun {
   /** The visit's raw results, one per transport; null when the run was aborted (what was cut short is not recorded). */
   async run(): Promise<RawResult[] | null> {
     const probeBefore = this.limits.probe?.() ?? null;
+    const cpuBefore = this.limits.cpu?.() ?? null;
+    const startedAt = new Date().toISOString();
     const began = performance.now();
     await this.warmUp();
     const made = await this.repeat();
     if (this.limits.signal?.aborted) return null;
     const wallMs = performance.now() - began;
+    const cpuAfter = this.limits.cpu?.() ?? null;
     const probeAfter = this.limits.probe?.() ?? null;
     const machineProbeMs = probeBefore !== null && probeAfter !== null ? { before: probeBefore, after: probeAfter } : null;
-    return this.accs.map((acc) => this.rawResult(acc, made, wallMs, machineProbeMs));
+    const shares = cpuBefore && cpuAfter ? sharesBetween(cpuBefore, cpuAfter) : null;
+    const disturbance: VisitDisturbance | null = shares && { visit: this.planned.visit, fork: this.planned.fork, startedAt, wallMs: Math.round(wallMs), ...shares };
+    return this.accs.map((acc) => ({ ...this.rawResult(acc, made, wallMs, machineProbeMs), ...(this.limits.cpu ? { disturbance: [disturbance] } : {}) }));
   }
 
   private failureOf(cause: unknown, prefix = ''): Failure {

@@ -105,6 +105,7 @@ export function mergeVisits(sofar: RawResult, more: RawResult, visitsSoFar: numb
     ...(sofar.delayer === undefined && more.delayer === undefined ? {} : { delayer: addPathCost(sofar.delayer ?? null, more.delayer ?? null) }),
     // Unknown once a visit's are (a failed reading); otherwise the visits' counts add up.
     ...(sofar.pathCounters === undefined && more.pathCounters === undefined ? {} : { pathCounters: sofar.pathCounters && more.pathCounters ? addPathCounters(sofar.pathCounters, more.pathCounters) : null }),
+    ...(sofar.disturbance === undefined && more.disturbance === undefined ? {} : { disturbance: [...(sofar.disturbance ?? []), ...(more.disturbance ?? [])] }),
   };
 }
 

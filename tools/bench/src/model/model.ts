@@ -2,6 +2,7 @@
 import type { Failure } from './failure';
 export type { Failure } from './failure';
 import type { PathCounters } from './path-counters';
+import type { VisitDisturbance } from './disturbance';
 import type { ProcessCost } from '@bench/config';
 import type { CallSamples, Phases } from '@bench/harness';
 import { TRANSPORT_NAMES, type Http2Windows, type TransportName } from '@bench/transports';
@@ -158,9 +159,12 @@ export interface RawResult extends CellKey {
   /**
    * Across a stage: the server namespace's TCP counters (`tcp`: listen queue, SYN cookies, resets) and a path
    * profile's parts (names, mesh: the DNS server's queries, the sidecars' requests, connections and CPU),
-   * over the timed calls; in a visit that failed, over every call up to the failure, cold call and warm-up included (absent on loopback).
+   * over the timed calls; in a visit that failed, over every call up to the failure, cold call and warm-up included.
+   * On loopback `tcp` alone: the host's counters (other connections on the host count too; absent with --client-url and in runs before issue #43).
    */
   pathCounters?: PathCounters | null;
+  /** What else used the machine during each visit it pools (measure/disturbance.ts; one for a visit's own result); null where /proc could not be read; absent in runs before issue #43. */
+  disturbance?: (VisitDisturbance | null)[];
 }
 
 /**
@@ -252,8 +256,10 @@ export interface Cell extends CellKey {
   machineProbeMs: MachineProbeReading | null;
   /** Across a network stage: the delayer's CPU and packets over the timed calls (absent on loopback and in older runs). */
   delayer?: PathCost | null;
-  /** Across a stage: as RawResult's (the server namespace's TCP counters; a path profile's DNS and sidecar counts), over the timed calls or, failed, up to the failure. */
+  /** As RawResult's (the TCP counters where the servers listen, on loopback the host's; a path profile's DNS and sidecar counts), over the timed calls or, failed, up to the failure. */
   pathCounters?: PathCounters | null;
+  /** Each visit's disturbance, in visit order (null: not readable); absent in runs before issue #43. */
+  disturbance?: (VisitDisturbance | null)[];
 }
 
 /** results.json's schema: 3 keys every cell by its runtime too (version 2 documents are still read). */

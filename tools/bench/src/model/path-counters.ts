@@ -1,6 +1,7 @@
 // What a path profile's parts counted over some calls (issue #34): the DNS server's queries and the
-// sidecars' requests, upstream connections and CPU; and on any stage the server namespace's kernel TCP
-// counters (its listen queue, SYN cookies, resets). The network room reads them from the live parts
+// sidecars' requests, upstream connections and CPU; and the kernel TCP counters of the namespace the
+// servers listen in (its listen queue, SYN cookies, resets, retransmissions): a stage's server namespace,
+// or on loopback the host's (issue #43). The network room reads them from the live parts
 // (network/path/path.ts, network/stage/tcp-counters.ts); runs and suites keep them per cell, as differences of running totals.
 
 /** What the DNS server answered, counted from its log (one line per query it received). */
@@ -44,6 +45,19 @@ export interface TcpCounters {
   abortOnData: number;
   /** Connections closed by the application with data still queued (reset). */
   abortOnClose: number;
+  // The counters that explain time (issue #43): absent in documents from before them.
+  /** SYNs (and SYN-ACKs) sent again: each one cost its connection the initial RTO, 1 s, or more. */
+  synRetrans?: number;
+  /** Retransmission timeouts that fired (TcpExt TCPTimeouts). */
+  timeouts?: number;
+  /** Segments retransmitted, for any reason (Tcp RetransSegs). */
+  retransSegs?: number;
+  /** TIME_WAIT sockets reused for a new outgoing connection (TcpExt TWRecycled). */
+  twRecycled?: number;
+  /** A reused port's SYN-ACK rejected by the timestamp check (TcpExt PAWSActive): a TIME_WAIT reuse that failed. */
+  pawsActive?: number;
+  /** Connections that could not enter TIME_WAIT, its table full (TcpExt TCPTimeWaitOverflow). */
+  timeWaitOverflow?: number;
 }
 
 /** Where the kernel keeps each of TcpCounters' fields: [line prefix, column name] of /proc/net/netstat and /proc/net/snmp. */
@@ -57,18 +71,24 @@ export const TCP_COUNTER_NAMES: Readonly<Record<keyof TcpCounters, readonly ['Tc
   estabResets: ['Tcp', 'EstabResets'],
   abortOnData: ['TcpExt', 'TCPAbortOnData'],
   abortOnClose: ['TcpExt', 'TCPAbortOnClose'],
+  synRetrans: ['TcpExt', 'TCPSynRetrans'],
+  timeouts: ['TcpExt', 'TCPTimeouts'],
+  retransSegs: ['Tcp', 'RetransSegs'],
+  twRecycled: ['TcpExt', 'TWRecycled'],
+  pawsActive: ['TcpExt', 'PAWSActive'],
+  timeWaitOverflow: ['TcpExt', 'TCPTimeWaitOverflow'],
 });
 
 const TCP_FIELDS = Object.keys(TCP_COUNTER_NAMES) as (keyof TcpCounters)[];
 
-/** Field by field: after − before, or a + b. */
+/** Field by field: after − before, or a + b; a field one side lacks (a document from before it) is left out. */
 function combineTcp(a: TcpCounters, b: TcpCounters, op: (x: number, y: number) => number): TcpCounters {
-  return Object.fromEntries(TCP_FIELDS.map((field) => [field, op(a[field], b[field])])) as unknown as TcpCounters;
+  return Object.fromEntries(TCP_FIELDS.flatMap((field) => (a[field] === undefined || b[field] === undefined ? [] : [[field, op(a[field], b[field])]]))) as unknown as TcpCounters;
 }
 
 /**
  * What a path adds to a cell: the DNS server's counts and the Envoys' counters (null: the path has no
- * such part); `tcp`, the server namespace's TCP counters on any stage (absent in the suites and in runs before them).
+ * such part); `tcp`, the kernel TCP counters where the servers listen: a stage's server namespace, or on loopback the host's (absent in the suites, with --client-url, and in runs before them).
  */
 export interface PathCounters {
   dns: DnsCounts | null;

@@ -134,6 +134,7 @@ export function toCell(raw: RawResult): Cell {
     machineProbeMs: raw.machineProbeMs,
     ...(raw.delayer === undefined ? {} : { delayer: raw.delayer }),
     ...(raw.pathCounters === undefined ? {} : { pathCounters: raw.pathCounters }),
+    ...(raw.disturbance === undefined ? {} : { disturbance: raw.disturbance }),
   };
 }
 

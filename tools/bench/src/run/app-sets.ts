@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import { AppStartError, KEEP_WARM_NODE_FLAGS, startApps, type Placement, type StartedApps, type StartOptions } from './apps';
 import { RESTARTS_PER_SET, type BenchOptions, appSetKey, lastVisitOfAppSet, type VariantRecord, DEFAULT_RUNTIME } from '../plan';
-import { HttpClientDriver, probeMachine, describeFailure, runVisits, type RunnerHooks } from '../measure';
+import { HttpClientDriver, probeMachine, readCpu, describeFailure, runVisits, type RunnerHooks } from '../measure';
 import { givenToken } from './control-token';
 import { type Failure, type PathCounters, type Visit, type RawResult, type RunDocument, describePath, pathChanges, withoutKeyMaterial, type Pinning, type QuietWaits, type SetEvent } from '../model';
 import { QUIET_RULE, waitUntilQuiet } from './quiesce';
@@ -13,6 +13,7 @@ import { runtimeOfProcess } from './app-runtimes';
 import type { RunCertificates, ServerIdentity } from '../security';
 import { SERVICE_NAMES, serviceFqdn } from '../network/path';
 import { MICROSERVICE_TRANSPORT_NAMES } from '@bench/transports';
+import { readHostTcpCounters } from '../network/stage';
 
 export function noQuietWaits(): QuietWaits {
   return { rule: QUIET_RULE, visits: 0, totalMs: 0, notQuiet: 0 };
@@ -149,11 +150,12 @@ function freeSlot(states: ReadonlyMap<string, SetState>): number {
 
 /**
  * What the runner reads around each call, as running totals: a path profile's parts (the DNS server's
- * and the set's sidecars' counts) and, on any stage, the server namespace's TCP counters; none on loopback.
+ * and the set's sidecars' counts) and the TCP counters of the namespace the servers listen in: on a stage
+ * its server namespace's, on loopback the host's (issue #43); none for apps the bench did not start (--client-url).
  */
 function countersOf(live: LiveSet, placement: Placement | undefined): (() => Promise<PathCounters>) | undefined {
   const path = live.apps?.path ?? null;
-  const tcp = placement?.tcpCounters ? () => placement.tcpCounters!() : null;
+  const tcp = placement?.tcpCounters ? () => placement.tcpCounters!() : live.apps && !placement ? readHostTcpCounters : null;
   if (!path && !tcp) return undefined;
   return async () => ({
     ...(path ? await path.counters() : { dns: null, envoy: null }),
@@ -260,7 +262,15 @@ export async function runVariant(visits: readonly Visit[], variant: VariantRecor
         broken = await inspect(live, results);
         await ctx.hooks.onVisitDone(broken ? blame(results, broken) : results, i, total, visited);
       };
-      await runVisits([planned], live.driver, { ...ctx.hooks, beforeVisit, onVisitDone }, { signal: ctx.signal, probe: probeMachine, pathMeter: ctx.placement?.delayerCpu, pathCounters: countersOf(live, ctx.placement) });
+      await runVisits([planned], live.driver, { ...ctx.hooks, beforeVisit, onVisitDone }, {
+        signal: ctx.signal,
+        probe: probeMachine,
+        pathMeter: ctx.placement?.delayerCpu,
+        pathCounters: countersOf(live, ctx.placement),
+        // The run's processes: the bench and everything below it (its apps, their children, the stage's helpers);
+        // apps the bench did not start (--client-url) are not known to be the run's, so nothing is recorded.
+        ...(live.apps ? { cpu: () => readCpu([process.pid]) } : {}),
+      });
       if (!broken && index === visits.length - 1) await clientPath.measure(live, 'after');
       if (broken) await retire(state, key, broken, (last.get(key) ?? -1) > index);
       else if (last.get(key) === index) {

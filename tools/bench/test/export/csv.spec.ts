@@ -11,7 +11,7 @@ describe('renderCsv', () => {
   it('has a header, one row per sample and one summary row per cell', () => {
     expect(lines[0].split(',').slice(0, 11)).toEqual(['row_type', 'network', 'node', 'security', 'variant', 'case', 'transport', 'rows', 'requests', 'sample_index', 'sample_order']);
     // A result from before --security is plain.
-    expect(lines.filter((l) => l.startsWith('sample,'))).toEqual(['sample,loopback,24,plain,blog,①-2,json,10000,1,0,0,40' + ','.repeat(36), 'sample,loopback,24,plain,blog,①-2,json,10000,1,1,2,50' + ','.repeat(36), 'sample,loopback,24,plain,blog,①-2,json,10000,1,2,4,60' + ','.repeat(36)]);
+    expect(lines.filter((l) => l.startsWith('sample,'))).toEqual(['sample,loopback,24,plain,blog,①-2,json,10000,1,0,0,40' + ','.repeat(50), 'sample,loopback,24,plain,blog,①-2,json,10000,1,1,2,50' + ','.repeat(50), 'sample,loopback,24,plain,blog,①-2,json,10000,1,2,4,60' + ','.repeat(50)]);
     expect(lines.filter((l) => l.startsWith('summary,'))).toHaveLength(2);
   });
 

@@ -1,4 +1,6 @@
-import { duration, estimateLeftMs } from '../../src/measure/progress';
+import { duration, estimateLeftMs, Progress } from '../../src/measure/progress';
+import type { RawResult } from '../../src/model';
+import { plannedVisit } from '../planned-visit';
 
 describe('estimateLeftMs: the progress lines\' time left', () => {
   it('scales the visits left by the pace the finished ones kept against their costs', () => {
@@ -21,5 +23,22 @@ describe('estimateLeftMs: the progress lines\' time left', () => {
 describe('duration', () => {
   it('reads as seconds, minutes or hours', () => {
     expect([duration(4_400), duration(61_000), duration(3_600_000 + 61_000), duration(null)]).toEqual(['4s', '1m01s', '1h01m', '?']);
+  });
+});
+
+describe('a finished visit’s line', () => {
+  const lineOf = (disturbance: RawResult['disturbance']) => {
+    const written: string[] = [];
+    const stream = { isTTY: false, write: (text: string) => written.push(text) } as unknown as NodeJS.WriteStream;
+    const visit = plannedVisit('①-1', { transports: ['json'] });
+    const result = { transport: 'json', error: null, measurement: { samplesMs: [2, 2, 3], coldMs: 5 }, runs: 3, disturbance } as unknown as RawResult;
+    new Progress([visit], null, stream).visitDone(visit, [result], 0, 1);
+    return written.join('');
+  };
+
+  it('ends with DISTURBED and the shares when other processes took more than a tenth of the machine', () => {
+    expect(lineOf([{ visit: 1, fork: 0, startedAt: 'now', wallMs: 1000, outsideShare: 0.48, stealShare: 0.01 }])).toContain("DISTURBED (other processes 48 %, steal 1 % of the machine's CPU)");
+    expect(lineOf([{ visit: 1, fork: 0, startedAt: 'now', wallMs: 1000, outsideShare: 0.02, stealShare: 0 }])).not.toContain('DISTURBED');
+    expect(lineOf(undefined)).not.toContain('DISTURBED');
   });
 });

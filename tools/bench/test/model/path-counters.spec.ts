@@ -4,7 +4,7 @@ import { renderMarkdown } from '../../src/export/markdown';
 import { mergeVisits } from '../../src/measure/visits';
 import { failureSummary } from '../../src/measure/failures';
 import { addPathCounters, NO_PATH_COUNTERS, pathCountersBetween, type PathCounters, type TcpCounters } from '../../src/model/path-counters';
-import { failedCellText, listenQueueRows, pathCounterRows } from '../../src/analysis/path-counter-rows';
+import { failedCellText, pathCounterRows, tcpCounterRows } from '../../src/analysis/path-counter-rows';
 import { describeListenQueue } from '../../src/model/format';
 import type { RawResult, RunDocument } from '../../src/model/model';
 import { handMadeCell } from '../hand-made-cell';
@@ -91,29 +91,31 @@ describe("the server namespace's TCP counters per cell", () => {
     );
   });
 
-  it('get a row where the listen queue overflowed or a cookie failed, ok or failed; no row elsewhere, and none in the production path table', () => {
+  it('get a row per cell, ok or failed, with what the cell recorded (– where a counter is from after its run); none in the production path table', () => {
     const overflowedOk = onStage({ ...quiet, listenOverflows: 3258, listenDrops: 3258, syncookiesSent: 171 }, { transport: 'proto-h1', security: 'plain' });
-    const rows = listenQueueRows([reset, overflowedOk, onStage(quiet, { transport: 'grpc' }), handMadeCell()]);
-    expect(rows.map((r) => [r.network, r.transport, r.ok, r.tcp.listenOverflows])).toEqual([
-      ['region · mtls', 'json', false, 3702],
-      ['region · plain', 'proto-h1', true, 3258],
+    const rows = tcpCounterRows([reset, overflowedOk, onStage(quiet, { transport: 'grpc' }), handMadeCell()]);
+    expect(rows.map((r) => [r.network, r.transport, r.ok, r.tcp?.listenOverflows ?? null, r.host])).toEqual([
+      ['region · mtls', 'json', false, 3702, false],
+      ['region · plain', 'proto-h1', true, 3258, false],
+      ['region · mtls', 'grpc', true, 0, false],
+      ['loopback · plain', 'json', true, null, true],
     ]);
     expect(pathCounterRows([reset, overflowedOk])).toEqual([]);
   });
 
-  it('are shown in results.md, report.html and the CSV, and no section without an overflow', () => {
+  it('are shown in results.md, report.html and the CSV, quiet cells too', () => {
     const overflowedOk = onStage({ ...quiet, listenOverflows: 3258, listenDrops: 3258, syncookiesSent: 171 }, { transport: 'proto-h1' });
     const md = renderMarkdown(doc([reset, overflowedOk]));
-    expect(md).toContain("## The servers' listen queue (cells where it overflowed or SYN cookies failed)");
-    expect(md).toContain('| region · mtls | blog | ②-3 | json | calls up to the failure | 3,702 | 3,702 | 1,201 | 106 | 212 | 0 |');
-    expect(md).toContain('| region · mtls | blog | ②-3 | proto-h1 | 5 timed calls | 3,258 | 3,258 | 171 | 0 | 0 | 0 |');
-    expect(renderReport(doc([reset, overflowedOk]))).toMatch(/data-table="listen-queue"[\s\S]*data-ok="false"/);
+    expect(md).toContain('## Modes and kernel TCP counters per cell');
+    expect(md).toContain('| blog | ②-3 | json | region · mtls | – | calls up to the failure | 3,702 | 3,702 | – | – | – | 1,201 | 845 | 106 | 212 | 0 | – | – | – |');
+    expect(md).toContain('| blog | ②-3 | proto-h1 | region · mtls | one mode | 5 timed calls | 3,258 | 3,258 | – | – | – | 171 | 0 | 0 | 0 | 0 | – | – | – |');
+    expect(renderReport(doc([reset, overflowedOk]))).toMatch(/data-table="cell-counters"[\s\S]*data-ok="false"/);
     const [header, ...lines] = renderCsv([reset]).trim().split('\n');
     const summary = lines.map((row) => row.split(',')).find((cells) => cells[0] === 'summary')!;
     const column = (name: string) => summary[header.split(',').indexOf(name)];
     expect(['tcp_listen_overflows', 'tcp_listen_drops', 'tcp_syncookies_sent', 'tcp_syncookies_failed', 'tcp_out_rsts', 'tcp_estab_resets'].map(column)).toEqual(['3702', '3702', '1201', '106', '212', '0']);
     const calm = doc([onStage(quiet)]);
-    expect(renderMarkdown(calm)).not.toContain('listen queue');
-    expect(renderReport(calm)).not.toContain('data-table="listen-queue"');
+    expect(renderMarkdown(calm)).toContain('| blog | ②-3 | json | region · mtls | one mode | 5 timed calls | 0 | 0 |');
+    expect(renderReport(calm)).toContain('data-table="cell-counters"');
   });
 });

@@ -1,12 +1,7 @@
 // The network stage's own CPU per cell: the rows of pathCostRows(), the same as results.md's table.
 import { type Cell } from '../../model';
-import { listenQueueRows, pathCostRows, pathCostTotal, pathCounterRows } from '../../analysis';
+import { pathCostRows, pathCostTotal, pathCounterRows } from '../../analysis';
 import {
-  LISTEN_QUEUE_FIRST_NUMBER,
-  LISTEN_QUEUE_HEADER,
-  LISTEN_QUEUE_HEADING,
-  LISTEN_QUEUE_NOTE,
-  listenQueueCells,
   PATH_COST_FIRST_NUMBER,
   PATH_COST_HEADER,
   PATH_COST_HEADING,
@@ -43,14 +38,4 @@ export function renderPathCountersSection(results: readonly Cell[]): string {
     el('tr', { 'data-network': row.network, 'data-variant': row.variant, 'data-case': row.case, 'data-transport': row.transport }, ...pathCounterCells(row).map((cell, i) => el('td', i < PATH_COUNTERS_FIRST_NUMBER ? {} : { class: 'num' }, escapeHtml(cell)))),
   );
   return renderTableSection({ id: 'path-counters', heading: PATH_COUNTERS_HEADING, header: PATH_COUNTERS_HEADER, body, note: PATH_COUNTERS_NOTE });
-}
-
-/** The servers' listen queue where it overflowed or failed SYN-cookie checks, or '' when it never did. */
-export function renderListenQueueSection(results: readonly Cell[]): string {
-  const rows = listenQueueRows(results);
-  if (rows.length === 0) return '';
-  const body = rows.map((row) =>
-    el('tr', { 'data-network': row.network, 'data-variant': row.variant, 'data-case': row.case, 'data-transport': row.transport, 'data-ok': String(row.ok) }, ...listenQueueCells(row).map((cell, i) => el('td', i < LISTEN_QUEUE_FIRST_NUMBER ? {} : { class: 'num' }, escapeHtml(cell)))),
-  );
-  return renderTableSection({ id: 'listen-queue', heading: LISTEN_QUEUE_HEADING, header: LISTEN_QUEUE_HEADER, body, note: LISTEN_QUEUE_NOTE });
 }

@@ -14,7 +14,9 @@ import { renderVariantsTable } from './variants-table';
 import { renderVerdictSection } from './verdict';
 import { renderAttributionSection } from './attribution';
 import { renderAblationSection } from './ablation';
-import { renderListenQueueSection, renderPathCostSection, renderPathCountersSection } from './path-cost';
+import { renderPathCostSection, renderPathCountersSection } from './path-cost';
+import { renderCellCountersSection } from './cell-counters';
+import { describeDisturbedVisits } from '../cell-counters';
 import { renderTlsHtmlSection } from './tls-handshakes';
 
 
@@ -103,6 +105,8 @@ function warnings(doc: RunDocument): string {
   if (failed > 0) {
     out.push(el('div', { class: 'warning', role: 'alert', 'data-warning': 'failed' }, `${failed} of ${doc.results.length} case × transport cell${doc.results.length === 1 ? '' : 's'} failed; see the table.`));
   }
+  const disturbed = describeDisturbedVisits(doc.results);
+  if (disturbed !== null) out.push(el('div', { class: disturbed.startsWith('0 of') ? 'run' : 'warning', 'data-warning': 'disturbed' }, escapeHtml(disturbed)));
   return out.join('\n');
 }
 
@@ -145,10 +149,10 @@ export function renderReport(doc: RunDocument): string {
   const ablation = renderAblationSection(doc.results);
   const pathCost = renderPathCostSection(doc.results);
   const pathCounters = renderPathCountersSection(doc.results);
-  const listenQueue = renderListenQueueSection(doc.results);
+  const cellCounters = renderCellCountersSection(doc.results);
   const tls = renderTlsHtmlSection(doc.results);
   const transports = TRANSPORTS.filter((t) => named.some((r) => r.transport === t));
-  const tables = [['verdict', 'Verdict'], ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(ablation ? [['ablation', 'Ablation']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : []), ...(pathCost ? [['path-cost', "The stage's CPU"]] : []), ...(pathCounters ? [['path-counters', 'The production path']] : []), ...(listenQueue ? [['listen-queue', "The servers' listen queue"]] : []), ...(tls ? [['tls', 'TLS handshakes']] : [])];
+  const tables = [['verdict', 'Verdict'], ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(ablation ? [['ablation', 'Ablation']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : []), ...(pathCost ? [['path-cost', "The stage's CPU"]] : []), ...(pathCounters ? [['path-counters', 'The production path']] : []), ...(cellCounters ? [['cell-counters', 'Modes and TCP counters']] : []), ...(tls ? [['tls', 'TLS handshakes']] : [])];
   const nav = el(
     'nav',
     {},
@@ -198,7 +202,7 @@ export function renderReport(doc: RunDocument): string {
       : '',
     pathCost,
     pathCounters,
-    listenQueue,
+    cellCounters,
     tls,
     ...CHART_SECTIONS.map((s) => chartSection(s, views, transports)),
     el('section', { id: 'provenance', 'data-section': 'provenance' }, el('h2', {}, 'How the run was made'), renderProvenance(doc)),

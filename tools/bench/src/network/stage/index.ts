@@ -19,3 +19,4 @@ export { cpuHierarchy, createCpuCgroup, inCgroup, parseCpuLimit, readThrottling,
 export { isHeld, lockPath, readLock } from './lock';
 export { isAlive, listNamespaces } from './namespaces';
 export { faultCommand, findFault, WIRE_FAULTS } from './faults';
+export { readHostTcpCounters } from './tcp-counters';

@@ -1,8 +1,10 @@
 // The server namespace's kernel TCP counters (issue #34's `read ECONNRESET`): /proc/net/netstat's TcpExt
-// and /proc/net/snmp's Tcp lines as the namespace sees them, read through `ip netns exec`. A run keeps
+// and /proc/net/snmp's Tcp lines as the namespace sees them, read through `ip netns exec` (on loopback,
+// the host's, read in place). A run keeps
 // their differences per cell (model/path-counters.ts), so a burst's overflowing listen queue, the SYN
 // cookies it falls back to and the resets it sends are on the cell they happened to.
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { TCP_COUNTER_NAMES, type TcpCounters } from '../../model';
 
 /** The files the counters are read from, as the namespace sees them. */
@@ -47,4 +49,13 @@ export function readTcpCounters(wrap: (argv: readonly string[]) => string[]): Pr
       }
     });
   });
+}
+
+/**
+ * Reads the counters of the namespace this process runs in: on loopback, where the apps listen beside the
+ * bench, the host's (issue #43); every other connection on the host counts there too.
+ */
+export async function readHostTcpCounters(): Promise<TcpCounters> {
+  const texts = await Promise.all(TCP_COUNTER_FILES.map((file) => readFile(file, 'utf8')));
+  return parseTcpCounters(texts.join('\n'));
 }

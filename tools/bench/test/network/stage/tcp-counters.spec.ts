@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { parseTcpCounters, readTcpCounters, TCP_COUNTER_FILES } from '../../../src/network/stage/tcp-counters';
+import { parseTcpCounters, readHostTcpCounters, readTcpCounters, TCP_COUNTER_FILES } from '../../../src/network/stage/tcp-counters';
 import { pathCountersBetween } from '../../../src/model/path-counters';
 import { describeNeeding } from '../../needs';
 
@@ -23,6 +23,12 @@ describe('parseTcpCounters', () => {
       estabResets: 1684,
       abortOnData: 0,
       abortOnClose: 0,
+      synRetrans: 37,
+      timeouts: 37,
+      retransSegs: 38,
+      twRecycled: 0,
+      pawsActive: 0,
+      timeWaitOverflow: 0,
     });
   });
 
@@ -44,6 +50,24 @@ describe('parseTcpCounters', () => {
     const after = { ...before, listenOverflows: before.listenOverflows + 10, syncookiesFailed: before.syncookiesFailed + 2 };
     expect(pathCountersBetween({ dns: null, envoy: null, tcp: before }, { dns: null, envoy: null, tcp: after }).tcp).toMatchObject({ listenOverflows: 10, syncookiesFailed: 2, outRsts: 0 });
   });
+});
+
+describe('readHostTcpCounters (loopback: the host’s counters)', () => {
+  it('counts an accept queue overflowing on 127.0.0.1 and the SYNs sent again after the initial RTO', async () => {
+    const before = await readHostTcpCounters();
+    // A listener with a backlog of 1 that accepts nothing for 3 s; 20 connects, kept open past the first SYN retransmission (1 s).
+    const listener = "const s = require('net').createServer(); s.listen({ host: '127.0.0.1', port: 0, backlog: 1 }, () => { process.stdout.write(s.address().port + '\\n'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3000); process.exit(0); })";
+    const server = spawn(process.execPath, ['-e', listener]);
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    const port = Number(await new Promise<string>((resolve) => readline.createInterface({ input: server.stdout }).once('line', resolve)));
+    const connects = `const net = require('net'); for (let i = 0; i < 20; i++) net.connect(${port}, '127.0.0.1').on('error', () => {}); setTimeout(() => process.exit(0), 2000);`;
+    spawnSync(process.execPath, ['-e', connects], { timeout: 15_000 });
+    await exited;
+    const counted = pathCountersBetween({ dns: null, envoy: null, tcp: before }, { dns: null, envoy: null, tcp: await readHostTcpCounters() }).tcp!;
+    // Other connections on the host count too: these are at least ours.
+    expect(counted.listenOverflows).toBeGreaterThan(0);
+    expect(counted.synRetrans).toBeGreaterThan(0);
+  }, 20_000);
 });
 
 const missingRoot = process.getuid?.() !== 0 ? 'root (the test makes a network namespace: run the tests as root)' : null;

@@ -1,0 +1,130 @@
+// Modes in a cell's calls (issue #43): whether its timed calls fall into separated groups, by a gap test on
+// the sorted samples, and, when the kernel's TCP counters moved with them, the mechanism in words (a SYN
+// the full accept queue dropped costs the kernel's initial retransmission timeout, 1 s). Read from the
+// document; written by no run. docs/method.md justifies the test's thresholds.
+import type { Cell, TcpCounters } from '../model';
+import { count, median, ms, percentile } from '../model';
+
+/** The gap between two groups must be wider than this many times the wider group's interquartile range. */
+export const MODE_GAP_IQRS = 3;
+/** …and at least this share of the faster group's centre: a gap that small changes no reading of the cell. */
+export const MODE_GAP_OF_CENTRE = 0.2;
+/** Each group holds at least this many calls… */
+export const MODE_MIN_CALLS = 3;
+/** …and at least this share of the cell's calls. */
+export const MODE_MIN_SHARE = 0.05;
+/** The kernel's initial retransmission timeout (TCP_TIMEOUT_INIT, RFC 6298): what a dropped SYN costs. */
+export const INITIAL_RTO_MS = 1_000;
+/** Node's listen backlog when the app asks for none (net.Server#listen): server-a's unless tuned. */
+export const NODE_DEFAULT_BACKLOG = 511;
+
+/** One group of calls: how many, its centre (median) and its extent. */
+export interface ModeGroup {
+  calls: number;
+  centreMs: number;
+  lowMs: number;
+  highMs: number;
+}
+
+/** What the gap test found: one group, or two split at the widest qualifying gap (faster first). */
+export interface Modes {
+  groups: ModeGroup[];
+  /** The split's gap ÷ the wider group's interquartile range (null: one group). */
+  gapIqrs: number | null;
+}
+
+function group(sorted: readonly number[]): ModeGroup {
+  return { calls: sorted.length, centreMs: median(sorted), lowMs: sorted[0], highMs: sorted[sorted.length - 1] };
+}
+
+const iqr = (sorted: readonly number[]) => percentile(sorted, 75) - percentile(sorted, 25);
+
+/**
+ * The gap test: the samples sorted, every split leaving at least max(MODE_MIN_CALLS, MODE_MIN_SHARE × n)
+ * calls on each side is a candidate; one qualifies when its gap is wider than MODE_GAP_IQRS × the wider
+ * group's interquartile range and at least MODE_GAP_OF_CENTRE × the faster group's centre. The
+ * qualifying split with the largest gap-to-IQR ratio makes two groups; none: one group.
+ */
+export function detectModes(samplesMs: readonly number[]): Modes {
+  const sorted = [...samplesMs].sort((a, b) => a - b);
+  if (sorted.length === 0) return { groups: [], gapIqrs: null };
+  const least = Math.max(MODE_MIN_CALLS, Math.ceil(MODE_MIN_SHARE * sorted.length));
+  let best: { at: number; ratio: number } | null = null;
+  for (let at = least; at <= sorted.length - least; at++) {
+    const gap = sorted[at] - sorted[at - 1];
+    const low = sorted.slice(0, at);
+    if (gap <= 0 || gap < MODE_GAP_OF_CENTRE * median(low)) continue;
+    const spread = Math.max(iqr(low), iqr(sorted.slice(at)));
+    const ratio = spread > 0 ? gap / spread : Number.POSITIVE_INFINITY;
+    if (ratio > MODE_GAP_IQRS && (best === null || ratio > best.ratio)) best = { at, ratio };
+  }
+  if (best === null) return { groups: [group(sorted)], gapIqrs: null };
+  return { groups: [group(sorted.slice(0, best.at)), group(sorted.slice(best.at))], gapIqrs: best.ratio };
+}
+
+/** A cell's modes and what explains them, as the reports show them. */
+export interface CellModes extends Modes {
+  /** The slow group's calls that the kernel counters account for, with the mechanism; null: none found. */
+  mechanism: { kind: 'syn-retransmission'; slowCalls: number; synRetrans: number; listenOverflows: number; backlog: number | null; extraMsPerCall: number } | null;
+  /** In words: "one mode", or the groups and, when known, the mechanism. */
+  note: string;
+}
+
+/** The listen backlog a cell's server-a asked for, as far as its variant says: Node's default for the blog's variants, else unknown. */
+function backlogOf(cell: Pick<Cell, 'variant' | 'transport'>): number | null {
+  return /^blog(?!-with-listen-backlog$)|^tuned-without-listen-backlog$/.test(cell.variant) ? NODE_DEFAULT_BACKLOG : null;
+}
+
+/**
+ * Whether the counters moved in step with the slow group: at least one SYN retransmission per slow call,
+ * and the groups' centres apart by about the initial RTO (half of it to twice it: the slow calls waited
+ * one timeout, not two).
+ */
+function synMechanism(groups: readonly ModeGroup[], tcp: Partial<TcpCounters> | null | undefined, cell: Pick<Cell, 'variant' | 'transport'>, calls: number): CellModes['mechanism'] {
+  if (groups.length !== 2 || !tcp || tcp.synRetrans === undefined) return null;
+  const [fast, slow] = groups;
+  const apart = slow.centreMs - fast.centreMs;
+  if (tcp.synRetrans < slow.calls || apart < INITIAL_RTO_MS / 2 || apart > 2 * INITIAL_RTO_MS) return null;
+  return { kind: 'syn-retransmission', slowCalls: slow.calls, synRetrans: tcp.synRetrans, listenOverflows: tcp.listenOverflows ?? 0, backlog: backlogOf(cell), extraMsPerCall: (apart * slow.calls) / calls };
+}
+
+/**
+ * One mode whose every call paid: each took the initial RTO or longer, and the SYN retransmissions are at
+ * least one per call (run 2026-11-28T21-44-58Z's ②-3 JSON: 3 calls of ≈ 1.2 s, 696 of them).
+ */
+function everyCallPaid(only: ModeGroup, tcp: Partial<TcpCounters> | null | undefined, cell: Pick<Cell, 'variant' | 'transport'>): CellModes['mechanism'] {
+  if (!tcp || tcp.synRetrans === undefined || tcp.synRetrans < only.calls || only.lowMs < INITIAL_RTO_MS) return null;
+  return { kind: 'syn-retransmission', slowCalls: only.calls, synRetrans: tcp.synRetrans, listenOverflows: tcp.listenOverflows ?? 0, backlog: backlogOf(cell), extraMsPerCall: INITIAL_RTO_MS };
+}
+
+/** The mechanism in words: "10 of 23 calls paid a 1-s SYN retransmission: the accept queue (backlog 511) overflowed 1,781 times". */
+export function mechanismText(m: NonNullable<CellModes['mechanism']>, calls: number): string {
+  const queue = m.backlog === null ? 'the accept queue' : `the accept queue (backlog ${count(m.backlog)})`;
+  const why = m.listenOverflows > 0 ? `${queue} overflowed ${count(m.listenOverflows)} time${m.listenOverflows === 1 ? '' : 's'}` : 'SYNs were lost with no listen overflow counted';
+  const who = m.slowCalls === calls ? `every one of its ${count(calls)} calls` : `${count(m.slowCalls)} of ${count(calls)} calls`;
+  return `${who} paid a ${INITIAL_RTO_MS / 1000}-s SYN retransmission: ${why} (${count(m.synRetrans)} SYN retransmissions)`;
+}
+
+/** A cell's modes, the mechanism when the counters show it, and the note the reports print; null for a failed cell or one without calls. */
+export function cellModes(cell: Pick<Cell, 'ok' | 'samplesMs' | 'variant' | 'transport' | 'pathCounters'>): CellModes | null {
+  if (!cell.ok || cell.samplesMs.length === 0) return null;
+  const modes = detectModes(cell.samplesMs);
+  const calls = cell.samplesMs.length;
+  if (modes.groups.length === 1) {
+    const mechanism = everyCallPaid(modes.groups[0], cell.pathCounters?.tcp, cell);
+    return { ...modes, mechanism, note: mechanism ? `one mode; ${mechanismText(mechanism, calls)}` : 'one mode' };
+  }
+  const mechanism = synMechanism(modes.groups, cell.pathCounters?.tcp, cell, calls);
+  const [fast, slow] = modes.groups;
+  const groups = `two modes: ${count(fast.calls)} calls at ≈ ${ms(fast.centreMs)} ms, ${count(slow.calls)} at ≈ ${ms(slow.centreMs)} ms`;
+  const tcp = cell.pathCounters?.tcp;
+  const unexplained = tcp ? '; no TCP counter moved with them' : '; no TCP counters recorded';
+  return { ...modes, mechanism, note: `${groups}${mechanism ? `; ${mechanismText(mechanism, calls)}` : tcpMoved(tcp) ?? unexplained}` };
+}
+
+/** Counters that moved but do not account for the slow group, named; null when none moved. */
+function tcpMoved(tcp: Partial<TcpCounters> | null | undefined): string | null {
+  if (!tcp) return null;
+  const moved = (['synRetrans', 'timeouts', 'retransSegs', 'listenOverflows'] as const).filter((k) => (tcp[k] ?? 0) > 0);
+  return moved.length === 0 ? null : `; TCP counters moved (${moved.map((k) => `${k} ${count(tcp[k]!)}`).join(', ')}) but not one per slow call 1 s apart`;
+}

@@ -1,0 +1,100 @@
+// Modes in a cell's calls (issue #43): the gap test on recorded samples, and the mechanism named when the
+// kernel's TCP counters moved in step, in the cell's note, the verdict's why and every export.
+import { cellModes, detectModes, MODE_GAP_IQRS } from '../../src/analysis/modes';
+import { verdict } from '../../src/analysis/verdict';
+import { renderCsv } from '../../src/export/csv';
+import { renderReport } from '../../src/export/html';
+import { renderMarkdown } from '../../src/export/markdown';
+import { renderRunEnd } from '../../src/export/terminal';
+import type { Cell, RunDocument, TcpCounters } from '../../src/model';
+import { phaseBreakdown } from '../../src/model/results';
+import { summarize } from '../../src/model/stats';
+import { handMadeCell } from '../hand-made-cell';
+
+// Run 2026-11-28T19-58-55Z (default preset, loopback, blog ②-3: 1,000 parallel requests, 19 timed calls over 4 visits).
+const RECORDED_JSON = [292.2, 1173.7, 1202.1, 1196.5, 1174.9, 1197.8, 1200.7, 1203.5, 1186.1, 1206.5, 1130.9, 1180.6, 1152.6, 236.6, 1161.1, 1175.3, 1158.7, 216.5, 1176.7];
+const RECORDED_GRPC = [183.8, 156.9, 118.5, 103.3, 130.1, 119.8, 117.5, 138.8, 137.4, 151.9, 130.4, 140.6, 128.6, 119.6, 152.4, 119.8, 128.8, 103.7, 112.3];
+// The same cells' phases (ms per call) as that run recorded them.
+const JSON_PHASES = { serverBuildMs: 1.145, serverEncodeMs: 1.474, clientDecodeMs: 2.959 };
+const GRPC_PHASES = { serverBuildMs: 0.259, serverEncodeMs: 3.921, clientDecodeMs: 1.751 };
+// Run 2026-11-28T20-48-23Z's ②-3 JSON: every call but one paid the second (one mode at ≈ 1.17 s).
+const RECORDED_ALL_SLOW = [1172.2, 1181.7, 1174.8, 1178.4, 1262, 1250.8, 1208.2, 1175.9, 1213.2, 1161.1, 1149.7, 1188.2, 1130.4, 1133.3, 1166.5, 216.9, 1171.5];
+// Run 2026-11-28T19-58-55Z's 20k×4 JSON: a wide but single hump.
+const RECORDED_ONE_HUMP = [172.5, 163.7, 140.6, 152.2, 167.1, 157.9, 155.9, 140.1, 150.4, 154.3, 167.1, 159, 176.2, 158.1, 158.3, 151.3, 155.6, 172, 193, 177.2, 207.8, 193, 190.9, 171, 157.3, 186.9, 157.2, 151.8, 150.1, 171.8, 164.9, 179.3, 157.2, 172.6, 132.7];
+
+const quiet: TcpCounters = { listenOverflows: 0, listenDrops: 0, syncookiesSent: 0, syncookiesRecv: 0, syncookiesFailed: 0, outRsts: 0, estabResets: 0, abortOnData: 0, abortOnClose: 0, synRetrans: 0, timeouts: 0, retransSegs: 0, twRecycled: 0, pawsActive: 0, timeWaitOverflow: 0 };
+// The host's counters after that run (issue #43): every overflow a dropped SYN, sent again.
+const overflowed: TcpCounters = { ...quiet, listenOverflows: 1781, listenDrops: 1781, synRetrans: 1781, timeouts: 1781, retransSegs: 1781 };
+
+const cell = (transport: 'json' | 'grpc', samplesMs: number[], tcp: TcpCounters | null, phases = transport === 'json' ? JSON_PHASES : GRPC_PHASES): Cell =>
+  handMadeCell({ network: 'loopback', case: '②-3', rows: 1, requests: 1000, transport, runs: samplesMs.length, samplesMs, summary: summarize(samplesMs), phases: phaseBreakdown(samplesMs, phases), bytesPerCall: transport === 'json' ? 236_000 : 104_000, pathCounters: { dns: null, envoy: null, tcp } });
+const doc = (results: Cell[]): RunDocument => ({ schemaVersion: 3, incomplete: false, provenance: {}, settings: { startedAt: 'test', preset: 'default' }, results });
+
+describe('the gap test', () => {
+  it('splits the blog’s ②-3 JSON calls into the 3 that found room and the 16 that waited', () => {
+    const modes = detectModes(RECORDED_JSON);
+    expect(modes.groups.map((g) => [g.calls, Math.round(g.centreMs)])).toEqual([
+      [3, 237],
+      [16, 1179],
+    ]);
+    expect(modes.gapIqrs).toBeGreaterThan(MODE_GAP_IQRS);
+  });
+
+  it('finds one mode in recorded cells with a single hump, a lone fast call, or too few calls', () => {
+    for (const samples of [RECORDED_GRPC, RECORDED_ALL_SLOW, RECORDED_ONE_HUMP, [3202, 3607, 4512]]) expect(detectModes(samples).groups).toHaveLength(1);
+    expect(detectModes([]).groups).toEqual([]);
+  });
+
+  it('wants both groups of a useful size and a gap wide against their spread and the faster centre', () => {
+    const fast = [100, 101, 102, 103, 104, 105];
+    expect(detectModes([...fast, 200, 201, 202]).groups).toHaveLength(2);
+    // Two calls are an outlier pair, not a group.
+    expect(detectModes([...fast, ...fast, 200, 201]).groups).toHaveLength(1);
+    // A gap of 5 ms on 100 ms calls is under a fifth of the faster centre.
+    expect(detectModes([...fast, 110, 110.5, 111]).groups).toHaveLength(1);
+  });
+});
+
+describe("a cell's modes and the counters that moved with them", () => {
+  it('names the SYN retransmission and the overflowing accept queue when they moved in step', () => {
+    const modes = cellModes(cell('json', RECORDED_JSON, overflowed))!;
+    expect(modes.mechanism).toMatchObject({ kind: 'syn-retransmission', slowCalls: 16, synRetrans: 1781, listenOverflows: 1781, backlog: 511 });
+    expect(modes.note).toBe('two modes: 3 calls at ≈ 236.6 ms, 16 at ≈ 1,179 ms; 16 of 19 calls paid a 1-s SYN retransmission: the accept queue (backlog 511) overflowed 1,781 times (1,781 SYN retransmissions)');
+  });
+
+  it('says one mode where nothing was dropped, and leaves two modes unexplained when no counter moved', () => {
+    expect(cellModes(cell('grpc', RECORDED_GRPC, quiet))!.note).toBe('one mode');
+    // One fast call among 17: one mode, not every call at the RTO or more.
+    expect(cellModes(cell('json', RECORDED_ALL_SLOW, overflowed))!.note).toBe('one mode');
+    // Run 2026-11-28T21-44-58Z (quick): its 3 ②-3 JSON calls all ≈ 1.2 s, 696 SYN retransmissions over them.
+    const allPaid = cellModes(cell('json', [1219.4, 1188.3, 1193.1], { ...quiet, listenOverflows: 696, listenDrops: 696, synRetrans: 696 }))!;
+    expect(allPaid.note).toBe('one mode; every one of its 3 calls paid a 1-s SYN retransmission: the accept queue (backlog 511) overflowed 696 times (696 SYN retransmissions)');
+    expect(cellModes(cell('json', RECORDED_JSON, quiet))!.note).toMatch(/^two modes: .*; no TCP counter moved with them$/);
+    expect(cellModes(cell('json', RECORDED_JSON, null))!.note).toMatch(/; no TCP counters recorded$/);
+    // Fewer SYN retransmissions than slow calls do not account for them.
+    expect(cellModes(cell('json', RECORDED_JSON, { ...overflowed, synRetrans: 5 }))!.mechanism).toBeNull();
+    expect(cellModes({ ...cell('json', RECORDED_JSON, overflowed), ok: false })).toBeNull();
+  });
+
+  it('makes the mechanism the verdict’s why when it is the largest difference, and leaves the phases otherwise', () => {
+    const [row] = verdict([cell('json', RECORDED_JSON, overflowed), cell('grpc', RECORDED_GRPC, quiet)]).rows;
+    expect(row.why).toMatch(/^JSON: 16 of 19 calls paid a 1-s SYN retransmission: the accept queue \(backlog 511\) overflowed 1,781 times .*, ≈ 793\.3 ms per call on average; 230\.5 KiB vs 101\.6 KiB per call$/);
+    const [plain] = verdict([cell('json', RECORDED_JSON, quiet), cell('grpc', RECORDED_GRPC, quiet)]).rows;
+    expect(plain.why).toMatch(/^remainder/);
+  });
+
+  it('reach results.md, report.html, results.csv and the terminal', () => {
+    const run = doc([cell('json', RECORDED_JSON, overflowed), cell('grpc', RECORDED_GRPC, quiet)]);
+    const md = renderMarkdown(run);
+    expect(md).toContain('| blog | ②-3 | json | loopback | 3 × 237 ms; 16 × 1,179 ms | 19 timed calls (host) | 1,781 | 1,781 | 1,781 | 1,781 | 1,781 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | – |');
+    expect(md).toContain('- ②-3 json (blog): two modes: 3 calls at ≈ 236.6 ms, 16 at ≈ 1,179 ms; 16 of 19 calls paid a 1-s SYN retransmission');
+    const html = renderReport(run);
+    expect(html).toMatch(/data-table="cell-counters"[\s\S]*data-modes="2"/);
+    expect(html).toContain('16 of 19 calls paid a 1-s SYN retransmission: the accept queue (backlog 511) overflowed 1,781 times');
+    const [header, ...rows] = renderCsv(run.results).trim().split('\n');
+    const json = rows.map((r) => r.split(',')).find((c) => c[0] === 'summary' && c[6] === 'json')!;
+    const column = (name: string) => json[header.split(',').indexOf(name)];
+    expect([column('modes'), column('mode_groups'), column('tcp_syn_retrans'), column('tcp_listen_overflows')]).toEqual(['2', '3x236.6 16x1178.65', '1781', '1781']);
+    expect(renderRunEnd(run, { folder: 'results/x', files: 'results.md', failures: null }).stdout).toContain("Modes, and what the kernel's TCP counters explain:\n- ②-3 json (blog): two modes");
+  });
+});
