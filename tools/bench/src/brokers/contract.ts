@@ -61,7 +61,7 @@ export interface BrokerSample {
 /** One running broker, as a run sees it. */
 export interface Broker {
   kind: BrokerKind;
-  /** What a Nest client and server connect to: `nats://127.0.0.1:24222`, `redis://…`, `amqp://…`, `mqtt://…`, `kafka://…` (Kafka's clients take host:port). */
+  /** What a Nest client and server connect to: `nats://127.0.0.1:24222`, `redis://…`, `amqp://…`, `mqtt://…`, and for Kafka `host:port`, the broker list its clients take. */
   url: string;
   /** host:port of its client listener. */
   address: { host: string; port: number };

@@ -85,7 +85,7 @@ export const kafkaBroker: BrokerDefinition = {
     return {
       argv: ['java', ...KAFKA_JVM, ...jmx, `-Dlog4j2.configurationFile=${at('log4j2.properties')}`, '-cp', classpathOf(jars), 'kafka.Kafka', at('server.properties')],
       port,
-      url: `kafka://${context.host}:${port}`,
+      url: `${context.host}:${port}`, // kafkajs's broker list, as KAFKA_BROKERS takes it
       // ApiVersions v0 (api key 18), correlation id 7, null client id; answered with id 7 and error 0.
       probe: { send: Buffer.from('0000000a0012000000000007ffff', 'hex'), reply: /^[\s\S]{4}\x00\x00\x00\x07\x00\x00/ },
       readyWithinMs: 60_000,
