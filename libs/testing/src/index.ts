@@ -9,4 +9,4 @@ export { resetFlood, openStreamsIgnoringLimit, type FloodOutcome, type StreamsOu
 export { testServerSecurity } from './test-certificates';
 export { grpcCall, rssAfterGc } from './non-reader';
 export { NonReaderProbe, NON_READER_CASES, type UnaryRequest } from './non-reader-probe';
-export { needVerdict, describeNeeding, itNeeding, missingHere, type Need, type NeedVerdict } from './needs';
+export { needVerdict, describeNeeding, describeWhenGiven, itNeeding, missingHere, type Need, type NeedVerdict } from './needs';

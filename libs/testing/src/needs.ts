@@ -52,3 +52,13 @@ export function missingHere(name: string, needs: readonly Need[]): boolean {
   console.log(`${name}: skipped, ${verdict.message}`);
   return true;
 }
+
+/**
+ * A test of something only a user gives (a broker of their own at its URL variable): not given, it is
+ * skipped under CI too, because `coveredBy` (a spec that starts its own) runs the same thing; says which.
+ */
+export function describeWhenGiven(name: string, given: boolean, coveredBy: string, body: () => void): void {
+  if (given) return describe(name, body);
+  console.log(`${name}: skipped, not given here; ${coveredBy} runs it`);
+  describe.skip(name, body);
+}

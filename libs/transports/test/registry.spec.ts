@@ -27,7 +27,7 @@ describe('the registry', () => {
   it('names the broker each Nest microservice transport needs, and binds each on server-b', () => {
     expect(MICROSERVICE_TRANSPORT_NAMES).toEqual(['nest-tcp', 'nest-redis', 'nest-nats', 'nest-rmq', 'nest-mqtt', 'nest-kafka']);
     expect(brokersOf(['json', 'grpc', 'nest-tcp'])).toEqual([]);
-    expect(brokersOf(['nest-kafka', 'nest-redis', 'nest-tcp', 'nest-nats', 'nest-mqtt', 'nest-rmq'])).toEqual(['redis', 'nats', 'rabbitmq', 'mqtt', 'kafka']);
+    expect(brokersOf(['nest-kafka', 'nest-redis', 'nest-tcp', 'nest-nats', 'nest-mqtt', 'nest-rmq'])).toEqual(['redis', 'nats', 'rabbitmq', 'mosquitto', 'kafka']);
   });
 
   it('refuses a SERVER_B_MICROSERVICES name that is not a microservice transport, naming those that are', () => {
