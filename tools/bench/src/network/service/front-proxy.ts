@@ -47,6 +47,8 @@ export function endpointsDocument(route: ProxyRoute, addresses: readonly string[
 
 const TLS_SOCKET = 'envoy.transport_sockets.tls';
 const TLS_CONTEXTS = 'type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.';
+/** TLS 1.3 only, as the apps (libs/config TLS_MIN_VERSION); both bounds, since an upstream context's maximum is TLS 1.2 by default. */
+const TLS_1_3 = { tls_minimum_protocol_version: 'TLSv1_3', tls_maximum_protocol_version: 'TLSv1_3' };
 
 /** The listener's side (downstream): Envoy's server certificate; the client's verified under mtls. */
 function downstreamTls(tls: FrontProxyTls, route: ProxyRoute): object {
@@ -54,7 +56,7 @@ function downstreamTls(tls: FrontProxyTls, route: ProxyRoute): object {
   const common = {
     tls_certificates: [{ certificate_chain: { filename: c.server.cert }, private_key: { filename: c.server.key } }],
     ...(tls.clientCertificates ? { validation_context: { trusted_ca: { filename: c.ca } } } : {}),
-    tls_params: { tls_minimum_protocol_version: 'TLSv1_3' },
+    tls_params: TLS_1_3,
     alpn_protocols: [route.protocol === 'http2' ? 'h2' : 'http/1.1'],
   };
   return { name: TLS_SOCKET, typed_config: { '@type': `${TLS_CONTEXTS}DownstreamTlsContext`, common_tls_context: common, require_client_certificate: tls.clientCertificates } };
@@ -66,7 +68,7 @@ function upstreamTls(tls: FrontProxyTls, route: ProxyRoute): object {
   const common = {
     ...(tls.clientCertificates ? { tls_certificates: [{ certificate_chain: { filename: c.client.cert }, private_key: { filename: c.client.key } }] } : {}),
     validation_context: { trusted_ca: { filename: c.ca }, match_typed_subject_alt_names: [{ san_type: 'DNS', matcher: { exact: tls.replicaName } }] },
-    tls_params: { tls_minimum_protocol_version: 'TLSv1_3' },
+    tls_params: TLS_1_3,
     alpn_protocols: [route.protocol === 'http2' ? 'h2' : 'http/1.1'],
   };
   return { name: TLS_SOCKET, typed_config: { '@type': `${TLS_CONTEXTS}UpstreamTlsContext`, common_tls_context: common, sni: tls.replicaName } };
