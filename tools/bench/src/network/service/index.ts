@@ -17,4 +17,4 @@ export {
   type ServiceTransport,
   type StrategyName,
 } from './balancing';
-export { FrontProxy, type FrontProxyTls } from './front-proxy';
+export { FrontProxy } from './front-proxy';
