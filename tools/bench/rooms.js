@@ -24,7 +24,7 @@ const ROOMS = Object.freeze({
   // the path built on it (names, sidecars: mTLS with the run's throwaway CA), the service built on both.
   'network/stage': ['cli', 'model'],
   'network/path': ['cli', 'model', 'security', 'network/stage'],
-  'network/service': ['cli', 'model', 'network/stage', 'network/path'],
+  'network/service': ['cli', 'model', 'security', 'network/stage', 'network/path'],
   // The brokers the Nest transports go through: started on loopback or in the stage's broker namespace.
   brokers: ['cli', 'model', 'network/stage', 'security'],
   plan: ['cli', 'model', 'network/stage', 'network/path', 'security'],

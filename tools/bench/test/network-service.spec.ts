@@ -10,35 +10,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { checkPrerequisites, cleanupLeftovers, startStage, type NetworkProfile } from '../src/network/stage';
+import { cleanupLeftovers, startStage, type NetworkProfile } from '../src/network/stage';
 import { validateProfile } from '../src/network/stage/profile';
 import { findStrategy } from '../src/network/service/balancing';
-import { dnsmasqMissing } from '../src/network/path/cluster-dns';
-import { ReplicaSet } from '../src/network/service/replicas';
-import { resolveEnvoy } from '../src/network/path/envoy-binary';
 import { measureService, type ServiceCell, type ServiceResults } from '../src/suites/service/measure';
 import { describeNeeding } from './needs';
+import { serviceStageMissing } from './service-stage';
 
-const ROOT = path.resolve(__dirname, '../../..');
 const DIST = path.resolve(__dirname, '../dist');
 const tiny: NetworkProfile = validateProfile({ name: 'test-tiny', description: 'test only: 3 ms each way', topology: 'namespaces', oneWayDelayMs: 3, rateMbit: null, loss: 0 });
 
-function missing(): string | null {
-  if (process.getuid?.() !== 0) return 'not root';
-  if (spawnSync('sh', ['-c', 'command -v iptables && command -v iptables-restore && command -v ss']).status !== 0) return 'iptables or ss not installed (apt-get install -y iptables iproute2)';
-  const noDns = dnsmasqMissing();
-  if (noDns) return noDns;
-  for (const built of ['suites/service/driver.js', 'network/stage/index.js']) if (!fs.existsSync(path.join(DIST, built))) return `the bench is not built (${built}): npx nx run bench:build`;
-  for (const app of ['server-a', 'server-b']) if (!fs.existsSync(path.join(ROOT, 'apps', app, 'dist/main.js'))) return `${app} is not built: npx nx run ${app}:build`;
-  try {
-    resolveEnvoy();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  return checkPrerequisites(tiny) ?? ReplicaSet.limitUnavailable();
-}
-
-const describeRoot = (name: string, body: () => void) => describeNeeding(name, [missing()], body);
+const describeRoot = (name: string, body: () => void) => describeNeeding(name, [serviceStageMissing(tiny)], body);
 
 const namespaces = () => spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout;
 const cgroups = () => (fs.existsSync('/sys/fs/cgroup/cpu') ? fs.readdirSync('/sys/fs/cgroup/cpu') : fs.readdirSync('/sys/fs/cgroup')).filter((n) => n.startsWith('nbx-'));
@@ -55,7 +37,7 @@ describeRoot('bench:service behind a Service (root)', () => {
       results = await measureService(
         stage,
         runDir,
-        { replicas: 2, millicores: 500, strategies: ['l4', 'dns-round-robin', 'max-connection-age', 'l7-proxy'].map(findStrategy), rates: [40] },
+        { replicas: 2, millicores: 500, strategies: ['l4', 'dns-round-robin', 'max-connection-age', 'l7-proxy'].map(findStrategy), rates: [40], security: null },
         { stepMs: 3000, warmupMs: 300, drainMs: 3000, deadlineMs: 5000, changeRate: 40, changePhaseMs: 2000 },
         () => undefined,
         () => undefined,

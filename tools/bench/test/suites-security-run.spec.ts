@@ -8,7 +8,12 @@ import { makeCertificates, type CertificateSet } from '../src/security';
 import { ECHO_CALLERS, type EchoTransport, type Servers } from '../src/suites/callers/echo-callers';
 import { LOOKUP_CALLERS, type LookupTransport } from '../src/suites/callers/lookup-callers';
 import { LoadTargets } from '../src/suites/common/load-targets';
+import { findProfile } from '../src/network/stage';
+import { makeCaller, ReplicaCounters } from '../src/suites/service/clients';
+import { findStrategy, SERVICE_TRANSPORTS } from '../src/network/service';
+import { itNeeding } from './needs';
 import { ROOT } from './run-bench';
+import { serviceStageMissing } from './service-stage';
 import { filesUnder, NEST, readClientKey, startApps, type Apps } from './tls-app-set';
 
 // The suites under --security: the built suites (tools/bench/dist/suites) on tiny schedules through the
@@ -47,8 +52,12 @@ describe('the suites under --security tls and mtls (built suites and apps, tiny 
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  /** Runs `suite` under tls and mtls, and checks what every run of it must show: its folders, their keys, no key bytes anywhere, none left behind. */
-  async function runUnderTls(suite: string, args: string[]): Promise<Record<string, string>> {
+  /**
+   * Runs `suite` under tls and mtls, and checks what every run of it must show: its folders, their keys,
+   * no key bytes anywhere, none left behind. `across`: the network and the log of a server-a and server-b
+   * (bench:service's replicas log as r1-server-a.log).
+   */
+  async function runUnderTls(suite: string, args: string[], across = { network: 'loopback', logPrefix: '' }): Promise<Record<string, string>> {
     const keys: Buffer[] = [];
     const watch = setInterval(() => {
       const key = readClientKey(tmp);
@@ -68,13 +77,13 @@ describe('the suites under --security tls and mtls (built suites and apps, tiny 
     expect(files.filter((file) => holds(fs.readFileSync(file, 'latin1')))).toEqual([]);
     for (const [mode, dir] of Object.entries(folders)) {
       const doc = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'));
-      expect(doc).toMatchObject({ incomplete: false, settings: { security: mode, network: 'loopback' } });
+      expect(doc).toMatchObject({ incomplete: false, settings: { security: mode, network: across.network } });
       expect(fs.readFileSync(path.join(dir, 'results.md'), 'utf8')).toContain(`Under ${mode}: every connection to the servers is TLS 1.3`);
       expect(fs.readFileSync(path.join(dir, 'report.html'), 'utf8')).toContain(`security ${mode}`);
       // The servers logged what they negotiated, from their own sockets.
       const verified = mode === 'mtls' ? 'verified' : 'none';
-      expect(fs.readFileSync(path.join(dir, 'logs', 'server-b.log'), 'utf8')).toContain(`server-b: TLS TLSv1.3 alpn=h2 client certificate ${verified}`);
-      expect(fs.readFileSync(path.join(dir, 'logs', 'server-a.log'), 'utf8')).toContain(`server-a: TLS TLSv1.3 alpn=http/1.1 client certificate ${verified}`);
+      expect(fs.readFileSync(path.join(dir, 'logs', `${across.logPrefix}server-b.log`), 'utf8')).toContain(`server-b: TLS TLSv1.3 alpn=h2 client certificate ${verified}`);
+      expect(fs.readFileSync(path.join(dir, 'logs', `${across.logPrefix}server-a.log`), 'utf8')).toContain(`server-a: TLS TLSv1.3 alpn=http/1.1 client certificate ${verified}`);
     }
     return folders;
   }
@@ -106,6 +115,23 @@ describe('the suites under --security tls and mtls (built suites and apps, tiny 
       for (const cell of doc.results.cells) expect([cell.target, cell.errors, cell.timeouts, cell.calls > 0]).toEqual([cell.target, 0, 0, true]);
     }
   }, 300_000);
+
+  const nbxNamespaces = () => fs.readdirSync('/run/netns', { withFileTypes: true }).filter((e) => e.name.startsWith('nbx-')).map((e) => e.name);
+  itNeeding('service: every strategy behind the Service over TLS, then mTLS (Envoy both sides), through the real stage; nothing left', [serviceStageMissing(findProfile('veth'))], async () => {
+    const before = fs.existsSync('/run/netns') ? nbxNamespaces() : [];
+    const folders = await runUnderTls('service', ['--network', 'veth', '--replicas', '2', '--rates', '20', '--step-ms', '500', '--warmup-ms', '200', '--change-rate', '0'], { network: 'veth', logPrefix: 'r1-' });
+    for (const [mode, dir] of Object.entries(folders)) {
+      const doc = JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8'));
+      expect(doc.results.failures).toEqual([]);
+      expect(doc.results.skipped).toEqual([]);
+      // Every strategy × transport answered every call, the l7-proxy's through Envoy's TLS on both sides.
+      const cells = doc.results.cells.map((c: { strategy: string; transport: string; ok: number; errors: number }) => [c.strategy, c.transport, c.errors, c.ok > 0]);
+      expect(cells.sort()).toEqual(['l4', 'dns-round-robin', 'max-connection-age', 'l7-proxy'].flatMap((strategy) => SERVICE_TRANSPORTS.map((t) => [strategy, t, 0, true])).sort());
+      expect(doc.provenance.service.tls).toMatchObject({ mode, certificateNames: { names: expect.arrayContaining([expect.stringMatching(/^replicas\./)]), ips: expect.arrayContaining(['198.18.5.1']) } });
+      expect(fs.readFileSync(path.join(dir, 'results.md'), 'utf8')).toContain(`security ${mode})`);
+    }
+    expect(nbxNamespaces().filter((n) => !before.includes(n))).toEqual([]);
+  }, 600_000);
 });
 
 describe("the suites' callers under mtls refuse a server they cannot verify", () => {
@@ -151,13 +177,26 @@ describe("the suites' callers under mtls refuse a server they cannot verify", ()
     await attempt('load server-a', async () => ({ call: () => targets.serverAMetrics(), close: async () => undefined }));
     await attempt('load server-b', async () => ({ call: () => targets.serverBMetrics(), close: async () => undefined }));
     targets.close();
+    // bench:service's callers (its driver's) and its counters' reader, dialling the servers by address.
+    for (const transport of SERVICE_TRANSPORTS) {
+      const port = transport === 'grpc' ? apps.ports.serverB : apps.ports.serverA;
+      const options = { transport, strategy: findStrategy('l4'), host: '127.0.0.1', port, rows: 1, httpConnections: 1, deadlineMs: 10_000 };
+      await attempt(`service ${transport}`, async () => {
+        const caller = makeCaller(options, s.security);
+        return { call: () => caller.call(), close: async () => caller.close() };
+      });
+      await attempt(`service ${transport} counters`, async () => {
+        const counters = new ReplicaCounters(transport, s.security);
+        return { call: () => counters.read('127.0.0.1', port), close: async () => counters.close() };
+      });
+    }
     return outcomes;
   };
 
   it('call every server with the run’s CA and the client certificate', async () => {
     const outcomes = await callEach(servers(ours, ours));
     expect(Object.entries(outcomes).filter(([, o]) => o !== 'ok')).toEqual([]);
-    expect(Object.keys(outcomes)).toHaveLength(4 + 6 + 2);
+    expect(Object.keys(outcomes)).toHaveLength(4 + 6 + 2 + 4);
   }, 60_000);
 
   it('refuse servers whose certificate is not from the CA they trust, on every transport', async () => {
@@ -167,5 +206,6 @@ describe("the suites' callers under mtls refuse a server they cannot verify", ()
     expect(outcomes['echo rest-json']).toMatch(/certificate/);
     expect(outcomes['lookup json-new-connection']).toMatch(/certificate/);
     expect(outcomes['load server-a']).toMatch(/certificate/);
+    expect(outcomes['service http-json']).toMatch(/certificate/);
   }, 120_000);
 });

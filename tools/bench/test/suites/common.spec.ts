@@ -217,13 +217,15 @@ describe('the suites\' --node', () => {
 });
 
 describe("the suites' --security", () => {
-  const suite = (needsServers: boolean, usesStage = false) => ({ spec: SPEC, needsServers, usesStage, plan: () => ({}), run: async () => null, markdown: () => '', html: () => '' });
+  const suite = (needsServers: boolean, usesStage = false, securesOwnApps = false) => ({ spec: SPEC, needsServers, usesStage, securesOwnApps, plan: () => ({}), run: async () => null, markdown: () => '', html: () => '' });
 
   it('takes plain, tls and mtls on a suite that calls the servers; refuses TLS where there is no connection to secure, or it cannot be had', () => {
     expect(() => checkSuiteArgs(suite(true), parseSuiteArgs(SPEC, ['--security', 'plain']))).not.toThrow();
     expect(() => checkSuiteArgs(suite(true), parseSuiteArgs(SPEC, ['--security', 'plain,tls,mtls']))).not.toThrow();
     expect(() => checkSuiteArgs(suite(false), parseSuiteArgs(SPEC, ['--security', 'mtls']))).toThrow(new UsageError('--security mtls: bench:demo calls no server, so it has no connection to secure'));
-    expect(() => checkSuiteArgs(suite(false, true), parseSuiteArgs(SPEC, ['--security', 'tls']))).toThrow(/bench:demo's replicas, their Service and its front proxy \(Envoy\) listen in cleartext only/);
+    expect(() => checkSuiteArgs(suite(false, true), parseSuiteArgs(SPEC, ['--security', 'tls']))).toThrow(new UsageError("--security tls: bench:demo's own apps listen in cleartext only; bench:demo takes --security plain"));
+    // bench:service's replicas and its front proxy take the run's CA (securesOwnApps).
+    expect(() => checkSuiteArgs(suite(false, true, true), parseSuiteArgs(SPEC, ['--security', 'plain,tls,mtls']))).not.toThrow();
     expect(() => checkSuiteArgs(suite(true), parseSuiteArgs(SPEC, ['--security', 'tls', '--network', 'region+mesh']))).toThrow(
       new UsageError("--network region+mesh with --security tls: the mesh's sidecars speak mTLS between them and plaintext to the apps; run it with --security plain"),
     );

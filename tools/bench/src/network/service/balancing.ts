@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DnsCounts } from '../../model';
+import type { ServerIdentity } from '../../security';
 import { CLUSTER, DNS_ADDRESS, dnsmasqArgv, podResolvConf, serviceFqdn, startClusterDns, type DnsServer } from '../path';
 import { inNs, runStageCommand, type Stage, type Topology } from '../stage';
 
@@ -85,6 +86,16 @@ export function findStrategy(name: string): BalancingStrategy {
 export const SERVICE_VIP = '198.18.5.1';
 /** The headless Service's name as a pod in the client's namespace dials it (`<service>.<namespace>`). */
 export const SERVICE_NAME = `replicas.${CLUSTER.serverNamespace}`;
+
+/**
+ * What the replicas' certificate (and the front proxy's) names under --security tls|mtls: everything a
+ * client dials — the Service's virtual IP, the headless name and its FQDN, the front proxy's address —
+ * and each replica's own address (the driver reads every replica's counters there; `replicaAddresses`
+ * includes those that will join later).
+ */
+export function serviceIdentity(proxyAddress: string, replicaAddresses: readonly string[]): ServerIdentity {
+  return { names: ['localhost', SERVICE_NAME, serviceFqdn(SERVICE_NAME)], ips: [SERVICE_VIP, proxyAddress, ...replicaAddresses] };
+}
 
 const SERVICES_CHAIN = 'NBX-SERVICES';
 const chainFor = (port: number) => `NBX-SVC-${port}`;

@@ -4,8 +4,21 @@
 // joining or leaving changes them without a restart, as a control plane would.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { CertificateSet } from '../../security';
 import { adminGet, EnvoyProcess } from '../path';
 import { inNs, type Topology } from '../stage';
+
+/**
+ * Under --security tls|mtls: TLS from the client to Envoy (its server certificate from the run's CA)
+ * and from Envoy to the replicas (verified against the run's CA and the name they are known by); under
+ * mtls Envoy requires the client's certificate and presents one to the replicas.
+ */
+export interface FrontProxyTls {
+  certificates: CertificateSet;
+  clientCertificates: boolean;
+  /** The name the replicas' certificate must carry (SNI and the SAN Envoy checks upstream). */
+  replicaName: string;
+}
 
 export interface ProxyRoute {
   /** The cluster's name (server-a, server-b). */
@@ -32,8 +45,37 @@ export function endpointsDocument(route: ProxyRoute, addresses: readonly string[
   };
 }
 
-/** Envoy's bootstrap: a listener per route on `listenAddress`, a round-robin cluster per route fed from its EDS file. */
-export function frontProxyConfig(routes: readonly ProxyRoute[], listenAddress: string, adminSocket: string, edsFile: (route: ProxyRoute) => string): object {
+const TLS_SOCKET = 'envoy.transport_sockets.tls';
+const TLS_CONTEXTS = 'type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.';
+/** TLS 1.3 only, as the apps (libs/config TLS_MIN_VERSION); both bounds, since an upstream context's maximum is TLS 1.2 by default. */
+const TLS_1_3 = { tls_minimum_protocol_version: 'TLSv1_3', tls_maximum_protocol_version: 'TLSv1_3' };
+
+/** The listener's side (downstream): Envoy's server certificate; the client's verified under mtls. */
+function downstreamTls(tls: FrontProxyTls, route: ProxyRoute): object {
+  const { certificates: c } = tls;
+  const common = {
+    tls_certificates: [{ certificate_chain: { filename: c.server.cert }, private_key: { filename: c.server.key } }],
+    ...(tls.clientCertificates ? { validation_context: { trusted_ca: { filename: c.ca } } } : {}),
+    tls_params: TLS_1_3,
+    alpn_protocols: [route.protocol === 'http2' ? 'h2' : 'http/1.1'],
+  };
+  return { name: TLS_SOCKET, typed_config: { '@type': `${TLS_CONTEXTS}DownstreamTlsContext`, common_tls_context: common, require_client_certificate: tls.clientCertificates } };
+}
+
+/** The cluster's side (upstream): the replicas verified against the run's CA and their name; the client certificate presented under mtls. */
+function upstreamTls(tls: FrontProxyTls, route: ProxyRoute): object {
+  const { certificates: c } = tls;
+  const common = {
+    ...(tls.clientCertificates ? { tls_certificates: [{ certificate_chain: { filename: c.client.cert }, private_key: { filename: c.client.key } }] } : {}),
+    validation_context: { trusted_ca: { filename: c.ca }, match_typed_subject_alt_names: [{ san_type: 'DNS', matcher: { exact: tls.replicaName } }] },
+    tls_params: TLS_1_3,
+    alpn_protocols: [route.protocol === 'http2' ? 'h2' : 'http/1.1'],
+  };
+  return { name: TLS_SOCKET, typed_config: { '@type': `${TLS_CONTEXTS}UpstreamTlsContext`, common_tls_context: common, sni: tls.replicaName } };
+}
+
+/** Envoy's bootstrap: a listener per route on `listenAddress`, a round-robin cluster per route fed from its EDS file; TLS on both sides under `tls`. */
+export function frontProxyConfig(routes: readonly ProxyRoute[], listenAddress: string, adminSocket: string, edsFile: (route: ProxyRoute) => string, tls: FrontProxyTls | null = null): object {
   return {
     // EDS from a file still names the node it configures (Envoy requires an id and cluster for any xDS).
     node: { id: 'front-proxy', cluster: 'bench-service' },
@@ -56,6 +98,7 @@ export function frontProxyConfig(routes: readonly ProxyRoute[], listenAddress: s
                 },
               },
             ],
+            ...(tls ? { transport_socket: downstreamTls(tls, route) } : {}),
           },
         ],
       })),
@@ -71,6 +114,7 @@ export function frontProxyConfig(routes: readonly ProxyRoute[], listenAddress: s
             explicit_http_config: route.protocol === 'http2' ? { http2_protocol_options: {} } : { http_protocol_options: {} },
           },
         },
+        ...(tls ? { transport_socket: upstreamTls(tls, route) } : {}),
       })),
     },
   };
@@ -85,12 +129,12 @@ export class FrontProxy {
   ) {}
 
   /** Writes the config and the endpoint files into `dir`, starts Envoy in the server namespace, waits until /ready. */
-  static async start(t: Topology, binary: string, routes: readonly ProxyRoute[], addresses: readonly string[], dir: string): Promise<FrontProxy> {
+  static async start(t: Topology, binary: string, routes: readonly ProxyRoute[], addresses: readonly string[], dir: string, tls: FrontProxyTls | null = null): Promise<FrontProxy> {
     fs.mkdirSync(dir, { recursive: true });
     const adminSocket = path.join(dir, 'envoy-admin.sock');
     const eds = (route: ProxyRoute) => path.join(dir, `eds-${route.name}.json`);
     for (const route of routes) fs.writeFileSync(eds(route), JSON.stringify(endpointsDocument(route, addresses)));
-    const config = frontProxyConfig(routes, t.addresses.server, adminSocket, eds);
+    const config = frontProxyConfig(routes, t.addresses.server, adminSocket, eds, tls);
     const envoy = await EnvoyProcess.start('front', binary, config, dir, (argv) => inNs(t.namespaces.server, argv), 1);
     return new FrontProxy(envoy, routes, dir);
   }

@@ -1,8 +1,8 @@
 // network/service/: behind a Service (issue #35, bench:service): replicas on the stage's server side
 // (namespaces on a replica LAN, each with an optional CPU limit), and the balancing strategies that
 // reach them: a virtual IP with kube-proxy's rules, a headless name from the path's DNS server, an
-// Envoy front proxy. Imports network/stage/ and network/path/ (and cli/, model/); suites/ uses it.
-export { ReplicaSet, type Replica, type ReplicaRecord } from './replicas';
+// Envoy front proxy. Imports network/stage/ and network/path/ (and cli/, model/, security/); suites/ uses it.
+export { ReplicaSet, replicaAddress, type Replica, type ReplicaRecord } from './replicas';
 export {
   BALANCING_STRATEGIES,
   SERVICE_NAME,
@@ -10,6 +10,7 @@ export {
   SERVICE_VIP,
   applyVirtualIp,
   findStrategy,
+  serviceIdentity,
   virtualIpRulesInForce,
   HeadlessService,
   type BalancingStrategy,

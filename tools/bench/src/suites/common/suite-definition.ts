@@ -8,6 +8,11 @@ import type { SuiteServers } from './servers';
 import type { Stage } from '../../network/stage';
 import type { PathProfile } from '../../network/path';
 import type { PathContext } from './stage-job';
+import type { StartOptions } from '../../run';
+import type { ServerIdentity } from '../../security';
+
+/** The run's security for a suite that starts its own servers (usesStage): a certificate set from the run's CA naming `identity` (undefined: plain). */
+export type SuiteSecurity = (identity: ServerIdentity) => StartOptions['security'];
 
 export const WORKSPACE_ROOT = path.resolve(__dirname, '../../../../..');
 
@@ -23,6 +28,11 @@ export interface SuiteContext<S> {
   extras: Record<string, unknown>;
   /** Records more provenance (what the suite built: replicas, rules) in results.json. */
   addProvenance(entries: Record<string, unknown>): void;
+  /**
+   * Under --security tls|mtls, for a suite that starts its own servers (securesOwnApps): the run's CA
+   * and a server certificate naming what its clients dial, the files removed at the end; null: plain.
+   */
+  security: SuiteSecurity | null;
   /** The path across a network stage (the calls are then made from its client namespace); null on loopback. */
   path: PathContext | null;
   /** One line of progress on stderr. */
@@ -38,6 +48,8 @@ export interface SuiteDefinition<S extends Record<string, number>, R> {
   needsServers: boolean;
   /** The suite starts its own apps on the network stage (context.stage) rather than the blog's servers. */
   usesStage?: boolean;
+  /** Its own apps listen with TLS under --security tls|mtls (context.security), and its callers verify them. */
+  securesOwnApps?: boolean;
   /** Why the options cannot run (a usage error: exit 2), or null; checked before anything starts. */
   checkArgs?(args: SuiteArgs<S>, networks: readonly PathProfile['network'][]): string | null;
   /** The data records this run uses, recorded in results.json as `plan`. */

@@ -17,7 +17,7 @@ import type { SuiteArgs } from './args';
 import { coresNote, type SuiteDocument } from './document';
 import { startSuiteServers, type SuiteServers } from './servers';
 import { runInClientNamespace, type StageJob } from './stage-job';
-import { WORKSPACE_ROOT, type SuiteContext, type SuiteDefinition } from './suite-definition';
+import { WORKSPACE_ROOT, type SuiteContext, type SuiteDefinition, type SuiteSecurity } from './suite-definition';
 
 type Doc<S, R> = SuiteDocument<S, R | null>;
 
@@ -31,7 +31,7 @@ export function checkSuiteArgs<S extends Record<string, number>, R>(definition: 
   const secure = args.securities.filter((s) => s.tls).map((s) => s.name);
   if (secure.length === 0) return;
   if (!callsServers) throw new UsageError(`--security ${secure.join(',')}: bench:${suite} calls no server, so it has no connection to secure`);
-  if (!definition.needsServers) throw new UsageError(`--security ${secure.join(',')}: bench:${suite}'s replicas, their Service and its front proxy (Envoy) listen in cleartext only; bench:${suite} takes --security plain`);
+  if (!definition.needsServers && !definition.securesOwnApps) throw new UsageError(`--security ${secure.join(',')}: bench:${suite}'s own apps listen in cleartext only; bench:${suite} takes --security plain`);
   // As bench:all's: a mesh's sidecars speak mTLS between them and plaintext to the apps.
   const meshed = args.networks.find((p) => p.features.includes('mesh'));
   if (meshed) throw new UsageError(`--network ${meshed.name} with --security ${secure.join(',')}: the mesh's sidecars speak mTLS between them and plaintext to the apps; run it with --security plain`);
@@ -81,12 +81,13 @@ function openSuite<S extends Record<string, number>, R>(definition: SuiteDefinit
   const certificates = security.tls ? new RunCertificates() : undefined;
   if (certificates) run.keep(() => certificates.remove());
   const securityFor = (serverHost: string): StartOptions['security'] => (certificates ? { mode: security.name, certificates: certificates.for(serverIdentity(serverHost)) } : undefined);
+  const ownSecurity: SuiteSecurity | null = certificates ? (identity) => ({ mode: security.name, certificates: certificates.for(identity) }) : null;
   let failure: string | null = null;
   return {
     doc,
     across: (network, inner) => acrossStage(definition, doc, run, network, inner),
     measure: async ({ placement }) => {
-      doc.results = await measureSuite(definition, args, doc, run, { pathProfile, securityFor }, placement ?? null);
+      doc.results = await measureSuite(definition, args, doc, run, { pathProfile, securityFor, ownSecurity }, placement ?? null);
     },
     close: () => {
       const results = doc.results as R;
@@ -126,6 +127,8 @@ async function acrossStage<S extends Record<string, number>, R>(definition: Suit
 interface SuiteWay {
   pathProfile: PathProfile;
   securityFor(serverHost: string): StartOptions['security'];
+  /** The same for a suite's own apps, naming what they are dialled at (null: plain). */
+  ownSecurity: SuiteSecurity | null;
 }
 
 /** What the setup note adds under TLS: every connection's security, said once in every report. */
@@ -136,7 +139,7 @@ function securityNote(security: SecurityRecord): string {
 }
 
 /** The servers (in the stage's server namespace when there is one), the path's parts, then the suite's calls; the servers stop before the stage. */
-async function measureSuite<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>, doc: Doc<S, R>, run: FolderRun, { pathProfile, securityFor }: SuiteWay, stage: Stage | null): Promise<R> {
+async function measureSuite<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>, doc: Doc<S, R>, run: FolderRun, { pathProfile, securityFor, ownSecurity }: SuiteWay, stage: Stage | null): Promise<R> {
   const live: { servers: SuiteServers | null; path: ActivePath | null } = { servers: null, path: null };
   const stop = async () => {
     live.path?.stop();
@@ -153,7 +156,7 @@ async function measureSuite<S extends Record<string, number>, R>(definition: Sui
       doc.provenance = { ...doc.provenance, apps: Object.fromEntries(Object.entries(live.servers.pids).map(([app, pid]) => [app, runtimeOfProcess(pid)])) };
       run.save();
     }
-    const context = contextOf(args, doc, run, live.servers, stage);
+    const context = contextOf(args, doc, run, live.servers, stage, ownSecurity);
     if (!stage || !live.servers) return await definition.run(context);
     // Across a stage: the path's parts, checked, then the calls from the client namespace.
     const rttMs = calibratedRttMs(doc.provenance.networks![pathProfile.name]);
@@ -175,7 +178,7 @@ async function measureSuite<S extends Record<string, number>, R>(definition: Sui
 }
 
 /** What the suite's run sees in this process. */
-function contextOf<S extends Record<string, number>, R>(args: SuiteArgs<S>, doc: Doc<S, R>, run: FolderRun, servers: SuiteServers | null, stage: Stage | null): SuiteContext<S> {
+function contextOf<S extends Record<string, number>, R>(args: SuiteArgs<S>, doc: Doc<S, R>, run: FolderRun, servers: SuiteServers | null, stage: Stage | null, security: SuiteSecurity | null): SuiteContext<S> {
   const save = (partial: unknown) => {
     doc.results = partial as R;
     run.save();
@@ -191,6 +194,7 @@ function contextOf<S extends Record<string, number>, R>(args: SuiteArgs<S>, doc:
       doc.provenance = { ...doc.provenance, ...entries };
       run.save();
     },
+    security,
     path: null,
     log: run.log,
     save,

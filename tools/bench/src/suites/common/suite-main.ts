@@ -22,6 +22,7 @@ async function runJob<S extends Record<string, number>, R>(definition: SuiteDefi
     path: { ...job.path, counters: countersFromParent() },
     // Suites that place their own apps on the stage (usesStage) run in the bench's process, never as a job.
     stage: null,
+    security: null,
     extras: {},
     addProvenance: () => undefined,
     log,

@@ -3,10 +3,11 @@
 import * as grpc from '@grpc/grpc-js';
 import * as dns from 'node:dns';
 import * as http from 'node:http';
+import * as https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { ProcessSample } from '@bench/config';
-import { MAX_MESSAGE_BYTES } from '@bench/proto';
-import { grpcServiceClient } from '@bench/transports';
+import type { ProcessSample, SecuritySettings } from '@bench/config';
+import { grpcChannelCredentials, MAX_MESSAGE_BYTES } from '@bench/proto';
+import { callerTls, grpcServiceClient } from '@bench/transports';
 import type { BalancingStrategy, ServiceTransport } from '../../network/service';
 
 type Unary = (request: unknown, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, reply?: unknown) => void) => void;
@@ -28,14 +29,27 @@ export interface CallerOptions {
   deadlineMs: number;
 }
 
-export function makeCaller(o: CallerOptions): Caller {
-  return o.transport === 'grpc' ? grpcCaller(o) : httpCaller(o);
+/**
+ * What a caller wraps its connections in (libs/config: the run's CA, the client's certificate under
+ * mtls; plain: cleartext): TLS 1.3 to the replicas or the proxy, their certificate checked against
+ * the name or address dialled.
+ */
+export function makeCaller(o: CallerOptions, security: SecuritySettings): Caller {
+  return o.transport === 'grpc' ? grpcCaller(o, security) : httpCaller(o, security);
 }
 
-function grpcCaller(o: CallerOptions): Caller {
+/** GET over http://, or https:// with the security's TLS (HTTP/1.1 offered by ALPN). */
+function getter(security: SecuritySettings): { get: typeof http.get; agent: (options: http.AgentOptions) => http.Agent; tls: object } {
+  const tls = callerTls(security);
+  if (!tls) return { get: http.get, agent: (options) => new http.Agent(options), tls: {} };
+  const withTls = { ...tls, ALPNProtocols: ['http/1.1'] };
+  return { get: https.get as typeof http.get, agent: (options) => new https.Agent({ ...options, ...withTls }), tls: withTls };
+}
+
+function grpcCaller(o: CallerOptions, security: SecuritySettings): Caller {
   // A name goes through grpc-js's DNS resolver (every address); an address is one subchannel.
   const target = /^[\d.]+$/.test(o.host) ? `${o.host}:${o.port}` : `dns:///${o.host}:${o.port}`;
-  const client = new (grpcServiceClient<Client>('sample.SampleService'))(target, grpc.credentials.createInsecure(), {
+  const client = new (grpcServiceClient<Client>('sample.SampleService'))(target, grpcChannelCredentials(security), {
     'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
     'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ [o.strategy.grpcPolicy]: {} }] }),
   });
@@ -61,13 +75,14 @@ function roundRobinLookup(): LookupFunction {
   }) as LookupFunction;
 }
 
-function httpCaller(o: CallerOptions): Caller {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: o.httpConnections, maxFreeSockets: o.httpConnections, ...(o.strategy.httpConnections === 'round-robin' ? { lookup: roundRobinLookup() } : {}) });
+function httpCaller(o: CallerOptions, security: SecuritySettings): Caller {
+  const { get, agent: agentOf } = getter(security);
+  const agent = agentOf({ keepAlive: true, maxSockets: o.httpConnections, maxFreeSockets: o.httpConnections, ...(o.strategy.httpConnections === 'round-robin' ? { lookup: roundRobinLookup() } : {}) });
   const path = `/server-a/${o.rows}`;
   return {
     call: () =>
       new Promise((resolve, reject) => {
-        const req = http.get({ host: o.host, port: o.port, path, agent, timeout: o.deadlineMs }, (res) => {
+        const req = get({ host: o.host, port: o.port, path, agent, timeout: o.deadlineMs }, (res) => {
           res.resume();
           res.on('error', reject);
           res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
@@ -83,13 +98,16 @@ function httpCaller(o: CallerOptions): Caller {
 export class ReplicaCounters {
   private readonly metrics = new Map<string, Client>();
 
-  constructor(private readonly transport: ServiceTransport) {}
+  constructor(
+    private readonly transport: ServiceTransport,
+    private readonly security: SecuritySettings,
+  ) {}
 
   read(address: string, port: number): Promise<ProcessSample> {
     if (this.transport === 'http-json') {
+      const { get, tls } = getter(this.security);
       return new Promise((resolve, reject) => {
-        http
-          .get({ host: address, port, path: '/metrics', agent: false, timeout: 10_000 }, (res) => {
+        get({ host: address, port, path: '/metrics', agent: false, timeout: 10_000, ...tls }, (res) => {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));
             res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as ProcessSample) : reject(new Error(`metrics: HTTP ${res.statusCode}`))));
@@ -100,7 +118,7 @@ export class ReplicaCounters {
     const key = `${address}:${port}`;
     let client = this.metrics.get(key);
     if (!client) {
-      client = new (grpcServiceClient<Client>('bench.metrics.ProcessMetrics'))(key, grpc.credentials.createInsecure());
+      client = new (grpcServiceClient<Client>('bench.metrics.ProcessMetrics'))(key, grpcChannelCredentials(this.security));
       this.metrics.set(key, client);
     }
     const c = client;

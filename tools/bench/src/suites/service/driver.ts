@@ -13,7 +13,7 @@
 //   in  {"type":"stop"}                            → exits 0
 // Commands are served as they come: counters can be read while a step or timeline runs.
 import * as readline from 'node:readline';
-import type { ProcessSample } from '@bench/config';
+import { loadSecurity, type ProcessSample } from '@bench/config';
 import { summarizeHistogram, type HdrSummary } from '../common/hdr';
 import { makeCaller, ReplicaCounters, type CallerOptions } from './clients';
 import { runOpenLoop, type OpenLoopResult } from './open-loop';
@@ -27,6 +27,8 @@ export interface DriverConfig {
   replicas: { name: string; address: string }[];
   /** The port of the replicas' own counters: server-a's for HTTP, server-b's for gRPC. */
   counterPort: number;
+  /** The client's security as libs/config reads it (SECURITY_ENV: the mode and the files' paths, never their bytes). */
+  securityEnv: Record<string, string>;
 }
 
 export type DriverCommand =
@@ -53,8 +55,9 @@ const cpuMs = () => {
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2]) as DriverConfig;
-  const caller = makeCaller(config.caller);
-  const counters = new ReplicaCounters(config.caller.transport);
+  const security = loadSecurity(config.securityEnv);
+  const caller = makeCaller(config.caller, security);
+  const counters = new ReplicaCounters(config.caller.transport, security);
   const say = (reply: DriverReply): void => void process.stdout.write(`${JSON.stringify(reply)}\n`);
   const loop = { maxInFlight: config.maxInFlight, drainMs: config.drainMs };
   if (config.warmup.durationMs > 0) await runOpenLoop({ ...loop, rate: config.warmup.rate, durationMs: config.warmup.durationMs }, caller.call);

@@ -57,6 +57,7 @@ export const SERVICE_SUITE: SuiteDefinition<ServiceSettings, ServiceResults> = {
   spec: SERVICE_SPEC,
   needsServers: false,
   usesStage: true,
+  securesOwnApps: true,
   checkArgs: (args, networks) => {
     if (networks.some((n) => !usesStage(n))) return `--network: replicas live in namespaces of the network stage; ${networks.filter((n) => !usesStage(n)).map((n) => n.name).join(', ')} has none (use veth for no delay)`;
     try {
@@ -75,7 +76,7 @@ export const SERVICE_SUITE: SuiteDefinition<ServiceSettings, ServiceResults> = {
     measureService(
       context.stage!,
       context.runDir,
-      { replicas: context.extras.replicas as number, millicores: millicores(context.extras), strategies: parseStrategies(context.extras.balance as string[]), rates: rates(context.extras, context.preset) },
+      { replicas: context.extras.replicas as number, millicores: millicores(context.extras), strategies: parseStrategies(context.extras.balance as string[]), rates: rates(context.extras, context.preset), security: context.security },
       context.settings,
       context.addProvenance,
       context.progress as (line: string, partial: ServiceResults) => void,

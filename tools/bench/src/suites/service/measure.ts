@@ -7,7 +7,7 @@ import type { ProcessSample } from '@bench/config';
 import { dnsCountsBetween, type DnsCounts } from '../../model';
 import { delayerCpuBetween, throttlingBetween, type CpuThrottling, type DelayerCpu, type Stage } from '../../network/stage';
 import { resolveEnvoy } from '../../network/path';
-import { FrontProxy, HeadlessService, ReplicaSet, applyVirtualIp, findStrategy, SERVICE_NAME, SERVICE_TRANSPORTS, SERVICE_VIP, virtualIpRulesInForce, type BalancingStrategy, type Replica, type ReplicaRecord, type ServiceTransport, type StrategyName } from '../../network/service';
+import { FrontProxy, HeadlessService, ReplicaSet, applyVirtualIp, findStrategy, replicaAddress, serviceIdentity, SERVICE_NAME, SERVICE_TRANSPORTS, SERVICE_VIP, virtualIpRulesInForce, type BalancingStrategy, type Replica, type ReplicaRecord, type ServiceTransport, type StrategyName } from '../../network/service';
 import type { HdrSummary } from '../common/hdr';
 import { rotate } from '../common/sequential';
 import { DriverProcess } from './driver-process';
@@ -15,7 +15,9 @@ import type { StepResult } from './driver';
 import type { TimelineBin } from './timeline';
 import { HTTP_CONNECTIONS, MAX_IN_FLIGHT, PROXY_PORTS, SATURATION, SERVICE_PORTS, SERVICE_ROWS } from './plan';
 import { startReplicaApps, type ReplicaApps } from './replica-apps';
-import { WORKSPACE_ROOT } from '../common/suite-main';
+import { WORKSPACE_ROOT, type SuiteSecurity } from '../common/suite-definition';
+import { securityEnv, type StartOptions } from '../../run';
+import { serviceFqdn } from '../../network/path';
 
 export interface ServiceSettings extends Record<string, number> {
   stepMs: number;
@@ -34,6 +36,8 @@ export interface ServiceOptions {
   millicores: number | null;
   strategies: BalancingStrategy[];
   rates: readonly number[];
+  /** Under --security tls|mtls: the run's CA, for the replicas' and the proxy's certificate; null: plain. */
+  security: SuiteSecurity | null;
 }
 
 export interface ReplicaShare {
@@ -119,10 +123,15 @@ export async function measureService(
   const replicas: Replica[] = Array.from({ length: options.replicas }, () => set.add());
   const addresses = replicas.map((r) => r.address);
   applyVirtualIp(t, [SERVICE_PORTS.http, SERVICE_PORTS.grpc], addresses);
+  // One certificate for every replica (as a Deployment's pods share a Secret), naming every address a replica may get in this run.
+  const joining = settings.changeRate > 0 ? options.strategies.length * SERVICE_TRANSPORTS.length : 0;
+  const identity = serviceIdentity(stage.hosts.server, Array.from({ length: options.replicas + joining }, (_, i) => replicaAddress(i + 1)));
+  const security = options.security?.(identity);
   const headless = await HeadlessService.start(stage, addresses);
   const results: ServiceResults = { replicas: set.record(), cells: [], changes: [], driverStarts: [], skipped: [], failures: [] };
-  addProvenance({ service: { replicas: set.record(), virtualIp: SERVICE_VIP, virtualIpRules: virtualIpRulesInForce(t), headlessName: headless.record(), ports: SERVICE_PORTS } });
-  return new ServiceMeasurement(stage, runDir, options, settings, progress, set, replicas, headless, results).run();
+  const tls = security ? { mode: security.mode, certificateNames: identity } : { mode: 'plain' };
+  addProvenance({ service: { replicas: set.record(), virtualIp: SERVICE_VIP, virtualIpRules: virtualIpRulesInForce(t), headlessName: headless.record(), ports: SERVICE_PORTS, tls } });
+  return new ServiceMeasurement(stage, runDir, options, settings, progress, set, replicas, headless, results, security).run();
 }
 
 /** One bench:service measurement: its replicas, their Service (virtual IP, headless name, proxy) and what it has measured so far. */
@@ -140,6 +149,7 @@ class ServiceMeasurement {
     private readonly replicas: Replica[],
     private readonly headless: HeadlessService,
     private readonly results: ServiceResults,
+    private readonly security: StartOptions['security'],
   ) {}
 
   async run(): Promise<ServiceResults> {
@@ -193,7 +203,7 @@ class ServiceMeasurement {
   }
 
   private async startApps(strategy: BalancingStrategy, rs: Replica[]): Promise<void> {
-    const started = await Promise.all(rs.map((r) => startReplicaApps(WORKSPACE_ROOT, path.join(this.runDir, 'logs'), this.set, r, strategy.maxConnectionAgeMs)));
+    const started = await Promise.all(rs.map((r) => startReplicaApps(WORKSPACE_ROOT, path.join(this.runDir, 'logs'), this.set, r, strategy.maxConnectionAgeMs, this.security)));
     started.forEach((a) => this.apps.set(a.replica.name, a));
   }
 
@@ -208,7 +218,9 @@ class ServiceMeasurement {
       { name: 'server-a', listenPort: PROXY_PORTS.http, replicaPort: SERVICE_PORTS.http, protocol: 'http1' as const },
       { name: 'server-b', listenPort: PROXY_PORTS.grpc, replicaPort: SERVICE_PORTS.grpc, protocol: 'http2' as const },
     ];
-    return FrontProxy.start(this.stage.topology, binary, routes, this.replicas.map((r) => r.address), path.join(this.stage.workDir, 'front-proxy'));
+    const s = this.security;
+    const tls = s ? { certificates: s.certificates, clientCertificates: s.mode === 'mtls', replicaName: serviceFqdn(SERVICE_NAME) } : null;
+    return FrontProxy.start(this.stage.topology, binary, routes, this.replicas.map((r) => r.address), path.join(this.stage.workDir, 'front-proxy'), tls);
   }
 
   private startDriver(strategy: BalancingStrategy, transport: ServiceTransport, warmupRate: number): Promise<DriverProcess> {
@@ -228,6 +240,7 @@ class ServiceMeasurement {
       drainMs: this.settings.drainMs,
       replicas: this.replicas.map((r) => ({ name: r.name, address: r.address })),
       counterPort: port,
+      securityEnv: securityEnv(this.security, 'client') as Record<string, string>,
     });
   }
 

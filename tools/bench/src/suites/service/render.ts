@@ -136,13 +136,24 @@ function describeReplicas(results: ServiceResults): string {
   return `${results.replicas.length} replicas (${results.replicas.map((r) => `${r.name} ${r.address}`).join(', ')}), each ${limit ? `limited to ${limit.millicores}m CPU (cgroup ${limit.version}: ${limit.setting})` : 'without a CPU limit'}`;
 }
 
+/** What --security tls|mtls changes behind the Service, said in both reports; '' in cleartext. */
+function securityText(settings: ServiceDocument['settings']): string {
+  const mode = settings.security;
+  if (!mode || mode === 'plain') return '';
+  const mutual = mode === 'mtls' ? ' Under mtls the replicas and Envoy require the client’s certificate, and Envoy presents one to the replicas.' : '';
+  return (
+    ` Under ${mode}: the replicas listen with TLS 1.3, one certificate from a CA made for the run naming what is dialled (the virtual IP, the headless name and its FQDN, the proxy's and each replica's address);` +
+    ` the l7-proxy's Envoy ends the client's TLS and opens its own to the replicas, checking their certificate against the run's CA and the Service's FQDN.${mutual}`
+  );
+}
+
 export function renderServiceMarkdown(doc: ServiceDocument): string {
   const s = doc.settings;
   const r = doc.results;
   return [
-    `# bench:service: ${s.startedAt} (preset ${presetOf(s)}, network ${s.network ?? '?'})`,
+    `# bench:service: ${s.startedAt} (preset ${presetOf(s)}, network ${s.network ?? '?'}, security ${s.security ?? 'plain'})`,
     '',
-    `${describeReplicas(r)}. Load at fixed rates (open loop) from a driver in the client namespace, ${s.warmupMs} ms warm-up then ${s.stepMs} ms per rate; latency counted from each call's due time (corrected for coordinated omission), "uncorrected" from when it was sent. Requests and CPU per replica from the replicas' own counters; throttled time from each replica's cgroup. CPU per 1,000 calls: driver + replicas + delayer + the servers' receive thread. ${s.cores}.`,
+    `${describeReplicas(r)}. Load at fixed rates (open loop) from a driver in the client namespace, ${s.warmupMs} ms warm-up then ${s.stepMs} ms per rate; latency counted from each call's due time (corrected for coordinated omission), "uncorrected" from when it was sent. Requests and CPU per replica from the replicas' own counters; throttled time from each replica's cgroup. CPU per 1,000 calls: driver + replicas + delayer + the servers' receive thread. ${s.cores}.${securityText(s)}`,
     '',
     '## Where each strategy saturates',
     '',
@@ -200,7 +211,7 @@ export function renderServiceHtml(doc: ServiceDocument): string {
   });
   return renderSuitePage(doc, {
     title: 'bench:service — behind a Service: replicas, balancing and load at a fixed rate',
-    summary: `${describeReplicas(doc.results)}. Open-loop load per strategy and transport up to saturation; latency corrected for coordinated omission.`,
+    summary: `${describeReplicas(doc.results)}. Open-loop load per strategy and transport up to saturation; latency corrected for coordinated omission.${securityText(doc.settings)}`,
     published: [],
     sections: [
       { id: 'saturation', heading: 'Where each strategy saturates', intro: 'The highest offered rate each strategy and transport sustained (≥ 90 % completed, ≤ 1 % errors, p99 ≤ 1 s), its p99 and CPU cost.', table: htmlTable(saturationTable(cells)) },

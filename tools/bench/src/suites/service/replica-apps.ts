@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { PARENT_PIPE_ENV } from '@bench/config';
 import type { Replica, ReplicaSet } from '../../network/service';
 import { runStageCommand as run } from '../../network/stage';
+import { securityEnv, type StartOptions } from '../../run';
 import { VARIANTS } from '../../plan';
 import { SERVICE_PORTS } from './plan';
 
@@ -20,7 +21,7 @@ export interface ReplicaApps {
   stop(): Promise<void>;
 }
 
-export async function startReplicaApps(workspaceRoot: string, logDir: string, replicas: ReplicaSet, replica: Replica, maxConnectionAgeMs: number | null): Promise<ReplicaApps> {
+export async function startReplicaApps(workspaceRoot: string, logDir: string, replicas: ReplicaSet, replica: Replica, maxConnectionAgeMs: number | null, security: StartOptions['security']): Promise<ReplicaApps> {
   const blog = VARIANTS.find((v) => v.id === 'blog');
   if (!blog) throw new Error('the blog variant is missing from variants.ts');
   fs.mkdirSync(logDir, { recursive: true });
@@ -33,6 +34,8 @@ export async function startReplicaApps(workspaceRoot: string, logDir: string, re
     SERVER_B_PORT: String(SERVICE_PORTS.grpc),
     MAX_CONNECTION_AGE_MS: String(maxConnectionAgeMs ?? 0),
     [PARENT_PIPE_ENV]: String(PARENT_PIPE_FD),
+    // Under TLS the run's CA and the replicas' certificate, by path (libs/config SECURITY_ENV).
+    ...securityEnv(security, 'server'),
   };
   const children: ChildProcess[] = [];
   const start = (name: 'server-a' | 'server-b') => {
