@@ -68,7 +68,7 @@ describe('loadSettings', () => {
       serve: ['nest-tcp', 'nest-redis'],
       tcpPort: 4004,
       tcpUrl: 'server-b:4004',
-      brokers: { redis: 'redis://127.0.0.1:6379', nats: 'nats://127.0.0.1:4222', rabbitmq: 'amqp://127.0.0.1:5672', mqtt: 'mqtt://127.0.0.1:1883', kafka: '127.0.0.1:9092,127.0.0.1:9094' },
+      brokers: { redis: 'redis://127.0.0.1:6379', nats: 'nats://127.0.0.1:4222', rabbitmq: 'amqp://127.0.0.1:5672', mosquitto: 'mqtt://127.0.0.1:1883', kafka: '127.0.0.1:9092,127.0.0.1:9094' },
       namespace: 'bench42-set0',
     });
   });
