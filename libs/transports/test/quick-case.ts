@@ -160,7 +160,7 @@ export function describeBrokerQuickCase(name: TransportName, broker: BrokerKind,
   const url = process.env[variable]?.trim() || null;
   const needs = clientPackages.map((pkg) => (installed(pkg) ? null : `${pkg} (a dependency of Nest 12's ${broker} transport: npm ci)`));
   // Without a broker of the caller's own at the variable, the bench's spec runs the transport through the broker bench:all starts.
-  describeWhenGiven(`${name} through ${broker} at ${variable}`, url !== null, 'tools/bench/test/brokers/nest-transports-run.spec.ts', () =>
+  describeWhenGiven(`${name} through ${broker} at ${variable}`, url !== null, 'tools/bench/test/run/run-brokers.spec.ts', () =>
     describeNeeding(`${name} through ${broker}`, needs, () => describeQuickCase(name, ['blog'], { [broker]: url }, defaults)),
   );
 }

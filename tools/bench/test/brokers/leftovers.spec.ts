@@ -15,7 +15,7 @@ const built = fs.existsSync(DIST) ? null : 'a built bench (npx nx run bench:buil
 
 /** A bench that starts NATS in `dir`, prints its PID and waits. */
 async function owner(dir: string): Promise<{ owner: ReturnType<typeof spawn>; pid: number }> {
-  const child = spawn(process.execPath, ['-e', `require(${JSON.stringify(DIST)}).startBrokers(['nats'], { dir: ${JSON.stringify(dir)} }).then(([b]) => { console.log(b.pid); setInterval(() => {}, 1000); })`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', `require(${JSON.stringify(DIST)}).startBrokers(['nats'], { dir: ${JSON.stringify(dir)} }).then(([b]) => { console.log(String(b.pid)); setInterval(() => {}, 1000); })`], { stdio: ['ignore', 'pipe', 'inherit'] });
   const pid = Number(await new Promise<string>((resolve) => readline.createInterface({ input: child.stdout! }).once('line', resolve)));
   return { owner: child, pid };
 }

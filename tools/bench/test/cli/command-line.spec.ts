@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { helpText, parseCommandLine, toolExitCode, UsageError, type Command } from '../../src/cli';
+import { BROKERS_COMMAND } from '../../src/brokers/main';
 import { COMPARE_COMMAND } from '../../src/compare-main';
 import { NETWORK_COMMAND } from '../../src/network/main';
 import { BENCH_ALL_COMMAND } from '../../src/plan/options';
@@ -37,6 +38,7 @@ const DEMO = {
 /** Every tool's command, by its target: the entry points' own tables. */
 const COMMANDS: Record<string, Command> = {
   all: BENCH_ALL_COMMAND,
+  brokers: BROKERS_COMMAND,
   compare: COMPARE_COMMAND,
   network: NETWORK_COMMAND,
   suites: SUITES_COMMAND,

@@ -47,7 +47,7 @@ function natsClient(ns: string, host: string, port: number, commands: string, un
   const script = `const s = require('node:net').connect(${port}, '${host}'); let got = ''; let ready = false;
     s.on('connect', () => s.write(${JSON.stringify(commands)}));
     s.on('data', (d) => { got += d; if (!ready && got.includes('PONG')) { ready = true; console.log('ready'); }
-      if (got.includes(${JSON.stringify(until)})) { console.log(got); process.exit(0); } });
+      if (got.includes(${JSON.stringify(until)})) { process.stdout.write(String(got) + "\\n"); process.exit(0); } });
     setTimeout(() => process.exit(1), 20000);`;
   const child = spawn('ip', ['netns', 'exec', ns, process.execPath, '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
