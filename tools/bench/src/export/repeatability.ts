@@ -1,6 +1,6 @@
 // A series of runs as a table (bench:compare --series): per case, each run's winner and factor, the range
 // over the series and how many consecutive pairs agree; the README's and docs/repeatability.md's table.
-import { REPEAT_WITHIN, TIE_WITHIN, TRANSPORT_LABELS, type RepeatabilityRow, type SeriesPoint } from '../analysis';
+import { REPEAT_WITHIN, TIE_WITHIN, TRANSPORT_LABELS, phaseMoveText, type RepeatabilityRow, type SeriesPoint } from '../analysis';
 import { markdownSection } from './path-cost';
 
 /** "JSON 2.29×", "gRPC 11.5×", "tie 1.04×" or "—", from gRPC ÷ JSON. */
@@ -27,7 +27,7 @@ export function seriesRange(row: Pick<RepeatabilityRow, 'range'>): string {
 export function renderRepeatability(rows: readonly RepeatabilityRow[], runs: readonly string[]): string {
   const several = (pick: (r: RepeatabilityRow) => string) => new Set(rows.map(pick)).size > 1;
   const cols = { network: several((r) => r.network), runtime: several((r) => r.runtime), security: several((r) => r.security) };
-  const header = ['variant', 'case', ...(cols.network ? ['network'] : []), ...(cols.runtime ? ['node'] : []), ...(cols.security ? ['security'] : []), ...runs.map((_, i) => `run ${i + 1}`), 'range', `pairs within ${Math.round(REPEAT_WITHIN * 100)} %`, 'modes (runs whose cells have two)'];
+  const header = ['variant', 'case', ...(cols.network ? ['network'] : []), ...(cols.runtime ? ['node'] : []), ...(cols.security ? ['security'] : []), ...runs.map((_, i) => `run ${i + 1}`), 'range', `pairs within ${Math.round(REPEAT_WITHIN * 100)} %`, 'modes, and where the time moved in a pair that disagrees'];
   const body = rows.map((r) => [
     r.variant,
     r.case,
@@ -42,8 +42,9 @@ export function renderRepeatability(rows: readonly RepeatabilityRow[], runs: rea
   const names = runs.map((name, i) => `run ${i + 1} = \`${name}\``).join(', ');
   const note =
     `Runs, oldest first: ${names}. Factor: the slower median ÷ the faster (gRPC ÷ JSON read as its winner; a tie within ${TIE_WITHIN}×). ` +
-    `A pair agrees when the two runs' gRPC/JSON ratios differ by at most ${Math.round(REPEAT_WITHIN * 100)} %; a pair that does not, ` +
-    'with no mode note in either run, is unexplained.';
+    `A pair agrees when the two runs' gRPC/JSON ratios differ by at most ${Math.round(REPEAT_WITHIN * 100)} %. For a pair that does not and has ` +
+    "no mode note, the phase of either transport's calls that moved the most (mean ms per call); the pair is unexplained when no phase " +
+    "carries at least half of its transport's change.";
   return markdownSection(REPEATABILITY_HEADING, note, header, header.length, body.map((cells) => cells.map((c) => c.replace(/\|/g, '\\|')))).join('\n');
 }
 
@@ -51,6 +52,6 @@ export const REPEATABILITY_HEADING = 'What a series of runs gave, case by case';
 
 function modesText(row: RepeatabilityRow, runs: readonly string[]): string {
   const noted = row.points.filter((p) => p.modeNotes.length > 0);
-  if (noted.length === 0) return 'one mode in every run';
-  return noted.map((p) => `run ${runs.indexOf(p.run) + 1}: ${p.modeNotes.join('; ')}`).join(' · ');
+  const modes = noted.length === 0 ? ['one mode in every run'] : noted.map((p) => `run ${runs.indexOf(p.run) + 1}: ${p.modeNotes.join('; ')}`);
+  return [...modes, ...row.moves.map(phaseMoveText)].join(' · ');
 }

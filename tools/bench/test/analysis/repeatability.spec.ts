@@ -4,9 +4,10 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ratiosAgree, repeatability } from '../../src/analysis/repeatability';
+import { phaseMoveText, ratiosAgree, repeatability } from '../../src/analysis/repeatability';
 import { renderRepeatability, seriesFactor, seriesRange } from '../../src/export/repeatability';
 import type { Cell } from '../../src/model';
+import { phaseBreakdown } from '../../src/model/results';
 import { summarize } from '../../src/model/stats';
 import { handMadeCell } from '../hand-made-cell';
 
@@ -39,6 +40,18 @@ describe('repeatability over a series of runs', () => {
     const three = of('②-3');
     expect(three.points[0].modeNotes[0]).toMatch(/^JSON: two modes: 6 calls at/);
     expect([three.pairs, three.pairsAgreeing, three.pairsUnexplained]).toEqual([2, 1, 0]);
+  });
+
+  it('locates a disagreement without modes in the phase that moved: the pair is explained when that phase carries half the move', () => {
+    // Runs 2026-11-29T00-10-19Z → 00-17-08Z, blog ①-2: gRPC's server encode (protobufjs) 44.9 → 26.4 ms, the rest unmoved.
+    const withPhases = (transport: 'json' | 'grpc', median: number, encodeMs: number) => {
+      const samples = steady(median);
+      return { ...cell('①-2', transport, samples), phases: phaseBreakdown(samples, { serverBuildMs: 2, serverEncodeMs: encodeMs, clientDecodeMs: 10 }) };
+    };
+    const [row] = repeatability([run('a', [withPhases('json', 28.8, 8.7), withPhases('grpc', 67.9, 44.9)]), run('b', [withPhases('json', 25.4, 8.2), withPhases('grpc', 46, 26.4)])]);
+    expect([row.pairs, row.pairsAgreeing, row.pairsUnexplained]).toEqual([1, 0, 0]);
+    expect(phaseMoveText(row.moves[0])).toMatch(/^run 1 → 2: gRPC server encode 44\.9 → 26\.4 ms per call \(8\d % of its call's change\)$/);
+    expect(renderRepeatability([row], ['a', 'b'])).toContain('one mode in every run · run 1 → 2: gRPC server encode');
   });
 
   it('writes factors as their winner reads them, and a range that crosses sides with both winners', () => {
