@@ -11,3 +11,4 @@ export { TIE_WITHIN, decisionMap, type DecisionMap, type MapCell } from './decis
 export { pathCostRows, pathCostTotal, type PathCostRow } from './path-cost';
 export { failedCellText, pathCounterRows, tcpCounterRows, type PathCounterRow, type TcpCounterRow } from './path-counter-rows';
 export { TRANSPORT_LABELS, verdict, type Verdict, type VerdictRow } from './verdict';
+export { brokerHopsOf, brokerRow, brokerTables, type BrokerHops, type BrokerRow, type BrokerTable } from './broker-rows';
