@@ -8,7 +8,7 @@ export const BROKERS_HEADING = "The brokers' own counters and CPU per cell (time
 export const BROKERS_NOTE =
   "For a transport through a broker (nest-redis, nest-nats, nest-rmq, nest-mqtt, nest-kafka): the broker's own counters, " +
   'read from the broker itself just before a visit\'s first timed call and just after its last (the other transports of the ' +
-  'visit go through other brokers or none), per timed call; a call is the case\'s `requests` requests, each a request and ' +
+  'visit go through other brokers or none), per timed call; a call is the case\'s requests (②-1: 10), each a request and ' +
   "its reply. The broker's CPU (user + system of its process, read around each timed call of its transport) per 1,000 calls " +
   "beside the apps' (client + server over the same calls) and both together; a direct transport's rows (json, grpc, nest-tcp) " +
   "show the apps' alone. – : the broker does not count it (docs/brokers.md says what each counts, and where the bench's own " +
@@ -66,7 +66,10 @@ export function describeHops(hops: BrokerHops | null): string {
 
 /** The line above a network's table: its hops, then where each broker sat. */
 export function describeBrokerTable(table: BrokerTable): string {
-  const placed = Object.entries(table.placements).map(([kind, where]) => `${kind}: ${where}`);
+  // Brokers placed alike are named together: "redis, nats: loopback, beside the apps".
+  const byPlace = new Map<string, string[]>();
+  for (const [kind, where] of Object.entries(table.placements)) byPlace.set(where, [...(byPlace.get(where) ?? []), kind]);
+  const placed = [...byPlace].map(([where, kinds]) => `${kinds.join(', ')}: ${where}`);
   return `Hops: ${describeHops(table.hops)}.${placed.length ? ` Brokers: ${placed.join('; ')}.` : ''}`;
 }
 
