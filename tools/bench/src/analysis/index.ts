@@ -12,3 +12,4 @@ export { REPEAT_WITHIN, phaseMoveText, ratiosAgree, repeatability, type PhaseMov
 export { pathCostRows, pathCostTotal, type PathCostRow } from './path-cost';
 export { failedCellText, pathCounterRows, tcpCounterRows, type PathCounterRow, type TcpCounterRow } from './path-counter-rows';
 export { TRANSPORT_LABELS, verdict, type Verdict, type VerdictRow } from './verdict';
+export { brokerHopsOf, brokerRow, brokerTables, type BrokerHops, type BrokerRow, type BrokerTable } from './broker-rows';
