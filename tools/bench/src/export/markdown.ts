@@ -8,6 +8,7 @@ import { renderAblationSection } from './ablation';
 import { renderTlsSection } from './tls-handshakes';
 import { renderPathCostSection, renderPathCountersSection } from './path-cost';
 import { describeDisturbedVisits, renderCellCountersSection } from './cell-counters';
+import { renderCpuProfileMarkdown } from './cpu-profile';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
 export const TABLE_HEADER = [
@@ -166,6 +167,7 @@ export function renderMarkdown(doc: RunDocument): string {
     ...renderPathCountersSection(doc.results),
     ...renderCellCountersSection(doc.results),
     ...renderTlsSection(doc.results),
+    ...renderCpuProfileMarkdown(named),
     '## How the run was made',
     '',
     `- commit \`${commit}\`${doc.provenance.gitDirty ? ' (with uncommitted changes)' : ''}; preset \`${presetOf(settings)}\`; ` +

@@ -7,4 +7,4 @@ export { BOUND_SHOWN_WITHIN, describeEstimate, estimateRun, type CostModel, type
 export { probeMachine } from './machine-probe';
 export { readCpu } from './disturbance';
 export { Progress, SET_START_MS, STAGE_BUILD_MS, duration, expectedCostMs } from './progress';
-export { runVisits, type RunnerHooks } from './runner';
+export { runVisits, type CallProfiler, type RunnerHooks } from './runner';

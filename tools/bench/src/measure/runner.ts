@@ -26,6 +26,14 @@ export interface RunOptions {
   pathCounters?: () => Promise<PathCounters>;
   /** Reads the machine's CPU and the run's own (disturbance.ts) at a visit's start and end: what else used the machine meanwhile. */
   cpu?: () => CpuReading | null;
+  /** --cpu-profile: started just before each timed call, after its settle pause, and stopped just after it (run/cpu-profiles.ts); never fails a call. */
+  profiler?: CallProfiler;
+}
+
+/** The profilers of a set's apps, around one timed call of one transport. */
+export interface CallProfiler {
+  start(planned: Visit, transport: Transport): Promise<void>;
+  stop(planned: Visit, transport: Transport): Promise<void>;
 }
 
 /**
@@ -93,7 +101,7 @@ export async function runVisits(plan: readonly Visit[], driver: ClientDriver, ho
     const bound = AbortSignal.timeout(boundMs);
     if (hooks.beforeVisit) await hooks.beforeVisit(planned);
     if (signal?.aborted) break;
-    const results = await new VisitRun(planned, driver, meters, hooks, { signal, bound, boundMs, probe: options.probe, cpu: options.cpu }).run();
+    const results = await new VisitRun(planned, driver, meters, hooks, { signal, bound, boundMs, probe: options.probe, cpu: options.cpu, profiler: options.profiler }).run();
     if (results === null) break;
     all.push(...results);
     await hooks.onVisitDone(results, index, plan.length, planned);
@@ -150,7 +158,7 @@ class VisitRun {
     private readonly driver: ClientDriver,
     private readonly meters: Meters,
     private readonly hooks: RunnerHooks,
-    private readonly limits: { signal?: AbortSignal; bound: AbortSignal; boundMs: number; probe?: MachineProbe; cpu?: () => CpuReading | null },
+    private readonly limits: { signal?: AbortSignal; bound: AbortSignal; boundMs: number; probe?: MachineProbe; cpu?: () => CpuReading | null; profiler?: CallProfiler },
   ) {
     this.visitSignal = limits.signal ? AbortSignal.any([limits.signal, limits.bound]) : limits.bound;
     const { record, deadlineMs } = planned;
@@ -270,12 +278,16 @@ class VisitRun {
   /** One timed call of one transport, after the settle pause; its failure is recorded on the accumulator. */
   private async timedCall(acc: Accumulator, repetition: number): Promise<Measurement | null> {
     if (this.planned.settleMs > 0) await sleep(this.planned.settleMs);
+    const { profiler } = this.limits;
+    await profiler?.start(this.planned, acc.transport);
     try {
       if (this.limits.bound.aborted) throw new Error('bound');
       return await this.driver.runCase({ ...this.call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, this.visitSignal);
     } catch (cause) {
       if (!this.limits.signal?.aborted) acc.failure = this.failureOf(cause, `repetition ${repetition}: `);
       return null;
+    } finally {
+      await profiler?.stop(this.planned, acc.transport);
     }
   }
 

@@ -3,6 +3,7 @@ import type { Failure } from './failure';
 export type { Failure } from './failure';
 import type { PathCounters } from './path-counters';
 import type { VisitDisturbance } from './disturbance';
+import type { CellCpuProfile } from './cpu-profile';
 import type { ProcessCost } from '@bench/config';
 import type { CallSamples, Phases } from '@bench/harness';
 import { TRANSPORT_NAMES, type Http2Windows, type TransportName } from '@bench/transports';
@@ -260,6 +261,8 @@ export interface Cell extends CellKey {
   pathCounters?: PathCounters | null;
   /** Each visit's disturbance, in visit order (null: not readable); absent in runs before issue #43. */
   disturbance?: (VisitDisturbance | null)[];
+  /** --cpu-profile: each process's CPU profile over the cell's timed calls, by package (model/cpu-profile.ts); absent without it. */
+  cpuProfile?: CellCpuProfile;
 }
 
 /** results.json's schema: 3 keys every cell by its runtime too (version 2 documents are still read). */

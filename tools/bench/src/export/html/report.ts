@@ -18,6 +18,7 @@ import { renderPathCostSection, renderPathCountersSection } from './path-cost';
 import { renderCellCountersSection } from './cell-counters';
 import { describeDisturbedVisits } from '../cell-counters';
 import { renderTlsHtmlSection } from './tls-handshakes';
+import { renderCpuProfilesSection } from './flame-graphs';
 
 
 interface ChartSection {
@@ -151,8 +152,9 @@ export function renderReport(doc: RunDocument): string {
   const pathCounters = renderPathCountersSection(doc.results);
   const cellCounters = renderCellCountersSection(doc.results);
   const tls = renderTlsHtmlSection(doc.results);
+  const profiles = renderCpuProfilesSection(named);
   const transports = TRANSPORTS.filter((t) => named.some((r) => r.transport === t));
-  const tables = [['verdict', 'Verdict'], ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(ablation ? [['ablation', 'Ablation']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : []), ...(pathCost ? [['path-cost', "The stage's CPU"]] : []), ...(pathCounters ? [['path-counters', 'The production path']] : []), ...(cellCounters ? [['cell-counters', 'Modes and TCP counters']] : []), ...(tls ? [['tls', 'TLS handshakes']] : [])];
+  const tables = [['verdict', 'Verdict'], ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(ablation ? [['ablation', 'Ablation']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : []), ...(pathCost ? [['path-cost', "The stage's CPU"]] : []), ...(pathCounters ? [['path-counters', 'The production path']] : []), ...(cellCounters ? [['cell-counters', 'Modes and TCP counters']] : []), ...(tls ? [['tls', 'TLS handshakes']] : []), ...(profiles ? [['cpu-profiles', 'CPU profiles']] : [])];
   const nav = el(
     'nav',
     {},
@@ -204,6 +206,7 @@ export function renderReport(doc: RunDocument): string {
     pathCounters,
     cellCounters,
     tls,
+    profiles,
     ...CHART_SECTIONS.map((s) => chartSection(s, views, transports)),
     el('section', { id: 'provenance', 'data-section': 'provenance' }, el('h2', {}, 'How the run was made'), renderProvenance(doc)),
     el('footer', {}, `Generated from results.json (schema version ${escapeHtml(str(doc.schemaVersion))}). A single file: no scripts, nothing fetched.`),
