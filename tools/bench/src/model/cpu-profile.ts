@@ -127,7 +127,7 @@ function npmPackageOf(file: string): string | null {
 /** Who a Node frame's time is counted to: an npm package, a part of Node, V8's own, or the bench's code. */
 export function nodePackageOf(frame: Pick<ProfileFrame, 'name' | 'file'>): string {
   if (frame.name === '(idle)') return IDLE;
-  if (frame.name === '(program)') return '(program)';
+  if (frame.name === '(program)' || frame.name === '(root)') return frame.name;
   if (frame.name === '(garbage collector)') return 'V8 GC';
   if (frame.file === '') return JSON_BUILTINS.test(frame.name) ? 'JSON' : 'V8 builtins';
   const npm = npmPackageOf(frame.file);

@@ -77,7 +77,9 @@ export function mergeCpuProfiles(a: CpuProfile, b: CpuProfile): CpuProfile {
 export function cpuProfileTree(profile: CpuProfile): ProfileTree {
   const selfUs = new Map<number, number>();
   const { samples, timeDeltas } = profile;
-  const meanUs = samples.length > 1 ? Math.max(0, timeDeltas.slice(1).reduce((s, d) => s + Math.max(0, d), 0) / (samples.length - 1)) : 0;
+  // The mean of the deltas between samples of one stretch (a stretch's first delta is 0 once merged).
+  const between = timeDeltas.slice(1).filter((d) => d > 0);
+  const meanUs = between.length > 0 ? between.reduce((sum, d) => sum + d, 0) / between.length : 0;
   for (let i = 0; i < samples.length; i++) {
     const next = i + 1 < samples.length ? timeDeltas[i + 1] : meanUs;
     // A stretch starts with delta 0 (mergeCpuProfiles): its last sample before it gets the mean too.

@@ -27,7 +27,7 @@ describe('CPU profiles in the analyses', () => {
   it('puts the why on it when the remainder separates the transports', () => {
     const row = verdict([json, grpc]).rows[0];
     expect(row.why).toMatch(/^remainder \(framework \+ transport \+ waiting\): gRPC/);
-    expect(row.why).toContain('in the profiles, protobufjs differs most: 15 vs 0 ms CPU per call');
+    expect(row.why).toContain('in the profiles, protobufjs differs most: 15.0 vs 0.000 ms CPU per call');
   });
 
   it('leaves the why as it was without profiles', () => {

@@ -21,6 +21,7 @@ describe('who a frame is counted to', () => {
     [{ name: '(garbage collector)', file: '' }, 'V8 GC'],
     [{ name: '(idle)', file: '' }, '(idle)'],
     [{ name: '(program)', file: '' }, '(program)'],
+    [{ name: '(root)', file: '' }, '(root)'],
     [{ name: 'parse', file: '' }, 'JSON'],
     [{ name: 'utf8Slice', file: '' }, 'V8 builtins'],
     [{ name: 'buildRows', file: '/w/libs/samples/dist/rows.js' }, 'bench lib samples'],
