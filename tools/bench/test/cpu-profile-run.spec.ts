@@ -74,6 +74,8 @@ describeNeeding('bench:all --cpu-profile (built apps, one case)', [fs.existsSync
     const html = fs.readFileSync(path.join(runDir, 'report.html'), 'utf8');
     expect(html.match(/<svg data-chart="flame"/g)!.length).toBeGreaterThanOrEqual(4);
     expect(html).toContain('<svg data-chart="diff"');
+    expect(html).toContain('data-warning="profiled"');
+    expect(fs.readFileSync(path.join(runDir, 'results.md'), 'utf8')).toContain('**profiled run (--cpu-profile');
     expect(stderr).toContain('cpu-profiles.csv');
   });
 });

@@ -1,4 +1,4 @@
-import { type Cell, type RunDocument, describeDeployedApps, anyOffLoopback, anyRuntimes, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf, securityOf, anySecurity, bytes, count, describeMemoryReclaim, describeNetworks, describeRuntimes, describePaths, describeVisits, ms, ratio, presetOf } from '../model';
+import { type Cell, type RunDocument, describeDeployedApps, anyOffLoopback, anyRuntimes, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf, securityOf, anySecurity, bytes, count, describeMemoryReclaim, describeNetworks, describeRuntimes, describePaths, describeVisits, ms, ratio, presetOf, describeProfiledRun } from '../model';
 import { failedCellText, decisionMap, verdict, attribution, withoutAblations } from '../analysis';
 import { renderBreakdown, renderVariantRatios } from './breakdown';
 import { renderDecisionMap } from './decision-map';
@@ -182,6 +182,7 @@ export function renderMarkdown(doc: RunDocument): string {
     ...describePaths(doc.provenance.path).map((line) => `- path ${line}`),
     reclaim === null ? '' : `- memory reclaim: ${reclaim}`,
     doc.incomplete ? '- **incomplete run**: interrupted or failed before every case ran' : '',
+    describeProfiledRun(settings) === null ? '' : `- **${describeProfiledRun(settings)}**`,
     failed > 0 ? `- **${failed} case(s) failed**, see the table` : '',
     '',
     ...(map ? ['## Decision map: who wins, by how much (JSON vs gRPC median)', '', renderDecisionMap(map), '', '## All cells', ''] : []),

@@ -70,6 +70,12 @@ export interface CellCpuProfile {
 }
 
 export const TOP_FUNCTIONS = 12;
+
+/** What a profiled run's reports say at their top: its times are the profiled calls', slower than without. */
+export function describeProfiledRun(settings: { cpuProfile?: { intervalUs: number } }): string | null {
+  if (!settings.cpuProfile) return null;
+  return `profiled run (--cpu-profile, every ${settings.cpuProfile.intervalUs} µs): every timed call ran under the apps' CPU profilers, which made them slower (docs/method.md, "CPU profiles"); time the cells in a run without --cpu-profile`;
+}
 /** A flame node narrower than this share of its process's busy time is left out of the document. */
 export const FLAME_MIN_SHARE = 0.004;
 /** Package names of the profilers' own pseudo-frames. */

@@ -5,7 +5,7 @@ export { bytes, count, describeListenQueue, describeCalibration, describeConfine
 export { BLOG_TRANSPORTS, SCHEMA_VERSION, TRANSPORTS, type BenchProvenance, type BenchSettings, type BlogTransport, type CaseRecord, type Cell, type Failure, type MachineProbeReading, type Measurement, type PathCost, type Phases, type Visit, type ProcessCost, type RawResult, type RunDocument, type Transport, type MedianCi, type PhaseBreakdown, type CellKey, type PlannedCell } from './model';
 export { addPathCounters, dnsCountsBetween, emptyDnsCounts, NO_PATH_COUNTERS, pathCountersBetween, TCP_COUNTER_NAMES, type DnsCounts, type EnvoyCounters, type PathCounters, type TcpCounters } from './path-counters';
 export { cellLabel, plannedCells } from './planned-cells';
-export { cellPackagesPerCall, goPackageOf, IDLE, nodePackageOf, packagePerCallMs, summarizeProfile, type CellCpuProfile, type FlameNode, type FunctionTime, type PackageTime, type ProcessCpuProfile, type ProfileFrame, type ProfileTree } from './cpu-profile';
+export { cellPackagesPerCall, describeProfiledRun, goPackageOf, IDLE, nodePackageOf, packagePerCallMs, summarizeProfile, type CellCpuProfile, type FlameNode, type FunctionTime, type PackageTime, type ProcessCpuProfile, type ProfileFrame, type ProfileTree } from './cpu-profile';
 export { DISTURBED_SHARE, describeDisturbance, isDisturbed, type VisitDisturbance } from './disturbance';
 export { describePath, pathChanges, type PathRecord } from './path-record';
 export { presetOf, type BrokerRunRecord, type CalibrationRecord, type NetworkRecord, type Provenance, type ResultsDocument, type Settings } from './document';

@@ -274,6 +274,8 @@ export const SCHEMA_VERSION = 3;
  */
 export interface BenchSettings extends Settings {
   runtimes?: { name: string; version: string }[];
+  /** --cpu-profile: every timed call ran under the apps' CPU profilers, sampling every intervalUs (absent: not profiled). */
+  cpuProfile?: { intervalUs: number };
   /** The security modes the run measured (--security; libs/config SECURITY_MODES); absent in runs from before it: plain. */
   security?: { name: string; what: string }[];
   variants?: { id: string; description: string; mains: Readonly<Record<string, string>>; env: Readonly<Record<string, string>> }[];

@@ -11,8 +11,12 @@ import { profiledCells } from '../profiled-cell';
 describe('CPU profiles in results.md and cpu-profiles.csv', () => {
   const cells = profiledCells();
 
-  it('is a section of results.md', async () => {
-    expect(renderMarkdown({ ...(await buildRunDocument()), results: cells })).toContain('## CPU profiles');
+  it('is a section of results.md, which says the run was profiled (its times slower than without)', async () => {
+    const base = await buildRunDocument();
+    const md = renderMarkdown({ ...base, settings: { ...base.settings, cpuProfile: { intervalUs: 200 } }, results: cells });
+    expect(md).toContain('## CPU profiles');
+    expect(md).toContain("- **profiled run (--cpu-profile, every 200 µs): every timed call ran under the apps' CPU profilers");
+    expect(renderMarkdown(base)).not.toContain('profiled run');
   });
 
   it('renders a row per cell and process with its busy time, packages and top function', () => {

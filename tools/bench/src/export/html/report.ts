@@ -1,5 +1,5 @@
 // The self-contained HTML report of one run: inline CSS and SVG, no script, nothing fetched.
-import { TRANSPORTS, type RunDocument, OUTLIER_Z, describeNetworks, describePaths, presetOf } from '../../model';
+import { TRANSPORTS, type RunDocument, OUTLIER_Z, describeNetworks, describePaths, presetOf, describeProfiledRun } from '../../model';
 import { withoutAblations } from '../../analysis';
 import { bytesChart, coldChart, cpuChart, distributionChart, mediansChart, phasesChart, rssChart } from './case-charts';
 import { groupByCase, type CaseView } from './cases';
@@ -106,6 +106,8 @@ function warnings(doc: RunDocument): string {
   if (failed > 0) {
     out.push(el('div', { class: 'warning', role: 'alert', 'data-warning': 'failed' }, `${failed} of ${doc.results.length} case × transport cell${doc.results.length === 1 ? '' : 's'} failed; see the table.`));
   }
+  const profiled = describeProfiledRun(doc.settings);
+  if (profiled !== null) out.push(el('div', { class: 'warning', role: 'alert', 'data-warning': 'profiled' }, escapeHtml(profiled)));
   const disturbed = describeDisturbedVisits(doc.results);
   if (disturbed !== null) out.push(el('div', { class: disturbed.startsWith('0 of') ? 'run' : 'warning', 'data-warning': 'disturbed' }, escapeHtml(disturbed)));
   return out.join('\n');
