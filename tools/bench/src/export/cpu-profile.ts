@@ -25,7 +25,7 @@ export function renderCpuProfileMarkdown(results: readonly Cell[]): string[] {
   return [
     '## CPU profiles: who spends the time (per call)',
     '',
-    `Each app profiled over the timed calls only (--cpu-profile; V8's profiler in Node, runtime/pprof in Go; every ${interval} µs), a cell's calls merged. ` +
+    `Each app profiled over the timed calls only (--cpu-profile; V8's profiler in Node, every ${interval} µs, runtime/pprof in Go, every 4 ms), a cell's calls merged. ` +
       "Busy: the process's sampled time on a CPU, per call; packages by self time per call and share of busy; (idle) left out. " +
       'Profiles in the run folder (profiles/), flame graphs in report.html.',
     '',

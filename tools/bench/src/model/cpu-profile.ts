@@ -59,12 +59,14 @@ export interface ProcessCpuProfile {
   functions: FunctionTime[];
   /** The call tree without (idle), its nodes under FLAME_MIN_SHARE of busyMs left out. */
   flame: FlameNode;
+  /** The sampling interval of this process's profiler, µs (V8's and Go's differ); absent when it wrote no profile. */
+  intervalUs?: number;
   /** Why a profile is missing or partial (a stop that failed); absent when every call was profiled. */
   error?: string;
 }
 
 export interface CellCpuProfile {
-  /** The sampling interval asked of every profiler, µs. */
+  /** The sampling interval asked of the Node apps' profilers, µs (each process states its own). */
   intervalUs: number;
   processes: ProcessCpuProfile[];
 }

@@ -175,7 +175,7 @@ function profilerOf(live: LiveSet, variant: VariantRecord, profiles: CpuProfiles
   const key = (planned: Visit, transport: Transport) => ({ network: planned.network, runtime: planned.runtime, security: planned.security, variant: planned.variant, case: planned.record.id, transport });
   return {
     profiler: {
-      start: (planned, transport) => profiles.start(sockets, key(planned, transport)),
+      start: (planned, transport) => profiles.start(sockets, key(planned, transport), variant.runtime),
       stop: (planned, transport) => profiles.stop(sockets, key(planned, transport), variant.runtime),
     },
   };

@@ -13,8 +13,13 @@ import { cellKey, summarizeProfile, writeFileAtomic, type CellCpuProfile, type C
 import { errorText } from '../cli';
 import { asCpuProfile, cpuProfileTree, decodePprof, encodePprof, mergeCpuProfiles, mergePprofs, pprofTree, withPeriod, type CpuProfile, type Pprof } from './cpu-profile-formats';
 
-/** The sampling interval asked of every profiler: V8's default is 1000 µs, Go's 10 000 µs; both too coarse for a 1 ms call. */
+/** The sampling interval asked of V8's profiler: its default, 1000 µs, is too coarse for a 1 ms call. */
 export const CPU_PROFILE_INTERVAL_US = 200;
+/**
+ * Go's: its profiler cannot sample faster than the kernel's tick (CONFIG_HZ 250 here: 5000 Hz asked gave
+ * 235 samples a second of CPU), so it is asked for 250 Hz, above its own 100 Hz, and each sample weighs 4 ms.
+ */
+export const GO_CPU_PROFILE_INTERVAL_US = 4000;
 /** How long one command to an app's profiler may take (a stop serializes the profile). */
 const COMMAND_BOUND_MS = 15_000;
 
@@ -89,8 +94,9 @@ export class CpuProfiles {
   }
 
   /** Starts every app's profiler of a set (before a timed call); a profiler that does not start is noted on the cell, never fails the call. */
-  async start(sockets: Record<AppName, string>, cell: ProfiledCell): Promise<void> {
-    await Promise.all(APP_NAMES.map((name) => profilerCommand(sockets[name], { op: 'start', intervalUs: this.intervalUs }).catch((error: unknown) => this.entry(cell, name).errors.push(`start: ${errorText(error)}`))));
+  async start(sockets: Record<AppName, string>, cell: ProfiledCell, runtime: 'node' | 'executable'): Promise<void> {
+    const intervalUs = runtime === 'node' ? this.intervalUs : GO_CPU_PROFILE_INTERVAL_US;
+    await Promise.all(APP_NAMES.map((name) => profilerCommand(sockets[name], { op: 'start', intervalUs }).catch((error: unknown) => this.entry(cell, name).errors.push(`start: ${errorText(error)}`))));
   }
 
   /** Stops them (after the call) and adds each stretch to its cell and process. */
@@ -104,7 +110,7 @@ export class CpuProfiles {
     try {
       await profilerCommand(socket, { op: 'stop', file });
       const bytes = fs.readFileSync(file);
-      const stretch: Profile = format === 'cpuprofile' ? { format, data: asCpuProfile(JSON.parse(bytes.toString('utf8'))) } : { format, data: withPeriod(decodePprof(bytes), this.intervalUs * 1000) };
+      const stretch: Profile = format === 'cpuprofile' ? { format, data: asCpuProfile(JSON.parse(bytes.toString('utf8'))) } : { format, data: withPeriod(decodePprof(bytes), GO_CPU_PROFILE_INTERVAL_US * 1000) };
       entry.profile = merged(entry.profile, stretch);
       entry.calls++;
       entry.summary = null;
@@ -143,7 +149,7 @@ export class CpuProfiles {
     if (profile.format === 'cpuprofile') writeFileAtomic(file, JSON.stringify(profile.data));
     else writeFileAtomic(file, encodePprof(profile.data));
     const tree = profile.format === 'cpuprofile' ? cpuProfileTree(profile.data) : pprofTree(profile.data);
-    return { ...summarizeProfile(tree, { process: name, format, file: relative, calls: entry.calls }), ...error };
+    return { ...summarizeProfile(tree, { process: name, format, file: relative, calls: entry.calls }), intervalUs: format === 'cpuprofile' ? this.intervalUs : GO_CPU_PROFILE_INTERVAL_US, ...error };
   }
 
   /** Removes the sockets' folder (the apps remove their own sockets as they exit). */

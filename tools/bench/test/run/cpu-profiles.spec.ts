@@ -47,7 +47,7 @@ describeNeeding('cpu profiles (a real Node process with the agent)', [fs.existsS
     // Only the client runs here; the servers' sockets answer nothing, which is noted, never thrown.
     children.push(await busyApp(set.sockets.client));
     for (let call = 0; call < 3; call++) {
-      await profiles.start(set.sockets, cell);
+      await profiles.start(set.sockets, cell, 'node');
       await new Promise((resolve) => setTimeout(resolve, 60));
       await profiles.stop(set.sockets, cell, 'node');
     }
@@ -55,6 +55,7 @@ describeNeeding('cpu profiles (a real Node process with the agent)', [fs.existsS
     expect(summary.intervalUs).toBe(200);
     const client = summary.processes.find((p) => p.process === 'client')!;
     expect(client.calls).toBe(3);
+    expect(client.intervalUs).toBe(200);
     expect(client.error).toBeUndefined();
     expect(client.file).toBe(path.join('profiles', 'loopback-blog-1-2-grpc', 'client.cpuprofile'));
     const written = JSON.parse(fs.readFileSync(path.join(runDir, client.file!), 'utf8'));

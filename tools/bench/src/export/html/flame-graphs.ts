@@ -237,6 +237,6 @@ export function renderCpuProfilesSection(results: readonly Cell[]): string {
   if (groups.length === 0) return '';
   const placeOf = placeLabeller(results);
   const several = new Set(results.map((r) => `${r.network}|${r.runtime}|${r.security}`)).size > 1;
-  const legend = el('p', { class: 'legend-note' }, escapeHtml(`Sampling interval ${results.find((r) => r.cpuProfile)!.cpuProfile!.intervalUs} µs.`), el('span', { style: `color:${MUTED}` }, ` ${escapeHtml(IDLE)} is waiting; a Go profile has none.`));
+  const legend = el('p', { class: 'legend-note' }, escapeHtml(`Sampling interval: ${results.find((r) => r.cpuProfile)!.cpuProfile!.intervalUs} µs in the Node apps, 4 ms in the Go ones.`), el('span', { style: `color:${MUTED}` }, ` ${escapeHtml(IDLE)} is waiting; a Go profile has none.`));
   return el('section', { id: 'cpu-profiles', 'data-section': 'cpu-profiles' }, el('h2', {}, 'CPU profiles'), el('p', {}, escapeHtml(INTRO)), legend, ...groups.map((g) => groupSection(g, several ? placeOf : () => '')));
 }
