@@ -28,7 +28,7 @@ const OPTIONS = {
 
 export const COMPARE_COMMAND: Command<typeof OPTIONS> = {
   name: 'bench:compare',
-  synopsis: 'npx nx run bench:compare [--base RUN_DIR] [--head RUN_DIR] [--out RESULTS_DIR] [--allow-incomplete] | [--series N]',
+  synopsis: 'npx nx run bench:compare [--base RUN_DIR] [--head RUN_DIR] [--allow-incomplete | --series N] [--out DIR]',
   about:
     "Compares two runs cell by cell: base and head medians, head/base ratio with its uncertainty, Welch's\n" +
     "t-test p-value and whether the medians' 95% CIs overlap. Defaults: the two newest runs under results/.",

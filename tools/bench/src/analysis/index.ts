@@ -5,6 +5,7 @@ export { EFFECT_THRESHOLD, ablation, withoutAblations, type AblationRow } from '
 export { FACTORS, attribution, type Attribution, type Factor } from './attribution';
 export { PHASE_KEYS, PHASE_LABELS, phaseParts, variantRatios, type PhaseKey, type PhasePart } from './breakdown';
 export { completenessOf, describeIncomplete } from './completeness';
+export { cpuProfileRows, profiledGroups, widestPackageGap, type CpuProfileRow, type PackageGap, type PackageShare } from './cpu-profile';
 export { disturbedVisitsOf, visitsOfRun, type VisitOfRun } from './disturbance';
 export { INITIAL_RTO_MS, MODE_GAP_IQRS, MODE_GAP_OF_CENTRE, MODE_MIN_CALLS, MODE_MIN_SHARE, cellModes, detectModes, mechanismText, type CellModes, type ModeGroup, type Modes } from './modes';
 export { TIE_WITHIN, decisionMap, type DecisionMap, type MapCell } from './decision-map';

@@ -9,6 +9,7 @@ import { findCell, networkOf, runtimeOf, runtimesOf, securitiesOf, securityOf } 
 import { PHASE_KEYS, PHASE_LABELS, phaseParts, type PhaseKey, type PhasePart } from './breakdown';
 import { mapCell, TIE_WITHIN, type MapCell } from './decision-map';
 import { cellModes, mechanismText } from './modes';
+import { widestPackageGap } from './cpu-profile';
 import { bytes, ms } from '../model';
 
 /** Each transport as a reader names it. */
@@ -118,7 +119,14 @@ export function whyLine(json: Cell | undefined, grpc: Cell | undefined, cell: Ma
   const k = widest.k;
   const overlapping = slow.requests > 1 ? `, summed over ${slow.requests} parallel requests` : ', phases overlapping (a streamed reply)';
   const of = overlap ? overlapping : sp[k].share === null ? '' : `, ${percent(sp[k].share!)} of ${TRANSPORT_LABELS[slow.transport]}'s call`;
-  return `${PHASE_LABELS[k]}: ${TRANSPORT_LABELS[slow.transport]} ${ms(sp[k].ms)} vs ${TRANSPORT_LABELS[fast.transport]} ${ms(fp[k].ms)} ms per call${of}${sizes}`;
+  return `${PHASE_LABELS[k]}: ${TRANSPORT_LABELS[slow.transport]} ${ms(sp[k].ms)} vs ${TRANSPORT_LABELS[fast.transport]} ${ms(fp[k].ms)} ms per call${of}${k === 'remainder' ? profileClause(slow, fast) : ''}${sizes}`;
+}
+
+/** When the remainder separates them and both were profiled (--cpu-profile): the package whose CPU per call differs most. */
+function profileClause(slow: Cell, fast: Cell): string {
+  const gap = widestPackageGap(slow, fast);
+  if (!gap) return '';
+  return `; in the profiles, ${gap.package} differs most: ${ms(gap.slowMs)} vs ${ms(gap.fastMs)} ms CPU per call`;
 }
 
 /**

@@ -108,7 +108,7 @@ function disturbanceColumns(r: Cell): Row {
 }
 
 /** RFC 4180 quoting: only when needed, doubling quotes. */
-function cell(value: string | number | boolean | null | undefined): string {
+export function cell(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return '';
   const text = String(value);
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

@@ -6,11 +6,14 @@ import { writeFileAtomic, type RunDocument } from '../model';
 import { renderCsv } from './csv';
 import { renderReport } from './html';
 import { renderMarkdown } from './markdown';
+import { hasCpuProfiles, renderCpuProfileCsv } from './cpu-profile';
 
 /** One file of a run folder and how it is rendered from the document. */
 export interface Exporter<D> {
   file: string;
   render(doc: D): string;
+  /** Written only when this holds (a file only some runs have); absent: always. */
+  when?(doc: D): boolean;
 }
 
 /** results.json: the document itself, the source of truth every other file is rendered from. */
@@ -22,14 +25,15 @@ export const RUN_EXPORTERS: readonly Exporter<RunDocument>[] = [
   { file: 'results.md', render: renderMarkdown },
   { file: 'results.csv', render: (doc) => renderCsv(doc.results, doc.provenance.networks) },
   { file: 'report.html', render: renderReport },
+  { file: 'cpu-profiles.csv', render: (doc) => renderCpuProfileCsv(doc.results), when: (doc) => hasCpuProfiles(doc.results) },
 ];
 
 /** Writes every exporter's file into the run folder, each atomically (a reader never sees half a file). */
 export function writeExports<D>(runDir: string, doc: D, exporters: readonly Exporter<D>[]): void {
-  for (const exporter of exporters) writeFileAtomic(path.join(runDir, exporter.file), exporter.render(doc));
+  for (const exporter of exporters) if (!exporter.when || exporter.when(doc)) writeFileAtomic(path.join(runDir, exporter.file), exporter.render(doc));
 }
 
 /** "results.json, results.md, report.html": the files a run folder gets, for the line that says where they are. */
-export function exportedFiles(exporters: readonly Exporter<never>[]): string {
-  return exporters.map((e) => e.file).join(', ');
+export function exportedFiles<D>(exporters: readonly Exporter<D>[], doc?: D): string {
+  return exporters.filter((e) => !e.when || (doc !== undefined && e.when(doc))).map((e) => e.file).join(', ');
 }

@@ -1,4 +1,4 @@
-import { type Cell, type RunDocument, describeDeployedApps, anyOffLoopback, anyRuntimes, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf, securityOf, anySecurity, bytes, count, describeMemoryReclaim, describeNetworks, describeRuntimes, describePaths, describeVisits, ms, ratio, presetOf } from '../model';
+import { type Cell, type RunDocument, describeDeployedApps, anyOffLoopback, anyRuntimes, blogRatio, grpcOverJson, networkOf, placeLabels, runtimeOf, securityOf, anySecurity, bytes, count, describeMemoryReclaim, describeNetworks, describeRuntimes, describePaths, describeVisits, ms, ratio, presetOf, describeProfiledRun } from '../model';
 import { failedCellText, decisionMap, verdict, attribution, withoutAblations } from '../analysis';
 import { renderBreakdown, renderVariantRatios } from './breakdown';
 import { renderDecisionMap } from './decision-map';
@@ -9,6 +9,7 @@ import { renderTlsSection } from './tls-handshakes';
 import { renderPathCostSection, renderPathCountersSection } from './path-cost';
 import { describeDisturbedVisits, renderCellCountersSection } from './cell-counters';
 import { renderBrokersSection } from './brokers';
+import { renderCpuProfileMarkdown } from './cpu-profile';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
 export const TABLE_HEADER = [
@@ -168,6 +169,7 @@ export function renderMarkdown(doc: RunDocument): string {
     ...renderBrokersSection(doc.results, doc.provenance.networks),
     ...renderCellCountersSection(doc.results),
     ...renderTlsSection(doc.results),
+    ...renderCpuProfileMarkdown(named),
     '## How the run was made',
     '',
     `- commit \`${commit}\`${doc.provenance.gitDirty ? ' (with uncommitted changes)' : ''}; preset \`${presetOf(settings)}\`; ` +
@@ -182,6 +184,7 @@ export function renderMarkdown(doc: RunDocument): string {
     ...describePaths(doc.provenance.path).map((line) => `- path ${line}`),
     reclaim === null ? '' : `- memory reclaim: ${reclaim}`,
     doc.incomplete ? '- **incomplete run**: interrupted or failed before every case ran' : '',
+    describeProfiledRun(settings) === null ? '' : `- **${describeProfiledRun(settings)}**`,
     failed > 0 ? `- **${failed} case(s) failed**, see the table` : '',
     '',
     ...(map ? ['## Decision map: who wins, by how much (JSON vs gRPC median)', '', renderDecisionMap(map), '', '## All cells', ''] : []),

@@ -7,5 +7,5 @@ export { BOUND_SHOWN_WITHIN, describeEstimate, estimateRun, type CostModel, type
 export { probeMachine } from './machine-probe';
 export { readCpu } from './disturbance';
 export { Progress, SET_START_MS, STAGE_BUILD_MS, duration, expectedCostMs } from './progress';
-export { runVisits, type RunnerHooks } from './runner';
 export { BrokerStretch, type BrokerMeter, type BrokerMeters } from './broker-meter';
+export { runVisits, type CallProfiler, type RunnerHooks } from './runner';

@@ -32,6 +32,14 @@ export interface RunOptions {
    * first timed call and after its last, its CPU around each timed call of its transport (broker-meter.ts).
    */
   brokers?: BrokerMeters;
+  /** --cpu-profile: started just before each timed call, after its settle pause, and stopped just after it (run/cpu-profiles.ts); never fails a call. */
+  profiler?: CallProfiler;
+}
+
+/** The profilers of a set's apps, around one timed call of one transport. */
+export interface CallProfiler {
+  start(planned: Visit, transport: Transport): Promise<void>;
+  stop(planned: Visit, transport: Transport): Promise<void>;
 }
 
 /**
@@ -99,7 +107,7 @@ export async function runVisits(plan: readonly Visit[], driver: ClientDriver, ho
     const bound = AbortSignal.timeout(boundMs);
     if (hooks.beforeVisit) await hooks.beforeVisit(planned);
     if (signal?.aborted) break;
-    const results = await new VisitRun(planned, driver, meters, hooks, { signal, bound, boundMs, probe: options.probe, cpu: options.cpu, brokers: options.brokers }).run();
+    const results = await new VisitRun(planned, driver, meters, hooks, { signal, bound, boundMs, probe: options.probe, cpu: options.cpu, brokers: options.brokers, profiler: options.profiler }).run();
     if (results === null) break;
     all.push(...results);
     await hooks.onVisitDone(results, index, plan.length, planned);
@@ -158,7 +166,7 @@ class VisitRun {
     private readonly driver: ClientDriver,
     private readonly meters: Meters,
     private readonly hooks: RunnerHooks,
-    private readonly limits: { signal?: AbortSignal; bound: AbortSignal; boundMs: number; probe?: MachineProbe; cpu?: () => CpuReading | null; brokers?: BrokerMeters },
+    private readonly limits: { signal?: AbortSignal; bound: AbortSignal; boundMs: number; probe?: MachineProbe; cpu?: () => CpuReading | null; brokers?: BrokerMeters; profiler?: CallProfiler },
   ) {
     this.brokers = new BrokerStretch(planned.transports, limits.brokers);
     this.visitSignal = limits.signal ? AbortSignal.any([limits.signal, limits.bound]) : limits.bound;
@@ -281,12 +289,16 @@ class VisitRun {
   /** One timed call of one transport, after the settle pause; its failure is recorded on the accumulator. */
   private async timedCall(acc: Accumulator, repetition: number): Promise<Measurement | null> {
     if (this.planned.settleMs > 0) await sleep(this.planned.settleMs);
+    const { profiler } = this.limits;
+    await profiler?.start(this.planned, acc.transport);
     try {
       if (this.limits.bound.aborted) throw new Error('bound');
       return await this.brokers.around(acc.transport, () => this.driver.runCase({ ...this.call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, this.visitSignal));
     } catch (cause) {
       if (!this.limits.signal?.aborted) acc.failure = this.failureOf(cause, `repetition ${repetition}: `);
       return null;
+    } finally {
+      await profiler?.stop(this.planned, acc.transport);
     }
   }
 

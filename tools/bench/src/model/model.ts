@@ -4,6 +4,7 @@ export type { Failure } from './failure';
 import type { PathCounters } from './path-counters';
 import type { VisitDisturbance } from './disturbance';
 import type { BrokerCost } from './broker-cost';
+import type { CellCpuProfile } from './cpu-profile';
 import type { ProcessCost } from '@bench/config';
 import type { CallSamples, Phases } from '@bench/harness';
 import { TRANSPORT_NAMES, type Http2Windows, type TransportName } from '@bench/transports';
@@ -265,6 +266,8 @@ export interface Cell extends CellKey {
   disturbance?: (VisitDisturbance | null)[];
   /** As RawResult's: the broker's part over the timed calls, every visit's summed (absent for a direct transport). */
   broker?: BrokerCost | null;
+  /** --cpu-profile: each process's CPU profile over the cell's timed calls, by package (model/cpu-profile.ts); absent without it. */
+  cpuProfile?: CellCpuProfile;
 }
 
 /** results.json's schema: 3 keys every cell by its runtime too (version 2 documents are still read). */
@@ -276,6 +279,8 @@ export const SCHEMA_VERSION = 3;
  */
 export interface BenchSettings extends Settings {
   runtimes?: { name: string; version: string }[];
+  /** --cpu-profile: every timed call ran under the apps' CPU profilers, sampling every intervalUs (absent: not profiled). */
+  cpuProfile?: { intervalUs: number };
   /** The security modes the run measured (--security; libs/config SECURITY_MODES); absent in runs from before it: plain. */
   security?: { name: string; what: string }[];
   variants?: { id: string; description: string; mains: Readonly<Record<string, string>>; env: Readonly<Record<string, string>> }[];

@@ -39,7 +39,7 @@ export function createRunFolder(parent: string, date: Date = new Date(), suite?:
 }
 
 /** Writes a file so readers see the old or the new content, never half of one: temp file, then rename. */
-export function writeFileAtomic(file: string, content: string): void {
+export function writeFileAtomic(file: string, content: string | Uint8Array): void {
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   try {
     const fd = fs.openSync(temp, 'w');

@@ -8,7 +8,7 @@ import type { PathProfile } from '../network/path';
 import { TUNINGS, type SecurityRecord } from '@bench/config';
 import { ablationIds, selectVariants, servedTransports, VARIANTS, type VariantRecord } from './variants';
 import { DEFAULT_RUNTIME, type RuntimeRecord } from './runtimes';
-import { profileOption, runAxesOf, RUN_OPTIONS, type RunAxes } from './run-options';
+import { CPU_PROFILE_OPTION, profileOption, runAxesOf, RUN_OPTIONS, type RunAxes } from './run-options';
 
 /** Everything a run needs to know, validated once here at the edge. */
 export interface BenchOptions {
@@ -44,6 +44,8 @@ export interface BenchOptions {
   clientUrl: string | null;
   /** Pin the client and each server to cores of their own (needs ≥ 4 cores and taskset). */
   pin: boolean;
+  /** --cpu-profile: each app profiled over the timed calls (run/cpu-profiles.ts). */
+  cpuProfile: boolean;
   help: boolean;
 }
 
@@ -152,6 +154,7 @@ const BENCH_ALL_OPTIONS = {
       '(--variants must match it)',
   },
   pin: { kind: 'switch', description: 'pin client, server-a and server-b to cores 0, 1, 2 with taskset (needs ≥ 4 cores)' },
+  'cpu-profile': CPU_PROFILE_OPTION,
 } as const;
 
 export const BENCH_ALL_COMMAND: Command<typeof BENCH_ALL_OPTIONS> = {
@@ -179,6 +182,7 @@ export function optionsOf({ values, help }: CommandLine<typeof BENCH_ALL_OPTIONS
   const variants = variantsOf(values.variants, values.ablate ?? [], cases, transports);
   const clientUrl = clientUrlOf(values['client-url'] ?? null, variants);
   const forks = values.forks ?? null;
+  if (values['cpu-profile'] && clientUrl !== null) throw new UsageError('--cpu-profile profiles the apps the bench starts, which --client-url rules out');
   if (forks !== null && forks > 0 && clientUrl !== null) {
     throw new UsageError('--forks starts new apps for each case, which --client-url (apps the bench did not start) rules out; use --forks 0');
   }
@@ -207,6 +211,7 @@ export function optionsOf({ values, help }: CommandLine<typeof BENCH_ALL_OPTIONS
     out: axes.out,
     clientUrl: clientUrl?.replace(/\/$/, '') ?? null,
     pin: values.pin,
+    cpuProfile: values['cpu-profile'],
     help,
   };
 }

@@ -56,6 +56,19 @@ export const SECURITY_OPTION = {
     'the suites take plain only (their callers dial plaintext)',
 } as const;
 
+/**
+ * --cpu-profile: every app the tool starts runs with a CPU profiler over the timed calls only (V8's in the
+ * Node apps, runtime/pprof in the Go ones), each cell's profile per process written into the run folder
+ * and summarized by package (docs/method.md, "CPU profiles"). One record, taken as it is by each tool that offers it.
+ */
+export const CPU_PROFILE_OPTION = {
+  kind: 'switch',
+  description:
+    'profile every app over the timed calls only (not the cold call or warm-up): V8\'s profiler in the Node apps, runtime/pprof in the Go ones; ' +
+    'writes profiles/<cell>/<process>.cpuprofile (Node) or .pprof.gz (Go) into the run folder, the time by package in every export, flame graphs in report.html ' +
+    '(docs/method.md, "CPU profiles"; its overhead is stated there)',
+} as const;
+
 /** The shared entries, by flag; a tool's table spreads them after its --profile. */
 export const RUN_OPTIONS = { out: OUT_OPTION, node: NODE_OPTION, network: NETWORK_OPTION, security: SECURITY_OPTION } as const;
 

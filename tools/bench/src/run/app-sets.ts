@@ -3,9 +3,9 @@
 import * as path from 'node:path';
 import { AppStartError, KEEP_WARM_NODE_FLAGS, startApps, type Placement, type StartedApps, type StartOptions } from './apps';
 import { RESTARTS_PER_SET, type BenchOptions, appSetKey, lastVisitOfAppSet, type VariantRecord, DEFAULT_RUNTIME } from '../plan';
-import { HttpClientDriver, probeMachine, readCpu, describeFailure, runVisits, type BrokerMeters, type RunnerHooks } from '../measure';
+import { HttpClientDriver, probeMachine, readCpu, describeFailure, runVisits, type BrokerMeters, type CallProfiler, type RunnerHooks } from '../measure';
 import { givenToken } from './control-token';
-import { type Failure, type PathCounters, type Visit, type RawResult, type RunDocument, describePath, pathChanges, withoutKeyMaterial, type Pinning, type QuietWaits, type SetEvent } from '../model';
+import { type Failure, type Transport, type PathCounters, type Visit, type RawResult, type RunDocument, describePath, pathChanges, withoutKeyMaterial, type Pinning, type QuietWaits, type SetEvent } from '../model';
 import { QUIET_RULE, waitUntilQuiet } from './quiesce';
 import { errorText } from '../cli';
 import type { NodeBinary } from './node-binaries';
@@ -13,6 +13,7 @@ import { runtimeOfProcess } from './app-runtimes';
 import type { RunCertificates, ServerIdentity } from '../security';
 import { SERVICE_NAMES, serviceFqdn } from '../network/path';
 import { MICROSERVICE_TRANSPORT_NAMES } from '@bench/transports';
+import type { CpuProfiles } from './cpu-profiles';
 import { readHostTcpCounters } from '../network/stage';
 
 export function noQuietWaits(): QuietWaits {
@@ -40,6 +41,8 @@ export interface VariantContext {
   brokerEnv?: Record<string, string>;
   /** The broker each transport goes through, read around its timed calls (run-brokers.ts); none without. */
   brokerMeters?: BrokerMeters;
+  /** --cpu-profile: the run's profiles; each set's apps start with a profiler, started and stopped around each timed call. */
+  cpuProfiles?: CpuProfiles;
 }
 
 /** Records what every app of a just-started set runs on, under provenance.runtimes[runtime].apps[variant]. */
@@ -85,7 +88,8 @@ async function startSet(planned: Visit, slot: number, variant: VariantRecord, ct
     const nodeFlags = planned.visits > Math.max(1, planned.forks) ? KEEP_WARM_NODE_FLAGS : [];
     // server-b connects the run's Nest microservice transports (nest-tcp, …) beside gRPC; none in a run without them.
     const microservices = options.transports.filter((t) => MICROSERVICE_TRANSPORT_NAMES.includes(t));
-    apps = await startApps(ctx.workspaceRoot, logDir, pinning, variant, { slot, nodeFlags, placement: ctx.placement, nodeBinary: ctx.node?.path, security: securityFor(planned, ctx), microservices, brokerEnv: ctx.brokerEnv });
+    const profiling = ctx.cpuProfiles?.forNewSet();
+    apps = await startApps(ctx.workspaceRoot, logDir, pinning, variant, { slot, nodeFlags, placement: ctx.placement, nodeBinary: ctx.node?.path, security: securityFor(planned, ctx), microservices, brokerEnv: ctx.brokerEnv, profiling });
     if (variant.runtime === 'node') recordAppRuntimes(doc, planned.runtime, ctx.node, variant.id, apps.pids);
     ((doc.settings.startedApps ??= {})[variant.id] ??= []).push({
       network: planned.network,
@@ -164,6 +168,19 @@ function countersOf(live: LiveSet, placement: Placement | undefined): (() => Pro
     // A part that cannot be read leaves that part unknown, not the path's.
     tcp: tcp ? await tcp().catch(() => null) : null,
   });
+}
+
+/** The set's profilers around each timed call (--cpu-profile), as the runner takes them; none without. */
+function profilerOf(live: LiveSet, variant: VariantRecord, profiles: CpuProfiles | undefined): { profiler?: CallProfiler } {
+  const sockets = live.apps?.profiling?.sockets;
+  if (!profiles || !sockets) return {};
+  const key = (planned: Visit, transport: Transport) => ({ network: planned.network, runtime: planned.runtime, security: planned.security, variant: planned.variant, case: planned.record.id, transport });
+  return {
+    profiler: {
+      start: (planned, transport) => profiles.start(sockets, key(planned, transport), variant.runtime),
+      stop: (planned, transport) => profiles.stop(sockets, key(planned, transport), variant.runtime),
+    },
+  };
 }
 
 /** A visit that was never made, because the set that was to serve it had failed: one failed result per transport. */
@@ -273,6 +290,7 @@ export async function runVariant(visits: readonly Visit[], variant: VariantRecor
         // apps the bench did not start (--client-url) are not known to be the run's, so nothing is recorded.
         ...(live.apps ? { cpu: () => readCpu([process.pid]) } : {}),
         brokers: ctx.brokerMeters,
+        ...profilerOf(live, variant, ctx.cpuProfiles),
       });
       if (!broken && index === visits.length - 1) await clientPath.measure(live, 'after');
       if (broken) await retire(state, key, broken, (last.get(key) ?? -1) > index);

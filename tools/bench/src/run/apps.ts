@@ -8,6 +8,8 @@ import { APP_NAMES, type AppName, START_BOUND_MS, STOP_BOUND_MS, missingMains, t
 import type { Failure, PathCost, PathCounters, Pinning, TcpCounters } from '../model';
 import { errorText } from '../cli';
 import type { CertificateSet } from '../security';
+import { CPU_PROFILE_SOCKET_ENV } from './cpu-profile-agent';
+import type { SetProfiling } from './cpu-profiles';
 
 /** Where explicit ports are given (CLIENT_PORT, …), sets up at once take them this far apart: + slot × 10. */
 const PORT_STRIDE = 10;
@@ -74,6 +76,8 @@ export interface StartOptions {
   microservices?: readonly string[];
   /** The brokers' URLs by variable (REDIS_URL, NATS_URL, …: libs/config BROKER_URL_ENV) for the run's broker transports. */
   brokerEnv?: Readonly<Record<string, string>>;
+  /** --cpu-profile: each app's profiler socket, and the agent Node apps load (cpu-profiles.ts); absent: no profiler. */
+  profiling?: SetProfiling;
 }
 
 /**
@@ -109,6 +113,8 @@ export interface StartedApps {
   stop(): Promise<void>;
   /** Its part of a path profile (placement.path), or null. */
   path: SetPath | null;
+  /** Its apps' profiler sockets (--cpu-profile), or null. */
+  profiling: SetProfiling | null;
 }
 
 export interface AppPorts {
@@ -198,7 +204,7 @@ async function startOnce(
   logDir: string,
   pinning: Pinning,
   variant: VariantRecord,
-  { env = process.env, nodeFlags = [], placement, nodeBinary = process.execPath, security, slot = 0, microservices = [], brokerEnv = {} }: StartOptions,
+  { env = process.env, nodeFlags = [], placement, nodeBinary = process.execPath, security, slot = 0, microservices = [], brokerEnv = {}, profiling }: StartOptions,
   ports: AppPorts,
 ): Promise<Omit<StartedApps, 'portsFromOs' | 'portAttempts'>> {
   const hosts = placement?.hosts ?? { client: '127.0.0.1', server: '127.0.0.1' };
@@ -207,7 +213,8 @@ async function startOnce(
   const dial = setPath?.dial ?? { serverA: hosts.server, serverB: hosts.server };
   // Each set its own namespace of patterns and queues: sets up at once share a broker, never their calls.
   const nest = { [MICROSERVICE_ENV.serve]: microservices.join(','), [MICROSERVICE_ENV.namespace]: `bench${process.pid}-set${slot}`, ...brokerEnv };
-  const envFor = (name: AppName): NodeJS.ProcessEnv => appEnv(name, { ...env, ...variant.env, ...nest }, hosts, dial, ports, security);
+  const profiler = (name: AppName) => (profiling ? { [CPU_PROFILE_SOCKET_ENV]: profiling.sockets[name] } : {});
+  const envFor = (name: AppName): NodeJS.ProcessEnv => appEnv(name, { ...env, ...variant.env, ...nest, ...profiler(name) }, hosts, dial, ports, security);
   for (const main of missingMains(variant, (file) => fs.existsSync(path.join(workspaceRoot, file)))) {
     setPath?.stop();
     throw new Error(`${main} is missing: build the apps first (npx nx run-many -t build), or run npx nx run bench:all`);
@@ -233,7 +240,8 @@ async function startOnce(
   try {
     for (const name of APP_NAMES) {
       const cores = pinning.cores?.[name];
-      const program = variant.runtime === 'node' ? [nodeBinary, ...nodeFlags, variant.mains[name]] : [path.join(workspaceRoot, variant.mains[name])];
+      const agent = profiling ? ['--require', profiling.agent] : [];
+      const program = variant.runtime === 'node' ? [nodeBinary, ...nodeFlags, ...agent, variant.mains[name]] : [path.join(workspaceRoot, variant.mains[name])];
       const pinned = cores ? ['taskset', '-c', cores, ...program] : program;
       // `ip netns exec` execs the program in place: the PID is the app's own (sampled, signalled, quiesced).
       const child = spawnApp(placement ? placement.wrap(sideOf(name), pinned) : pinned, workspaceRoot, envFor(name), path.join(logDir, `${name}.log`));
@@ -250,7 +258,7 @@ async function startOnce(
     });
     await setPath?.check();
     const pids = Object.fromEntries([...children].map(([name, child]) => [name, child.pid ?? -1])) as Record<AppName, number>;
-    return { clientUrl, token: runToken(), pids, ports, death, stop, path: setPath };
+    return { clientUrl, token: runToken(), pids, ports, death, stop, path: setPath, profiling: profiling ?? null };
   } catch (error) {
     await stop();
     throw error;

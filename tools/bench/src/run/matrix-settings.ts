@@ -2,6 +2,7 @@
 // per-case numbers and the rules the run follows, in words, so a reader of the document needs no code.
 import { noQuietWaits } from './app-sets';
 import { KEEP_WARM_NODE_FLAGS } from './apps';
+import { CPU_PROFILE_INTERVAL_US } from './cpu-profiles';
 import { DEADLINE_RULE, RESTARTS_PER_SET, type BenchOptions } from '../plan';
 import type { BenchSettings, Visit } from '../model';
 
@@ -19,6 +20,7 @@ export function describeSettings(options: BenchOptions, plan: readonly Visit[], 
     warmup: options.warmup,
     warmupMs: options.warmupMs,
     settleMs: options.settleMs,
+    ...(options.cpuProfile ? { cpuProfile: { intervalUs: CPU_PROFILE_INTERVAL_US } } : {}),
     forks: options.forks ?? options.preset.forks,
     forksPerCase: Object.fromEntries(plan.map((p) => [p.record.id, p.forks])),
     visits: options.visits ?? options.preset.visits,

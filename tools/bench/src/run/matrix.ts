@@ -17,6 +17,7 @@ import { exportedFiles, renderRunEnd, RUN_EXPORTERS } from '../export';
 import { SCHEMA_VERSION, type Visit, type RunDocument, collectProvenance, toCell, pointLatestAt, shownRunFolder, type Pinning } from '../model';
 import { cellLabel, plannedCells } from '../model';
 import { RunCertificates, opensslMissing } from '../security';
+import { CpuProfiles, cpuProfileAgent } from './cpu-profiles';
 
 /** Why the run cannot be had here (TLS without openssl, a broker its transports need not installed), or null. */
 export function matrixCannotRun(options: BenchOptions): string | null {
@@ -69,7 +70,9 @@ function openMatrix(options: BenchOptions, argv: readonly string[], run: FolderR
   const { doc, estimate } = openDocument(options, argv, plan, run);
   pointLatestAt(options.out, run.runDir);
   const skipped = doc.settings.skippedVariants!;
-  const hooks = cellHooks(options, plan, estimate, doc, run);
+  const profiles = options.cpuProfile ? new CpuProfiles(run.runDir, cpuProfileAgent(WORKSPACE_ROOT)) : undefined;
+  if (profiles) run.keep(() => profiles.remove());
+  const hooks = cellHooks(options, plan, estimate, doc, run, profiles);
   // One throwaway CA per run, made before the first TLS visit and removed at the end (or at exit).
   const certificates = options.securities.some((s) => s.tls) ? new RunCertificates() : undefined;
   if (certificates) run.keep(() => certificates.remove());
@@ -88,7 +91,7 @@ function openMatrix(options: BenchOptions, argv: readonly string[], run: FolderR
       });
     },
     measure: async (slice) => {
-      const context: VariantContext = { workspaceRoot: WORKSPACE_ROOT, options, doc, runDir: run.runDir, pinning: doc.provenance.pinning!, signal: run.signal, hooks: hooks.runner, save: run.save, placement: slice.placement, node: slice.node, certificates, brokerEnv, brokerMeters };
+      const context: VariantContext = { workspaceRoot: WORKSPACE_ROOT, options, doc, runDir: run.runDir, pinning: doc.provenance.pinning!, signal: run.signal, hooks: hooks.runner, save: run.save, placement: slice.placement, node: slice.node, certificates, brokerEnv, brokerMeters, cpuProfiles: profiles };
       await measureVariants(options, plan, skipped, slice, context);
     },
     close: () => {
@@ -97,7 +100,7 @@ function openMatrix(options: BenchOptions, argv: readonly string[], run: FolderR
       return { doc, code: doc.results.some((r) => !r.ok) || doc.incomplete ? 1 : 0 };
     },
     report: async () => {
-      const end = renderRunEnd(doc, { folder: shownRunFolder(run.runDir, options.out), files: exportedFiles(RUN_EXPORTERS), failures: failureSummary(doc.results) });
+      const end = renderRunEnd(doc, { folder: shownRunFolder(run.runDir, options.out), files: exportedFiles(RUN_EXPORTERS, doc), failures: failureSummary(doc.results) });
       // The verdict first: stdout may be a pipe, so its write is let through before the paths on stderr.
       await new Promise((resolve) => process.stdout.write(end.stdout, resolve));
       process.stderr.write(end.stderr);
@@ -106,7 +109,7 @@ function openMatrix(options: BenchOptions, argv: readonly string[], run: FolderR
 }
 
 /** The runner's hooks: progress on stderr, each visit's samples pooled into their cells, the exports rewritten. */
-function cellHooks(options: BenchOptions, plan: readonly Visit[], estimate: RunEstimate, doc: RunDocument, run: FolderRun): { runner: RunnerHooks; done: () => number } {
+function cellHooks(options: BenchOptions, plan: readonly Visit[], estimate: RunEstimate, doc: RunDocument, run: FolderRun, profiles?: CpuProfiles): { runner: RunnerHooks; done: () => number } {
   const progress = new Progress(plan, estimate);
   const visitsDone = doc.settings.visitsDone!;
   let done = 0;
@@ -125,7 +128,11 @@ function cellHooks(options: BenchOptions, plan: readonly Visit[], estimate: RunE
       progress.visitDone(planned, raws, done++, plan.length);
       pool.add(raws);
       for (const raw of raws) visitsDone[cellLabel(raw)] = (visitsDone[cellLabel(raw)] ?? 0) + 1;
-      doc.results = pool.results().map(toCell);
+      doc.results = pool.results().map(toCell).map((cell) => {
+        // --cpu-profile: the cell's profiles written and summarized as of this visit.
+        const cpuProfile = profiles?.summaryOf(cell);
+        return cpuProfile ? { ...cell, cpuProfile } : cell;
+      });
       run.save();
     },
   };

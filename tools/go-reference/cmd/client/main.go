@@ -20,6 +20,7 @@ import (
 
 	"goreference/gen/healthpb"
 	"goreference/internal/access"
+	"goreference/internal/cpuprofile"
 	"goreference/internal/harness"
 	"goreference/internal/httpx"
 	"goreference/internal/lifecycle"
@@ -236,6 +237,7 @@ func (a *app) readiness() map[string]string {
 
 func main() {
 	lifecycle.ExitWithParent(name)
+	cpuprofile.Serve(name)
 	s := lifecycle.LoadSettings(name)
 	rule, err := access.Load(s.Host, os.Getenv)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"goreference/internal/bulk"
+	"goreference/internal/cpuprofile"
 	"goreference/internal/httpx"
 	"goreference/internal/lifecycle"
 	"goreference/internal/limits"
@@ -116,6 +117,7 @@ func sendBulk(w http.ResponseWriter, r *http.Request) {
 
 func main() {
 	lifecycle.ExitWithParent(name)
+	cpuprofile.Serve(name)
 	s := lifecycle.LoadSettings(name)
 	sampler := procmetrics.Shared()
 	server := httpx.NewServer(newHandler(s, sampler), httpx.Limits{Handshake: s.Handshake(), Body: limits.HTTPRequestBytes})

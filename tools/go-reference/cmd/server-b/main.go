@@ -23,6 +23,7 @@ import (
 	"goreference/gen/pathpb"
 	"goreference/gen/samplepb"
 	"goreference/internal/bulk"
+	"goreference/internal/cpuprofile"
 	"goreference/internal/grpccodec"
 	"goreference/internal/lifecycle"
 	"goreference/internal/limits"
@@ -203,6 +204,7 @@ func newServer(maxRows int, sampler *procmetrics.Sampler, handshake time.Duratio
 
 func main() {
 	lifecycle.ExitWithParent(name)
+	cpuprofile.Serve(name)
 	s := lifecycle.LoadSettings(name)
 	sampler := procmetrics.Shared()
 	creds := insecure.NewCredentials()

@@ -1,5 +1,5 @@
 // The self-contained HTML report of one run: inline CSS and SVG, no script, nothing fetched.
-import { TRANSPORTS, type RunDocument, OUTLIER_Z, describeNetworks, describePaths, presetOf } from '../../model';
+import { TRANSPORTS, type RunDocument, OUTLIER_Z, describeNetworks, describePaths, presetOf, describeProfiledRun } from '../../model';
 import { withoutAblations } from '../../analysis';
 import { bytesChart, coldChart, cpuChart, distributionChart, mediansChart, phasesChart, rssChart } from './case-charts';
 import { groupByCase, type CaseView } from './cases';
@@ -19,6 +19,7 @@ import { renderBrokersHtmlSection } from './brokers';
 import { renderCellCountersSection } from './cell-counters';
 import { describeDisturbedVisits } from '../cell-counters';
 import { renderTlsHtmlSection } from './tls-handshakes';
+import { renderCpuProfilesSection } from './flame-graphs';
 
 
 interface ChartSection {
@@ -106,6 +107,8 @@ function warnings(doc: RunDocument): string {
   if (failed > 0) {
     out.push(el('div', { class: 'warning', role: 'alert', 'data-warning': 'failed' }, `${failed} of ${doc.results.length} case × transport cell${doc.results.length === 1 ? '' : 's'} failed; see the table.`));
   }
+  const profiled = describeProfiledRun(doc.settings);
+  if (profiled !== null) out.push(el('div', { class: 'warning', role: 'alert', 'data-warning': 'profiled' }, escapeHtml(profiled)));
   const disturbed = describeDisturbedVisits(doc.results);
   if (disturbed !== null) out.push(el('div', { class: disturbed.startsWith('0 of') ? 'run' : 'warning', 'data-warning': 'disturbed' }, escapeHtml(disturbed)));
   return out.join('\n');
@@ -153,8 +156,9 @@ export function renderReport(doc: RunDocument): string {
   const cellCounters = renderCellCountersSection(doc.results);
   const brokers = renderBrokersHtmlSection(doc.results, doc.provenance.networks);
   const tls = renderTlsHtmlSection(doc.results);
+  const profiles = renderCpuProfilesSection(named);
   const transports = TRANSPORTS.filter((t) => named.some((r) => r.transport === t));
-  const tables = [['verdict', 'Verdict'], ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(ablation ? [['ablation', 'Ablation']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : []), ...(pathCost ? [['path-cost', "The stage's CPU"]] : []), ...(pathCounters ? [['path-counters', 'The production path']] : []), ...(brokers ? [['brokers', 'Brokers']] : []), ...(cellCounters ? [['cell-counters', 'Modes and TCP counters']] : []), ...(tls ? [['tls', 'TLS handshakes']] : [])];
+  const tables = [['verdict', 'Verdict'], ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(ablation ? [['ablation', 'Ablation']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : []), ...(pathCost ? [['path-cost', "The stage's CPU"]] : []), ...(pathCounters ? [['path-counters', 'The production path']] : []), ...(brokers ? [['brokers', 'Brokers']] : []), ...(cellCounters ? [['cell-counters', 'Modes and TCP counters']] : []), ...(tls ? [['tls', 'TLS handshakes']] : []), ...(profiles ? [['cpu-profiles', 'CPU profiles']] : [])];
   const nav = el(
     'nav',
     {},
@@ -207,6 +211,7 @@ export function renderReport(doc: RunDocument): string {
     brokers,
     cellCounters,
     tls,
+    profiles,
     ...CHART_SECTIONS.map((s) => chartSection(s, views, transports)),
     el('section', { id: 'provenance', 'data-section': 'provenance' }, el('h2', {}, 'How the run was made'), renderProvenance(doc)),
     el('footer', {}, `Generated from results.json (schema version ${escapeHtml(str(doc.schemaVersion))}). A single file: no scripts, nothing fetched.`),

@@ -1,0 +1,82 @@
+// Loaded into every Node app of a `--cpu-profile` run with `node --require` (run/cpu-profiles.ts), before
+// the app's own code: V8's CPU profiler, driven by the bench over a Unix socket so that it samples the
+// timed calls only. It imports nothing but Node's own modules, and the apps never know it is there.
+//
+// The protocol, one command per connection, a line each way:
+//   {"op":"start","intervalUs":200}  → "ok"   the profiler runs from here
+//   {"op":"stop","file":"/abs/x"}    → "ok"   it stops; the profile (.cpuprofile JSON) is at x, whole
+// Anything else, or a failure, answers "error: <why>".
+import * as fs from 'node:fs';
+import * as inspector from 'node:inspector';
+import * as net from 'node:net';
+
+/** The variable naming the socket this app's agent listens on; absent: the agent does nothing. */
+export const CPU_PROFILE_SOCKET_ENV = 'BENCH_CPU_PROFILE_SOCKET';
+
+type Command = { op: 'start'; intervalUs: number } | { op: 'stop'; file: string };
+
+function post<T = unknown>(session: inspector.Session, method: string, params?: object): Promise<T> {
+  return new Promise((resolve, reject) => session.post(method, params ?? {}, (error, result) => (error ? reject(error) : resolve(result as T))));
+}
+
+function parse(line: string): Command {
+  const command = JSON.parse(line) as Partial<Command>;
+  if (command.op === 'start' && Number.isInteger(command.intervalUs) && (command.intervalUs as number) > 0) return command as Command;
+  if (command.op === 'stop' && typeof command.file === 'string' && command.file.startsWith('/')) return command as Command;
+  throw new Error(`not a command: ${line.slice(0, 80)}`);
+}
+
+/** The profile written whole or not at all: a temp file beside it, then a rename. */
+function writeWhole(file: string, content: string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, content);
+  fs.renameSync(temp, file);
+}
+
+async function run(session: inspector.Session, command: Command): Promise<void> {
+  if (command.op === 'start') {
+    await post(session, 'Profiler.setSamplingInterval', { interval: command.intervalUs });
+    await post(session, 'Profiler.start');
+    return;
+  }
+  const { profile } = await post<{ profile: unknown }>(session, 'Profiler.stop');
+  writeWhole(command.file, JSON.stringify(profile));
+}
+
+function serve(socketPath: string): void {
+  const session = new inspector.Session();
+  session.connect();
+  let ready: Promise<unknown> = post(session, 'Profiler.enable');
+  const server = net.createServer((socket) => {
+    let buffered = '';
+    socket.setEncoding('utf8');
+    socket.on('error', () => socket.destroy());
+    socket.on('data', (chunk: string) => {
+      buffered += chunk;
+      const end = buffered.indexOf('\n');
+      if (end < 0) return;
+      const line = buffered.slice(0, end);
+      // Commands run one after the other, whichever connection they came on.
+      ready = ready
+        .catch(() => undefined)
+        .then(() => run(session, parse(line)))
+        .then(
+          () => socket.end('ok\n'),
+          (error: unknown) => socket.end(`error: ${error instanceof Error ? error.message : String(error)}\n`),
+        );
+    });
+  });
+  server.on('error', (error) => process.stderr.write(`cpu-profile agent: ${error.message}\n`));
+  fs.rmSync(socketPath, { force: true });
+  server.listen(socketPath);
+  // Never what keeps the app alive, and gone with it.
+  server.unref();
+  process.once('exit', () => fs.rmSync(socketPath, { force: true }));
+}
+
+const socketPath = process.env[CPU_PROFILE_SOCKET_ENV];
+if (socketPath) {
+  // Not inherited by anything the app starts.
+  delete process.env[CPU_PROFILE_SOCKET_ENV];
+  serve(socketPath);
+}
