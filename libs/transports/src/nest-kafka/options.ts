@@ -1,5 +1,5 @@
 import { Transport, type ClientKafka, type ClientProxy, type KafkaOptions } from '@nestjs/microservices';
-import { BROKER_URL_ENV, type Settings } from '@bench/config';
+import { BROKER_MESSAGE_LIMIT_BYTES, BROKER_URL_ENV, isTuned, type Settings } from '@bench/config';
 import { brokerUrl } from '../common/broker-refusals';
 import type { MicroserviceClientOptions } from '../common/microservice-transport';
 import { namespaced, samplesPattern } from '../common/samples-pattern';
@@ -10,7 +10,7 @@ let freshClients = 0;
  * Nest's Kafka transport options for the brokers at KAFKA_BROKERS (host:port,…): client and consumer group
  * ids in the set's namespace (Nest appends `-server` / `-client`); a cold call's client gets a group of its
  * own, or joining the shared client's group would take the replies' partition from it. Nest's and KafkaJS's
- * defaults otherwise.
+ * defaults otherwise, but for kafka-max-message: its consumers fetch up to the broker's raised message limit.
  */
 export function kafkaOptions(settings: Settings, role: 'server' | 'shared' | 'fresh'): { ok: true; options: NonNullable<KafkaOptions['options']> } | { ok: false; reason: string } {
   const url = brokerUrl(settings.microservices.brokers.kafka, BROKER_URL_ENV.kafka);
@@ -20,7 +20,7 @@ export function kafkaOptions(settings: Settings, role: 'server' | 'shared' | 'fr
     ok: true,
     options: {
       client: { clientId: id, brokers: url.url.split(',') },
-      consumer: { groupId: id },
+      consumer: { groupId: id, ...(isTuned(settings.variant, 'kafka-max-message') ? { maxBytes: BROKER_MESSAGE_LIMIT_BYTES, maxBytesPerPartition: BROKER_MESSAGE_LIMIT_BYTES } : {}) },
       ...(role === 'fresh' ? { postfixId: `-client-fresh-${++freshClients}` } : {}),
     },
   };

@@ -14,6 +14,7 @@ import type { RunCertificates, ServerIdentity } from '../security';
 import { SERVICE_NAMES, serviceFqdn } from '../network/path';
 import { MICROSERVICE_TRANSPORT_NAMES } from '@bench/transports';
 import { readHostTcpCounters } from '../network/stage';
+import { blameEndedBrokers, type RunBrokers } from './run-brokers';
 
 export function noQuietWaits(): QuietWaits {
   return { rule: QUIET_RULE, visits: 0, totalMs: 0, notQuiet: 0 };
@@ -36,8 +37,8 @@ export interface VariantContext {
   node?: NodeBinary;
   /** The run's certificates (--security tls / mtls); absent when every visit is plain. */
   certificates?: RunCertificates;
-  /** The URLs of the brokers the bench started across this network (REDIS_URL, …: run-brokers.ts); none without. */
-  brokerEnv?: Record<string, string>;
+  /** The brokers the bench started across this network (run-brokers.ts: per variant its URLs, REDIS_URL, …, a broker a variant tunes an instance of its own; and which ended); none without. */
+  brokers?: Pick<RunBrokers, 'envFor' | 'endedFor'>;
 }
 
 /** Records what every app of a just-started set runs on, under provenance.runtimes[runtime].apps[variant]. */
@@ -83,7 +84,7 @@ async function startSet(planned: Visit, slot: number, variant: VariantRecord, ct
     const nodeFlags = planned.visits > Math.max(1, planned.forks) ? KEEP_WARM_NODE_FLAGS : [];
     // server-b connects the run's Nest microservice transports (nest-tcp, …) beside gRPC; none in a run without them.
     const microservices = options.transports.filter((t) => MICROSERVICE_TRANSPORT_NAMES.includes(t));
-    apps = await startApps(ctx.workspaceRoot, logDir, pinning, variant, { slot, nodeFlags, placement: ctx.placement, nodeBinary: ctx.node?.path, security: securityFor(planned, ctx), microservices, brokerEnv: ctx.brokerEnv });
+    apps = await startApps(ctx.workspaceRoot, logDir, pinning, variant, { slot, nodeFlags, placement: ctx.placement, nodeBinary: ctx.node?.path, security: securityFor(planned, ctx), microservices, brokerEnv: ctx.brokers?.envFor(variant.id) });
     if (variant.runtime === 'node') recordAppRuntimes(doc, planned.runtime, ctx.node, variant.id, apps.pids);
     ((doc.settings.startedApps ??= {})[variant.id] ??= []).push({
       network: planned.network,
@@ -260,7 +261,8 @@ export async function runVariant(visits: readonly Visit[], variant: VariantRecor
       let broken: Failure | null = null;
       const onVisitDone: RunnerHooks['onVisitDone'] = async (results, i, total, visited) => {
         broken = await inspect(live, results);
-        await ctx.hooks.onVisitDone(broken ? blame(results, broken) : results, i, total, visited);
+        const ended = ctx.brokers?.endedFor(variant.id) ?? new Map();
+        await ctx.hooks.onVisitDone(broken ? blame(results, broken) : blameEndedBrokers(results, ended), i, total, visited);
       };
       await runVisits([planned], live.driver, { ...ctx.hooks, beforeVisit, onVisitDone }, {
         signal: ctx.signal,

@@ -7,7 +7,7 @@ import { runVariant, type VariantContext } from './app-sets';
 import type { Placement } from './apps';
 import { hasTaskset, planPinning } from './pinning';
 import { acrossNetwork } from './network-runs';
-import { brokersCannotRun, brokersToStart } from './run-brokers';
+import { brokersCannotRun, brokersToStart, type RunBrokers } from './run-brokers';
 import { describeDuration, prepareVariant, WORKSPACE_ROOT } from './matrix-prepare';
 import { describeSettings } from './matrix-settings';
 import type { Experiment, ExperimentFolder, ExperimentOptions, FolderRun, Slice } from './experiment';
@@ -76,17 +76,17 @@ function openMatrix(options: BenchOptions, argv: readonly string[], run: FolderR
   const remaining = () => plan.filter((p) => !(p.variant in skipped));
   // The brokers the network's sets of apps reach (run-brokers.ts): set for each network by acrossNetwork.
   const brokers = options.clientUrl ? [] : brokersToStart(options.transports);
-  let brokerEnv: Record<string, string> = {};
+  let runBrokers: RunBrokers | undefined;
   return {
     doc,
     across: (network, inner) => {
-      return acrossNetwork(network, remaining().filter((p) => p.network === network.name), doc, hooks.runner, run.save, brokers, (placement, env) => {
-        brokerEnv = env;
+      return acrossNetwork(network, remaining().filter((p) => p.network === network.name), doc, hooks.runner, run.save, brokers, (placement, started) => {
+        runBrokers = started;
         return inner(placement);
       });
     },
     measure: async (slice) => {
-      const context: VariantContext = { workspaceRoot: WORKSPACE_ROOT, options, doc, runDir: run.runDir, pinning: doc.provenance.pinning!, signal: run.signal, hooks: hooks.runner, save: run.save, placement: slice.placement, node: slice.node, certificates, brokerEnv };
+      const context: VariantContext = { workspaceRoot: WORKSPACE_ROOT, options, doc, runDir: run.runDir, pinning: doc.provenance.pinning!, signal: run.signal, hooks: hooks.runner, save: run.save, placement: slice.placement, node: slice.node, certificates, brokers: runBrokers };
       await measureVariants(options, plan, skipped, slice, context);
     },
     close: () => {

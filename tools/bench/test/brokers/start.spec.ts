@@ -132,6 +132,39 @@ describeNeeding('real brokers, started as a run starts them', BROKER_KINDS.map(b
   });
 });
 
+/** What the running broker says its tuned setting is, read from the broker itself. */
+const TUNED_SETTING: Partial<Record<BrokerKind, { tuning: string; read: (broker: Broker) => Promise<string>; expected: RegExp }>> = {
+  // The server's INFO line, which every client reads its max_payload from.
+  nats: { tuning: 'nats-max-payload', read: (b) => exchange(b.address.port, [{ send: '', until: /INFO \{.*\}/ }]), expected: /"max_payload":67108864/ },
+  redis: {
+    tuning: 'redis-pubsub-buffer',
+    read: async (b) => execFileSync('redis-cli', ['-h', b.address.host, '-p', String(b.address.port), 'CONFIG', 'GET', 'client-output-buffer-limit'], { encoding: 'utf8' }),
+    expected: /pubsub 0 0 0/,
+  },
+  rabbitmq: {
+    tuning: 'rmq-max-message-size',
+    read: async (b) => execFileSync('curl', ['-sf', '-u', 'guest:guest', `http://${b.address.host}:${b.config.managementPort}/api/nodes`], { encoding: 'utf8' }),
+    expected: /"max_message_size":536870912/,
+  },
+};
+
+describeNeeding('real brokers started with a tuning of their config', (['nats', 'redis', 'rabbitmq'] as const).map(brokerMissing), () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'broker-tuned-spec-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it.each(Object.keys(TUNED_SETTING) as BrokerKind[])('%s runs with the tuned setting, says so in its config, and still carries a message', async (kind) => {
+    const { tuning, read, expected } = TUNED_SETTING[kind]!;
+    const [broker] = await startBrokers([kind], { dir, tunings: { [kind]: [tuning] } });
+    try {
+      expect(JSON.stringify(broker.config)).toContain(tuning);
+      expect(await read(broker)).toMatch(expected);
+      expect(await ROUND_TRIPS[kind](broker)).toContain('hello');
+    } finally {
+      await broker.stop();
+    }
+  });
+});
+
 describe('a missing broker', () => {
   it('fails at start with the install command', async () => {
     const definition = await import('../../src/brokers/registry');

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { BROKER_KINDS } from '@bench/config';
 import { brokerMissing } from '../../src/brokers';
+import { brokerInstances } from '../../src/run/run-brokers';
 import { describeNeeding } from '../needs';
 
 // bench:all as a user runs it with Nest's six transports: the brokers they go through started by the run
@@ -25,6 +26,22 @@ function brokerProcesses(): string[] {
   const out = spawnSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' }).stdout;
   return out.split('\n').filter((line) => /nbx-run-brokers-/.test(line));
 }
+
+describe('the broker instances a run starts', () => {
+  it('starts each broker once at its defaults for the blog, and once more for the variants that tune its config', () => {
+    const instances = brokerInstances(['nats', 'mosquitto'], ['blog', 'tuned', 'tuned-without-nats-max-payload', 'bare']);
+    expect(instances).toEqual([
+      { kind: 'nats', tunings: [], variants: ['blog', 'tuned-without-nats-max-payload', 'bare'] },
+      { kind: 'nats', tunings: ['nats-max-payload'], variants: ['tuned'] },
+      { kind: 'mosquitto', tunings: [], variants: ['blog', 'tuned', 'tuned-without-nats-max-payload', 'bare'] },
+    ]);
+  });
+
+  it('starts only the tuned instance when no variant of the run keeps the defaults', () => {
+    expect(brokerInstances(['kafka'], ['tuned'])).toEqual([{ kind: 'kafka', tunings: ['kafka-max-message'], variants: ['tuned'] }]);
+    expect(brokerInstances(['redis'], [])).toEqual([{ kind: 'redis', tunings: [], variants: ['blog'] }]);
+  });
+});
 
 describeNeeding('bench:all through the brokers it starts', [...BROKER_KINDS.map(brokerMissing), fs.existsSync(MAIN) ? null : 'the built bench (npx nx run-many -t build)'], () => {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'nest-transports-run-'));
