@@ -42,6 +42,7 @@ describe('tunings and the variants that apply them', () => {
 
   it("names the broker whose config a tuning changes, and which of a variant's tunings each broker must be started with", () => {
     expect(TUNINGS.filter((t) => t.broker).map((t) => [t.id, t.broker])).toEqual([
+      ['mqtt-no-delay', 'mosquitto'],
       ['nats-max-payload', 'nats'],
       ['kafka-max-message', 'kafka'],
       ['redis-pubsub-buffer', 'redis'],
@@ -50,7 +51,8 @@ describe('tunings and the variants that apply them', () => {
     for (const tuning of TUNINGS.filter((t) => t.broker)) expect(tuning.app.startsWith('broker')).toBe(true);
     expect(brokerTuningsFor('blog', 'nats')).toEqual([]);
     expect(brokerTuningsFor('tuned', 'nats')).toEqual(['nats-max-payload']);
-    expect(brokerTuningsFor('tuned', 'mosquitto')).toEqual([]);
+    expect(brokerTuningsFor('tuned', 'mosquitto')).toEqual(['mqtt-no-delay']);
+    expect(brokerTuningsFor('tuned', 'redis')).toEqual(['redis-pubsub-buffer']);
     expect(brokerTuningsFor('tuned-without-nats-max-payload', 'nats')).toEqual([]);
     expect(brokerTuningsFor('tuned-without-tcp-no-delay', 'kafka')).toEqual(['kafka-max-message']);
     expect(brokerTuningsFor('blog-with-redis-pubsub-buffer', 'redis')).toEqual(['redis-pubsub-buffer']);
