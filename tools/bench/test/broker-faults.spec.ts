@@ -70,10 +70,13 @@ function callerOf(broker: Broker, namespace: string, patterns: readonly string[]
  */
 function leavingCaller(broker: Broker, namespace: string, pattern: string): { sent: Promise<void>; child: ChildProcess } {
   const script = [
-    "const { ClientProxyFactory } = require('@nestjs/microservices');",
-    `const client = ClientProxyFactory.create(${JSON.stringify(optionsOf(broker, namespace))});`,
-    broker.kind === 'kafka' ? `client.subscribeToResponseOf(${JSON.stringify(pattern)});` : '',
-    `client.connect().then(() => { client.send(${JSON.stringify(pattern)}, { count: 200000, deadlineMs: 10000 }).subscribe({ error() {} }); setTimeout(() => process.stdout.write('sent\\n'), 100); });`,
+    "import('@nestjs/microservices').then(async ({ ClientProxyFactory }) => {",
+    `  const client = ClientProxyFactory.create(${JSON.stringify(optionsOf(broker, namespace))});`,
+    broker.kind === 'kafka' ? `  client.subscribeToResponseOf(${JSON.stringify(pattern)});` : '',
+    '  await client.connect();',
+    `  client.send(${JSON.stringify(pattern)}, { count: 200000, deadlineMs: 10000 }).subscribe({ error() {} });`,
+    "  setTimeout(() => process.stdout.write('sent\\n'), 100);",
+    '});',
   ].join('\n');
   const child = spawn(process.execPath, ['-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
   const sent = new Promise<void>((resolve, reject) => {

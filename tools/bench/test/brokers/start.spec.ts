@@ -132,7 +132,11 @@ describeNeeding('real brokers, started as a run starts them', BROKER_KINDS.map(b
   });
 });
 
-/** What the running broker says its tuned setting is, read from the broker itself. */
+/**
+ * What the running broker says its tuned setting is, read from the broker itself (RabbitMQ's, Kafka's and
+ * Mosquitto's are not readable without their own tools: their config files are checked in their specs, their
+ * effect by the ①-3 run in docs/brokers.md).
+ */
 const TUNED_SETTING: Partial<Record<BrokerKind, { tuning: string; read: (broker: Broker) => Promise<string>; expected: RegExp }>> = {
   // The server's INFO line, which every client reads its max_payload from.
   nats: { tuning: 'nats-max-payload', read: (b) => exchange(b.address.port, [{ send: '', until: /INFO \{.*\}/ }]), expected: /"max_payload":67108864/ },
@@ -141,14 +145,9 @@ const TUNED_SETTING: Partial<Record<BrokerKind, { tuning: string; read: (broker:
     read: async (b) => execFileSync('redis-cli', ['-h', b.address.host, '-p', String(b.address.port), 'CONFIG', 'GET', 'client-output-buffer-limit'], { encoding: 'utf8' }),
     expected: /pubsub 0 0 0/,
   },
-  rabbitmq: {
-    tuning: 'rmq-max-message-size',
-    read: async (b) => execFileSync('curl', ['-sf', '-u', 'guest:guest', `http://${b.address.host}:${b.config.managementPort}/api/nodes`], { encoding: 'utf8' }),
-    expected: /"max_message_size":536870912/,
-  },
 };
 
-describeNeeding('real brokers started with a tuning of their config', (['nats', 'redis', 'rabbitmq'] as const).map(brokerMissing), () => {
+describeNeeding('real brokers started with a tuning of their config', (['nats', 'redis'] as const).map(brokerMissing), () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'broker-tuned-spec-'));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
