@@ -1,9 +1,10 @@
 import { ConfigError } from './config-error';
+import type { BrokerKind } from './microservices';
 
 /** One change the tuned Nest variant makes to the blog's configuration, and why. */
 export interface Tuning {
   id: string;
-  app: 'client' | 'server-a' | 'server-b' | 'server-b + client' | 'server-a + client' | 'server-a + server-b + client';
+  app: 'client' | 'server-a' | 'server-b' | 'server-b + client' | 'server-a + client' | 'server-a + server-b + client' | 'broker' | 'broker + client' | 'broker + server-b + client';
   /** The transports it changes, comma-separated (libs/transports TRANSPORT_NAMES). */
   transport: string;
   change: string;
@@ -14,6 +15,11 @@ export interface Tuning {
    * Kubernetes through NODE_OPTIONS, docs/variants.md).
    */
   nodeOptions?: string;
+  /**
+   * The broker whose own config the tuning changes (NATS max_payload, …): a run starts that broker once more
+   * with the tuning's config for the variants that apply it (tools/bench run/run-brokers.ts), and records it.
+   */
+  broker?: BrokerKind;
 }
 
 /** Every tuning, named and justified in one place (the README's table is this list). */
@@ -182,7 +188,121 @@ export const TUNINGS: readonly Tuning[] = Object.freeze([
       '2,203 / 2,157 ms; 20k×4 gRPC 179 / 159 → 126 / 143 ms, JSON 206 / 159 → 143 / 151 ms',
     nodeOptions: '--max-semi-space-size=64',
   },
+  {
+    id: 'tcp-no-delay',
+    app: 'server-b + client',
+    transport: 'nest-tcp',
+    change:
+      "nest-tcp's sockets, the client's and server-b's, turn Nagle's algorithm off (socket.setNoDelay(true) in the " +
+      "transport's socketClass, TcpOptions' own hook for the socket); Nest's TCP transport leaves it on",
+    why:
+      'with Nagle on, a small frame written while an earlier one is unacknowledged waits for that ACK, which the peer ' +
+      "delays (Linux's delayed ACK, up to 40 ms): ten parallel one-row requests on one socket (②-1) took ~45 ms on loopback",
+  },
+  {
+    id: 'tcp-frame-limits',
+    app: 'server-b + client',
+    transport: 'nest-tcp',
+    change:
+      "nest-tcp's JsonSocket limits raised to TCP_FRAME_LIMIT_BYTES (512 MiB): maxBufferSize (what one incoming frame may " +
+      "hold, in characters) and maxSendBufferSize (what one connection may queue unsent), Nest's own JsonSocket options; " +
+      "Nest's defaults are 128 Mi characters and 128 MiB",
+    why:
+      'a reply of 1,000,000 rows is one JSON frame of ~150 MB: at the defaults server-b queues more than maxSendBufferSize ' +
+      'on the socket and Nest destroys the connection, so the call fails (measured: docs/brokers.md)',
+  },
+  {
+    id: 'mqtt-no-delay',
+    app: 'broker + server-b + client',
+    transport: 'nest-mqtt',
+    broker: 'mosquitto',
+    change:
+      "Nagle's algorithm off at both ends of every MQTT connection: Mosquitto's set_tcp_nodelay true (default false) for " +
+      "its side, and setNoDelay on MQTT.js's socket at each connect in the transport's ClientMqtt and ServerMqtt for the " +
+      "client's and server-b's (MQTT.js offers no option for it and leaves it on)",
+    why:
+      'as tcp-no-delay: ten parallel one-row requests (②-1) wait for delayed ACKs, ~45 ms on loopback; the clients\' side ' +
+      'alone changed nothing measurable (run 2026-11-29T00-43-48Z: 45.1 ms with, 45.9 without): the broker\'s writes wait too',
+  },
+  {
+    id: 'nats-max-payload',
+    app: 'broker',
+    transport: 'nest-nats',
+    broker: 'nats',
+    change:
+      "the NATS server's max_payload raised from 1 MB to 64 MB, the most it can be set to (docs.nats.io, " +
+      'reference/config/max_payload; max_pending raised to match); the NATS client learns the limit from the server',
+    why:
+      'at 1 MB a reply of 10,000 rows (①-2, 2.4 MB) is refused by the client library before it is sent. 64 MB carries ' +
+      'up to ~250,000 rows; a 1,000,000-row reply (~150 MB) does not fit one NATS message at any setting',
+  },
+  {
+    id: 'kafka-max-message',
+    app: 'broker + client',
+    transport: 'nest-kafka',
+    broker: 'kafka',
+    change:
+      "the Kafka broker's message.max.bytes, replica.fetch.max.bytes and socket.request.max.bytes raised to " +
+      "BROKER_MESSAGE_LIMIT_BYTES (512 MiB; defaults 1,048,588, 1 MiB and 100 MiB), its heap from 1 GB to 2 GB; the " +
+      "client's and server-b's KafkaJS consumers fetch up to as much (maxBytes, maxBytesPerPartition; defaults 10 MB and 1 MB)",
+    why:
+      'at the defaults the broker refuses any reply over ~1 MB (①-2 on) with "The request included a message larger ' +
+      'than the max message size the server will accept", and a produce request over 100 MiB is refused at the socket',
+  },
+  {
+    id: 'kafka-no-delay',
+    app: 'server-b + client',
+    transport: 'nest-kafka',
+    change:
+      "KafkaJS's connections, the client's and server-b's, turn Nagle's algorithm off: KafkaJS's own socketFactory option " +
+      "(its default factory sets keep-alive only) with setNoDelay(true) on each socket",
+    why: 'as tcp-no-delay: ten parallel one-row requests (②-1) through Kafka took ~45 ms on loopback, waiting for delayed ACKs',
+  },
+  {
+    id: 'rmq-no-delay',
+    app: 'server-b + client',
+    transport: 'nest-rmq',
+    change:
+      "the AMQP connections of the client and server-b turn Nagle's algorithm off: amqplib's socket option noDelay " +
+      "(default false), given through Nest's socketOptions.connectionOptions",
+    why: 'amqplib leaves Nagle on, so a small frame written while an earlier one is unacknowledged waits for its ACK (as tcp-no-delay)',
+  },
+  {
+    id: 'redis-pubsub-buffer',
+    app: 'broker',
+    transport: 'nest-redis',
+    broker: 'redis',
+    change: "Redis's output buffer limit for Pub/Sub subscribers lifted (client-output-buffer-limit pubsub 0 0 0; default 32mb 8mb 60)",
+    why:
+      'Redis disconnects a subscriber whose unsent output passes 32 MB (or 8 MB for 60 s): the client subscribed to the ' +
+      "replies' channel is cut off in the middle of a large reply and the call waits to its deadline",
+  },
+  {
+    id: 'rmq-max-message-size',
+    app: 'broker',
+    transport: 'nest-rmq',
+    broker: 'rabbitmq',
+    change: "RabbitMQ's max_message_size raised from 128 MiB to 512 MiB, the most it accepts (rabbitmq.conf)",
+    why: 'a message over max_message_size closes the publishing channel with PRECONDITION_FAILED: a 1,000,000-row reply is over 128 MiB',
+  },
 ]);
+
+/** The limit the tuned broker transports raise their message and frame limits to (tcp-frame-limits, kafka-max-message, rmq-max-message-size). */
+export const BROKER_MESSAGE_LIMIT_BYTES = 512 * 1024 * 1024;
+
+/** nest-tcp's JsonSocket limits under tcp-frame-limits (maxBufferSize counts characters: the rows' JSON is ASCII). */
+export const TCP_FRAME_LIMIT_BYTES = BROKER_MESSAGE_LIMIT_BYTES;
+
+/** The NATS server's max_payload under nats-max-payload: 64 MB, the most nats-server allows. */
+export const NATS_MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
+
+/** The tunings of `variant` that change `broker`'s own config, by id (sorted): the broker a set of its apps must reach. */
+export function brokerTuningsFor(variant: NestVariant, broker: BrokerKind): string[] {
+  return tuningsFor(variant)
+    .filter((t) => t.broker === broker)
+    .map((t) => t.id)
+    .sort();
+}
 
 /** HTTP/2 flow-control window the tuned client's gRPC channels and HTTP/2 sessions open with (tuning http2-window). */
 export const GRPC_FLOW_CONTROL_WINDOW_BYTES = 16 * 1024 * 1024;

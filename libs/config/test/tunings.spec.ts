@@ -1,7 +1,7 @@
 import { ConfigError } from '../src/config-error';
 import { loadSettings } from '../src/settings';
 import { missingNodeOptions } from '../src/node-options';
-import { ablationOf, ablationVariant, grpcCodecFor, isTuned, nestVariantEnv, nodeOptionsFor, parseNestVariant, TUNED_CODECS, TUNINGS, tuningsFor, tuningTransports } from '../src/tunings';
+import { ablationOf, ablationVariant, brokerTuningsFor, grpcCodecFor, isTuned, nestVariantEnv, nodeOptionsFor, parseNestVariant, TUNED_CODECS, TUNINGS, tuningsFor, tuningTransports } from '../src/tunings';
 
 describe('tunings and the variants that apply them', () => {
   const ids = TUNINGS.map((t) => t.id);
@@ -33,11 +33,30 @@ describe('tunings and the variants that apply them', () => {
   });
 
   it('names the transports each tuning changes, every one a transport the bench knows', () => {
-    const known = ['json', 'grpc', 'json-h2', 'proto-h1', 'connect-json', 'connect-proto', 'connect-grpc'];
+    const known = ['json', 'grpc', 'json-h2', 'proto-h1', 'connect-json', 'connect-proto', 'connect-grpc', 'nest-tcp', 'nest-redis', 'nest-nats', 'nest-rmq', 'nest-mqtt', 'nest-kafka'];
     for (const tuning of TUNINGS) {
       expect(tuningTransports(tuning).length).toBeGreaterThan(0);
       expect(known).toEqual(expect.arrayContaining(tuningTransports(tuning)));
     }
+  });
+
+  it("names the broker whose config a tuning changes, and which of a variant's tunings each broker must be started with", () => {
+    expect(TUNINGS.filter((t) => t.broker).map((t) => [t.id, t.broker])).toEqual([
+      ['mqtt-no-delay', 'mosquitto'],
+      ['nats-max-payload', 'nats'],
+      ['kafka-max-message', 'kafka'],
+      ['redis-pubsub-buffer', 'redis'],
+      ['rmq-max-message-size', 'rabbitmq'],
+    ]);
+    for (const tuning of TUNINGS.filter((t) => t.broker)) expect(tuning.app.startsWith('broker')).toBe(true);
+    expect(brokerTuningsFor('blog', 'nats')).toEqual([]);
+    expect(brokerTuningsFor('tuned', 'nats')).toEqual(['nats-max-payload']);
+    expect(brokerTuningsFor('tuned', 'mosquitto')).toEqual(['mqtt-no-delay']);
+    expect(brokerTuningsFor('tuned', 'redis')).toEqual(['redis-pubsub-buffer']);
+    expect(brokerTuningsFor('tuned-without-nats-max-payload', 'nats')).toEqual([]);
+    expect(brokerTuningsFor('tuned-without-tcp-no-delay', 'kafka')).toEqual(['kafka-max-message']);
+    expect(brokerTuningsFor('blog-with-redis-pubsub-buffer', 'redis')).toEqual(['redis-pubsub-buffer']);
+    expect(brokerTuningsFor('blog-with-redis-pubsub-buffer', 'rabbitmq')).toEqual([]);
   });
 
   it('gives the Node options a variant must start with, and says which a process lacks', () => {

@@ -1,12 +1,12 @@
-import { ClientProxyFactory, type ClientOptions, type ClientProxy } from '@nestjs/microservices';
+import { ClientProxyFactory, type ClientOptions, type ClientProxy, type CustomClientOptions } from '@nestjs/microservices';
 import { lastValueFrom, throwError, timeout } from 'rxjs';
 import type { ProcessSample } from '@bench/config';
 import type { Connection, ReplyTally, RowTransport } from '../contract';
 import type { ReplyMeter } from './reply-meter';
 import type { SamplesMessage } from './samples-pattern';
 
-/** What a Nest microservice transport is made of: its client options (options.ts), or why it cannot be made. */
-export type MicroserviceClientOptions = { ok: true; options: ClientOptions } | { ok: false; reason: string };
+/** What a Nest microservice transport is made of: its client options (options.ts; a custom class of Nest's own client where a tuning needs one), or why it cannot be made. */
+export type MicroserviceClientOptions = { ok: true; options: ClientOptions | CustomClientOptions } | { ok: false; reason: string };
 
 /** What every Nest microservice transport's folder gives the one client below. */
 export interface MicroserviceTransportParts {
@@ -90,12 +90,28 @@ export class MicroserviceTransport implements RowTransport {
     const options = this.parts.client(connection);
     if (!options.ok) return options.reason;
     try {
-      const client = ClientProxyFactory.create(options.options);
+      const made = options.options;
+      const client = 'customClass' in made ? ClientProxyFactory.create(made) : ClientProxyFactory.create(made);
       this.parts.prepare?.(client);
+      this.watch(client);
       return client;
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
     }
+  }
+
+  /** The last status each client's connection reported (Nest's ClientProxy.status), and since when: what a call past its deadline names. */
+  private readonly statuses = new WeakMap<ClientProxy, { status: string; since: number }>();
+
+  private watch(client: ClientProxy): void {
+    client.status.subscribe({ next: (status) => this.statuses.set(client, { status: String(status), since: performance.now() }), error: () => undefined });
+  }
+
+  /** Why a call may have had no reply: its connection's state when not connected (a broker gone, reconnecting), else ''. */
+  private connectionState(client: ClientProxy): string {
+    const last = this.statuses.get(client);
+    if (!last || last.status === 'connected') return '';
+    return `; its connection was ${last.status} (for the last ${Math.round(performance.now() - last.since)} ms)`;
   }
 
   /** A connection on `client`; without one, every call fails with the reason it could not be made. */
@@ -106,7 +122,7 @@ export class MicroserviceTransport implements RowTransport {
       const message: SamplesMessage = { count: rows, deadlineMs: Math.max(1, Math.round(deadlineMs)) };
       return lastValueFrom(
         client.send<unknown, SamplesMessage>(pattern, message).pipe(
-          timeout({ first: deadlineMs, with: () => throwError(() => new Error(`DEADLINE_EXCEEDED: no reply within the call's deadline of ${deadlineMs} ms`)) }),
+          timeout({ first: deadlineMs, with: () => throwError(() => new Error(`DEADLINE_EXCEEDED: no reply within the call's deadline of ${deadlineMs} ms${this.connectionState(client)}`)) }),
         ),
       ).catch((error: unknown) => {
         throw callError(name, error);

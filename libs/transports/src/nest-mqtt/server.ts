@@ -1,18 +1,34 @@
 import { ServerMqtt, type MicroserviceOptions } from '@nestjs/microservices';
-import type { Settings } from '@bench/config';
+import { isTuned, type Settings } from '@bench/config';
 import { replyingRefusals } from '../common/broker-refusals';
+import { withoutNagle } from './no-delay';
 import { mqttOptions } from './options';
 
-/** Nest's MQTT server, a reply the MQTT client refuses answered with its reason (common/broker-refusals.ts). */
+/**
+ * Nest's MQTT server, a reply the MQTT client refuses answered with its reason (common/broker-refusals.ts),
+ * and with mqtt-no-delay Nagle's algorithm off on its connection.
+ */
 class RefusalReplyingServerMqtt extends ServerMqtt {
+  constructor(
+    options: ConstructorParameters<typeof ServerMqtt>[0],
+    private readonly noDelay: boolean,
+  ) {
+    super(options);
+  }
+
+  override async createMqttClient(): ReturnType<ServerMqtt['createMqttClient']> {
+    const client = await super.createMqttClient();
+    return this.noDelay ? withoutNagle(client) : client;
+  }
+
   override getPublisher(...args: Parameters<ServerMqtt['getPublisher']>): ReturnType<ServerMqtt['getPublisher']> {
     return replyingRefusals(super.getPublisher(...args) as (packet: Record<string, unknown>) => unknown, 'MQTT');
   }
 }
 
-/** server-b's binding of nest-mqtt: Nest's MQTT transport on the broker at MQTT_URL, Nest's defaults. */
+/** server-b's binding of nest-mqtt: Nest's MQTT transport on the broker at MQTT_URL, Nest's defaults (or the variant's mqtt-no-delay). */
 export function nestMqttServer(settings: Settings): MicroserviceOptions {
   const mqtt = mqttOptions(settings);
   if (!mqtt.ok) throw new Error(`nest-mqtt: ${mqtt.reason}`);
-  return { strategy: new RefusalReplyingServerMqtt(mqtt.options) };
+  return { strategy: new RefusalReplyingServerMqtt(mqtt.options, isTuned(settings.variant, 'mqtt-no-delay')) };
 }

@@ -67,6 +67,8 @@ export interface Broker {
   counters(): Promise<BrokerCounters>;
   /** A reading of its CPU and memory; `resetPeak` opens a new peak window. */
   sample(resetPeak?: boolean): BrokerSample;
+  /** How it ended when it no longer runs before stop() (killed, crashed: `killed by SIGKILL`), else null. */
+  exited(): string | null;
   /** Stops it (SIGTERM, SIGKILL after a grace) and removes its folder. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -83,6 +85,8 @@ export interface LaunchContext {
   run(argv: readonly string[], timeoutMs?: number): Promise<string>;
   /** A command as run in the broker's namespace, if any (for readers that stream). */
   wrap(argv: readonly string[]): string[];
+  /** The tunings of libs/config's TUNINGS that change this broker's own config (`nats-max-payload`, …); empty: its defaults. */
+  tunings: readonly string[];
 }
 
 /** A protocol-level readiness check: bytes to send and what the broker's answer must match (latin1). */

@@ -20,6 +20,8 @@ export interface StartOptions {
   host?: string;
   /** A network namespace to run them in (the stage's broker namespace); none: this one. */
   namespace?: string;
+  /** Per broker, the tunings that change its config (libs/config brokerTuningsFor); none: the broker's defaults. */
+  tunings?: Partial<Record<BrokerKind, readonly string[]>>;
 }
 
 /** Starts the brokers one after the other; on any failure stops those started and throws its reason. */
@@ -45,7 +47,8 @@ export async function startBroker(definition: BrokerDefinition, options: StartOp
   const dir = fs.mkdtempSync(path.join(options.dir, `broker-${definition.record.kind}-`));
   const instance = new Instance(definition.record.kind, dir);
   try {
-    const context: LaunchContext = { dir, host, port: freePort, run: (argv, timeoutMs) => runCommand(wrap ? wrap(argv) : [...argv], timeoutMs), wrap: (argv) => (wrap ? wrap(argv) : [...argv]) };
+    const tunings = options.tunings?.[definition.record.kind] ?? [];
+    const context: LaunchContext = { dir, host, port: freePort, run: (argv, timeoutMs) => runCommand(wrap ? wrap(argv) : [...argv], timeoutMs), wrap: (argv) => (wrap ? wrap(argv) : [...argv]), tunings };
     const launch = await definition.launch(context);
     for (const companion of launch.companions ?? []) instance.spawn(wrap ? wrap(companion.argv) : [...companion.argv], companion.env, 'companion');
     const main = instance.spawn(wrap ? wrap(launch.argv) : [...launch.argv], launch.env, 'main');
@@ -54,7 +57,7 @@ export async function startBroker(definition: BrokerDefinition, options: StartOp
     if (pid === null) throw new Error(`no ${launch.sampled!.descendant} under ${definition.record.name}'s pid ${main.pid}`);
     if (pid !== main.pid) instance.track(pid);
     const version = await launch.version();
-    return running(definition, launch, host, pid, version, instance);
+    return running(definition, launch, host, { pid, main }, version, instance);
   } catch (error) {
     await instance.stop();
     throw new Error(`${definition.record.name} did not start: ${errorText(error)}${instance.lastLog()}`);
@@ -71,7 +74,19 @@ async function waitReady(definition: BrokerDefinition, launch: Launch, host: str
   }
 }
 
-function running(definition: BrokerDefinition, launch: Launch, host: string, pid: number, version: string, instance: Instance): Broker {
+/** How a broker's processes ended, once the one started or the one sampled no longer runs; null while both do. */
+function endOf(main: ChildProcess, pid: number): string | null {
+  if (main.signalCode !== null) return `killed by ${main.signalCode}`;
+  if (main.exitCode !== null) return `exited with code ${main.exitCode}`;
+  try {
+    process.kill(pid, 0);
+    return null;
+  } catch {
+    return `its process ${pid} is gone`;
+  }
+}
+
+function running(definition: BrokerDefinition, launch: Launch, host: string, { pid, main }: { pid: number; main: ChildProcess }, version: string, instance: Instance): Broker {
   return {
     kind: definition.record.kind,
     url: launch.url,
@@ -81,6 +96,7 @@ function running(definition: BrokerDefinition, launch: Launch, host: string, pid
     pid,
     counters: () => launch.counters(),
     sample: (resetPeak = false) => sampleProcess(pid, resetPeak),
+    exited: () => (instance.isStopped() ? null : endOf(main, pid)),
     stop: () => instance.stop(),
   };
 }
@@ -124,6 +140,10 @@ class Instance {
   track(pid: number): void {
     this.refs.push({ pid, startTicks: startTicksOf(pid), group: false });
     this.save();
+  }
+
+  isStopped(): boolean {
+    return this.stopped;
   }
 
   lastLog(): string {

@@ -37,6 +37,9 @@ export interface BrokerRunRecord {
   address: string;
   placement: string;
   config: Record<string, string | number | boolean>;
+  /** The tunings its config applies (libs/config TUNINGS with a broker, e.g. nats-max-payload), and the variants whose apps used it; absent: its defaults, for every variant. */
+  tunings?: string[];
+  variants?: string[];
 }
 
 /** What results read of a path's record (network/path/path.ts writes more). */

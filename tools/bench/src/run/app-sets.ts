@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import { AppStartError, KEEP_WARM_NODE_FLAGS, startApps, type Placement, type StartedApps, type StartOptions } from './apps';
 import { RESTARTS_PER_SET, type BenchOptions, appSetKey, lastVisitOfAppSet, type VariantRecord, DEFAULT_RUNTIME } from '../plan';
-import { HttpClientDriver, probeMachine, readCpu, describeFailure, runVisits, type BrokerMeters, type CallProfiler, type RunnerHooks } from '../measure';
+import { HttpClientDriver, probeMachine, readCpu, describeFailure, runVisits, type CallProfiler, type RunnerHooks } from '../measure';
 import { givenToken } from './control-token';
 import { type Failure, type Transport, type PathCounters, type Visit, type RawResult, type RunDocument, describePath, pathChanges, withoutKeyMaterial, type Pinning, type QuietWaits, type SetEvent } from '../model';
 import { QUIET_RULE, waitUntilQuiet } from './quiesce';
@@ -15,6 +15,7 @@ import { SERVICE_NAMES, serviceFqdn } from '../network/path';
 import { MICROSERVICE_TRANSPORT_NAMES } from '@bench/transports';
 import type { CpuProfiles } from './cpu-profiles';
 import { readHostTcpCounters } from '../network/stage';
+import { blameEndedBrokers, type RunBrokers } from './run-brokers';
 
 export function noQuietWaits(): QuietWaits {
   return { rule: QUIET_RULE, visits: 0, totalMs: 0, notQuiet: 0 };
@@ -37,10 +38,8 @@ export interface VariantContext {
   node?: NodeBinary;
   /** The run's certificates (--security tls / mtls); absent when every visit is plain. */
   certificates?: RunCertificates;
-  /** The URLs of the brokers the bench started across this network (REDIS_URL, …: run-brokers.ts); none without. */
-  brokerEnv?: Record<string, string>;
-  /** The broker each transport goes through, read around its timed calls (run-brokers.ts); none without. */
-  brokerMeters?: BrokerMeters;
+  /** The brokers the bench started across this network (run-brokers.ts: per variant its URLs, REDIS_URL, …, a broker a variant tunes an instance of its own; which ended; and the broker each transport goes through, read around its timed calls); none without. */
+  brokers?: Pick<RunBrokers, 'envFor' | 'endedFor' | 'meterOf'>;
   /** --cpu-profile: the run's profiles; each set's apps start with a profiler, started and stopped around each timed call. */
   cpuProfiles?: CpuProfiles;
 }
@@ -89,7 +88,7 @@ async function startSet(planned: Visit, slot: number, variant: VariantRecord, ct
     // server-b connects the run's Nest microservice transports (nest-tcp, …) beside gRPC; none in a run without them.
     const microservices = options.transports.filter((t) => MICROSERVICE_TRANSPORT_NAMES.includes(t));
     const profiling = ctx.cpuProfiles?.forNewSet();
-    apps = await startApps(ctx.workspaceRoot, logDir, pinning, variant, { slot, nodeFlags, placement: ctx.placement, nodeBinary: ctx.node?.path, security: securityFor(planned, ctx), microservices, brokerEnv: ctx.brokerEnv, profiling });
+    apps = await startApps(ctx.workspaceRoot, logDir, pinning, variant, { slot, nodeFlags, placement: ctx.placement, nodeBinary: ctx.node?.path, security: securityFor(planned, ctx), microservices, brokerEnv: ctx.brokers?.envFor(variant.id), profiling });
     if (variant.runtime === 'node') recordAppRuntimes(doc, planned.runtime, ctx.node, variant.id, apps.pids);
     ((doc.settings.startedApps ??= {})[variant.id] ??= []).push({
       network: planned.network,
@@ -279,7 +278,8 @@ export async function runVariant(visits: readonly Visit[], variant: VariantRecor
       let broken: Failure | null = null;
       const onVisitDone: RunnerHooks['onVisitDone'] = async (results, i, total, visited) => {
         broken = await inspect(live, results);
-        await ctx.hooks.onVisitDone(broken ? blame(results, broken) : results, i, total, visited);
+        const ended = ctx.brokers?.endedFor(variant.id) ?? new Map();
+        await ctx.hooks.onVisitDone(broken ? blame(results, broken) : blameEndedBrokers(results, ended), i, total, visited);
       };
       await runVisits([planned], live.driver, { ...ctx.hooks, beforeVisit, onVisitDone }, {
         signal: ctx.signal,
@@ -289,7 +289,7 @@ export async function runVariant(visits: readonly Visit[], variant: VariantRecor
         // The run's processes: the bench and everything below it (its apps, their children, the stage's helpers);
         // apps the bench did not start (--client-url) are not known to be the run's, so nothing is recorded.
         ...(live.apps ? { cpu: () => readCpu([process.pid]) } : {}),
-        brokers: ctx.brokerMeters,
+        ...(ctx.brokers ? { brokers: (transport: Transport) => ctx.brokers!.meterOf(transport, variant.id) } : {}),
         ...profilerOf(live, variant, ctx.cpuProfiles),
       });
       if (!broken && index === visits.length - 1) await clientPath.measure(live, 'after');

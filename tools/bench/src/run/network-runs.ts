@@ -65,15 +65,15 @@ export async function acrossNetwork(
   hooks: RunnerHooks,
   save: () => void,
   brokers: readonly BrokerKind[],
-  measure: (placement: Placement | undefined, brokers: Pick<RunBrokers, 'env' | 'meterOf'>) => Promise<void>,
+  measure: (placement: Placement | undefined, brokers: RunBrokers | undefined) => Promise<void>,
 ): Promise<void> {
   const record = networkRecord(path.network);
   (doc.provenance.networks ??= {})[path.name] = record;
   const withBrokers = async (stage: Stage | undefined, placement: Placement | undefined) => {
-    if (brokers.length === 0) return measure(placement, { env: {}, meterOf: () => undefined });
+    if (brokers.length === 0) return measure(placement, undefined);
     let started: RunBrokers;
     try {
-      started = await startRunBrokers(brokers, stage);
+      started = await startRunBrokers(brokers, stage, [...new Set(plan.map((p) => p.variant))]);
     } catch (error) {
       record.refused = `network ${path.name}: the brokers did not start: ${errorText(error)}`;
       save();

@@ -13,4 +13,10 @@ describe("Kafka's broker", () => {
     expect(properties).toContain('log.dirs=/tmp/run/data');
     expect(properties).toContain('offsets.topic.replication.factor=1');
   });
+
+  it("keeps the defaults untouched, and with kafka-max-message raises the record, replica fetch and request limits together", () => {
+    expect(serverProperties('127.0.0.1', 9092, 9093, '/d')).not.toMatch(/message\.max\.bytes|socket\.request\.max\.bytes/);
+    const tuned = serverProperties('127.0.0.1', 9092, 9093, '/d', ['kafka-max-message']);
+    for (const key of ['message.max.bytes', 'replica.fetch.max.bytes', 'socket.request.max.bytes']) expect(tuned).toContain(`${key}=${512 * 1024 * 1024}`);
+  });
 });

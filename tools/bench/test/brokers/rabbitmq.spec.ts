@@ -1,4 +1,4 @@
-import { parseMetrics, sumMetric } from '../../src/brokers/rabbitmq';
+import { parseMetrics, rabbitmqConfig, sumMetric } from '../../src/brokers/rabbitmq';
 
 const METRICS = `# TYPE rabbitmq_global_messages_received_total counter
 rabbitmq_global_messages_received_total{protocol="amqp091"} 4
@@ -18,5 +18,12 @@ describe("RabbitMQ's counters", () => {
 
   it('reads messages in and out, bytes and the version from the Prometheus endpoint', () => {
     expect(parseMetrics(METRICS)).toMatchObject({ version: '3.10.8', messagesIn: 4, messagesOut: 4, bytesIn: 700, bytesOut: 900 });
+  });
+});
+
+describe("RabbitMQ's config", () => {
+  it('keeps max_message_size at its default, and raises it to 512 MiB with rmq-max-message-size', () => {
+    expect(rabbitmqConfig('127.0.0.1', 5672, 15672, 15692)).not.toContain('max_message_size');
+    expect(rabbitmqConfig('127.0.0.1', 5672, 15672, 15692, ['rmq-max-message-size'])).toContain(`max_message_size = ${512 * 1024 * 1024}\n`);
   });
 });

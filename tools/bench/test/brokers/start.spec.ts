@@ -134,6 +134,38 @@ describeNeeding('real brokers, started as a run starts them', BROKER_KINDS.map(b
   });
 });
 
+/**
+ * What the running broker says its tuned setting is, read from the broker itself (RabbitMQ's, Kafka's and
+ * Mosquitto's are not readable without their own tools: their config files are checked in their specs, their
+ * effect by the ①-3 run in docs/brokers.md).
+ */
+const TUNED_SETTING: Partial<Record<BrokerKind, { tuning: string; read: (broker: Broker) => Promise<string>; expected: RegExp }>> = {
+  // The server's INFO line, which every client reads its max_payload from.
+  nats: { tuning: 'nats-max-payload', read: (b) => exchange(b.address.port, [{ send: '', until: /INFO \{.*\}/ }]), expected: /"max_payload":67108864/ },
+  redis: {
+    tuning: 'redis-pubsub-buffer',
+    read: async (b) => execFileSync('redis-cli', ['-h', b.address.host, '-p', String(b.address.port), 'CONFIG', 'GET', 'client-output-buffer-limit'], { encoding: 'utf8' }),
+    expected: /pubsub 0 0 0/,
+  },
+};
+
+describeNeeding('real brokers started with a tuning of their config', (['nats', 'redis'] as const).map(brokerMissing), () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'broker-tuned-spec-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it.each(Object.keys(TUNED_SETTING) as BrokerKind[])('%s runs with the tuned setting, says so in its config, and still carries a message', async (kind) => {
+    const { tuning, read, expected } = TUNED_SETTING[kind]!;
+    const [broker] = await startBrokers([kind], { dir, tunings: { [kind]: [tuning] } });
+    try {
+      expect(JSON.stringify(broker.config)).toContain(tuning);
+      expect(await read(broker)).toMatch(expected);
+      expect(await ROUND_TRIPS[kind](broker)).toContain('hello');
+    } finally {
+      await broker.stop();
+    }
+  });
+});
+
 describe('a missing broker', () => {
   it('fails at start with the install command', async () => {
     const definition = await import('../../src/brokers/registry');

@@ -1,9 +1,10 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BROKER_KINDS } from '@bench/config';
 import { brokerMissing } from '../../src/brokers';
+import { brokerInstances } from '../../src/run/run-brokers';
 import { describeNeeding } from '../needs';
 
 // bench:all as a user runs it with Nest's six transports: the brokers they go through started by the run
@@ -34,6 +35,23 @@ function brokerProcesses(): string[] {
   const out = spawnSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' }).stdout;
   return out.split('\n').filter((line) => /nbx-run-brokers-/.test(line));
 }
+
+describe('the broker instances a run starts', () => {
+  it('starts each broker once at its defaults for the blog, and once more for the variants that tune its config', () => {
+    const instances = brokerInstances(['nats', 'mosquitto'], ['blog', 'tuned', 'tuned-without-nats-max-payload', 'bare']);
+    expect(instances).toEqual([
+      { kind: 'nats', tunings: [], variants: ['blog', 'tuned-without-nats-max-payload', 'bare'] },
+      { kind: 'nats', tunings: ['nats-max-payload'], variants: ['tuned'] },
+      { kind: 'mosquitto', tunings: [], variants: ['blog', 'bare'] },
+      { kind: 'mosquitto', tunings: ['mqtt-no-delay'], variants: ['tuned', 'tuned-without-nats-max-payload'] },
+    ]);
+  });
+
+  it('starts only the tuned instance when no variant of the run keeps the defaults', () => {
+    expect(brokerInstances(['kafka'], ['tuned'])).toEqual([{ kind: 'kafka', tunings: ['kafka-max-message'], variants: ['tuned'] }]);
+    expect(brokerInstances(['redis'], [])).toEqual([{ kind: 'redis', tunings: [], variants: ['blog'] }]);
+  });
+});
 
 describeNeeding('bench:all through the brokers it starts', [...BROKER_KINDS.map(brokerMissing), fs.existsSync(MAIN) ? null : 'the built bench (npx nx run-many -t build)'], () => {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'nest-transports-run-'));
@@ -101,4 +119,56 @@ describeNeeding('bench:all through the brokers it starts', [...BROKER_KINDS.map(
     expect(brokerProcesses()).toEqual([]);
     expect(fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('nbx-run-brokers-'))).toEqual([]);
   });
+});
+
+/** Resolves with the first value `read` gives that is not null, polling every 200 ms, or rejects after `ms`. */
+async function until<T>(read: () => T | null, ms: number, what: string): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = read();
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error(`no ${what} within ${ms / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+// A broker killed in the middle of a run: the cells through it from then on fail, saying which broker
+// ended and how; the other transports' cells are still measured, and every export is written.
+describeNeeding('bench:all when a broker is killed mid-run', [brokerMissing('redis'), fs.existsSync(MAIN) ? null : 'the built bench (npx nx run-many -t build)'], () => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'nest-broker-killed-'));
+  afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
+
+  it('fails the cells through the killed broker with the reason, and loses nothing else', async () => {
+    const argv = [MAIN, '--transports', 'nest-tcp,nest-redis', '--profile', 'quick', '--cases', '①-1,②-1,①-2', '--runs', '3', '--out', out];
+    const child = spawn(process.execPath, argv, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const runDir = () => fs.readdirSync(out).filter((name) => /^\d{4}-/.test(name)).map((name) => path.join(out, name))[0] ?? null;
+    const results = () => {
+      const file = runDir() && path.join(runDir()!, 'results.json');
+      return file && fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { results: Cell[]; incomplete?: boolean }) : null;
+    };
+    // The run's redis-server, from the state file its start wrote (redis-server renames its own command line).
+    await until(() => (results()?.results.length ? true : null), 120_000, 'first visit');
+    const stateDir = path.join(os.tmpdir(), 'nbx-brokers');
+    const redisPid = await until(() => {
+      const file = fs.readdirSync(stateDir).find((name) => name.startsWith(`${child.pid}-redis-`));
+      return file ? (JSON.parse(fs.readFileSync(path.join(stateDir, file), 'utf8')) as { processes: { pid: number }[] }).processes[0].pid : null;
+    }, 10_000, 'redis state file');
+    process.kill(redisPid, 'SIGKILL');
+    const code = await exited;
+    const doc = results()!;
+    expect({ code, incomplete: doc.incomplete ?? false }).toEqual({ code: 1, incomplete: false });
+    expect(doc.results.filter((c) => c.case === '①-1').map((c) => [c.transport, c.ok])).toEqual([['nest-tcp', true], ['nest-redis', true]]);
+    const later = doc.results.filter((c) => c.case !== '①-1');
+    for (const cell of later.filter((c) => c.transport === 'nest-tcp')) expect({ case: cell.case, ok: cell.ok, error: cell.error }).toEqual({ case: cell.case, ok: true, error: null });
+    for (const cell of later.filter((c) => c.transport === 'nest-redis')) {
+      expect({ case: cell.case, ok: cell.ok }).toEqual({ case: cell.case, ok: false });
+      expect(cell.error).toContain('the broker ended during the run (redis killed by SIGKILL)');
+    }
+    expect(fs.readdirSync(runDir()!)).toEqual(expect.arrayContaining(['results.json', 'results.md', 'results.csv', 'report.html']));
+    expect(stderr).not.toMatch(/Unhandled|TypeError/);
+    expect(brokerProcesses()).toEqual([]);
+  }, 300_000);
 });

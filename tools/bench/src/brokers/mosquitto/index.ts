@@ -20,8 +20,10 @@ const TOPICS = {
   uptime: '$SYS/broker/uptime',
 } as const;
 
-export function mosquittoConfig(host: string, port: number): string {
-  return [`listener ${port} ${host}`, 'allow_anonymous true', 'persistence false', `sys_interval ${SYS_INTERVAL_S}`, 'log_dest stderr', 'log_type error', 'log_type warning', ''].join('\n');
+export function mosquittoConfig(host: string, port: number, tunings: readonly string[] = []): string {
+  // mqtt-no-delay: Nagle off on the broker's side of every connection (set_tcp_nodelay, default false).
+  const noDelay = tunings.includes('mqtt-no-delay') ? ['set_tcp_nodelay true'] : [];
+  return [`listener ${port} ${host}`, 'allow_anonymous true', 'persistence false', `sys_interval ${SYS_INTERVAL_S}`, ...noDelay, 'log_dest stderr', 'log_type error', 'log_type warning', ''].join('\n');
 }
 
 /** mosquitto_sub -v lines (`topic value`) into the figures. */
@@ -36,7 +38,7 @@ export const mosquittoBroker: BrokerDefinition = {
   async launch(context: LaunchContext): Promise<Launch> {
     const port = await context.port();
     const file = path.join(context.dir, 'mosquitto.conf');
-    fs.writeFileSync(file, mosquittoConfig(context.host, port));
+    fs.writeFileSync(file, mosquittoConfig(context.host, port, context.tunings));
     // Each reading is delivered its topics' messages, which $SYS counts as sent: subtracted.
     let ownDeliveries = 0;
     const sys = async () => {
@@ -53,7 +55,7 @@ export const mosquittoBroker: BrokerDefinition = {
       // MQTT 3.1.1 CONNECT (clean session, empty client id, keepalive 60), answered by CONNACK accepted.
       probe: { send: Buffer.from('100c00044d5154540402003c0000', 'hex'), reply: /^\x20\x02\x00\x00/ },
       readyWithinMs: 10_000,
-      config: { persistence: false, allowAnonymous: true, sysIntervalS: SYS_INTERVAL_S, messageSizeLimit: '0: the protocol\'s 256 MB (default)', maxInflightMessages: '20 (default)' },
+      config: { persistence: false, allowAnonymous: true, sysIntervalS: SYS_INTERVAL_S, messageSizeLimit: '0: the protocol\'s 256 MB (default)', maxInflightMessages: '20 (default)', setTcpNodelay: context.tunings.includes('mqtt-no-delay') ? 'true (mqtt-no-delay)' : 'false (default)' },
       version: async () => (await sys()).values.version?.replace(/^mosquitto version /, '') ?? 'unknown',
       counters: async (): Promise<BrokerCounters> => {
         const { values, deliveredBefore } = await sys();

@@ -3,6 +3,7 @@
 // endpoint (rabbitmq_prometheus): messages received and delivered (real time), bytes on its live connections.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { BROKER_MESSAGE_LIMIT_BYTES } from '@bench/config';
 import { countersOf, type BrokerCounters, type BrokerDefinition, type Launch, type LaunchContext } from '../contract';
 import { debianInstallation } from '../debian';
 import { RABBITMQ } from './record';
@@ -11,8 +12,10 @@ const SERVER = '/usr/lib/rabbitmq/bin/rabbitmq-server';
 /** How often connections publish their byte counts (the default is 5000 ms): the bytes lag by at most this. */
 export const STATISTICS_INTERVAL_MS = 1000;
 
-export function rabbitmqConfig(host: string, port: number, managementPort: number, prometheusPort: number): string {
+export function rabbitmqConfig(host: string, port: number, managementPort: number, prometheusPort: number, tunings: readonly string[] = []): string {
   return [
+    // rmq-max-message-size: 512 MiB, the most RabbitMQ accepts (default 128 MiB).
+    ...(tunings.includes('rmq-max-message-size') ? [`max_message_size = ${BROKER_MESSAGE_LIMIT_BYTES}`] : []),
     `listeners.tcp.1 = ${host}:${port}`,
     // The default guest user may then connect from the client's and servers' namespaces, not only loopback.
     'loopback_users = none',
@@ -53,7 +56,7 @@ export const rabbitmqBroker: BrokerDefinition = {
   async launch(context: LaunchContext): Promise<Launch> {
     const [port, managementPort, prometheusPort, epmdPort, distPort] = [await context.port(), await context.port(), await context.port(), await context.port(), await context.port()];
     const at = (name: string) => path.join(context.dir, name);
-    fs.writeFileSync(at('rabbitmq.conf'), rabbitmqConfig(context.host, port, managementPort, prometheusPort));
+    fs.writeFileSync(at('rabbitmq.conf'), rabbitmqConfig(context.host, port, managementPort, prometheusPort, context.tunings));
     fs.writeFileSync(at('enabled_plugins'), '[rabbitmq_management,rabbitmq_prometheus].\n');
     const env: NodeJS.ProcessEnv = {
       // The Erlang cookie is made in $HOME: the instance's folder, removed at stop.
@@ -81,7 +84,7 @@ export const rabbitmqBroker: BrokerDefinition = {
       // AMQP 0-9-1's protocol header, answered by a Connection.Start method frame (type 1, channel 0, class 10, method 10).
       probe: { send: Buffer.from('AMQP\x00\x00\x09\x01', 'latin1'), reply: /^\x01\x00\x00[\s\S]{4}\x00\x0a\x00\x0a/ },
       readyWithinMs: 60_000,
-      config: { plugins: 'rabbitmq_management, rabbitmq_prometheus', managementPort, prometheusPort, loopbackUsers: 'none (guest may connect from the namespaces)', collectStatisticsIntervalMs: STATISTICS_INTERVAL_MS, frameMax: '131072 (default)', maxMessageSize: '128 MB (default)' },
+      config: { plugins: 'rabbitmq_management, rabbitmq_prometheus', managementPort, prometheusPort, loopbackUsers: 'none (guest may connect from the namespaces)', collectStatisticsIntervalMs: STATISTICS_INTERVAL_MS, frameMax: '131072 (default)', maxMessageSize: context.tunings.includes('rmq-max-message-size') ? `${BROKER_MESSAGE_LIMIT_BYTES} (rmq-max-message-size)` : '128 MB (default)' },
       version: async () => (await metrics()).version,
       counters: async () => countersOf(await metrics()),
     };

@@ -8,8 +8,10 @@ import { REDIS } from './record';
 
 const BINARY = '/usr/bin/redis-server';
 
-export function redisConfig(host: string, port: number, dir: string): string {
-  return [`bind ${host}`, `port ${port}`, `dir ${dir}`, 'save ""', 'appendonly no', 'daemonize no', 'protected-mode no', 'logfile ""', ''].join('\n');
+export function redisConfig(host: string, port: number, dir: string, tunings: readonly string[] = []): string {
+  // redis-pubsub-buffer: no output buffer limit for Pub/Sub subscribers (the default, 32mb 8mb 60, cuts a large reply's subscriber off).
+  const pubsub = tunings.includes('redis-pubsub-buffer') ? ['client-output-buffer-limit pubsub 0 0 0'] : [];
+  return [`bind ${host}`, `port ${port}`, `dir ${dir}`, 'save ""', 'appendonly no', 'daemonize no', 'protected-mode no', 'logfile ""', ...pubsub, ''].join('\n');
 }
 
 /** `INFO server` `stats` `commandstats`' figures, less what the bench's own earlier readings added. */
@@ -31,7 +33,7 @@ export const redisBroker: BrokerDefinition = {
   async launch(context: LaunchContext): Promise<Launch> {
     const port = await context.port();
     const file = path.join(context.dir, 'redis.conf');
-    fs.writeFileSync(file, redisConfig(context.host, port, context.dir));
+    fs.writeFileSync(file, redisConfig(context.host, port, context.dir, context.tunings));
     const args = ['INFO', 'server', 'stats', 'commandstats'];
     // A reading's command is in its own totals, its reply in the next reading's: both subtracted, so a cell's figures are its traffic's.
     const own = { in: 0, out: 0 };
@@ -50,7 +52,7 @@ export const redisBroker: BrokerDefinition = {
       url: `redis://${context.host}:${port}`,
       probe: { send: Buffer.from('PING\r\n'), reply: /^\+PONG\r\n/ },
       readyWithinMs: 10_000,
-      config: { persistence: 'none (save "", appendonly no)', protectedMode: false, maxmemory: 'unlimited (default)', proto_max_bulk_len: '512 MB (default)' },
+      config: { persistence: 'none (save "", appendonly no)', protectedMode: false, maxmemory: 'unlimited (default)', proto_max_bulk_len: '512 MB (default)', clientOutputBufferLimitPubsub: context.tunings.includes('redis-pubsub-buffer') ? '0 0 0 (redis-pubsub-buffer)' : '32mb 8mb 60 (default)' },
       version: async () => (await info()).version,
       counters: async (): Promise<BrokerCounters> => {
         const reading = await info();
