@@ -26,6 +26,8 @@ export function brokersCannotRun(transports: readonly string[]): string | null {
 /** The brokers started for one network: the apps' environment naming them, their record, and their stop. */
 export interface RunBrokers {
   env: Record<string, string>;
+  /** The running brokers (their counters() and sample()). */
+  brokers: readonly Broker[];
   records: Record<string, BrokerRunRecord>;
   stop(): Promise<void>;
 }
@@ -47,9 +49,10 @@ export async function startRunBrokers(kinds: readonly BrokerKind[], stage: Stage
   const placement = place ? `own namespace ${place.namespace} (${place.host})` : 'loopback, beside the apps';
   return {
     env: Object.fromEntries(brokers.map((b) => [BROKER_URL_ENV[b.kind], b.url])),
+    brokers,
     records: Object.fromEntries(brokers.map((b) => [b.kind, { version: b.version, address: `${b.address.host}:${b.address.port}`, placement, config: b.config }])),
     stop: async () => {
-      for (const broker of brokers.reverse()) await broker.stop();
+      for (const broker of [...brokers].reverse()) await broker.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
