@@ -67,7 +67,7 @@ class NestCallers {
     let caller = this.callers.get(key);
     if (!caller) {
       const made = microserviceCaller(target, loadSettings({ ...process.env, ...this.nestEnv }), rows, this.timeoutS * 1000);
-      caller = made.call().then(() => made);
+      caller = made.connect().then(() => made);
       this.callers.set(key, caller);
     }
     return caller;

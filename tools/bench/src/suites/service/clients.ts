@@ -50,8 +50,7 @@ export function makeCaller(o: CallerOptions, security: SecuritySettings): Caller
 function nestCaller(o: CallerOptions): Caller {
   const settings = loadSettings({ ...process.env, NEST_TCP_URL: `${o.host}:${o.port}` });
   const caller = microserviceCaller(o.transport as Parameters<typeof microserviceCaller>[0], settings, o.rows, o.deadlineMs);
-  const call = () => caller.call().then(() => undefined);
-  return { call, close: () => void caller.close(), connect: call };
+  return { call: () => caller.call().then(() => undefined), close: () => void caller.close(), connect: () => caller.connect() };
 }
 
 /** GET over http://, or https:// with the security's TLS (HTTP/1.1 offered by ALPN). */
