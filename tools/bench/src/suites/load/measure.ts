@@ -62,8 +62,18 @@ class NestCallers {
     private readonly timeoutS: number,
   ) {}
 
-  get(target: NestLoadTarget, rows: number): Promise<Caller> {
+  /**
+   * The caller of `target` for `rows`; the transport's caller for other rows is closed first: one client
+   * per transport at a time, as a second Kafka client in the same group would take the replies' partitions.
+   */
+  async get(target: NestLoadTarget, rows: number): Promise<Caller> {
     const key = `${target}/${rows}`;
+    for (const [other, old] of this.callers) {
+      if (other.startsWith(`${target}/`) && other !== key) {
+        this.callers.delete(other);
+        await old.then((c) => c.close(), () => undefined);
+      }
+    }
     let caller = this.callers.get(key);
     if (!caller) {
       const made = microserviceCaller(target, loadSettings({ ...process.env, ...this.nestEnv }), rows, this.timeoutS * 1000);
