@@ -8,6 +8,8 @@ export { completenessOf, describeIncomplete } from './completeness';
 export { disturbedVisitsOf, visitsOfRun, type VisitOfRun } from './disturbance';
 export { INITIAL_RTO_MS, MODE_GAP_IQRS, MODE_GAP_OF_CENTRE, MODE_MIN_CALLS, MODE_MIN_SHARE, cellModes, detectModes, mechanismText, type CellModes, type ModeGroup, type Modes } from './modes';
 export { TIE_WITHIN, decisionMap, type DecisionMap, type MapCell } from './decision-map';
+export { REPEAT_WITHIN, phaseMoveText, ratiosAgree, repeatability, type PhaseMove, type RepeatabilityRow, type SeriesPoint, type SeriesRun } from './repeatability';
 export { pathCostRows, pathCostTotal, type PathCostRow } from './path-cost';
 export { failedCellText, pathCounterRows, tcpCounterRows, type PathCounterRow, type TcpCounterRow } from './path-counter-rows';
 export { TRANSPORT_LABELS, verdict, type Verdict, type VerdictRow } from './verdict';
+export { brokerHopsOf, brokerRow, brokerTables, type BrokerHops, type BrokerRow, type BrokerTable } from './broker-rows';

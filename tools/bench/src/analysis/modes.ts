@@ -89,12 +89,21 @@ function synMechanism(groups: readonly ModeGroup[], tcp: Partial<TcpCounters> | 
 }
 
 /**
- * One mode whose every call paid: each took the initial RTO or longer, and the SYN retransmissions are at
- * least one per call (run 2026-11-28T21-44-58Z's ②-3 JSON: 3 calls of ≈ 1.2 s, 696 of them).
+ * One mode whose calls (most or all of them) paid: at least half took the initial RTO or longer, the
+ * SYN retransmissions are at least one per such call, and those calls sit about one RTO above the rest
+ * (half of it to twice it), or, when none is faster, below two RTOs (they waited one timeout, not two).
+ * Too few fast calls to make a group of their own (run 2026-11-29T00-04-41Z's ②-3 JSON: 1 call of 318 ms,
+ * 16 of ≈ 1.2 s, 3,346 SYN retransmissions) still leave the rest explained.
  */
-function everyCallPaid(only: ModeGroup, tcp: Partial<TcpCounters> | null | undefined, cell: Pick<Cell, 'variant' | 'transport'>): CellModes['mechanism'] {
-  if (!tcp || tcp.synRetrans === undefined || tcp.synRetrans < only.calls || only.lowMs < INITIAL_RTO_MS) return null;
-  return { kind: 'syn-retransmission', slowCalls: only.calls, synRetrans: tcp.synRetrans, listenOverflows: tcp.listenOverflows ?? 0, backlog: backlogOf(cell), extraMsPerCall: INITIAL_RTO_MS };
+function mostCallsPaid(samplesMs: readonly number[], tcp: Partial<TcpCounters> | null | undefined, cell: Pick<Cell, 'variant' | 'transport'>): CellModes['mechanism'] {
+  const slow = samplesMs.filter((s) => s >= INITIAL_RTO_MS);
+  const fast = samplesMs.filter((s) => s < INITIAL_RTO_MS);
+  if (!tcp || tcp.synRetrans === undefined || slow.length * 2 < samplesMs.length || tcp.synRetrans < slow.length) return null;
+  const apart = fast.length > 0 ? median(slow) - median(fast) : null;
+  const inStep = apart === null ? median(slow) < 2 * INITIAL_RTO_MS : apart >= INITIAL_RTO_MS / 2 && apart <= 2 * INITIAL_RTO_MS;
+  if (!inStep) return null;
+  const extraMsPerCall = ((apart ?? INITIAL_RTO_MS) * slow.length) / samplesMs.length;
+  return { kind: 'syn-retransmission', slowCalls: slow.length, synRetrans: tcp.synRetrans, listenOverflows: tcp.listenOverflows ?? 0, backlog: backlogOf(cell), extraMsPerCall };
 }
 
 /** The mechanism in words: "10 of 23 calls paid a 1-s SYN retransmission: the accept queue (backlog 511) overflowed 1,781 times". */
@@ -111,7 +120,7 @@ export function cellModes(cell: Pick<Cell, 'ok' | 'samplesMs' | 'variant' | 'tra
   const modes = detectModes(cell.samplesMs);
   const calls = cell.samplesMs.length;
   if (modes.groups.length === 1) {
-    const mechanism = everyCallPaid(modes.groups[0], cell.pathCounters?.tcp, cell);
+    const mechanism = mostCallsPaid(cell.samplesMs, cell.pathCounters?.tcp, cell);
     return { ...modes, mechanism, note: mechanism ? `one mode; ${mechanismText(mechanism, calls)}` : 'one mode' };
   }
   const mechanism = synMechanism(modes.groups, cell.pathCounters?.tcp, cell, calls);

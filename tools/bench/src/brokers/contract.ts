@@ -3,6 +3,7 @@
 // stopped for a run (its launch). start.ts turns a launch into a running Broker.
 
 import type { BrokerKind } from '@bench/config';
+import type { BrokerCounters } from '../model';
 
 // The brokers the bench starts are the ones the transports name (libs/config's BROKER_KINDS).
 export { BROKER_KINDS, type BrokerKind } from '@bench/config';
@@ -34,25 +35,17 @@ export interface Installation {
   where: string;
 }
 
-/**
- * The broker's own counters, cumulative since it started (take differences around a cell with
- * countersBetween). null: the broker does not count it (`notes` says so). Each counts every client of
- * the broker, the bench's readings included where `notes` says they add to it.
- */
-export interface BrokerCounters {
-  messagesIn: number | null;
-  messagesOut: number | null;
-  bytesIn: number | null;
-  bytesOut: number | null;
-  /** Where each figure was read (`/varz in_msgs`, `INFO commandstats cmdstat_publish`, …) and what it leaves out. */
-  source: string;
-}
+// The counters' shape is the results document's (a cell's broker figures hold a difference of two readings).
+export { countersBetween, type BrokerCounters } from '../model';
 
 /** The broker process's own cost, as the apps' samples: CPU cumulative, peak RSS per window. */
 export interface BrokerSample {
   pid: number;
+  /** User and system CPU as the kernel's clock ticks count them (10 ms steps). */
   cpuUserMs: number;
   cpuSystemMs: number;
+  /** Its threads' run time (user + system) to the nanosecond, in ms (proc.ts' runTimeMs): what a cell's figures are read from. */
+  cpuMs: number;
   rssBytes: number;
   /** The peak resident memory since the last sample(true) (the kernel's VmHWM, reset by it), or since start. */
   peakRssBytes: number;
@@ -124,18 +117,6 @@ export interface BrokerDefinition {
   /** Where it is installed, or null when it is not (or not the pinned version). */
   installation(): Installation | null;
   launch(context: LaunchContext): Promise<Launch>;
-}
-
-/** What a cell's traffic did at the broker: `after` − `before` (null stays null). */
-export function countersBetween(before: BrokerCounters, after: BrokerCounters): BrokerCounters {
-  const minus = (a: number | null, b: number | null) => (a === null || b === null ? null : a - b);
-  return {
-    messagesIn: minus(after.messagesIn, before.messagesIn),
-    messagesOut: minus(after.messagesOut, before.messagesOut),
-    bytesIn: minus(after.bytesIn, before.bytesIn),
-    bytesOut: minus(after.bytesOut, before.bytesOut),
-    source: after.source,
-  };
 }
 
 /** Only the counters of a reading that holds more (a version, …). */

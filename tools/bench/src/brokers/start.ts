@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { freePort } from '@bench/config';
-import { errorText } from '../cli';
+import { errorText, whenProcessEnds } from '../cli';
 import type { Broker, BrokerDefinition, BrokerKind, Launch, LaunchContext } from './contract';
 import { killInstance, newStateFile, ownerRef, sweepLeftovers, waitGone, writeState, type ProcessRef } from './leftovers';
 import { descendantNamed, sampleProcess, startTicksOf } from './proc';
@@ -95,12 +95,7 @@ class Instance {
   private readonly stateFile: string;
   private stderr = '';
   private stopped = false;
-  private readonly signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  private readonly onExit = () => this.now();
-  private readonly onSignal = (signal: NodeJS.Signals) => {
-    this.now();
-    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-  };
+  private readonly unhook: () => void;
 
   constructor(
     private readonly kind: string,
@@ -108,8 +103,7 @@ class Instance {
   ) {
     this.stateFile = newStateFile(kind);
     this.save();
-    process.once('exit', this.onExit);
-    this.signals.forEach((signal) => process.once(signal, this.onSignal));
+    this.unhook = whenProcessEnds(() => this.now());
   }
 
   /** Starts a process as its own group's leader (a start script's children go with it). */
@@ -152,8 +146,7 @@ class Instance {
   now(): void {
     if (this.stopped) return;
     this.stopped = true;
-    process.off('exit', this.onExit);
-    this.signals.forEach((signal) => process.off(signal, this.onSignal));
+    this.unhook();
     killInstance(this.refs, 'SIGKILL');
     waitGone(this.refs, 3000);
     fs.rmSync(this.dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 // cli/: the one frame every tool enters through: the argument parser (option tables as data, help
-// generated from them), runTool (parse, run, exit code) and errorText. Imports no other room; every
+// generated from them), runTool (parse, run, exit code), errorText and whenProcessEnds. Imports no other room; every
 // room may import it.
 export {
   parseCommandLine,
@@ -19,3 +19,4 @@ export {
 } from './command-line';
 export { runTool, toolExitCode, type ToolMain, type ToolOptions } from './run-tool';
 export { errorText } from './error-text';
+export { whenProcessEnds } from './process-end';

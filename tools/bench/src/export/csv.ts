@@ -1,5 +1,6 @@
-import { type Cell, type TcpCounters, networkOf, runtimeOf, securityOf } from '../model';
+import { type Cell, type NetworkRecord, type TcpCounters, networkOf, runtimeOf, securityOf } from '../model';
 import { cellModes, disturbedVisitsOf } from '../analysis';
+import { BROKER_CSV_COLUMNS, brokerCsvColumns } from './brokers';
 
 const COLUMNS = [
   'row_type',
@@ -61,6 +62,8 @@ const COLUMNS = [
   'visits_disturbed',
   'outside_cpu_share_max',
   'steal_share_max',
+  // The broker a transport goes through, and the CPU per 1,000 calls with it (export/brokers.ts).
+  ...BROKER_CSV_COLUMNS,
   'blog_ms',
   'ok',
   'error',
@@ -113,9 +116,10 @@ function cell(value: string | number | boolean | null | undefined): string {
 
 /**
  * results.csv: one `sample` row per timed sample and one `summary` row per case × transport, in one
- * file with a `row_type` column, so a spreadsheet or pandas can filter either.
+ * file with a `row_type` column, so a spreadsheet or pandas can filter either. `networks` (provenance.networks)
+ * gives the broker hops' RTTs.
  */
-export function renderCsv(results: readonly Cell[]): string {
+export function renderCsv(results: readonly Cell[], networks?: Record<string, NetworkRecord>): string {
   const rows: Row[] = [];
   for (const r of results) {
     const key = { network: networkOf(r), node: runtimeOf(r), security: securityOf(r), variant: r.variant, case: r.case, transport: r.transport, rows: r.rows, requests: r.requests };
@@ -156,6 +160,7 @@ export function renderCsv(results: readonly Cell[]): string {
       ...tcpColumns(r),
       ...modeColumns(r),
       ...disturbanceColumns(r),
+      ...brokerCsvColumns(r, networks),
       blog_ms: r.blogMs,
       ok: r.ok,
       error: r.error,

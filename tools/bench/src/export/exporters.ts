@@ -20,7 +20,7 @@ export const JSON_EXPORTER: Exporter<unknown> = { file: 'results.json', render: 
 export const RUN_EXPORTERS: readonly Exporter<RunDocument>[] = [
   JSON_EXPORTER,
   { file: 'results.md', render: renderMarkdown },
-  { file: 'results.csv', render: (doc) => renderCsv(doc.results) },
+  { file: 'results.csv', render: (doc) => renderCsv(doc.results, doc.provenance.networks) },
   { file: 'report.html', render: renderReport },
 ];
 

@@ -12,4 +12,5 @@ export { renderPercentileChart } from './html/percentile-chart';
 export { renderValue } from './html/provenance';
 export { el, line, rect } from './html/svg';
 export { renderMarkdown, renderTable } from './markdown';
+export { renderRepeatability, seriesFactor, seriesRange } from './repeatability';
 export { renderRunEnd, type RunEnd, type RunEndPlace } from './terminal';

@@ -8,6 +8,7 @@ import { renderAblationSection } from './ablation';
 import { renderTlsSection } from './tls-handshakes';
 import { renderPathCostSection, renderPathCountersSection } from './path-cost';
 import { describeDisturbedVisits, renderCellCountersSection } from './cell-counters';
+import { renderBrokersSection } from './brokers';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
 export const TABLE_HEADER = [
@@ -164,6 +165,7 @@ export function renderMarkdown(doc: RunDocument): string {
     ...renderAblationSection(doc.results),
     ...renderPathCostSection(doc.results),
     ...renderPathCountersSection(doc.results),
+    ...renderBrokersSection(doc.results, doc.provenance.networks),
     ...renderCellCountersSection(doc.results),
     ...renderTlsSection(doc.results),
     '## How the run was made',

@@ -4,6 +4,7 @@ import { type RunDocument } from '../model';
 import { withoutAblations } from '../analysis';
 import { renderVerdictSection } from './markdown';
 import { describeDisturbedVisits, modeNotes } from './cell-counters';
+import { brokerTerminalLines } from './brokers';
 
 export interface RunEnd {
   stdout: string;
@@ -24,8 +25,11 @@ export function renderRunEnd(doc: RunDocument, { folder, files, failures }: RunE
   const failed = doc.results.filter((r) => !r.ok).length;
   const disturbed = describeDisturbedVisits(doc.results);
   const modes = modeNotes(doc.results);
+  const brokers = brokerTerminalLines(doc.results, doc.provenance.networks);
   return {
-    stdout: `\n${renderVerdictSection(withoutAblations(doc.results)).join('\n')}\n${modes.length ? `Modes, and what the kernel's TCP counters explain:\n${modes.map((n) => `- ${n}`).join('\n')}\n\n` : ''}Every cell with its CI and the blog's figure: ${folder}/results.md\n\n`,
+    stdout:
+      `\n${renderVerdictSection(withoutAblations(doc.results)).join('\n')}\n${modes.length ? `Modes, and what the kernel's TCP counters explain:\n${modes.map((n) => `- ${n}`).join('\n')}\n\n` : ''}` +
+      `${brokers.length ? `The brokers, counted by themselves over the timed calls:\n${brokers.map((n) => `- ${n}`).join('\n')}\n\n` : ''}Every cell with its CI and the blog's figure: ${folder}/results.md\n\n`,
     stderr:
       `${failures ? failures + '\n' : ''}${disturbed ? `bench: ${disturbed}\n` : ''}bench: ${doc.results.length - failed} ok, ${failed} failed${doc.incomplete ? ', run incomplete' : ''}; ` +
       `results in ${folder}/ (${files})\n`,

@@ -8,3 +8,4 @@ export { probeMachine } from './machine-probe';
 export { readCpu } from './disturbance';
 export { Progress, SET_START_MS, STAGE_BUILD_MS, duration, expectedCostMs } from './progress';
 export { runVisits, type RunnerHooks } from './runner';
+export { BrokerStretch, type BrokerMeter, type BrokerMeters } from './broker-meter';

@@ -44,10 +44,19 @@ export function duration(msValue: number | null): string {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
+/** "; via nats 2.0 in / 2.0 out messages per call, 95 ms broker CPU per 1,000 calls": the broker's part of a visit. */
+function describeBroker(broker: RawResult['broker']): string {
+  if (broker === undefined) return '';
+  if (broker === null || broker.calls === 0) return '; broker not read';
+  const per = (x: number | null | undefined) => (x === null || x === undefined ? '?' : (x / broker.calls).toFixed(1));
+  const cpu = (1000 * broker.cpuMs) / broker.calls;
+  return `; via ${broker.kind} ${per(broker.counters?.messagesIn)} in / ${per(broker.counters?.messagesOut)} out messages per call, ${Math.round(cpu)} ms broker CPU per 1,000 calls`;
+}
+
 function describeResult(result: RawResult): string {
   if (result.error !== null || result.measurement === null) return `${result.transport} FAILED: ${result.error}`;
   const summary = summarize(result.measurement.samplesMs);
-  return `${result.transport} median ${ms(summary?.median)} ms (cold ${ms(result.measurement.coldMs)} ms)`;
+  return `${result.transport} median ${ms(summary?.median)} ms (cold ${ms(result.measurement.coldMs)} ms${describeBroker(result.broker)})`;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { MachineProbe } from './machine-probe';
 import { sharesBetween, type CpuReading } from './disturbance';
 import { addPathCounters, NO_PATH_COUNTERS, pathCountersBetween, type VisitDisturbance, type Failure, type Measurement, type PathCost, type PathCounters, type Visit, type RawResult, type Transport } from '../model';
 import { addPathCost, combineMeasurements, pathCostBetween } from './visits';
+import { BrokerStretch, type BrokerMeters } from './broker-meter';
 
 export { MAX_TIMED_WARMUP_CALLS };
 
@@ -26,6 +27,11 @@ export interface RunOptions {
   pathCounters?: () => Promise<PathCounters>;
   /** Reads the machine's CPU and the run's own (disturbance.ts) at a visit's start and end: what else used the machine meanwhile. */
   cpu?: () => CpuReading | null;
+  /**
+   * The broker each transport goes through (none for a direct one): its counters read before a visit's
+   * first timed call and after its last, its CPU around each timed call of its transport (broker-meter.ts).
+   */
+  brokers?: BrokerMeters;
 }
 
 /**
@@ -93,7 +99,7 @@ export async function runVisits(plan: readonly Visit[], driver: ClientDriver, ho
     const bound = AbortSignal.timeout(boundMs);
     if (hooks.beforeVisit) await hooks.beforeVisit(planned);
     if (signal?.aborted) break;
-    const results = await new VisitRun(planned, driver, meters, hooks, { signal, bound, boundMs, probe: options.probe, cpu: options.cpu }).run();
+    const results = await new VisitRun(planned, driver, meters, hooks, { signal, bound, boundMs, probe: options.probe, cpu: options.cpu, brokers: options.brokers }).run();
     if (results === null) break;
     all.push(...results);
     await hooks.onVisitDone(results, index, plan.length, planned);
@@ -144,14 +150,17 @@ class VisitRun {
   private readonly accs: Accumulator[];
   /** The counters' last reading: each call's (or warm-up's) share is the difference from it. */
   private countersReading: PathCounters | null = null;
+  /** The brokers the visit's transports go through, over its timed calls. */
+  private readonly brokers: BrokerStretch;
 
   constructor(
     private readonly planned: Visit,
     private readonly driver: ClientDriver,
     private readonly meters: Meters,
     private readonly hooks: RunnerHooks,
-    private readonly limits: { signal?: AbortSignal; bound: AbortSignal; boundMs: number; probe?: MachineProbe; cpu?: () => CpuReading | null },
+    private readonly limits: { signal?: AbortSignal; bound: AbortSignal; boundMs: number; probe?: MachineProbe; cpu?: () => CpuReading | null; brokers?: BrokerMeters },
   ) {
+    this.brokers = new BrokerStretch(planned.transports, limits.brokers);
     this.visitSignal = limits.signal ? AbortSignal.any([limits.signal, limits.bound]) : limits.bound;
     const { record, deadlineMs } = planned;
     this.call = { rows: record.rows, requests: record.requests, deadlineMs, ...(record.payload ? { payload: record.payload } : {}) };
@@ -240,6 +249,7 @@ class VisitRun {
     // One reading before the first timed call (the counters': the last warm-up's), then one after
     // each, failed or not: each call's share is the difference from the reading before it (nothing
     // else crosses the stage between calls).
+    await this.brokers.begin();
     let pathReading = await this.meters.readPath();
     for (let repetition = 1; repetition <= planned.runs && !this.limits.signal?.aborted && !spent(repetition); repetition++) {
       made = repetition;
@@ -264,6 +274,7 @@ class VisitRun {
       }
       this.hooks.onRepetition?.(planned, repetition);
     }
+    await this.brokers.end();
     return made;
   }
 
@@ -272,7 +283,7 @@ class VisitRun {
     if (this.planned.settleMs > 0) await sleep(this.planned.settleMs);
     try {
       if (this.limits.bound.aborted) throw new Error('bound');
-      return await this.driver.runCase({ ...this.call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, this.visitSignal);
+      return await this.brokers.around(acc.transport, () => this.driver.runCase({ ...this.call, transport: acc.transport, warmup: 0, runs: 1, cold: false }, this.visitSignal));
     } catch (cause) {
       if (!this.limits.signal?.aborted) acc.failure = this.failureOf(cause, `repetition ${repetition}: `);
       return null;
@@ -305,6 +316,7 @@ class VisitRun {
       ...(this.meters.path ? { delayer: ok ? acc.delayer : null } : {}),
       // A failed cell keeps every count up to its failure: its cold call and warm-up, and its timed calls.
       ...(this.meters.counters ? { pathCounters: ok ? acc.counters : acc.warmCounters && acc.counters ? addPathCounters(acc.warmCounters, acc.counters) : null } : {}),
+      ...(this.brokers.has(acc.transport) ? { broker: this.brokers.costOf(acc.transport) } : {}),
     };
   }
 }

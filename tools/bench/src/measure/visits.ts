@@ -1,5 +1,5 @@
 // A case run in several visits comes back as one raw result per visit and transport; a cell is their sum.
-import { addPathCounters, type MachineProbeReading, type Measurement, type PathCost, type Phases, type ProcessCost, type RawResult } from '../model';
+import { addBrokerCost, addPathCounters, type MachineProbeReading, type Measurement, type PathCost, type Phases, type ProcessCost, type RawResult } from '../model';
 
 const roundUs = (ms: number) => Math.round(ms * 1000) / 1000;
 
@@ -106,6 +106,8 @@ export function mergeVisits(sofar: RawResult, more: RawResult, visitsSoFar: numb
     // Unknown once a visit's are (a failed reading); otherwise the visits' counts add up.
     ...(sofar.pathCounters === undefined && more.pathCounters === undefined ? {} : { pathCounters: sofar.pathCounters && more.pathCounters ? addPathCounters(sofar.pathCounters, more.pathCounters) : null }),
     ...(sofar.disturbance === undefined && more.disturbance === undefined ? {} : { disturbance: [...(sofar.disturbance ?? []), ...(more.disturbance ?? [])] }),
+    // The broker's part of each visit adds up as the apps' CPU does; unknown once a visit's is.
+    ...(sofar.broker === undefined && more.broker === undefined ? {} : { broker: addBrokerCost(sofar.broker ?? null, more.broker ?? null) }),
   };
 }
 

@@ -9,6 +9,8 @@ export interface CalibrationRecord {
   verdict?: string;
   reasons?: string[];
   achieved: { tcpConnectRttMs: { median: number }; pingRttMs: { median: number } | null; throughput: { steadyMbit: number } };
+  /** With a broker namespace: each broker hop's TCP connect RTT (network/stage's brokerHops; absent without one). */
+  brokerHops?: { clientToBrokerMs: { median: number }; serverToBrokerMs: { median: number } };
 }
 
 /** One network a run measured across (provenance.networks[name]): its profile, what its stage achieved, what it cost. */

@@ -3,6 +3,7 @@ import type { Failure } from './failure';
 export type { Failure } from './failure';
 import type { PathCounters } from './path-counters';
 import type { VisitDisturbance } from './disturbance';
+import type { BrokerCost } from './broker-cost';
 import type { ProcessCost } from '@bench/config';
 import type { CallSamples, Phases } from '@bench/harness';
 import { TRANSPORT_NAMES, type Http2Windows, type TransportName } from '@bench/transports';
@@ -165,6 +166,8 @@ export interface RawResult extends CellKey {
   pathCounters?: PathCounters | null;
   /** What else used the machine during each visit it pools (measure/disturbance.ts; one for a visit's own result); null where /proc could not be read; absent in runs before issue #43. */
   disturbance?: (VisitDisturbance | null)[];
+  /** A transport through a broker (nest-redis, …): the broker's CPU, peak memory and own counters over the timed calls (model/broker-cost.ts); null where it could not be read; absent for a direct transport and in runs before it. */
+  broker?: BrokerCost | null;
 }
 
 /**
@@ -260,6 +263,8 @@ export interface Cell extends CellKey {
   pathCounters?: PathCounters | null;
   /** Each visit's disturbance, in visit order (null: not readable); absent in runs before issue #43. */
   disturbance?: (VisitDisturbance | null)[];
+  /** As RawResult's: the broker's part over the timed calls, every visit's summed (absent for a direct transport). */
+  broker?: BrokerCost | null;
 }
 
 /** results.json's schema: 3 keys every cell by its runtime too (version 2 documents are still read). */

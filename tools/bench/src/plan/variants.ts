@@ -46,7 +46,7 @@ const GO_BUILD = ['bash', 'tools/go-reference/build.sh'];
 export const VARIANTS: readonly VariantRecord[] = Object.freeze([
   {
     id: 'blog',
-    description: "the blog's configuration: Nest 11 + Express, @nestjs/axios on Node's default agent, Nest gRPC with proto-loader",
+    description: "the blog's configuration: Nest + Express (the project's Nest, 12 since issue #42), @nestjs/axios on Node's default agent, Nest gRPC with proto-loader",
     mains: NEST_MAINS,
     runtime: 'node',
     env: nestVariantEnv('blog'),

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import { AppStartError, KEEP_WARM_NODE_FLAGS, startApps, type Placement, type StartedApps, type StartOptions } from './apps';
 import { RESTARTS_PER_SET, type BenchOptions, appSetKey, lastVisitOfAppSet, type VariantRecord, DEFAULT_RUNTIME } from '../plan';
-import { HttpClientDriver, probeMachine, readCpu, describeFailure, runVisits, type RunnerHooks } from '../measure';
+import { HttpClientDriver, probeMachine, readCpu, describeFailure, runVisits, type BrokerMeters, type RunnerHooks } from '../measure';
 import { givenToken } from './control-token';
 import { type Failure, type PathCounters, type Visit, type RawResult, type RunDocument, describePath, pathChanges, withoutKeyMaterial, type Pinning, type QuietWaits, type SetEvent } from '../model';
 import { QUIET_RULE, waitUntilQuiet } from './quiesce';
@@ -38,6 +38,8 @@ export interface VariantContext {
   certificates?: RunCertificates;
   /** The URLs of the brokers the bench started across this network (REDIS_URL, …: run-brokers.ts); none without. */
   brokerEnv?: Record<string, string>;
+  /** The broker each transport goes through, read around its timed calls (run-brokers.ts); none without. */
+  brokerMeters?: BrokerMeters;
 }
 
 /** Records what every app of a just-started set runs on, under provenance.runtimes[runtime].apps[variant]. */
@@ -270,6 +272,7 @@ export async function runVariant(visits: readonly Visit[], variant: VariantRecor
         // The run's processes: the bench and everything below it (its apps, their children, the stage's helpers);
         // apps the bench did not start (--client-url) are not known to be the run's, so nothing is recorded.
         ...(live.apps ? { cpu: () => readCpu([process.pid]) } : {}),
+        brokers: ctx.brokerMeters,
       });
       if (!broken && index === visits.length - 1) await clientPath.measure(live, 'after');
       if (broken) await retire(state, key, broken, (last.get(key) ?? -1) > index);

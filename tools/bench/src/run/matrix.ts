@@ -12,7 +12,7 @@ import { describeDuration, prepareVariant, WORKSPACE_ROOT } from './matrix-prepa
 import { describeSettings } from './matrix-settings';
 import type { Experiment, ExperimentFolder, ExperimentOptions, FolderRun, Slice } from './experiment';
 import { planVisits, type BenchOptions } from '../plan';
-import { failureSummary, CellPool, Progress, describeEstimate, type RunnerHooks, type RunEstimate } from '../measure';
+import { failureSummary, CellPool, Progress, describeEstimate, type BrokerMeters, type RunnerHooks, type RunEstimate } from '../measure';
 import { exportedFiles, renderRunEnd, RUN_EXPORTERS } from '../export';
 import { SCHEMA_VERSION, type Visit, type RunDocument, collectProvenance, toCell, pointLatestAt, shownRunFolder, type Pinning } from '../model';
 import { cellLabel, plannedCells } from '../model';
@@ -77,16 +77,18 @@ function openMatrix(options: BenchOptions, argv: readonly string[], run: FolderR
   // The brokers the network's sets of apps reach (run-brokers.ts): set for each network by acrossNetwork.
   const brokers = options.clientUrl ? [] : brokersToStart(options.transports);
   let brokerEnv: Record<string, string> = {};
+  let brokerMeters: BrokerMeters | undefined;
   return {
     doc,
     across: (network, inner) => {
-      return acrossNetwork(network, remaining().filter((p) => p.network === network.name), doc, hooks.runner, run.save, brokers, (placement, env) => {
-        brokerEnv = env;
+      return acrossNetwork(network, remaining().filter((p) => p.network === network.name), doc, hooks.runner, run.save, brokers, (placement, started) => {
+        brokerEnv = started.env;
+        brokerMeters = started.meterOf;
         return inner(placement);
       });
     },
     measure: async (slice) => {
-      const context: VariantContext = { workspaceRoot: WORKSPACE_ROOT, options, doc, runDir: run.runDir, pinning: doc.provenance.pinning!, signal: run.signal, hooks: hooks.runner, save: run.save, placement: slice.placement, node: slice.node, certificates, brokerEnv };
+      const context: VariantContext = { workspaceRoot: WORKSPACE_ROOT, options, doc, runDir: run.runDir, pinning: doc.provenance.pinning!, signal: run.signal, hooks: hooks.runner, save: run.save, placement: slice.placement, node: slice.node, certificates, brokerEnv, brokerMeters };
       await measureVariants(options, plan, skipped, slice, context);
     },
     close: () => {

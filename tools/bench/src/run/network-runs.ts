@@ -65,12 +65,12 @@ export async function acrossNetwork(
   hooks: RunnerHooks,
   save: () => void,
   brokers: readonly BrokerKind[],
-  measure: (placement: Placement | undefined, brokerEnv: Record<string, string>) => Promise<void>,
+  measure: (placement: Placement | undefined, brokers: Pick<RunBrokers, 'env' | 'meterOf'>) => Promise<void>,
 ): Promise<void> {
   const record = networkRecord(path.network);
   (doc.provenance.networks ??= {})[path.name] = record;
   const withBrokers = async (stage: Stage | undefined, placement: Placement | undefined) => {
-    if (brokers.length === 0) return measure(placement, {});
+    if (brokers.length === 0) return measure(placement, { env: {}, meterOf: () => undefined });
     let started: RunBrokers;
     try {
       started = await startRunBrokers(brokers, stage);
@@ -82,7 +82,7 @@ export async function acrossNetwork(
     record.brokers = started.records;
     save();
     try {
-      await measure(placement, started.env);
+      await measure(placement, started);
     } finally {
       await started.stop();
     }

@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { BROKER_URL_ENV, type BrokerKind } from '@bench/config';
 import { brokersOf, type TransportName } from '@bench/transports';
 import { brokerMissing, startBrokers, type Broker } from '../brokers';
-import type { BrokerRunRecord } from '../model';
+import type { BrokerRunRecord, Transport } from '../model';
+import type { BrokerMeter } from '../measure';
 import type { Stage } from '../network/stage';
 
 /** The brokers a run's transports need that the bench starts: those whose URL the environment does not give. */
@@ -29,6 +30,8 @@ export interface RunBrokers {
   /** The running brokers (their counters() and sample()). */
   brokers: readonly Broker[];
   records: Record<string, BrokerRunRecord>;
+  /** The broker a transport goes through, as the runner reads it around the cell's timed calls (none for a direct transport). */
+  meterOf(transport: Transport): BrokerMeter | undefined;
   stop(): Promise<void>;
 }
 
@@ -51,6 +54,10 @@ export async function startRunBrokers(kinds: readonly BrokerKind[], stage: Stage
     env: Object.fromEntries(brokers.map((b) => [BROKER_URL_ENV[b.kind], b.url])),
     brokers,
     records: Object.fromEntries(brokers.map((b) => [b.kind, { version: b.version, address: `${b.address.host}:${b.address.port}`, placement, config: b.config }])),
+    meterOf: (transport) => {
+      const [kind] = brokersOf([transport]);
+      return brokers.find((b) => b.kind === kind);
+    },
     stop: async () => {
       for (const broker of [...brokers].reverse()) await broker.stop();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -122,6 +122,8 @@ describeNeeding('real brokers, started as a run starts them', BROKER_KINDS.map(b
       expectMoved(kind, await countersAfter(broker, before, (d) => (d.messagesIn ?? 0) >= 1 && (d.messagesOut === null || d.messagesOut >= 1)));
       const sample = broker.sample(true);
       expect(sample.cpuUserMs + sample.cpuSystemMs).toBeGreaterThanOrEqual(0);
+      // Its threads' run time to the nanosecond: starting it cost some.
+      expect(sample.cpuMs).toBeGreaterThan(0);
       expect(sample.rssBytes).toBeGreaterThan(0);
       expect(sample.peakRssBytes).toBeGreaterThanOrEqual(sample.rssBytes);
     } finally {

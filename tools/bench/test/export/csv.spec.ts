@@ -1,4 +1,5 @@
 import { renderCsv } from '../../src/export/csv';
+import { BROKER_CSV_COLUMNS } from '../../src/export/brokers';
 import type { Cell } from '../../src/model/model';
 import { handMadeCell } from '../hand-made-cell';
 
@@ -11,7 +12,9 @@ describe('renderCsv', () => {
   it('has a header, one row per sample and one summary row per cell', () => {
     expect(lines[0].split(',').slice(0, 11)).toEqual(['row_type', 'network', 'node', 'security', 'variant', 'case', 'transport', 'rows', 'requests', 'sample_index', 'sample_order']);
     // A result from before --security is plain.
-    expect(lines.filter((l) => l.startsWith('sample,'))).toEqual(['sample,loopback,24,plain,blog,①-2,json,10000,1,0,0,40' + ','.repeat(50), 'sample,loopback,24,plain,blog,①-2,json,10000,1,1,2,50' + ','.repeat(50), 'sample,loopback,24,plain,blog,①-2,json,10000,1,2,4,60' + ','.repeat(50)]);
+    // A sample row leaves every summary column empty (50, and the brokers' columns).
+    const empty = ','.repeat(50 + BROKER_CSV_COLUMNS.length);
+    expect(lines.filter((l) => l.startsWith('sample,'))).toEqual(['sample,loopback,24,plain,blog,①-2,json,10000,1,0,0,40' + empty, 'sample,loopback,24,plain,blog,①-2,json,10000,1,1,2,50' + empty, 'sample,loopback,24,plain,blog,①-2,json,10000,1,2,4,60' + empty]);
     expect(lines.filter((l) => l.startsWith('summary,'))).toHaveLength(2);
   });
 

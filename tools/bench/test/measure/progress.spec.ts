@@ -41,4 +41,14 @@ describe('a finished visit’s line', () => {
     expect(lineOf([{ visit: 1, fork: 0, startedAt: 'now', wallMs: 1000, outsideShare: 0.02, stealShare: 0 }])).not.toContain('DISTURBED');
     expect(lineOf(undefined)).not.toContain('DISTURBED');
   });
+
+  it("names the broker's part of a brokered transport: messages per call and its CPU per 1,000 calls", () => {
+    const written: string[] = [];
+    const stream = { isTTY: false, write: (text: string) => written.push(text) } as unknown as NodeJS.WriteStream;
+    const visit = plannedVisit('①-1', { transports: ['nest-nats'] });
+    const broker = { kind: 'nats', calls: 4, cpuMs: 0.4, peakRssBytes: 1, counters: { messagesIn: 8, messagesOut: 8, bytesIn: 1, bytesOut: 1, source: 'varz' } };
+    const result = { transport: 'nest-nats', error: null, measurement: { samplesMs: [2, 2, 3, 2], coldMs: 5 }, runs: 4, broker } as unknown as RawResult;
+    new Progress([visit], null, stream).visitDone(visit, [result], 0, 1);
+    expect(written.join('')).toContain('nest-nats median 2.000 ms (cold 5.000 ms; via nats 2.0 in / 2.0 out messages per call, 100 ms broker CPU per 1,000 calls)');
+  });
 });

@@ -18,6 +18,15 @@ interface Cell {
   case: string;
   ok: boolean;
   error: string | null;
+  samplesMs: number[];
+  broker?: { kind: string; calls: number; cpuMs: number; counters: { messagesIn: number | null; messagesOut: number | null; bytesIn: number | null } | null } | null;
+}
+
+/** results.csv's summary rows as objects (RFC 4180: a quoted field may hold commas and doubled quotes). */
+function csvSummaries(text: string): Record<string, string>[] {
+  const parse = (line: string) => [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)].slice(0, -1).map((m) => (m[1].startsWith('"') ? m[1].slice(1, -1).replace(/""/g, '"') : m[1]));
+  const [header, ...lines] = text.trim().split('\n').map(parse);
+  return lines.filter((fields) => fields[0] === 'summary').map((fields) => Object.fromEntries(header.map((name, i) => [name, fields[i]])));
 }
 
 /** Processes whose command line names a broker's folder of a run (their temp folders are named nbx-…). */
@@ -29,6 +38,7 @@ function brokerProcesses(): string[] {
 describeNeeding('bench:all through the brokers it starts', [...BROKER_KINDS.map(brokerMissing), fs.existsSync(MAIN) ? null : 'the built bench (npx nx run-many -t build)'], () => {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'nest-transports-run-'));
   let run: { status: number | null; stdout: string; stderr: string };
+  let csv: Record<string, string>[];
   let doc: { results: Cell[]; provenance: { networks: Record<string, { brokers?: Record<string, { version: string; placement: string }> }> } };
 
   beforeAll(() => {
@@ -36,6 +46,7 @@ describeNeeding('bench:all through the brokers it starts', [...BROKER_KINDS.map(
     run = spawnSync(process.execPath, argv, { cwd: ROOT, encoding: 'utf8', timeout: 240_000 });
     const [folder] = fs.readdirSync(out).filter((name) => /^\d{4}-/.test(name));
     doc = JSON.parse(fs.readFileSync(path.join(out, folder, 'results.json'), 'utf8'));
+    csv = csvSummaries(fs.readFileSync(path.join(out, folder, 'results.csv'), 'utf8'));
   }, 250_000);
 
   afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
@@ -50,6 +61,28 @@ describeNeeding('bench:all through the brokers it starts', [...BROKER_KINDS.map(
     const small = doc.results.filter((c) => c.case === '①-1');
     expect(small.map((c) => c.transport).sort()).toEqual([...NEST].sort());
     for (const cell of small) expect({ transport: cell.transport, ok: cell.ok }).toEqual({ transport: cell.transport, ok: true });
+  });
+
+  it("gives each brokered cell the broker's own counters, moved by its calls, and the broker's CPU, in results.json and results.csv", () => {
+    for (const cell of doc.results.filter((c) => c.case === '①-1')) {
+      const calls = cell.samplesMs.length;
+      if (cell.transport === 'nest-tcp') {
+        expect(cell.broker).toBeUndefined();
+        continue;
+      }
+      const broker = cell.broker;
+      // Every request crosses the broker at least once: its messages in are at least the timed calls.
+      expect({ transport: cell.transport, calls: broker?.calls, movedIn: (broker?.counters?.messagesIn ?? 0) >= calls, cpu: (broker?.cpuMs ?? 0) > 0 }).toEqual({ transport: cell.transport, calls, movedIn: true, cpu: true });
+      const row = csv.find((r) => r.case === '①-1' && r.transport === cell.transport)!;
+      expect({ transport: cell.transport, broker: row.broker, movedIn: Number(row.broker_messages_in) >= calls, cpu: Number(row.broker_cpu_ms) > 0, withBroker: Number(row.apps_and_broker_cpu_per_1000_calls_ms) > Number(row.apps_cpu_per_1000_calls_ms) }).toEqual({
+        transport: cell.transport,
+        broker: broker?.kind,
+        movedIn: true,
+        cpu: true,
+        withBroker: true,
+      });
+    }
+    expect(run.stdout).toMatch(/The brokers, counted by themselves over the timed calls:\n- loopback blog ①-1 nest-\w+ via \w+: /);
   });
 
   it('fails a reply over a broker default with the broker’s own reason, and only that cell', () => {

@@ -15,6 +15,7 @@ import { renderVerdictSection } from './verdict';
 import { renderAttributionSection } from './attribution';
 import { renderAblationSection } from './ablation';
 import { renderPathCostSection, renderPathCountersSection } from './path-cost';
+import { renderBrokersHtmlSection } from './brokers';
 import { renderCellCountersSection } from './cell-counters';
 import { describeDisturbedVisits } from '../cell-counters';
 import { renderTlsHtmlSection } from './tls-handshakes';
@@ -150,9 +151,10 @@ export function renderReport(doc: RunDocument): string {
   const pathCost = renderPathCostSection(doc.results);
   const pathCounters = renderPathCountersSection(doc.results);
   const cellCounters = renderCellCountersSection(doc.results);
+  const brokers = renderBrokersHtmlSection(doc.results, doc.provenance.networks);
   const tls = renderTlsHtmlSection(doc.results);
   const transports = TRANSPORTS.filter((t) => named.some((r) => r.transport === t));
-  const tables = [['verdict', 'Verdict'], ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(ablation ? [['ablation', 'Ablation']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : []), ...(pathCost ? [['path-cost', "The stage's CPU"]] : []), ...(pathCounters ? [['path-counters', 'The production path']] : []), ...(cellCounters ? [['cell-counters', 'Modes and TCP counters']] : []), ...(tls ? [['tls', 'TLS handshakes']] : [])];
+  const tables = [['verdict', 'Verdict'], ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(ablation ? [['ablation', 'Ablation']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : []), ...(pathCost ? [['path-cost', "The stage's CPU"]] : []), ...(pathCounters ? [['path-counters', 'The production path']] : []), ...(brokers ? [['brokers', 'Brokers']] : []), ...(cellCounters ? [['cell-counters', 'Modes and TCP counters']] : []), ...(tls ? [['tls', 'TLS handshakes']] : [])];
   const nav = el(
     'nav',
     {},
@@ -202,6 +204,7 @@ export function renderReport(doc: RunDocument): string {
       : '',
     pathCost,
     pathCounters,
+    brokers,
     cellCounters,
     tls,
     ...CHART_SECTIONS.map((s) => chartSection(s, views, transports)),

@@ -18,7 +18,7 @@ import { napiThreads, ReceiveThreads, receiveThreadCommands, type ReceiveThread 
 import { run } from './shell';
 import { readTcpCounters } from './tcp-counters';
 import { chooseCongestionControl, isStageNamespace, tcpSettingsFor, topologyFor, type StageHost, type TcpSettings, type Topology } from './topology';
-import { errorText } from '../../cli';
+import { errorText, whenProcessEnds } from '../../cli';
 import { rttMs, type TcpCounters } from '../../model';
 
 export interface StageOptions {
@@ -156,26 +156,19 @@ class StageTeardown {
   delayer: DelayerProcess | null = null;
   readonly bridges: Bridge[] = [];
   stopped = false;
-  private readonly signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  private readonly onExit = () => this.now();
-  private readonly onSignal = (signal: NodeJS.Signals) => {
-    this.now();
-    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-  };
+  private readonly unhook: () => void;
 
   constructor(
     private readonly t: Topology,
     private readonly last: () => void,
   ) {
-    process.once('exit', this.onExit);
-    this.signals.forEach((signal) => process.once(signal, this.onSignal));
+    this.unhook = whenProcessEnds(() => this.now());
   }
 
   now(): void {
     if (this.stopped) return;
     this.stopped = true;
-    process.off('exit', this.onExit);
-    this.signals.forEach((signal) => process.off(signal, this.onSignal));
+    this.unhook();
     const t = this.t;
     this.delayer?.kill();
     // Replicas' namespaces (../service/replicas.ts) are named after the run too: they come down with the stage.
