@@ -43,9 +43,18 @@ export interface MicroserviceSettings {
    * or a NATS subject without a queue group would otherwise serve every set's requests).
    */
   namespace: string;
+  /**
+   * The replicas of one service share their requests by the broker's own mechanism under this group
+   * (MICROSERVICE_GROUP: letters, digits, _ and -; empty: none): a NATS queue group, an MQTT shared
+   * subscription (`$share/<group>/<topic>`). RabbitMQ's servers already compete for one queue and Kafka's
+   * already form one consumer group; Redis pub/sub has no such mechanism (every subscriber gets every request).
+   */
+  group: string;
+  /** Partitions of the Kafka topics server-b creates (KAFKA_TOPIC_PARTITIONS; 0: the broker's num.partitions): a consumer group spreads over at most this many servers. */
+  kafkaPartitions: number;
 }
 
-export const MICROSERVICE_ENV = Object.freeze({ serve: 'SERVER_B_MICROSERVICES', tcpPort: 'SERVER_B_TCP_PORT', tcpUrl: 'NEST_TCP_URL', namespace: 'MICROSERVICE_NAMESPACE' });
+export const MICROSERVICE_ENV = Object.freeze({ serve: 'SERVER_B_MICROSERVICES', tcpPort: 'SERVER_B_TCP_PORT', tcpUrl: 'NEST_TCP_URL', namespace: 'MICROSERVICE_NAMESPACE', group: 'MICROSERVICE_GROUP', kafkaPartitions: 'KAFKA_TOPIC_PARTITIONS' });
 
 export const DEFAULT_MICROSERVICES: Readonly<MicroserviceSettings> = Object.freeze({
   serve: Object.freeze([]) as readonly string[],
@@ -53,6 +62,8 @@ export const DEFAULT_MICROSERVICES: Readonly<MicroserviceSettings> = Object.free
   tcpUrl: '127.0.0.1:3004',
   brokers: Object.freeze({ redis: null, nats: null, rabbitmq: null, mosquitto: null, kafka: null }),
   namespace: '',
+  group: '',
+  kafkaPartitions: 0,
 });
 
 /** The microservice settings from the environment; a malformed value is a ConfigError naming its variable. */
@@ -75,5 +86,9 @@ export function loadMicroservices(read: (variable: string) => string | undefined
   ) as Record<BrokerKind, string | null>;
   const namespace = read(MICROSERVICE_ENV.namespace) ?? '';
   if (!/^[A-Za-z0-9_-]{0,64}$/.test(namespace)) throw new ConfigError(`${MICROSERVICE_ENV.namespace} must be up to 64 letters, digits, _ or -, got ${JSON.stringify(namespace)}`);
-  return { serve: [...new Set(serve)], tcpPort: port(MICROSERVICE_ENV.tcpPort, DEFAULT_MICROSERVICES.tcpPort), tcpUrl, brokers, namespace };
+  const group = read(MICROSERVICE_ENV.group) ?? '';
+  if (!/^[A-Za-z0-9_-]{0,64}$/.test(group)) throw new ConfigError(`${MICROSERVICE_ENV.group} must be up to 64 letters, digits, _ or -, got ${JSON.stringify(group)}`);
+  const partitionsText = read(MICROSERVICE_ENV.kafkaPartitions) ?? '0';
+  if (!/^\d{1,4}$/.test(partitionsText) || Number(partitionsText) > 1000) throw new ConfigError(`${MICROSERVICE_ENV.kafkaPartitions} must be a whole number from 0 to 1000, got ${JSON.stringify(partitionsText)}`);
+  return { serve: [...new Set(serve)], tcpPort: port(MICROSERVICE_ENV.tcpPort, DEFAULT_MICROSERVICES.tcpPort), tcpUrl, brokers, namespace, group, kafkaPartitions: Number(partitionsText) };
 }

@@ -63,6 +63,8 @@ describe('loadSettings', () => {
       MQTT_URL: 'mqtt://127.0.0.1:1883',
       KAFKA_BROKERS: '127.0.0.1:9092,127.0.0.1:9094',
       MICROSERVICE_NAMESPACE: 'bench42-set0',
+      MICROSERVICE_GROUP: 'replicas',
+      KAFKA_TOPIC_PARTITIONS: '3',
     });
     expect(settings.microservices).toEqual({
       serve: ['nest-tcp', 'nest-redis'],
@@ -70,6 +72,8 @@ describe('loadSettings', () => {
       tcpUrl: 'server-b:4004',
       brokers: { redis: 'redis://127.0.0.1:6379', nats: 'nats://127.0.0.1:4222', rabbitmq: 'amqp://127.0.0.1:5672', mosquitto: 'mqtt://127.0.0.1:1883', kafka: '127.0.0.1:9092,127.0.0.1:9094' },
       namespace: 'bench42-set0',
+      group: 'replicas',
+      kafkaPartitions: 3,
     });
   });
 
@@ -79,6 +83,8 @@ describe('loadSettings', () => {
     [{ NEST_TCP_URL: 'tcp://server-b:4004' }, 'NEST_TCP_URL'],
     [{ KAFKA_BROKERS: 'kafka://127.0.0.1:9092' }, 'KAFKA_BROKERS'],
     [{ MICROSERVICE_NAMESPACE: 'a.b' }, 'MICROSERVICE_NAMESPACE'],
+    [{ MICROSERVICE_GROUP: 'a/b' }, 'MICROSERVICE_GROUP'],
+    [{ KAFKA_TOPIC_PARTITIONS: '-1' }, 'KAFKA_TOPIC_PARTITIONS'],
   ])('refuses %j naming %s', (env, variable) => {
     expect(() => loadSettings(env)).toThrow(new RegExp(variable));
   });

@@ -13,6 +13,7 @@ export {
   closeTransports,
   microserviceBindings,
   brokersOf,
+  microserviceCaller,
   type TransportName,
   type Transports,
 } from './registry';

@@ -3,7 +3,7 @@ import type { BrokerKind, Settings } from '@bench/config';
 import { CONNECT_GRPC } from './connect-grpc';
 import { CONNECT_JSON } from './connect-json';
 import { CONNECT_PROTO } from './connect-proto';
-import type { NestClientContext, RowTransport, TransportDefinition } from './contract';
+import type { Caller, NestClientContext, RowTransport, TransportDefinition } from './contract';
 import { GRPC_TRANSPORT } from './grpc';
 import { JSON_TRANSPORT } from './json';
 import { JSON_H2 } from './json-h2';
@@ -92,4 +92,50 @@ export function microserviceBindings(settings: Settings): { name: TransportName;
 export function brokersOf(transports: readonly TransportName[]): BrokerKind[] {
   const kinds = TRANSPORT_NAMES.filter((name) => transports.includes(name)).flatMap((name) => (definitionOf(name).broker ? [definitionOf(name).broker!] : []));
   return [...new Set(kinds)];
+}
+
+/** The Nest client's context for a transport made outside the client (a suite's caller): neither Nest's HTTP nor its gRPC client is there. */
+function callerContext(settings: Settings, name: TransportName): NestClientContext {
+  const absent = (what: string) => () => {
+    throw new Error(`${name}'s suite caller has no ${what}: a suite reads server-b's metrics itself`);
+  };
+  return { settings, http: { get: absent('HTTP client') } as unknown as NestClientContext['http'], grpc: { getService: absent('gRPC client'), getClientByServiceName: absent('gRPC client') } };
+}
+
+/** Calls `connect()` makes at most before it gives up. */
+const CONNECT_ATTEMPTS = 6;
+
+/**
+ * A suite's caller of a Nest microservice transport (nest-tcp, nest-redis, …): the Nest client's own
+ * transport, so ClientProxy.send() of the samples pattern with the same options, one request of `rows`
+ * rows per call, each reply checked to hold that many rows. Its shared connection is made on the first
+ * call; `connect()` makes calls until one is answered (at most CONNECT_ATTEMPTS, each with the deadline):
+ * a Kafka client first joins its consumer group (the broker's initial rebalance delay, 3 s by default),
+ * and servers that joined theirs together may still be rebalancing.
+ */
+export function microserviceCaller(name: TransportName, settings: Settings, rows: number, deadlineMs: number): Caller & { connect(): Promise<void> } {
+  if (definitionOf(name).server === undefined) throw new Error(`${name} is not a Nest microservice transport (${MICROSERVICE_TRANSPORT_NAMES.join(', ')})`);
+  const transport = definitionOf(name).nest(callerContext(settings, name));
+  const call = async () => {
+    const [reply] = await transport.shared().fetchAll(rows, 1, deadlineMs);
+    const samples = (reply as { samples?: unknown } | null)?.samples;
+    if (!Array.isArray(samples) || samples.length !== rows) throw new Error(`${name}: a reply of ${Array.isArray(samples) ? samples.length : 'no'} rows, ${rows} asked`);
+    transport.takeReplies(); // the meter's tally is not read here: kept from growing
+    return undefined;
+  };
+  return {
+    call,
+    connect: async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return void (await call());
+        } catch (error) {
+          if (attempt >= CONNECT_ATTEMPTS) throw new Error(`no reply to ${CONNECT_ATTEMPTS} first calls: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    },
+    close: async () => {
+      await transport.close?.();
+    },
+  };
 }

@@ -37,7 +37,7 @@ describeRoot('bench:service behind a Service (root)', () => {
       results = await measureService(
         stage,
         runDir,
-        { replicas: 2, millicores: 500, strategies: ['l4', 'dns-round-robin', 'max-connection-age', 'l7-proxy'].map(findStrategy), rates: [40], security: null },
+        { replicas: 2, millicores: 500, strategies: ['l4', 'dns-round-robin', 'max-connection-age', 'l7-proxy'].map(findStrategy), rates: [40], security: null, transports: ['http-json', 'grpc'] },
         { stepMs: 3000, warmupMs: 300, drainMs: 3000, deadlineMs: 5000, changeRate: 40, changePhaseMs: 2000 },
         () => undefined,
         () => undefined,

@@ -8,9 +8,18 @@ import { kafkaOptions } from './options';
  * KafkaJS's own reason instead of ending the process (common/broker-refusals.ts).
  */
 class RefusalReplyingServerKafka extends ServerKafka {
+  constructor(
+    options: ConstructorParameters<typeof ServerKafka>[0],
+    /** Partitions of the topics it creates (KAFKA_TOPIC_PARTITIONS); 0: the broker's default. */
+    private readonly partitions: number,
+  ) {
+    super(options);
+  }
+
   /**
-   * Creates the patterns' request and reply topics before consuming them (each with the broker's default
-   * partitions and replication): auto-creation answers the first consumer's and producer's metadata request
+   * Creates the patterns' request and reply topics before consuming them (each with KAFKA_TOPIC_PARTITIONS
+   * partitions, else the broker's default, and its default replication; a topic that exists is left as it
+   * is, so replicas starting together create it once): auto-creation answers the first consumer's and producer's metadata request
    * with UNKNOWN_TOPIC_OR_PARTITION, which ends Nest's listen, and the client's first subscribe too.
    */
   override async start(callback: () => void): Promise<void> {
@@ -18,7 +27,7 @@ class RefusalReplyingServerKafka extends ServerKafka {
     await admin.connect();
     try {
       const topics = [...this.getHandlers().keys()].flatMap((pattern) => [pattern, `${pattern}.reply`]);
-      await admin.createTopics({ topics: topics.map((topic) => ({ topic })), waitForLeaders: true });
+      await admin.createTopics({ topics: topics.map((topic) => ({ topic, ...(this.partitions > 0 ? { numPartitions: this.partitions } : {}) })), waitForLeaders: true });
     } finally {
       await admin.disconnect();
     }
@@ -34,5 +43,5 @@ class RefusalReplyingServerKafka extends ServerKafka {
 export function nestKafkaServer(settings: Settings): MicroserviceOptions {
   const kafka = kafkaOptions(settings, 'server');
   if (!kafka.ok) throw new Error(`nest-kafka: ${kafka.reason}`);
-  return { strategy: new RefusalReplyingServerKafka(kafka.options) };
+  return { strategy: new RefusalReplyingServerKafka(kafka.options, settings.microservices.kafkaPartitions) };
 }

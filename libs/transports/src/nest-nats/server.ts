@@ -13,9 +13,14 @@ class RefusalReplyingServerNats extends ServerNats {
   }
 }
 
-/** server-b's binding of nest-nats: Nest's NATS transport on the broker at NATS_URL, Nest's defaults. */
+/**
+ * server-b's binding of nest-nats: Nest's NATS transport on the broker at NATS_URL, Nest's defaults; with
+ * MICROSERVICE_GROUP, its subscriptions join that queue group, so the NATS server gives each request to one
+ * replica (without one, every replica subscribed receives every request and all answer).
+ */
 export function nestNatsServer(settings: Settings): MicroserviceOptions {
   const nats = natsOptions(settings);
   if (!nats.ok) throw new Error(`nest-nats: ${nats.reason}`);
-  return { strategy: new RefusalReplyingServerNats(nats.options) };
+  const group = settings.microservices.group;
+  return { strategy: new RefusalReplyingServerNats(group === '' ? nats.options : { ...nats.options, queue: group }) };
 }

@@ -212,7 +212,7 @@ async function startOnce(
   const setPath = placement?.path ? await placement.path.start(ports, slot) : null;
   const dial = setPath?.dial ?? { serverA: hosts.server, serverB: hosts.server };
   // Each set its own namespace of patterns and queues: sets up at once share a broker, never their calls.
-  const nest = { [MICROSERVICE_ENV.serve]: microservices.join(','), [MICROSERVICE_ENV.namespace]: `bench${process.pid}-set${slot}`, ...brokerEnv };
+  const nest = { [MICROSERVICE_ENV.serve]: microservices.join(','), [MICROSERVICE_ENV.namespace]: microserviceNamespace(slot), ...brokerEnv };
   const profiler = (name: AppName) => (profiling ? { [CPU_PROFILE_SOCKET_ENV]: profiling.sockets[name] } : {});
   const envFor = (name: AppName): NodeJS.ProcessEnv => appEnv(name, { ...env, ...variant.env, ...nest, ...profiler(name) }, hosts, dial, ports, security);
   for (const main of missingMains(variant, (file) => fs.existsSync(path.join(workspaceRoot, file)))) {
@@ -266,6 +266,11 @@ async function startOnce(
 }
 
 const sideOf = (name: AppName): 'client' | 'server' => (name === 'client' ? 'client' : 'server');
+
+/** The message patterns' (and RabbitMQ queue's) namespace of the set in `slot` (MICROSERVICE_NAMESPACE): sets up at once share a broker, never their calls. */
+export function microserviceNamespace(slot: number): string {
+  return `bench${process.pid}-set${slot}`;
+}
 
 /** One app's environment: where it and the others listen, how it dials them, its security, and (the client only) the control token. */
 function appEnv(name: AppName, base: NodeJS.ProcessEnv, hosts: { client: string; server: string }, dial: { serverA: string; serverB: string }, ports: AppPorts, security: StartOptions['security']): NodeJS.ProcessEnv {

@@ -3,7 +3,7 @@
 // network stage, driving measure/'s runner over them. Imports cli/, model/, export/, compare/, plan/,
 // measure/, network/, security/.
 export { runtimeOfProcess } from './app-runtimes';
-export { securityEnv, startApps, type StartOptions } from './apps';
+export { microserviceNamespace, securityEnv, startApps, type StartOptions } from './apps';
 export { serverIdentity } from './app-sets';
 export { deployedNetwork } from './deployed-network';
 export { checkNetworks } from './network-runs';
@@ -14,3 +14,4 @@ export { runExperiment, type Experiment, type ExperimentFolder, type ExperimentO
 export { withOneRuntime } from './experiment-runtimes';
 export { matrixAxes, matrixCannotRun, matrixExperiment } from './matrix';
 export { withClientVariant } from './matrix-prepare';
+export { brokersCannotRun, brokersToStart, startRunBrokers, type RunBrokers } from './run-brokers';

@@ -29,6 +29,10 @@ export interface RunBrokers {
   envFor(variant: string): Record<string, string>;
   /** The brokers a variant's apps reach that ended during the run (killed, crashed), each with how: `redis killed by SIGKILL`. */
   endedFor(variant: string): Map<BrokerKind, string>;
+  /** The URLs of the instances at their defaults: what a suite's servers reach (a suite tunes no broker). */
+  env: Record<string, string>;
+  /** The running instances (their counters() and sample()). */
+  brokers: readonly Broker[];
   records: Record<string, BrokerRunRecord>;
   /** The broker a transport goes through for a variant's apps (the instance that variant reached), as the runner reads it around the cell's timed calls (none for a direct transport). */
   meterOf(transport: Transport, variant: string): BrokerMeter | undefined;
@@ -99,6 +103,8 @@ export async function startRunBrokers(kinds: readonly BrokerKind[], stage: Stage
     envFor: (variant) => Object.fromEntries(reached(variant).map((broker) => [BROKER_URL_ENV[broker.kind], broker.url])),
     endedFor: (variant) => new Map(reached(variant).flatMap((broker) => (broker.exited() ? [[broker.kind, `${broker.kind} ${broker.exited()}`] as const] : []))),
     records: Object.fromEntries(started.map(({ wanted, broker: b }) => [instanceKey(wanted.kind, wanted.tunings), { version: b.version, address: `${b.address.host}:${b.address.port}`, placement, config: b.config, ...tuned(wanted) }])),
+    env: Object.fromEntries(started.filter(({ wanted }) => wanted.tunings.length === 0).map(({ broker }) => [BROKER_URL_ENV[broker.kind], broker.url])),
+    brokers: started.map(({ broker }) => broker),
     meterOf: (transport, variant) => {
       const [kind] = brokersOf([transport as TransportName]);
       return reached(variant).find((broker) => broker.kind === kind);

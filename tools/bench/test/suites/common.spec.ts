@@ -197,12 +197,20 @@ describe('suite rendering', () => {
   });
 
   it('marks load cells where the generator was the bottleneck', () => {
-    const cell = (target: 'http-json' | 'grpc', concurrency: number, requestsPerS: number, generatorBound: boolean): LoadCell => ({
+    const cell = (target: LoadCell['target'], concurrency: number, requestsPerS: number, generatorBound: boolean): LoadCell => ({
       target, rows: 1, concurrency, calls: 1, elapsedMs: 1, requestsPerS, errors: 0, timeouts: 0, errorKinds: {}, latency: hdr(1), serverCpuShare: 1, serverRssBytes: 1, generatorCpuShare: generatorBound ? 1 : 0.2, generatorBound,
     });
     const verdict = loadVerdict([cell('http-json', 1, 100, false), cell('http-json', 10, 300, false), cell('grpc', 1, 50, false), cell('grpc', 10, 80, true)]);
     expect(verdict).toContain('1 row(s): JSON peaks at 300 req/s (10 in flight), gRPC at 80 req/s (10 in flight)');
     expect(verdict).toContain('1 of 4 cells had the load generator at ≥ 90% of a core');
+  });
+
+  it("names each Nest transport's peak beside JSON's and gRPC's", () => {
+    const cell = (target: LoadCell['target'], concurrency: number, requestsPerS: number): LoadCell => ({
+      target, rows: 1, concurrency, calls: 1, elapsedMs: 1, requestsPerS, errors: 0, timeouts: 0, errorKinds: {}, latency: hdr(1), serverCpuShare: 1, serverRssBytes: 1, generatorCpuShare: 0.2, generatorBound: false,
+    });
+    const verdict = loadVerdict([cell('http-json', 10, 300), cell('grpc', 10, 80), cell('nest-nats', 1, 40), cell('nest-nats', 10, 90), cell('nest-kafka', 10, 5)]);
+    expect(verdict).toContain("1 row(s) through Nest's transports: nest-nats 90 req/s (10 in flight), nest-kafka 5 req/s (10 in flight)");
   });
 });
 

@@ -4,13 +4,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createCpuCgroup, cpuHierarchy, inCgroup, parseCpuLimit, parseCpuStat, readThrottling, sweepCgroups } from '../../src/network/stage/cgroups';
-import { BALANCING_STRATEGIES, SERVICE_TRANSPORTS, SERVICE_VIP, virtualIpRules } from '../../src/network/service/balancing';
+import { ALL_SERVICE_TRANSPORTS, BALANCING_STRATEGIES, BROKER_SHARING, BROKERED_TRANSPORTS, SERVICE_VIP, virtualIpRules } from '../../src/network/service/balancing';
+import { transportsCannotRun } from '../../src/suites/service/main';
 import { replicaCommands, replicaLanCommands } from '../../src/network/service/replicas';
 import { endpointsDocument, frontProxyConfig } from '../../src/network/service/front-proxy';
 import { topologyFor, tcpSettingsFor } from '../../src/network/stage/topology';
 import { runOpenLoop } from '../../src/suites/service/open-loop';
-import { saturation, type ServiceCell } from '../../src/suites/service/measure';
-import { renderServiceMarkdown, saturationPoints, sharesText } from '../../src/suites/service/render';
+import { saturation, type ServiceCell, type ServiceResults } from '../../src/suites/service/measure';
+import { renderServiceMarkdown, saturationPoints, sharesText, type ServiceDocument } from '../../src/suites/service/render';
 import { summarizeHistogram, latencyHistogram } from '../../src/suites/common/hdr';
 
 describe('CPU limits', () => {
@@ -92,11 +93,28 @@ describe('balancing strategies as data', () => {
     for (const s of BALANCING_STRATEGIES) {
       expect(Object.keys(s).sort()).toEqual(keys);
       for (const [transport, why] of Object.entries(s.notFor)) {
-        expect(SERVICE_TRANSPORTS).toContain(transport);
+        expect(ALL_SERVICE_TRANSPORTS).toContain(transport);
         expect(why).toMatch(/\w{10}/);
       }
     }
-    expect(BALANCING_STRATEGIES.map((s) => s.name)).toEqual(['l4', 'dns-round-robin', 'max-connection-age', 'l7-proxy']);
+    expect(BALANCING_STRATEGIES.map((s) => s.name)).toEqual(['l4', 'dns-round-robin', 'max-connection-age', 'l7-proxy', 'broker']);
+  });
+
+  it('puts each brokered transport behind the broker strategy only, and nest-tcp where gRPC goes', () => {
+    const applies = (transport: string) => BALANCING_STRATEGIES.filter((s) => !s.notFor[transport as keyof typeof s.notFor]).map((s) => s.name);
+    for (const transport of BROKERED_TRANSPORTS) expect(applies(transport)).toEqual(['broker']);
+    expect(applies('nest-tcp')).toEqual(['l4', 'dns-round-robin']);
+    expect(applies('grpc')).toEqual(['l4', 'dns-round-robin', 'max-connection-age', 'l7-proxy']);
+    // Every broker's mechanism is a record; only Redis pub/sub does not spread (it says so).
+    expect(Object.keys(BROKER_SHARING).sort()).toEqual([...BROKERED_TRANSPORTS].sort());
+    expect(BROKERED_TRANSPORTS.filter((t) => !BROKER_SHARING[t].spreads)).toEqual(['nest-redis']);
+  });
+
+  it('refuses combinations that cannot work, naming why', () => {
+    expect(transportsCannotRun(['http-json', 'grpc'], ['broker'], false)).toMatch(/no strategy applies to any transport.*broker × grpc: has no broker/);
+    expect(transportsCannotRun(['nest-nats'], ['l4', 'l7-proxy'], false)).toMatch(/l4 × nest-nats: goes through a broker/);
+    expect(transportsCannotRun(['nest-tcp'], ['l4'], true)).toMatch(/plaintext only/);
+    expect(transportsCannotRun(['http-json', 'grpc'], ['l4', 'broker'], false)).toBeNull();
   });
 
   it("l4 writes kube-proxy's rules: each of n endpoints with probability 1/(n − i), the last unconditional", () => {
@@ -170,6 +188,17 @@ describe('the open loop', () => {
   });
 });
 
+/** A quick run's document around `results`. */
+const quickDoc = (results: ServiceResults): ServiceDocument => ({
+  schemaVersion: 2,
+  suite: 'service',
+  incomplete: false,
+  provenance: {},
+  settings: { stepMs: 1000, warmupMs: 0, drainMs: 1000, deadlineMs: 1000, changeRate: 0, changePhaseMs: 1000, startedAt: 'now', preset: 'quick', cpuCount: 2, cores: '2 CPUs' },
+  plan: {},
+  results,
+});
+
 describe('saturation and the report', () => {
   const summary = (ms: number) => {
     const h = latencyHistogram();
@@ -206,14 +235,8 @@ describe('saturation and the report', () => {
     const cells = [cell('l4', 100, [100, 0, 0], 5), cell('l4', 200, [200, 0, 0], 9), cell('l4', 400, [300, 0, 0], 2000, 'p99 2000 ms'), cell('dns-round-robin', 100, [34, 33, 33], 6)];
     expect(sharesText(cells[0])).toBe('100% / 0% / 0%');
     expect(saturationPoints(cells)[0]).toMatchObject({ strategy: 'l4', sustained: { offeredPerS: 200, shares: '100% / 0% / 0%' }, saturatedAt: 400 });
-    const md = renderServiceMarkdown({
-      schemaVersion: 2,
-      suite: 'service',
-      incomplete: false,
-      provenance: {},
-      settings: { stepMs: 1000, warmupMs: 0, drainMs: 1000, deadlineMs: 1000, changeRate: 0, changePhaseMs: 1000, startedAt: 'now', preset: 'quick', cpuCount: 2, cores: '2 CPUs' },
-      plan: {},
-      results: {
+    const md = renderServiceMarkdown(
+      quickDoc({
         replicas: [],
         cells,
         changes: [],
@@ -223,8 +246,8 @@ describe('saturation and the report', () => {
         ],
         skipped: [{ strategy: 'l7-proxy', transport: 'all', why: 'Envoy is not installed' }],
         failures: [],
-      },
-    });
+      }),
+    );
     expect(md).toContain('| l4 | grpc | 200 |');
     // The DNS queries per step, and what each driver's first lookups cost (only drivers that asked).
     expect(md).toMatch(/\| dns-round-robin \| grpc \| 100 \|.*\| 7 \|/);
@@ -232,5 +255,26 @@ describe('saturation and the report', () => {
     expect(md).not.toContain('l4 × grpc 0');
     expect(md).toContain('34% / 33% / 33%');
     expect(md).toContain('not run: l7-proxy: Envoy is not installed');
+    expect(md).not.toContain('Replicas behind a broker');
+  });
+
+  it('reports how each broker shared the requests: replica requests per call, the broker\'s CPU', () => {
+    const spread = { ...cell('l4', 100, [34, 33, 33], 5), strategy: 'broker' as const, transport: 'nest-nats' as const, cpuMs: { driver: 10, replicas: 20, delayer: 5, receive: 1, proxy: null, broker: 7 } };
+    const everyone = { ...cell('l4', 100, [100, 100, 100], 5), strategy: 'broker' as const, transport: 'nest-redis' as const };
+    const md = renderServiceMarkdown(
+      quickDoc({
+        replicas: [],
+        cells: [spread, everyone],
+        changes: [],
+        driverStarts: [],
+        skipped: [],
+        failures: [],
+        sharing: (['nest-nats', 'nest-redis'] as const).map((transport) => ({ transport, broker: transport === 'nest-nats' ? 'nats' : 'redis', partitions: null, ...BROKER_SHARING[transport] })),
+      }),
+    );
+    expect(md).toContain('## Replicas behind a broker');
+    expect(md).toMatch(/\| nest-nats \| nats \| NATS queue group.*\| yes: each request to one replica \|.*\| 34 \/ 33 \/ 33 \| 1\.00 \|/);
+    expect(md).toMatch(/\| nest-redis \| redis \| Redis pub\/sub.*\| no: every replica gets every request \|.*\| 100 \/ 100 \/ 100 \| 3\.00 \|/);
+    expect(md).toMatch(/\| broker \| nest-nats \| 100 \|.*\| 1\.00 \| 34 \/ 33 \/ 33 \| 7 \|/);
   });
 });

@@ -10,19 +10,49 @@ import type { ServerIdentity } from '../../security';
 import { CLUSTER, DNS_ADDRESS, dnsmasqArgv, podResolvConf, serviceFqdn, startClusterDns, type DnsServer } from '../path';
 import { inNs, runStageCommand, type Stage, type Topology } from '../stage';
 
-/** The transports load is offered on behind a Service. */
-export type ServiceTransport = 'http-json' | 'grpc';
+/** The transports load is offered on behind a Service: the blog's two, and Nest's microservice transports. */
+export type ServiceTransport = 'http-json' | 'grpc' | 'nest-tcp' | BrokeredTransport;
+/** The Nest transports that go through a broker: the broker, not a Service, decides which replica gets a request. */
+export type BrokeredTransport = 'nest-redis' | 'nest-nats' | 'nest-rmq' | 'nest-mqtt' | 'nest-kafka';
+/** What bench:service offers load on unless told otherwise (--transports). */
 export const SERVICE_TRANSPORTS: readonly ServiceTransport[] = Object.freeze(['http-json', 'grpc']);
+export const BROKERED_TRANSPORTS: readonly BrokeredTransport[] = Object.freeze(['nest-redis', 'nest-nats', 'nest-rmq', 'nest-mqtt', 'nest-kafka']);
+/** Every transport bench:service can offer load on, in the registry's order. */
+export const ALL_SERVICE_TRANSPORTS: readonly ServiceTransport[] = Object.freeze(['http-json', 'grpc', 'nest-tcp', ...BROKERED_TRANSPORTS]);
 
-export type StrategyName = 'l4' | 'dns-round-robin' | 'max-connection-age' | 'l7-proxy';
+export const isBrokered = (transport: ServiceTransport): transport is BrokeredTransport => (BROKERED_TRANSPORTS as readonly string[]).includes(transport);
+
+/** How a broker shares one service's requests among the replicas subscribed to it: its own mechanism, as configured behind the `broker` strategy. */
+export interface BrokerSharing {
+  /** What the replicas subscribe with, in the broker's own words. */
+  mechanism: string;
+  /** true: each request goes to one replica; false: every replica receives (and answers) every request, the caller keeps the first reply. */
+  spreads: boolean;
+  /** How the replicas are configured for it (MICROSERVICE_GROUP, KAFKA_TOPIC_PARTITIONS: libs/config), or what Nest does by itself. */
+  configured: string;
+}
+
+/** The `broker` strategy's mechanism per brokered transport (the replicas' group is SERVICE_GROUP). */
+export const BROKER_SHARING: Readonly<Record<BrokeredTransport, BrokerSharing>> = Object.freeze({
+  'nest-redis': { mechanism: 'Redis pub/sub: every subscriber of a channel receives every message; Redis has no group for pub/sub', spreads: false, configured: "Nest's Redis transport as it is: every replica receives and answers every request, the caller keeps the first reply and drops the others" },
+  'nest-nats': { mechanism: 'NATS queue group: the server gives each request to one member of the group, at random', spreads: true, configured: "Nest's NATS server's `queue` option (MICROSERVICE_GROUP); Nest's default has none, and then every replica answers every request" },
+  'nest-rmq': { mechanism: "RabbitMQ competing consumers: one queue, each message to the next consumer (round robin; Nest's prefetch 0, no-ack)", spreads: true, configured: "none needed: every replica consumes the set's one queue (Nest's default)" },
+  'nest-mqtt': { mechanism: 'MQTT shared subscription: `$share/<group>/<topic>`, each message to one subscriber of the group', spreads: true, configured: "the request topic subscribed as `$share/<group>/…` (MICROSERVICE_GROUP; Nest's MQTT server matches such handlers); Nest's default subscribes plainly, and then every replica answers every request" },
+  'nest-kafka': { mechanism: "Kafka consumer group: the request topic's partitions split among the group's members; the producer spreads keyless messages over the partitions", spreads: true, configured: "Nest's one consumer group per service (its default), the topics created with as many partitions as replicas (KAFKA_TOPIC_PARTITIONS): at the broker's default of 1, one replica gets every request" },
+});
+
+/** The group the replicas share behind the `broker` strategy (MICROSERVICE_GROUP). */
+export const SERVICE_GROUP = 'replicas';
+
+export type StrategyName = 'l4' | 'dns-round-robin' | 'max-connection-age' | 'l7-proxy' | 'broker';
 
 export interface BalancingStrategy {
   name: StrategyName;
   description: string;
   /** What a Kubernetes user configures to get it. */
   kubernetes: string;
-  /** Where the client sends its calls: the Service's virtual IP, a name with every replica's address, or a proxy. */
-  address: 'virtual-ip' | 'dns-name' | 'proxy';
+  /** Where the client sends its calls: the Service's virtual IP, a name with every replica's address, a proxy, or the broker every replica subscribes to. */
+  address: 'virtual-ip' | 'dns-name' | 'proxy' | 'broker';
   /** grpc-js's load-balancing policy on the client's channel (service config). */
   grpcPolicy: 'pick_first' | 'round_robin';
   /** How the HTTP client spreads its keep-alive connections: all to one address, or each new one to the next address. */
@@ -33,6 +63,10 @@ export interface BalancingStrategy {
   notFor: Partial<Record<ServiceTransport, string>>;
 }
 
+/** A brokered transport reaches no Service: its calls go to the broker, which picks the replica. */
+const THROUGH_A_BROKER = 'goes through a broker, which distributes the calls itself (strategy broker)';
+const brokeredNotFor = (why: string) => Object.fromEntries(BROKERED_TRANSPORTS.map((t) => [t, why])) as Partial<Record<ServiceTransport, string>>;
+
 export const BALANCING_STRATEGIES: readonly BalancingStrategy[] = Object.freeze([
   {
     name: 'l4',
@@ -42,7 +76,7 @@ export const BALANCING_STRATEGIES: readonly BalancingStrategy[] = Object.freeze(
     grpcPolicy: 'pick_first',
     httpConnections: 'one-address',
     maxConnectionAgeMs: null,
-    notFor: {},
+    notFor: brokeredNotFor(THROUGH_A_BROKER),
   },
   {
     name: 'dns-round-robin',
@@ -52,7 +86,7 @@ export const BALANCING_STRATEGIES: readonly BalancingStrategy[] = Object.freeze(
     grpcPolicy: 'round_robin',
     httpConnections: 'round-robin',
     maxConnectionAgeMs: null,
-    notFor: {},
+    notFor: brokeredNotFor(THROUGH_A_BROKER),
   },
   {
     name: 'max-connection-age',
@@ -62,7 +96,7 @@ export const BALANCING_STRATEGIES: readonly BalancingStrategy[] = Object.freeze(
     grpcPolicy: 'pick_first',
     httpConnections: 'one-address',
     maxConnectionAgeMs: 1000,
-    notFor: {},
+    notFor: { ...brokeredNotFor(THROUGH_A_BROKER), 'nest-tcp': "Nest's TCP server has no maximum connection age" },
   },
   {
     name: 'l7-proxy',
@@ -72,7 +106,17 @@ export const BALANCING_STRATEGIES: readonly BalancingStrategy[] = Object.freeze(
     grpcPolicy: 'pick_first',
     httpConnections: 'one-address',
     maxConnectionAgeMs: null,
-    notFor: {},
+    notFor: { ...brokeredNotFor(THROUGH_A_BROKER), 'nest-tcp': "the front proxy routes HTTP requests and gRPC calls; Nest's TCP framing would need a connection-level proxy (not built)" },
+  },
+  {
+    name: 'broker',
+    description: 'no Service: every replica subscribes to one broker, which spreads the requests by its own mechanism (NATS queue group, RabbitMQ competing consumers, Kafka consumer group, MQTT shared subscription; Redis pub/sub gives every request to every replica)',
+    kubernetes: 'the broker reached as a Service of its own; the replicas a Deployment whose pods all subscribe (no Service in front of them)',
+    address: 'broker',
+    grpcPolicy: 'pick_first',
+    httpConnections: 'one-address',
+    maxConnectionAgeMs: null,
+    notFor: { 'http-json': 'has no broker: a connection straight to a replica', grpc: 'has no broker: a connection straight to a replica', 'nest-tcp': 'has no broker: Nest TCP opens a connection straight to a replica, as gRPC does' },
   },
 ] satisfies BalancingStrategy[]);
 

@@ -7,6 +7,10 @@ export {
   BALANCING_STRATEGIES,
   SERVICE_NAME,
   SERVICE_TRANSPORTS,
+  ALL_SERVICE_TRANSPORTS,
+  BROKER_SHARING,
+  SERVICE_GROUP,
+  isBrokered,
   SERVICE_VIP,
   applyVirtualIp,
   findStrategy,
@@ -14,6 +18,7 @@ export {
   virtualIpRulesInForce,
   HeadlessService,
   type BalancingStrategy,
+  type BrokerSharing,
   type ServiceTransport,
   type StrategyName,
 } from './balancing';

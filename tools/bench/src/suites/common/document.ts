@@ -1,5 +1,5 @@
 import * as os from 'node:os';
-import type { AppRuntimeRecord, Provenance, ResultsDocument, Settings } from '../../model';
+import type { AppRuntimeRecord, BrokerRunRecord, Provenance, ResultsDocument, Settings } from '../../model';
 import type { SuitePreset } from './args';
 
 /** What every suite's settings record beside its own numbers. */
@@ -20,6 +20,8 @@ export interface SuiteSettings extends Settings {
 export interface SuiteProvenance extends Provenance {
   /** Per app (server-a, server-b), read from its running process (run/app-runtimes.ts). */
   apps?: Record<string, AppRuntimeRecord>;
+  /** The brokers the run's Nest transports went through, as the run started them (run/run-brokers.ts): version, address, placement, config. */
+  brokers?: Record<string, BrokerRunRecord>;
 }
 
 /** results.json of a suite run: the source of truth its Markdown and HTML are rendered from. */

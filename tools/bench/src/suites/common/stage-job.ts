@@ -29,8 +29,10 @@ export interface StageJob<S> {
   preset: string;
   runDir: string;
   /** The servers, their security as its variables (file paths, never key bytes: the job loads them itself). */
-  servers: Pick<SuiteServers, 'serverAUrl' | 'serverBAddress' | 'pids' | 'ports' | 'securityEnv'>;
+  servers: Pick<SuiteServers, 'serverAUrl' | 'serverBAddress' | 'pids' | 'ports' | 'securityEnv' | 'nestEnv'>;
   path: Omit<PathContext, 'counters'>;
+  /** The values of the suite's extraOptions, by flag (its --transports, …). */
+  extras: Record<string, unknown>;
 }
 
 type ChildMessage = { type: 'log'; line: string } | { type: 'save'; partial: unknown } | { type: 'counters'; id: number } | { type: 'done'; results: unknown } | { type: 'error'; message: string };

@@ -50,6 +50,14 @@ export interface SuiteDefinition<S extends Record<string, number>, R> {
   usesStage?: boolean;
   /** Its own apps listen with TLS under --security tls|mtls (context.security), and its callers verify them. */
   securesOwnApps?: boolean;
+  /**
+   * Nest's microservice transports its calls go through (nest-tcp, nest-redis, …), from its extra options.
+   * A suite on the blog's servers (needsServers) gets them served: the frame starts the brokers they go
+   * through (run/run-brokers.ts) and server-b connects them (SuiteServers.nestEnv: what a caller needs);
+   * a suite with its own apps (usesStage) starts its brokers itself. Across a stage, a brokered one gets
+   * the stage's broker namespace (stage.broker), where the brokers start.
+   */
+  nestTransports?(extras: Record<string, unknown>): readonly string[];
   /** Why the options cannot run (a usage error: exit 2), or null; checked before anything starts. */
   checkArgs?(args: SuiteArgs<S>, networks: readonly PathProfile['network'][]): string | null;
   /** The data records this run uses, recorded in results.json as `plan`. */

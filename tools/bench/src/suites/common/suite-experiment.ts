@@ -9,7 +9,8 @@ import { collectProvenance, describeCalibration, type PathCounters } from '../..
 import { exportedFiles, JSON_EXPORTER, type Exporter } from '../../export';
 import { UsageError } from '../../cli';
 import type { SecurityRecord } from '@bench/config';
-import { runExperiment, runtimeOfProcess, networkRecord, onStage, checkedPath, calibratedRttMs, serverIdentity, type Experiment, type ExperimentFolder, type FolderRun, type StartOptions } from '../../run';
+import { brokersOf, type TransportName } from '@bench/transports';
+import { brokersToStart, runExperiment, runtimeOfProcess, networkRecord, onStage, checkedPath, calibratedRttMs, serverIdentity, startRunBrokers, type Experiment, type ExperimentFolder, type FolderRun, type RunBrokers, type StartOptions } from '../../run';
 import { opensslMissing, RunCertificates } from '../../security';
 import { usesStage, type Stage } from '../../network/stage';
 import { startPath, type ActivePath, type PathProfile } from '../../network/path';
@@ -85,7 +86,7 @@ function openSuite<S extends Record<string, number>, R>(definition: SuiteDefinit
   let failure: string | null = null;
   return {
     doc,
-    across: (network, inner) => acrossStage(definition, doc, run, network, inner),
+    across: (network, inner) => acrossStage(definition, doc, run, network, brokersOf(nestOf(definition, args) as TransportName[]).length > 0, inner),
     measure: async ({ placement }) => {
       doc.results = await measureSuite(definition, args, doc, run, { pathProfile, securityFor, ownSecurity }, placement ?? null);
     },
@@ -102,13 +103,13 @@ function openSuite<S extends Record<string, number>, R>(definition: SuiteDefinit
   };
 }
 
-/** On loopback `inner` runs here; otherwise on the network's stage, recorded in the document, which a signal takes down. */
-async function acrossStage<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, doc: Doc<S, R>, run: FolderRun, pathProfile: PathProfile, inner: (stage: Stage | undefined) => Promise<void>): Promise<void> {
+/** On loopback `inner` runs here; otherwise on the network's stage (with its broker namespace when `broker`), recorded in the document, which a signal takes down. */
+async function acrossStage<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, doc: Doc<S, R>, run: FolderRun, pathProfile: PathProfile, broker: boolean, inner: (stage: Stage | undefined) => Promise<void>): Promise<void> {
   const network = pathProfile.network;
   if (!usesStage(network)) return inner(undefined);
   const record = networkRecord(network);
   doc.provenance = { ...doc.provenance, networks: { [pathProfile.name]: record } };
-  await onStage(network, record, run.log, run.save, {}, async (stage) => {
+  await onStage(network, record, run.log, run.save, { broker }, async (stage) => {
     const release = run.keep(() => stage.stop());
     // Every suite's page prints the setup note: it says across what the calls went, and how.
     if (definition.needsServers) doc.settings.cores +=
@@ -140,18 +141,27 @@ function securityNote(security: SecurityRecord): string {
 
 /** The servers (in the stage's server namespace when there is one), the path's parts, then the suite's calls; the servers stop before the stage. */
 async function measureSuite<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>, doc: Doc<S, R>, run: FolderRun, { pathProfile, securityFor, ownSecurity }: SuiteWay, stage: Stage | null): Promise<R> {
-  const live: { servers: SuiteServers | null; path: ActivePath | null } = { servers: null, path: null };
+  const live: { servers: SuiteServers | null; path: ActivePath | null; brokers: RunBrokers | null } = { servers: null, path: null, brokers: null };
   const stop = async () => {
     live.path?.stop();
     live.path = null;
     await live.servers?.stop();
     live.servers = null;
+    await live.brokers?.stop();
+    live.brokers = null;
   };
   const release = run.keep(stop);
   try {
     if (definition.needsServers) {
       run.log(`starting server-a and server-b (blog variant)${stage ? ` in the ${pathProfile.name} stage's server namespace` : ''} …`);
-      live.servers = await startSuiteServers(WORKSPACE_ROOT, run.runDir, stage ?? undefined, securityFor(stage?.hosts.server ?? '127.0.0.1'));
+      const nest = nestOf(definition, args);
+      const kinds = brokersToStart(nest);
+      if (kinds.length > 0) {
+        run.log(`starting the brokers ${kinds.join(', ')}${stage ? ` in the ${pathProfile.name} stage's broker namespace` : ' on loopback'} …`);
+        live.brokers = await startRunBrokers(kinds, stage ?? undefined);
+        doc.provenance = { ...doc.provenance, brokers: live.brokers.records };
+      }
+      live.servers = await startSuiteServers(WORKSPACE_ROOT, run.runDir, stage ?? undefined, securityFor(stage?.hosts.server ?? '127.0.0.1'), { transports: nest, brokerEnv: live.brokers?.env ?? {} });
       // What the servers run on, read from their processes (the calls are made by this process: provenance.bench).
       doc.provenance = { ...doc.provenance, apps: Object.fromEntries(Object.entries(live.servers.pids).map(([app, pid]) => [app, runtimeOfProcess(pid)])) };
       run.save();
@@ -215,9 +225,16 @@ function jobOf<S>(args: SuiteArgs<S>, runDir: string, servers: SuiteServers, act
       serverAUrl: activePath ? activePath.serverAUrl.replace(/^http:/, `${new URL(servers.serverAUrl).protocol}`) : servers.serverAUrl,
       serverBAddress: activePath?.serverBAddress ?? servers.serverBAddress,
       securityEnv: servers.securityEnv,
+      nestEnv: servers.nestEnv,
       pids: servers.pids,
       ports: servers.ports,
     },
     path: { name: pathProfile.name, features: pathProfile.features, rttMs },
+    extras: args.extras,
   };
+}
+
+/** The Nest transports the suite's calls go through (SuiteDefinition.nestTransports), none by default. */
+function nestOf<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>): string[] {
+  return [...(definition.nestTransports?.(args.extras) ?? [])];
 }

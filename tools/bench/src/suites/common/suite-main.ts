@@ -23,7 +23,7 @@ async function runJob<S extends Record<string, number>, R>(definition: SuiteDefi
     // Suites that place their own apps on the stage (usesStage) run in the bench's process, never as a job.
     stage: null,
     security: null,
-    extras: {},
+    extras: job.extras,
     addProvenance: () => undefined,
     log,
     save,

@@ -41,8 +41,16 @@ export async function autocannonLoad(url: string, concurrency: number, durationM
 }
 
 /** Our closed loop on one grpc-js channel (soak/load.ts), every latency recorded. */
-export async function grpcLoad(targets: LoadTargets, rows: number, concurrency: number, durationMs: number, histogram: Histogram): Promise<GeneratorRun> {
-  const run = await runLoad(concurrency, durationMs, () => targets.grpcCall(rows));
+export function grpcLoad(targets: LoadTargets, rows: number, concurrency: number, durationMs: number, histogram: Histogram): Promise<GeneratorRun> {
+  return closedLoad(() => targets.grpcCall(rows), concurrency, durationMs, histogram);
+}
+
+/**
+ * Our closed loop of `call`s (one gRPC call, one ClientProxy.send()), every latency recorded; a reply
+ * that does not come by its deadline is a timeout (gRPC's DEADLINE_EXCEEDED, the Nest transports' own).
+ */
+export async function closedLoad(call: () => Promise<unknown>, concurrency: number, durationMs: number, histogram: Histogram): Promise<GeneratorRun> {
+  const run = await runLoad(concurrency, durationMs, () => call().then(() => undefined));
   for (const latency of run.latenciesMs) recordMs(histogram, latency);
   const timeouts = Object.entries(run.errorKinds)
     .filter(([kind]) => kind.includes('DEADLINE_EXCEEDED'))

@@ -1,11 +1,11 @@
-import type { ProcessSample } from '@bench/config';
-import { callerTls } from '@bench/transports';
+import { loadSettings, type ProcessSample } from '@bench/config';
+import { callerTls, microserviceCaller, type Caller } from '@bench/transports';
 import { LoadTargets } from '../common/load-targets';
 import type { Servers } from '../callers/echo-callers';
 import { latencyHistogram, summarizeHistogram, type HdrSummary } from '../common/hdr';
 import { rotate } from '../common/sequential';
-import { autocannonLoad, grpcLoad, type GeneratorRun } from './generators';
-import { GENERATOR_BOUND_SHARE, type LoadTarget } from './plan';
+import { autocannonLoad, closedLoad, grpcLoad, type GeneratorRun } from './generators';
+import { GENERATOR_BOUND_SHARE, isNestTarget, type LoadTarget, type NestLoadTarget } from './plan';
 import { callFailure, describeFailure } from '../../measure';
 import type { Failure } from '../../model';
 
@@ -49,13 +49,57 @@ export interface LoadPlan {
 
 const cpuMs = (s: ProcessSample) => s.cpuUserMs + s.cpuSystemMs;
 
-export async function measureLoad(servers: Servers, plan: LoadPlan, settings: LoadSettings, progress: (line: string, partial: LoadResults) => void): Promise<LoadResults> {
+/**
+ * The Nest transports' callers, one per transport and row count, each made as the Nest client makes its
+ * transport (from the variables the apps read: SuiteServers.nestEnv) and connected by a first call before
+ * any load (a ClientProxy connects on its first send; a Kafka client joins its group: seconds).
+ */
+class NestCallers {
+  private readonly callers = new Map<string, Promise<Caller>>();
+
+  constructor(
+    private readonly nestEnv: Record<string, string>,
+    private readonly timeoutS: number,
+  ) {}
+
+  /**
+   * The caller of `target` for `rows`; the transport's caller for other rows is closed first: one client
+   * per transport at a time, as a second Kafka client in the same group would take the replies' partitions.
+   */
+  async get(target: NestLoadTarget, rows: number): Promise<Caller> {
+    const key = `${target}/${rows}`;
+    for (const [other, old] of this.callers) {
+      if (other.startsWith(`${target}/`) && other !== key) {
+        this.callers.delete(other);
+        await old.then((c) => c.close(), () => undefined);
+      }
+    }
+    let caller = this.callers.get(key);
+    if (!caller) {
+      const made = microserviceCaller(target, loadSettings({ ...process.env, ...this.nestEnv }), rows, this.timeoutS * 1000);
+      caller = made.connect().then(() => made);
+      this.callers.set(key, caller);
+    }
+    return caller;
+  }
+
+  async close(): Promise<void> {
+    const made = await Promise.allSettled(this.callers.values());
+    await Promise.all(made.map((m) => (m.status === 'fulfilled' ? m.value.close() : undefined)));
+  }
+}
+
+export async function measureLoad(servers: Servers & { nestEnv?: Record<string, string> }, plan: LoadPlan, settings: LoadSettings, progress: (line: string, partial: LoadResults) => void): Promise<LoadResults> {
   const results: LoadResults = { cells: [], failures: [] };
   const targets = new LoadTargets(servers, 1);
-  const drive = (target: LoadTarget, rows: number, concurrency: number, durationMs: number, histogram = latencyHistogram()): Promise<GeneratorRun> =>
-    target === 'http-json'
-      ? autocannonLoad(`${servers.serverAUrl}/server-a/${rows}`, concurrency, durationMs, histogram, settings.timeoutS, callerTls(servers.security))
-      : grpcLoad(targets, rows, concurrency, durationMs, histogram);
+  const nest = new NestCallers(servers.nestEnv ?? {}, settings.timeoutS);
+  const drive = async (target: LoadTarget, rows: number, concurrency: number, durationMs: number, histogram = latencyHistogram()): Promise<GeneratorRun> => {
+    if (target === 'http-json') return autocannonLoad(`${servers.serverAUrl}/server-a/${rows}`, concurrency, durationMs, histogram, settings.timeoutS, callerTls(servers.security));
+    if (!isNestTarget(target)) return grpcLoad(targets, rows, concurrency, durationMs, histogram);
+    const caller = await nest.get(target, rows);
+    return closedLoad(() => caller.call(), concurrency, durationMs, histogram);
+  };
+  // server-b answers gRPC and every Nest transport: its own reading.
   const metrics = (target: LoadTarget) => (target === 'http-json' ? targets.serverAMetrics() : targets.serverBMetrics());
   let k = 0;
   try {
@@ -105,6 +149,7 @@ export async function measureLoad(servers: Servers, plan: LoadPlan, settings: Lo
     }
   } finally {
     targets.close();
+    await nest.close();
   }
   return results;
 }

@@ -40,6 +40,8 @@ export function loadVerdict(cells: readonly LoadCell[]): string {
     const h = best('http-json');
     const g = best('grpc');
     if (h && g) parts.push(`${rows} row(s): JSON peaks at ${count(Math.round(h.requestsPerS))} req/s (${h.concurrency} in flight), gRPC at ${count(Math.round(g.requestsPerS))} req/s (${g.concurrency} in flight)`);
+    const nest = [...new Set(cells.filter((c) => c.rows === rows && c.target.startsWith('nest-')).map((c) => c.target))].map((target) => best(target));
+    if (nest.length > 0) parts.push(`${rows} row(s) through Nest's transports: ${nest.map((c) => `${c.target} ${count(Math.round(c.requestsPerS))} req/s (${c.concurrency} in flight)`).join(', ')}`);
   }
   const bound = cells.filter((c) => c.generatorBound).length;
   const errors = cells.reduce((n, c) => n + c.errors + c.timeouts, 0);
@@ -51,7 +53,7 @@ export function renderLoadMarkdown(doc: LoadDocument): string {
   return [
     `# bench:load: ${s.startedAt} (preset ${presetOf(s)})`,
     '',
-    `Per cell: ${s.warmupMs} ms warm-up, then ${s.durationMs} ms of closed-loop load (a new call as soon as one returns) with N calls in flight; JSON driven by autocannon, gRPC by our loop on one channel. CPU is a share of one core over the cell. ${s.cores}.`,
+    `Per cell: ${s.warmupMs} ms warm-up, then ${s.durationMs} ms of closed-loop load (a new call as soon as one returns) with N calls in flight; JSON driven by autocannon, gRPC by our loop on one channel, each Nest transport by our loop on one ClientProxy (server CPU: server-b's; a broker's is not in it). CPU is a share of one core over the cell. ${s.cores}.`,
     '',
     markdownTable(table(doc.results.cells)),
     '',

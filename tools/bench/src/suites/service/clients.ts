@@ -5,9 +5,9 @@ import * as dns from 'node:dns';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { ProcessSample, SecuritySettings } from '@bench/config';
+import { loadSettings, type ProcessSample, type SecuritySettings } from '@bench/config';
 import { grpcChannelCredentials, MAX_MESSAGE_BYTES } from '@bench/proto';
-import { callerTls, grpcServiceClient } from '@bench/transports';
+import { callerTls, grpcServiceClient, microserviceCaller } from '@bench/transports';
 import type { BalancingStrategy, ServiceTransport } from '../../network/service';
 
 type Unary = (request: unknown, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, reply?: unknown) => void) => void;
@@ -16,6 +16,8 @@ type Client = grpc.Client & Record<string, Unary>;
 export interface Caller {
   call(): Promise<void>;
   close(): void;
+  /** A first call before any load, awaited: a Nest transport's ClientProxy connects on its first send (a Kafka client joins its group: seconds). */
+  connect?(): Promise<void>;
 }
 
 export interface CallerOptions {
@@ -35,7 +37,20 @@ export interface CallerOptions {
  * the name or address dialled.
  */
 export function makeCaller(o: CallerOptions, security: SecuritySettings): Caller {
-  return o.transport === 'grpc' ? grpcCaller(o, security) : httpCaller(o, security);
+  if (o.transport === 'http-json') return httpCaller(o, security);
+  return o.transport === 'grpc' ? grpcCaller(o, security) : nestCaller(o);
+}
+
+/**
+ * Nest's microservice transports: the Nest client's own ClientProxy (libs/transports' microserviceCaller),
+ * configured as the apps are, from the environment the bench gives the driver (the brokers' URLs, the
+ * set's namespace; nest-tcp's NEST_TCP_URL is the host and port the strategy dials). One ClientProxy:
+ * one TCP connection for nest-tcp, one broker connection for the others.
+ */
+function nestCaller(o: CallerOptions): Caller {
+  const settings = loadSettings({ ...process.env, NEST_TCP_URL: `${o.host}:${o.port}` });
+  const caller = microserviceCaller(o.transport as Parameters<typeof microserviceCaller>[0], settings, o.rows, o.deadlineMs);
+  return { call: () => caller.call().then(() => undefined), close: () => void caller.close(), connect: () => caller.connect() };
 }
 
 /** GET over http://, or https:// with the security's TLS (HTTP/1.1 offered by ALPN). */
@@ -103,6 +118,7 @@ export class ReplicaCounters {
     private readonly security: SecuritySettings,
   ) {}
 
+  /** server-a's counters for HTTP; server-b's (over gRPC) for gRPC and the Nest transports it serves. */
   read(address: string, port: number): Promise<ProcessSample> {
     if (this.transport === 'http-json') {
       const { get, tls } = getter(this.security);

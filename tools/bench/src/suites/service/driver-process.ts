@@ -19,6 +19,8 @@ export class DriverProcess {
 
   private constructor(private readonly child: ChildProcess) {
     readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      // Only the driver's replies belong on its stdout (driver.ts sends everything else to stderr); anything else is kept as its output.
+      if (!line.startsWith('{')) return void (this.stderr = `${this.stderr}${line}\n`.slice(-4000));
       const reply = JSON.parse(line) as DriverReply;
       const i = this.waiters.findIndex((w) => w.type === reply.type);
       if (i >= 0) this.waiters.splice(i, 1)[0].resolve(reply);
@@ -31,10 +33,13 @@ export class DriverProcess {
     });
   }
 
-  /** Starts the driver in the client namespace on the bench's own node, and waits for its warm-up to end. */
-  static async start(stage: Stage, config: DriverConfig): Promise<DriverProcess> {
+  /**
+   * Starts the driver in the client namespace on the bench's own node, and waits for its warm-up to end;
+   * `env` adds to its environment (the Nest transports' settings: the brokers' URLs, the set's namespace).
+   */
+  static async start(stage: Stage, config: DriverConfig, env: Record<string, string> = {}): Promise<DriverProcess> {
     const [command, ...args] = stage.wrap('client', [process.execPath, DRIVER_MAIN, JSON.stringify(config)]);
-    const driver = new DriverProcess(spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] }));
+    const driver = new DriverProcess(spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } }));
     await driver.next('ready');
     return driver;
   }

@@ -53,13 +53,19 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
+// The protocol owns stdout: whatever else would write there (Nest's logger in a ClientProxy, a client
+// library's own lines) goes to stderr, which the bench keeps the tail of for its error messages.
+const protocolOut = process.stdout.write.bind(process.stdout);
+process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2]) as DriverConfig;
   const security = loadSecurity(config.securityEnv);
   const caller = makeCaller(config.caller, security);
   const counters = new ReplicaCounters(config.caller.transport, security);
-  const say = (reply: DriverReply): void => void process.stdout.write(`${JSON.stringify(reply)}\n`);
+  const say = (reply: DriverReply): void => void protocolOut(`${JSON.stringify(reply)}\n`);
   const loop = { maxInFlight: config.maxInFlight, drainMs: config.drainMs };
+  await caller.connect?.();
   if (config.warmup.durationMs > 0) await runOpenLoop({ ...loop, rate: config.warmup.rate, durationMs: config.warmup.durationMs }, caller.call);
   say({ type: 'ready' });
   let replicas = config.replicas;

@@ -3,7 +3,8 @@
 // fixed rates up to saturation; per-replica shares from the replicas' own counters.
 import type { OptionTable } from '../../cli';
 import { parseCpuLimit, usesStage } from '../../network/stage';
-import { BALANCING_STRATEGIES, ReplicaSet } from '../../network/service';
+import { ALL_SERVICE_TRANSPORTS, BALANCING_STRATEGIES, isBrokered, ReplicaSet, SERVICE_TRANSPORTS, type ServiceTransport } from '../../network/service';
+import { brokersCannotRun } from '../../run';
 import type { SuiteOptionsSpec } from '../common/args';
 import { suiteMain, type SuiteDefinition } from '../common/suite-main';
 import { measureService, parseStrategies, type ServiceResults, type ServiceSettings } from './measure';
@@ -21,13 +22,21 @@ const EXTRA_OPTIONS: OptionTable = {
     description: 'balancing strategies (network/service/balancing.ts), each run with every transport it applies to',
   },
   rates: { kind: 'list', value: 'LIST', description: 'offered rates, calls per second, lowest first (default: the profile\'s sweep in suites/service/plan.ts)' },
+  transports: {
+    kind: 'list',
+    value: 'LIST',
+    choices: [...ALL_SERVICE_TRANSPORTS],
+    default: [...SERVICE_TRANSPORTS],
+    description: "transports offered load, each behind every strategy it applies to: nest-tcp like gRPC (l4, dns-round-robin); the brokered nest-* behind the broker strategy (their brokers start in the stage's broker namespace)",
+  },
 };
 
 export const SERVICE_SPEC: SuiteOptionsSpec<ServiceSettings> = {
   suite: 'service',
   about:
     'Behind a Service: --replicas N of server-a and server-b on the network stage, each with --cpu-limit, reached\n' +
-    'through each --balance strategy, under load at fixed rates (open loop) up to saturation;\n' +
+    'through each --balance strategy (or, for the brokered --transports, a broker every replica subscribes to),\n' +
+    'under load at fixed rates (open loop) up to saturation;\n' +
     'writes results/service-<UTC timestamp>/.',
   options: {
     stepMs: { description: 'load at each offered rate, ms', min: 200, max: 600_000 },
@@ -51,6 +60,18 @@ const rates = (extras: Record<string, unknown>, profile: 'default' | 'quick'): n
   if (parsed.some((r) => !Number.isInteger(r) || r < 1 || r > 100_000)) throw new Error(`--rates: whole calls per second from 1 to 100000 (got ${given.join(',')})`);
   return parsed;
 };
+const transportsOf = (extras: Record<string, unknown>): ServiceTransport[] => [...new Set(extras.transports as ServiceTransport[])];
+
+/** Why these transports and strategies cannot run together (no pair applies, TLS to a Nest transport, a broker not installed), or null. */
+export function transportsCannotRun(transports: readonly ServiceTransport[], balance: readonly string[], secure: boolean): string | null {
+  const strategies = BALANCING_STRATEGIES.filter((s) => balance.includes(s.name));
+  if (!strategies.some((s) => transports.some((t) => !s.notFor[t]))) {
+    return `--balance ${balance.join(',')} with --transports ${transports.join(',')}: no strategy applies to any transport (${strategies.flatMap((s) => transports.map((t) => `${s.name} × ${t}: ${s.notFor[t]}`)).join('; ')})`;
+  }
+  const nest = transports.filter((t) => t.startsWith('nest-'));
+  if (secure && nest.length > 0) return `--transports ${nest.join(',')}: Nest's TCP transport and the brokers run in plaintext only here; run them with --security plain`;
+  return brokersCannotRun(transports.filter(isBrokered));
+}
 const millicores = (extras: Record<string, unknown>) => (extras['cpu-limit'] === 'none' ? null : parseCpuLimit(String(extras['cpu-limit'])));
 
 export const SERVICE_SUITE: SuiteDefinition<ServiceSettings, ServiceResults> = {
@@ -58,8 +79,11 @@ export const SERVICE_SUITE: SuiteDefinition<ServiceSettings, ServiceResults> = {
   needsServers: false,
   usesStage: true,
   securesOwnApps: true,
+  nestTransports: (extras) => transportsOf(extras).filter((t) => t.startsWith('nest-')),
   checkArgs: (args, networks) => {
     if (networks.some((n) => !usesStage(n))) return `--network: replicas live in namespaces of the network stage; ${networks.filter((n) => !usesStage(n)).map((n) => n.name).join(', ')} has none (use veth for no delay)`;
+    const wrong = transportsCannotRun(transportsOf(args.extras), args.extras.balance as string[], args.securities.some((s) => s.tls));
+    if (wrong) return wrong;
     try {
       rates(args.extras, args.preset);
       if (millicores(args.extras) !== null) {
@@ -76,7 +100,7 @@ export const SERVICE_SUITE: SuiteDefinition<ServiceSettings, ServiceResults> = {
     measureService(
       context.stage!,
       context.runDir,
-      { replicas: context.extras.replicas as number, millicores: millicores(context.extras), strategies: parseStrategies(context.extras.balance as string[]), rates: rates(context.extras, context.preset), security: context.security },
+      { replicas: context.extras.replicas as number, millicores: millicores(context.extras), strategies: parseStrategies(context.extras.balance as string[]), rates: rates(context.extras, context.preset), security: context.security, transports: transportsOf(context.extras) },
       context.settings,
       context.addProvenance,
       context.progress as (line: string, partial: ServiceResults) => void,

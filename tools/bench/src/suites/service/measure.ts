@@ -7,16 +7,18 @@ import type { ProcessSample } from '@bench/config';
 import { dnsCountsBetween, type DnsCounts } from '../../model';
 import { delayerCpuBetween, throttlingBetween, type CpuThrottling, type DelayerCpu, type Stage } from '../../network/stage';
 import { resolveEnvoy } from '../../network/path';
-import { FrontProxy, HeadlessService, ReplicaSet, applyVirtualIp, findStrategy, replicaAddress, serviceIdentity, SERVICE_NAME, SERVICE_TRANSPORTS, SERVICE_VIP, virtualIpRulesInForce, type BalancingStrategy, type Replica, type ReplicaRecord, type ServiceTransport, type StrategyName } from '../../network/service';
+import { FrontProxy, HeadlessService, ReplicaSet, applyVirtualIp, findStrategy, isBrokered, replicaAddress, serviceIdentity, BROKER_SHARING, SERVICE_GROUP, SERVICE_NAME, SERVICE_VIP, virtualIpRulesInForce, type BalancingStrategy, type BrokerSharing, type Replica, type ReplicaRecord, type ServiceTransport, type StrategyName } from '../../network/service';
+import { brokersOf, type TransportName } from '@bench/transports';
+import type { Broker } from '../../brokers';
 import type { HdrSummary } from '../common/hdr';
 import { rotate } from '../common/sequential';
 import { DriverProcess } from './driver-process';
 import type { StepResult } from './driver';
 import type { TimelineBin } from './timeline';
 import { HTTP_CONNECTIONS, MAX_IN_FLIGHT, PROXY_PORTS, SATURATION, SERVICE_PORTS, SERVICE_ROWS } from './plan';
-import { startReplicaApps, type ReplicaApps } from './replica-apps';
+import { startReplicaApps, type ReplicaApps, type ReplicaMicroservices } from './replica-apps';
 import { WORKSPACE_ROOT, type SuiteSecurity } from '../common/suite-definition';
-import { securityEnv, type StartOptions } from '../../run';
+import { brokersToStart, securityEnv, startRunBrokers, type RunBrokers, type StartOptions } from '../../run';
 import { serviceFqdn } from '../../network/path';
 
 export interface ServiceSettings extends Record<string, number> {
@@ -38,6 +40,8 @@ export interface ServiceOptions {
   rates: readonly number[];
   /** Under --security tls|mtls: the run's CA, for the replicas' and the proxy's certificate; null: plain. */
   security: SuiteSecurity | null;
+  /** The transports load is offered on (--transports), each with every strategy that applies to it. */
+  transports: readonly ServiceTransport[];
 }
 
 export interface ReplicaShare {
@@ -56,8 +60,9 @@ export interface ServiceCell extends Pick<StepResult, 'ok' | 'errors' | 'errorKi
   transport: ServiceTransport;
   offeredPerS: number;
   replicas: ReplicaShare[];
-  cpuMs: { driver: number; replicas: number; delayer: number | null; receive: number | null; proxy: number | null };
-  /** Everyone's CPU (driver, replicas, proxy, delayer and the servers' receive thread) per 1,000 completed calls, ms. */
+  /** broker: the CPU of the broker the transport goes through (its Broker.sample()); absent or null without one. */
+  cpuMs: { driver: number; replicas: number; delayer: number | null; receive: number | null; proxy: number | null; broker?: number | null };
+  /** Everyone's CPU (driver, replicas, proxy, broker, delayer and the servers' receive thread) per 1,000 completed calls, ms. */
   cpuPer1000CallsMs: number | null;
   saturated: string | null;
   /** Queries the cluster DNS received in the step (from its log). */
@@ -97,9 +102,11 @@ export interface ServiceResults {
   /** Strategy × transport pairs not run, with why (does not apply, or what is missing here). */
   skipped: { strategy: StrategyName; transport: ServiceTransport | 'all'; why: string }[];
   failures: { strategy: StrategyName; transport: ServiceTransport; error: string }[];
+  /** The brokered transports run behind the `broker` strategy: their broker and how it shares the requests (absent in runs before it). */
+  sharing?: ({ transport: ServiceTransport; broker: string; partitions: number | null } & BrokerSharing)[];
 }
 
-type Reading = { counters: Record<string, ProcessSample | { error: string }>; driverCpuMs: number; throttling: Map<string, CpuThrottling | null>; delayer: DelayerCpu | null; proxyCpuMs: number | null; dns: DnsCounts };
+type Reading = { counters: Record<string, ProcessSample | { error: string }>; driverCpuMs: number; throttling: Map<string, CpuThrottling | null>; delayer: DelayerCpu | null; proxyCpuMs: number | null; brokerCpuMs: number | null; dns: DnsCounts };
 
 /** Why a step counts as saturated (SATURATION), or null. */
 export function saturation(step: Pick<StepResult, 'rate' | 'throughputPerS' | 'errors' | 'due'> & { corrected: Pick<HdrSummary, 'p99Ms'> }): string | null {
@@ -122,16 +129,57 @@ export async function measureService(
   const set = new ReplicaSet(t, stage.record().tcp, options.millicores);
   const replicas: Replica[] = Array.from({ length: options.replicas }, () => set.add());
   const addresses = replicas.map((r) => r.address);
-  applyVirtualIp(t, [SERVICE_PORTS.http, SERVICE_PORTS.grpc], addresses);
+  applyVirtualIp(t, VIP_PORTS, addresses);
   // One certificate for every replica (as a Deployment's pods share a Secret), naming every address a replica may get in this run.
-  const joining = settings.changeRate > 0 ? options.strategies.length * SERVICE_TRANSPORTS.length : 0;
+  const joining = settings.changeRate > 0 ? options.strategies.length * options.transports.length : 0;
   const identity = serviceIdentity(stage.hosts.server, Array.from({ length: options.replicas + joining }, (_, i) => replicaAddress(i + 1)));
   const security = options.security?.(identity);
   const headless = await HeadlessService.start(stage, addresses);
   const results: ServiceResults = { replicas: set.record(), cells: [], changes: [], driverStarts: [], skipped: [], failures: [] };
   const tls = security ? { mode: security.mode, certificateNames: identity } : { mode: 'plain' };
-  addProvenance({ service: { replicas: set.record(), virtualIp: SERVICE_VIP, virtualIpRules: virtualIpRulesInForce(t), headlessName: headless.record(), ports: SERVICE_PORTS, tls } });
-  return new ServiceMeasurement(stage, runDir, options, settings, progress, set, replicas, headless, results, security).run();
+  let brokers: RunBrokers | null = null;
+  try {
+    brokers = await startServiceBrokers(stage, options.transports);
+    const nest = nestSetup(options, brokers);
+    if (brokers) results.sharing = sharingOf(options.transports, options.replicas);
+    addProvenance({ service: { replicas: set.record(), virtualIp: SERVICE_VIP, virtualIpRules: virtualIpRulesInForce(t), headlessName: headless.record(), ports: SERVICE_PORTS, tls, ...(brokers ? { brokers: brokers.records, sharing: results.sharing, group: SERVICE_GROUP } : {}) } });
+    return await new ServiceMeasurement(stage, runDir, options, settings, progress, set, replicas, headless, results, security, nest).run();
+  } finally {
+    headless.stop(); // its process would go with the server namespace anyway; its file goes with the work folder
+    await brokers?.stop();
+  }
+}
+
+/** The ports the Service's virtual IP forwards: server-a's, server-b's gRPC and its Nest TCP listener. */
+const VIP_PORTS = [SERVICE_PORTS.http, SERVICE_PORTS.grpc, SERVICE_PORTS.tcp];
+
+/** The brokers the transports go through, started in the stage's broker namespace (as bench:all starts them: run/run-brokers.ts); null: none. */
+async function startServiceBrokers(stage: Stage, transports: readonly ServiceTransport[]): Promise<RunBrokers | null> {
+  const kinds = brokersToStart(transports.filter(isBrokered));
+  if (kinds.length === 0) return null;
+  if (!stage.broker) throw new Error("the brokered transports need the stage's broker namespace, and this stage has none");
+  return startRunBrokers(kinds, stage);
+}
+
+/** What the replicas' server-b and the driver need for Nest's transports: the apps' environment (brokers, the run's namespace, the group, the partitions) and the brokers. */
+export interface NestSetup {
+  microservices: ReplicaMicroservices;
+  /** The driver's environment: the brokers' URLs and the namespace (the apps' own names for them). */
+  driverEnv: Record<string, string>;
+  brokers: readonly Broker[];
+}
+
+function nestSetup(options: ServiceOptions, brokers: RunBrokers | null): NestSetup {
+  const nest = options.transports.filter((t) => t.startsWith('nest-'));
+  if (nest.length === 0) return { microservices: { env: {}, ports: [] }, driverEnv: {}, brokers: [] };
+  const shared = { MICROSERVICE_NAMESPACE: `service-${process.pid}`, ...(brokers?.env ?? {}) };
+  const env = { ...shared, SERVER_B_MICROSERVICES: nest.join(','), SERVER_B_TCP_PORT: String(SERVICE_PORTS.tcp), MICROSERVICE_GROUP: SERVICE_GROUP, KAFKA_TOPIC_PARTITIONS: String(options.replicas) };
+  return { microservices: { env, ports: nest.includes('nest-tcp') ? [SERVICE_PORTS.tcp] : [] }, driverEnv: shared, brokers: brokers?.brokers ?? [] };
+}
+
+/** How each brokered transport's broker shares the requests (BROKER_SHARING), with the Kafka topics' partitions. */
+function sharingOf(transports: readonly ServiceTransport[], replicas: number): NonNullable<ServiceResults['sharing']> {
+  return transports.filter(isBrokered).map((transport) => ({ transport, broker: brokersOf([transport as TransportName])[0], partitions: transport === 'nest-kafka' ? replicas : null, ...BROKER_SHARING[transport] }));
 }
 
 /** One bench:service measurement: its replicas, their Service (virtual IP, headless name, proxy) and what it has measured so far. */
@@ -150,16 +198,13 @@ class ServiceMeasurement {
     private readonly headless: HeadlessService,
     private readonly results: ServiceResults,
     private readonly security: StartOptions['security'],
+    private readonly nest: NestSetup,
   ) {}
 
   async run(): Promise<ServiceResults> {
-    try {
-      await this.eachPair('sweep', (strategy, transport) => this.sweep(strategy, transport));
-      if (this.settings.changeRate > 0) await this.eachPair('change under load', (strategy, transport) => this.changeUnderLoad(strategy, transport));
-      return this.results;
-    } finally {
-      this.headless.stop(); // its process would go with the server namespace anyway; its file goes with the work folder
-    }
+    await this.eachPair('sweep', (strategy, transport) => this.sweep(strategy, transport));
+    if (this.settings.changeRate > 0) await this.eachPair('change under load', (strategy, transport) => this.changeUnderLoad(strategy, transport));
+    return this.results;
   }
 
   /** The strategies this machine can run; the others recorded as skipped with why. */
@@ -178,10 +223,13 @@ class ServiceMeasurement {
   private async eachPair(what: string, run: (strategy: BalancingStrategy, transport: ServiceTransport) => Promise<void>): Promise<void> {
     let k = 0;
     for (const strategy of this.runnable()) {
+      // A strategy none of the transports goes through (the broker strategy in a run without a brokered
+      // transport, the default) starts nothing and is not reported: no pair of it was asked for.
+      if (this.options.transports.every((t) => strategy.notFor[t])) continue;
       try {
         await this.startApps(strategy, this.replicas);
         if (strategy.address === 'proxy') this.proxy = await this.startProxy();
-        for (const transport of rotate(SERVICE_TRANSPORTS, k++)) {
+        for (const transport of rotate(this.options.transports, k++)) {
           const why = strategy.notFor[transport];
           if (why) {
             if (!this.results.skipped.some((s) => s.strategy === strategy.name && s.transport === transport)) this.results.skipped.push({ strategy: strategy.name, transport, why });
@@ -203,7 +251,7 @@ class ServiceMeasurement {
   }
 
   private async startApps(strategy: BalancingStrategy, rs: Replica[]): Promise<void> {
-    const started = await Promise.all(rs.map((r) => startReplicaApps(WORKSPACE_ROOT, path.join(this.runDir, 'logs'), this.set, r, strategy.maxConnectionAgeMs, this.security)));
+    const started = await Promise.all(rs.map((r) => startReplicaApps(WORKSPACE_ROOT, path.join(this.runDir, 'logs'), this.set, r, strategy.maxConnectionAgeMs, this.security, this.nest.microservices)));
     started.forEach((a) => this.apps.set(a.replica.name, a));
   }
 
@@ -224,12 +272,13 @@ class ServiceMeasurement {
   }
 
   private startDriver(strategy: BalancingStrategy, transport: ServiceTransport, warmupRate: number): Promise<DriverProcess> {
-    const port = transport === 'grpc' ? SERVICE_PORTS.grpc : SERVICE_PORTS.http;
+    const port = transport === 'http-json' ? SERVICE_PORTS.http : transport === 'nest-tcp' ? SERVICE_PORTS.tcp : SERVICE_PORTS.grpc;
     return DriverProcess.start(this.stage, {
       caller: {
         transport,
         strategy,
-        host: strategy.address === 'dns-name' ? SERVICE_NAME : strategy.address === 'proxy' ? this.stage.hosts.server : SERVICE_VIP,
+        // A brokered transport dials its broker (the URL in the driver's environment), whatever host and port say.
+        host: strategy.address === 'dns-name' ? SERVICE_NAME : strategy.address === 'proxy' ? this.stage.hosts.server : strategy.address === 'broker' ? (this.stage.broker?.host ?? '') : SERVICE_VIP,
         port: strategy.address === 'proxy' ? (transport === 'grpc' ? PROXY_PORTS.grpc : PROXY_PORTS.http) : port,
         rows: SERVICE_ROWS,
         httpConnections: HTTP_CONNECTIONS,
@@ -239,15 +288,24 @@ class ServiceMeasurement {
       maxInFlight: MAX_IN_FLIGHT,
       drainMs: this.settings.drainMs,
       replicas: this.replicas.map((r) => ({ name: r.name, address: r.address })),
-      counterPort: port,
+      // server-a's counters for HTTP, server-b's (gRPC) for gRPC and the Nest transports it serves.
+      counterPort: transport === 'http-json' ? SERVICE_PORTS.http : SERVICE_PORTS.grpc,
       securityEnv: securityEnv(this.security, 'client') as Record<string, string>,
-    });
+    }, this.nest.driverEnv);
+  }
+
+  /** The broker `transport` goes through, or null. */
+  private brokerOf(transport: ServiceTransport): Broker | null {
+    const kind = isBrokered(transport) ? brokersOf([transport as TransportName])[0] : null;
+    return this.nest.brokers.find((b) => b.kind === kind) ?? null;
   }
 
   /** Everyone's counters now: the replicas' (through the driver), the driver's CPU, the cgroups' throttling, the delayer, the proxy, the DNS server. */
-  private async read(driver: DriverProcess): Promise<Reading> {
+  private async read(driver: DriverProcess, transport: ServiceTransport): Promise<Reading> {
     const counters = await driver.send({ type: 'counters' }, 'counters');
+    const broker = this.brokerOf(transport)?.sample();
     return {
+      brokerCpuMs: broker ? broker.cpuUserMs + broker.cpuSystemMs : null,
       counters: counters.replicas,
       driverCpuMs: counters.driverCpuMs,
       throttling: new Map(this.replicas.map((r) => [r.name, this.set.throttling(r)])),
@@ -263,9 +321,9 @@ class ServiceMeasurement {
     this.results.driverStarts.push({ strategy: strategy.name, transport, dns: dnsCountsBetween(dnsBefore, await this.headless.queries()) });
     try {
       for (const rate of this.options.rates) {
-        const before = await this.read(driver);
+        const before = await this.read(driver, transport);
         const { result } = await driver.send({ type: 'step', rate, durationMs: this.settings.stepMs }, 'step');
-        const after = await this.read(driver);
+        const after = await this.read(driver, transport);
         const cell = cellOf(strategy, transport, this.replicas, result, before, after);
         this.results.cells.push(cell);
         this.progress(describeStep(cell), this.results);
@@ -284,6 +342,10 @@ class ServiceMeasurement {
    * bin are recorded.
    */
   private async changeUnderLoad(strategy: BalancingStrategy, transport: ServiceTransport): Promise<void> {
+    if (transport.startsWith('nest-')) {
+      this.results.skipped.push({ strategy: strategy.name, transport, why: "change under load: not built for Nest's transports yet (a replica joining a consumer group or queue group, one leaving)" });
+      return;
+    }
     const rate = this.settings.changeRate;
     const phase = this.settings.changePhaseMs;
     const driver = await this.startDriver(strategy, transport, rate);
@@ -363,7 +425,7 @@ class ServiceMeasurement {
   /** The Service's endpoints are the replicas now listed: the virtual IP's rules, the headless name's records, Envoy's EDS. */
   private async publishEndpoints(): Promise<void> {
     const now = this.replicas.map((r) => r.address);
-    applyVirtualIp(this.stage.topology, [SERVICE_PORTS.http, SERVICE_PORTS.grpc], now);
+    applyVirtualIp(this.stage.topology, VIP_PORTS, now);
     await this.headless.setEndpoints(now);
     this.proxy?.setEndpoints(now);
   }
@@ -411,8 +473,9 @@ function cellOf(strategy: BalancingStrategy, transport: ServiceTransport, replic
     delayer: delayer?.cpuMs ?? null,
     receive: delayer?.receiveCpuMs ?? null,
     proxy: before.proxyCpuMs !== null && after.proxyCpuMs !== null ? after.proxyCpuMs - before.proxyCpuMs : null,
+    broker: before.brokerCpuMs !== null && after.brokerCpuMs !== null ? after.brokerCpuMs - before.brokerCpuMs : null,
   };
-  const total = cpu.driver + cpu.replicas + (cpu.delayer ?? 0) + (cpu.receive ?? 0) + (cpu.proxy ?? 0);
+  const total = cpu.driver + cpu.replicas + (cpu.delayer ?? 0) + (cpu.receive ?? 0) + (cpu.proxy ?? 0) + (cpu.broker ?? 0);
   return {
     strategy: strategy.name,
     transport,

@@ -1,8 +1,8 @@
 // bench:service's records: the ports every replica listens on, the rate sweep, and when a step counts
 // as saturated. Balancing strategies are records of network/service/ (balancing.ts).
 
-/** The same ports in every replica (each has its own namespace and address), and on the virtual IP. */
-export const SERVICE_PORTS = Object.freeze({ http: 8080, h2: 8081, grpc: 9090 });
+/** The same ports in every replica (each has its own namespace and address), and on the virtual IP (nest-tcp: server-b's Nest TCP listener). */
+export const SERVICE_PORTS = Object.freeze({ http: 8080, h2: 8081, grpc: 9090, tcp: 3004 });
 
 /** Rows per call: the small-call regime where balancing, not payload, decides. */
 export const SERVICE_ROWS = 1;

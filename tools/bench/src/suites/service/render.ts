@@ -11,7 +11,7 @@ import type { ServiceCell, ServiceResults, ServiceSettings } from './measure';
 export type ServiceDocument = SuiteDocument<ServiceSettings, ServiceResults>;
 
 /** The transports' colours and dashes in the charts (TRANSPORT_STYLE keys). */
-const SERIES = { 'http-json': 'json', grpc: 'grpc' } as const;
+const SERIES = { 'http-json': 'json', grpc: 'grpc', 'nest-tcp': 'nest-tcp', 'nest-redis': 'nest-redis', 'nest-nats': 'nest-nats', 'nest-rmq': 'nest-rmq', 'nest-mqtt': 'nest-mqtt', 'nest-kafka': 'nest-kafka' } as const;
 
 const pct = (part: number, whole: number) => (whole > 0 ? `${Math.round((100 * part) / whole)}%` : '—');
 
@@ -29,10 +29,20 @@ function throttledText(cell: ServiceCell): string {
   return cell.replicas.map((r) => (r.throttling ? `${Math.round(r.throttling.throttledMs)}` : '—')).join(' / ');
 }
 
+/** Requests the replicas served per completed call: 1 when each call reached one replica, the replica count when every replica got every call (Redis pub/sub). */
+export function requestsPerCall(cell: ServiceCell): number | null {
+  return cell.ok > 0 ? cell.replicas.reduce((n, r) => n + r.requests, 0) / cell.ok : null;
+}
+
+const perCallText = (cell: ServiceCell) => {
+  const n = requestsPerCall(cell);
+  return n === null ? '—' : n.toFixed(2);
+};
+
 function sweepTable(cells: readonly ServiceCell[]): Table {
   return {
-    header: ['strategy', 'transport', 'offered/s', 'completed/s', 'p50 ms', 'p99 ms', 'p99.9 ms', 'p99 ms (uncorrected)', 'errors', 'requests per replica', 'CPU ms per replica', 'throttled ms per replica', 'CPU ms / 1,000 calls', 'DNS queries', 'saturated'],
-    numeric: [false, false, true, true, true, true, true, true, true, false, false, false, true, true, false],
+    header: ['strategy', 'transport', 'offered/s', 'completed/s', 'p50 ms', 'p99 ms', 'p99.9 ms', 'p99 ms (uncorrected)', 'errors', 'requests per replica', 'replica requests per call', 'CPU ms per replica', 'broker CPU ms', 'throttled ms per replica', 'CPU ms / 1,000 calls', 'DNS queries', 'saturated'],
+    numeric: [false, false, true, true, true, true, true, true, true, false, true, false, true, false, true, true, false],
     rows: cells.map((c) => [
       c.strategy,
       c.transport,
@@ -44,7 +54,9 @@ function sweepTable(cells: readonly ServiceCell[]): Table {
       ms(c.service.p99Ms),
       count(c.errors),
       sharesText(c),
+      perCallText(c),
       c.replicas.map((r) => Math.round(r.cpuMs)).join(' / '),
+      c.cpuMs.broker == null ? '—' : count(Math.round(c.cpuMs.broker)),
       throttledText(c),
       c.cpuPer1000CallsMs === null ? '—' : count(Math.round(c.cpuPer1000CallsMs)),
       queries(c.dns),
@@ -131,6 +143,31 @@ function skippedLines(results: ServiceResults): string[] {
   ];
 }
 
+/** How each broker shared the requests among the replicas (the broker strategy's mechanisms), or nothing. */
+function sharingTable(results: ServiceResults): Table | null {
+  if (!results.sharing?.length) return null;
+  const at = (transport: string) => results.cells.filter((c) => c.strategy === 'broker' && c.transport === transport && c.ok > 0);
+  return {
+    header: ['transport', 'broker', 'mechanism', 'spreads', 'configured', 'requests per replica (all steps)', 'replica requests per call'],
+    numeric: [false, false, false, false, false, false, true],
+    rows: results.sharing.map((s) => {
+      const cells = at(s.transport);
+      const names = cells[0]?.replicas.map((r) => r.name) ?? [];
+      const byReplica = names.map((name) => cells.reduce((n, c) => n + (c.replicas.find((r) => r.name === name)?.requests ?? 0), 0));
+      const ok = cells.reduce((n, c) => n + c.ok, 0);
+      return [
+        s.transport,
+        s.broker,
+        s.mechanism,
+        s.spreads ? 'yes: each request to one replica' : 'no: every replica gets every request',
+        `${s.configured}${s.partitions === null ? '' : ` (${s.partitions} partitions)`}`,
+        byReplica.length ? byReplica.map(count).join(' / ') : '—',
+        ok > 0 ? (byReplica.reduce((a, b) => a + b, 0) / ok).toFixed(2) : '—',
+      ];
+    }),
+  };
+}
+
 function describeReplicas(results: ServiceResults): string {
   const limit = results.replicas[0]?.cpuLimit;
   return `${results.replicas.length} replicas (${results.replicas.map((r) => `${r.name} ${r.address}`).join(', ')}), each ${limit ? `limited to ${limit.millicores}m CPU (cgroup ${limit.version}: ${limit.setting})` : 'without a CPU limit'}`;
@@ -147,13 +184,21 @@ function securityText(settings: ServiceDocument['settings']): string {
   );
 }
 
+const BROKER_INTRO =
+  "Strategy broker: no Service; every replica's server-b subscribes to the one broker (in the stage's broker namespace, so a call crosses client → broker → replica and back), which hands each request to a replica by its own mechanism. Requests per replica from the replicas' own counters; CPU per 1,000 calls includes the broker's (its process, read from /proc).";
+
+function sharingOrNothing<T>(results: ServiceResults, render: (table: Table) => T[]): T[] {
+  const table = sharingTable(results);
+  return table ? render(table) : [];
+}
+
 export function renderServiceMarkdown(doc: ServiceDocument): string {
   const s = doc.settings;
   const r = doc.results;
   return [
     `# bench:service: ${s.startedAt} (preset ${presetOf(s)}, network ${s.network ?? '?'}, security ${s.security ?? 'plain'})`,
     '',
-    `${describeReplicas(r)}. Load at fixed rates (open loop) from a driver in the client namespace, ${s.warmupMs} ms warm-up then ${s.stepMs} ms per rate; latency counted from each call's due time (corrected for coordinated omission), "uncorrected" from when it was sent. Requests and CPU per replica from the replicas' own counters; throttled time from each replica's cgroup. CPU per 1,000 calls: driver + replicas + delayer + the servers' receive thread. ${s.cores}.${securityText(s)}`,
+    `${describeReplicas(r)}. Load at fixed rates (open loop) from a driver in the client namespace, ${s.warmupMs} ms warm-up then ${s.stepMs} ms per rate; latency counted from each call's due time (corrected for coordinated omission), "uncorrected" from when it was sent. Requests and CPU per replica from the replicas' own counters; throttled time from each replica's cgroup. CPU per 1,000 calls: driver + replicas + proxy + broker + delayer + the servers' receive thread. ${s.cores}.${securityText(s)}`,
     '',
     '## Where each strategy saturates',
     '',
@@ -165,6 +210,7 @@ export function renderServiceMarkdown(doc: ServiceDocument): string {
     '',
     `DNS queries: what the cluster DNS (dnsmasq, the headless name's records) received in the step, from its log. ${driverStartText(r)}`,
     '',
+    ...(sharingOrNothing(r, (t) => ['## Replicas behind a broker', '', BROKER_INTRO, '', markdownTable(t), ''])),
     ...(r.changes.length
       ? ['## Change under load', '', `At a fixed rate: ${s.changePhaseMs} ms steady, a replica joins (an endpoint once its apps listen: the rules, the DNS records — dnsmasq reads its hosts file again on SIGHUP — and Envoy's EDS), ${s.changePhaseMs} ms later the oldest leaves gracefully (out of the endpoints, then SIGTERM: it drains). The new replica's counter is polled until the run ends.`, '', markdownTable(changeTable(r)), '']
       : []),
@@ -217,6 +263,7 @@ export function renderServiceHtml(doc: ServiceDocument): string {
       { id: 'saturation', heading: 'Where each strategy saturates', intro: 'The highest offered rate each strategy and transport sustained (≥ 90 % completed, ≤ 1 % errors, p99 ≤ 1 s), its p99 and CPU cost.', table: htmlTable(saturationTable(cells)) },
       { id: 'shares', heading: "Each replica's share", intro: "Requests each replica served, by its own counter: under l4 one gRPC channel is one connection, so one replica.", legend: { ids: transports.map((t) => SERIES[t]), marks: 'bars' }, charts: shareCharts },
       { id: 'latency', heading: 'Latency against offered rate', intro: 'p99 from each call’s due time, per strategy.', legend: { ids: transports.map((t) => SERIES[t]), marks: 'lines' }, charts: latencyCharts },
+      ...sharingOrNothing(doc.results, (table) => [{ id: 'brokers', heading: 'Replicas behind a broker', intro: BROKER_INTRO, table: htmlTable(table) }]),
       ...(doc.results.changes.length
         ? [{ id: 'change', heading: 'Change under load', intro: 'A replica joins, then the oldest leaves gracefully, under load at a fixed rate: when the new one first serves (polled until the run ends), errors, lost calls, the worst latency in any 250 ms bin and the DNS queries in each phase.', table: htmlTable(changeTable(doc.results)) }]
         : []),

@@ -21,7 +21,13 @@ export interface ReplicaApps {
   stop(): Promise<void>;
 }
 
-export async function startReplicaApps(workspaceRoot: string, logDir: string, replicas: ReplicaSet, replica: Replica, maxConnectionAgeMs: number | null, security: StartOptions['security']): Promise<ReplicaApps> {
+/** What the replicas' server-b serves beside gRPC: Nest's microservice transports (their environment: SERVER_B_MICROSERVICES, the brokers' URLs, …) and the ports they listen on. */
+export interface ReplicaMicroservices {
+  env: Record<string, string>;
+  ports: readonly number[];
+}
+
+export async function startReplicaApps(workspaceRoot: string, logDir: string, replicas: ReplicaSet, replica: Replica, maxConnectionAgeMs: number | null, security: StartOptions['security'], microservices: ReplicaMicroservices): Promise<ReplicaApps> {
   const blog = VARIANTS.find((v) => v.id === 'blog');
   if (!blog) throw new Error('the blog variant is missing from variants.ts');
   fs.mkdirSync(logDir, { recursive: true });
@@ -36,6 +42,7 @@ export async function startReplicaApps(workspaceRoot: string, logDir: string, re
     [PARENT_PIPE_ENV]: String(PARENT_PIPE_FD),
     // Under TLS the run's CA and the replicas' certificate, by path (libs/config SECURITY_ENV).
     ...securityEnv(security, 'server'),
+    ...microservices.env,
   };
   const children: ChildProcess[] = [];
   const start = (name: 'server-a' | 'server-b') => {
@@ -51,7 +58,7 @@ export async function startReplicaApps(workspaceRoot: string, logDir: string, re
   const stop = () => Promise.all(children.map(stopChild)).then(() => undefined);
   try {
     const pids = { 'server-a': start('server-a'), 'server-b': start('server-b') };
-    await waitListening(replica, [SERVICE_PORTS.http, SERVICE_PORTS.grpc], children, path.join(logDir, replica.name));
+    await waitListening(replica, [SERVICE_PORTS.http, SERVICE_PORTS.grpc, ...microservices.ports], children, path.join(logDir, replica.name));
     return { replica, pids, stop };
   } catch (error) {
     await stop();
