@@ -3,24 +3,29 @@
 import { REPEAT_WITHIN, TIE_WITHIN, TRANSPORT_LABELS, phaseMoveText, type RepeatabilityRow, type SeriesPoint } from '../analysis';
 import { markdownSection } from './path-cost';
 
+/** A ratio (gRPC ÷ JSON) as its winner and factor (slower ÷ faster): who reads it, and by how much. */
+function sideOf(ratio: number): { who: string; factor: number } {
+  const factor = Math.max(ratio, 1 / ratio);
+  return { who: factor <= TIE_WITHIN ? 'tie' : ratio > 1 ? TRANSPORT_LABELS.json : TRANSPORT_LABELS.grpc, factor };
+}
+
+const digits = (factor: number) => (factor < 10 ? factor.toFixed(2) : factor.toFixed(1));
+
 /** "JSON 2.29×", "gRPC 11.5×", "tie 1.04×" or "—", from gRPC ÷ JSON. */
 export function seriesFactor(point: Pick<SeriesPoint, 'ratio'>): string {
   if (point.ratio === null) return '—';
-  const factor = Math.max(point.ratio, 1 / point.ratio);
-  const who = factor <= TIE_WITHIN ? 'tie' : point.ratio > 1 ? TRANSPORT_LABELS.json : TRANSPORT_LABELS.grpc;
-  return `${who} ${factor < 10 ? factor.toFixed(2) : factor.toFixed(1)}×`;
+  const { who, factor } = sideOf(point.ratio);
+  return `${who} ${digits(factor)}×`;
 }
 
 /** "JSON 2.1–2.4×", "gRPC 2.9–11.5×" or "gRPC 1.2× – JSON 1.3×" when the winner changes within the range. */
 export function seriesRange(row: Pick<RepeatabilityRow, 'range'>): string {
   if (!row.range) return '—';
-  const [low, high] = [seriesFactor({ ratio: row.range.low }), seriesFactor({ ratio: row.range.high })];
-  const [lowWho, highWho] = [low.split(' ')[0], high.split(' ')[0]];
-  if (lowWho !== highWho) return `${low} – ${high}`;
+  const [low, high] = [sideOf(row.range.low), sideOf(row.range.high)];
+  if (low.who !== high.who) return `${seriesFactor({ ratio: row.range.low })} – ${seriesFactor({ ratio: row.range.high })}`;
   // Both on one side: the factors from the smaller to the larger.
-  const factors = [row.range.low, row.range.high].map((r) => Math.max(r, 1 / r)).sort((a, b) => a - b);
-  const digits = (f: number) => (f < 10 ? f.toFixed(2) : f.toFixed(1));
-  return factors[0] === factors[1] ? low : `${lowWho} ${digits(factors[0])}–${digits(factors[1])}×`;
+  const [small, large] = [low.factor, high.factor].sort((a, b) => a - b);
+  return small === large ? seriesFactor({ ratio: row.range.low }) : `${low.who} ${digits(small)}–${digits(large)}×`;
 }
 
 /** The series as a Markdown table, with the run names and what "agree" means under it. */
