@@ -8,7 +8,7 @@ import { APP_NAMES, type AppName, START_BOUND_MS, STOP_BOUND_MS, missingMains, t
 import type { Failure, PathCost, PathCounters, Pinning, TcpCounters } from '../model';
 import { errorText } from '../cli';
 import type { CertificateSet } from '../security';
-import { CPU_PROFILE_SOCKET_ENV } from './cpu-profile-agent';
+import { CPU_PROFILE_INTERVAL_ENV, CPU_PROFILE_SOCKET_ENV } from './cpu-profile-agent';
 import type { SetProfiling } from './cpu-profiles';
 
 /** Where explicit ports are given (CLIENT_PORT, …), sets up at once take them this far apart: + slot × 10. */
@@ -213,7 +213,7 @@ async function startOnce(
   const dial = setPath?.dial ?? { serverA: hosts.server, serverB: hosts.server };
   // Each set its own namespace of patterns and queues: sets up at once share a broker, never their calls.
   const nest = { [MICROSERVICE_ENV.serve]: microservices.join(','), [MICROSERVICE_ENV.namespace]: microserviceNamespace(slot), ...brokerEnv };
-  const profiler = (name: AppName) => (profiling ? { [CPU_PROFILE_SOCKET_ENV]: profiling.sockets[name] } : {});
+  const profiler = (name: AppName) => (profiling ? { [CPU_PROFILE_SOCKET_ENV]: profiling.sockets[name], [CPU_PROFILE_INTERVAL_ENV]: String(profiling.intervalUs) } : {});
   const envFor = (name: AppName): NodeJS.ProcessEnv => appEnv(name, { ...env, ...variant.env, ...nest, ...profiler(name) }, hosts, dial, ports, security);
   for (const main of missingMains(variant, (file) => fs.existsSync(path.join(workspaceRoot, file)))) {
     setPath?.stop();

@@ -6,12 +6,22 @@
 //   {"op":"start","intervalUs":200}  → "ok"   the profiler runs from here
 //   {"op":"stop","file":"/abs/x"}    → "ok"   it stops; the profile (.cpuprofile JSON) is at x, whole
 // Anything else, or a failure, answers "error: <why>".
+//
+// A keeper profile runs from the agent's start to the app's end, so V8's profiler is never torn down
+// between the stretches. Without it, each start meets code compiled while no profiler ran and V8 cannot
+// name all of it: a loop optimized on stack (OSR) in that gap has its samples put on its caller (a timer
+// callback's busy loop read as listOnTimeout, the whole stretch). The keeper costs sampling in the gaps
+// too (docs/method.md, "CPU profiles"); it is ended and started anew at each stop, while the stretch
+// still runs, so what it holds never outgrows one gap.
 import * as fs from 'node:fs';
 import * as inspector from 'node:inspector';
 import * as net from 'node:net';
 
 /** The variable naming the socket this app's agent listens on; absent: the agent does nothing. */
 export const CPU_PROFILE_SOCKET_ENV = 'BENCH_CPU_PROFILE_SOCKET';
+/** The sampling interval, µs, fixed at the agent's start: V8 takes no new one while the keeper runs. */
+export const CPU_PROFILE_INTERVAL_ENV = 'BENCH_CPU_PROFILE_INTERVAL_US';
+const KEEPER = 'bench-cpu-profile-keeper';
 
 type Command = { op: 'start'; intervalUs: number } | { op: 'stop'; file: string };
 
@@ -33,20 +43,38 @@ function writeWhole(file: string, content: string): void {
   fs.renameSync(temp, file);
 }
 
-async function run(session: inspector.Session, command: Command): Promise<void> {
+async function run(session: inspector.Session, command: Command, keptUs: number | null): Promise<void> {
   if (command.op === 'start') {
-    await post(session, 'Profiler.setSamplingInterval', { interval: command.intervalUs });
+    if (keptUs === null) await post(session, 'Profiler.setSamplingInterval', { interval: command.intervalUs });
+    else if (command.intervalUs !== keptUs) throw new Error(`this agent samples every ${keptUs} µs (${CPU_PROFILE_INTERVAL_ENV}), not ${command.intervalUs}`);
     await post(session, 'Profiler.start');
     return;
+  }
+  if (keptUs !== null) {
+    // The stretch still runs, so the profiler lives on through the keeper's restart.
+    inspector.console.profileEnd(KEEPER);
+    inspector.console.profile(KEEPER);
   }
   const { profile } = await post<{ profile: unknown }>(session, 'Profiler.stop');
   writeWhole(command.file, JSON.stringify(profile));
 }
 
-function serve(socketPath: string): void {
+/** The interval the keeper samples at, or null (no keeper: each start sets its own, as before). */
+function keeperInterval(): number | null {
+  const text = process.env[CPU_PROFILE_INTERVAL_ENV];
+  delete process.env[CPU_PROFILE_INTERVAL_ENV];
+  const us = Number(text);
+  return text !== undefined && Number.isInteger(us) && us > 0 ? us : null;
+}
+
+function serve(socketPath: string, keptUs: number | null): void {
   const session = new inspector.Session();
   session.connect();
-  let ready: Promise<unknown> = post(session, 'Profiler.enable');
+  let ready: Promise<unknown> = post(session, 'Profiler.enable').then(async () => {
+    if (keptUs === null) return;
+    await post(session, 'Profiler.setSamplingInterval', { interval: keptUs });
+    inspector.console.profile(KEEPER);
+  });
   const server = net.createServer((socket) => {
     let buffered = '';
     socket.setEncoding('utf8');
@@ -59,7 +87,7 @@ function serve(socketPath: string): void {
       // Commands run one after the other, whichever connection they came on.
       ready = ready
         .catch(() => undefined)
-        .then(() => run(session, parse(line)))
+        .then(() => run(session, parse(line), keptUs))
         .then(
           () => socket.end('ok\n'),
           (error: unknown) => socket.end(`error: ${error instanceof Error ? error.message : String(error)}\n`),
@@ -78,5 +106,5 @@ const socketPath = process.env[CPU_PROFILE_SOCKET_ENV];
 if (socketPath) {
   // Not inherited by anything the app starts.
   delete process.env[CPU_PROFILE_SOCKET_ENV];
-  serve(socketPath);
+  serve(socketPath, keeperInterval());
 }

@@ -28,10 +28,11 @@ export function cpuProfileAgent(workspaceRoot: string): string {
   return path.join(workspaceRoot, 'tools/bench/dist/run/cpu-profile-agent.js');
 }
 
-/** What one set's apps are started with: the agent's path and each app's socket. */
+/** What one set's apps are started with: the agent's path, each app's socket, V8's sampling interval. */
 export interface SetProfiling {
   agent: string;
   sockets: Record<AppName, string>;
+  intervalUs: number;
 }
 
 /** What names a cell. */
@@ -90,7 +91,7 @@ export class CpuProfiles {
   /** Sockets for a new set of apps (each set its own, whatever its slot). */
   forNewSet(): SetProfiling {
     const set = ++this.sets;
-    return { agent: this.agent, sockets: Object.fromEntries(APP_NAMES.map((name) => [name, path.join(this.socketDir, `${set}-${name}.sock`)])) as Record<AppName, string> };
+    return { agent: this.agent, intervalUs: this.intervalUs, sockets: Object.fromEntries(APP_NAMES.map((name) => [name, path.join(this.socketDir, `${set}-${name}.sock`)])) as Record<AppName, string> };
   }
 
   /** Starts every app's profiler of a set (before a timed call); a profiler that does not start is noted on the cell, never fails the call. */

@@ -5,17 +5,21 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CpuProfiles, cpuProfileAgent, profileFolder, profilerCommand } from '../../src/run/cpu-profiles';
-import { CPU_PROFILE_SOCKET_ENV } from '../../src/run/cpu-profile-agent';
+import { CPU_PROFILE_INTERVAL_ENV, CPU_PROFILE_SOCKET_ENV } from '../../src/run/cpu-profile-agent';
 import { ROOT } from '../run-bench';
 import { describeNeeding } from '../needs';
 
 const agent = cpuProfileAgent(ROOT);
 const cell = { network: 'loopback', runtime: '24', security: 'plain', variant: 'blog', case: '①-2', transport: 'grpc' } as const;
 
-/** A process that keeps a CPU busy in a named function until killed, with the agent on `socket`. */
-function busyApp(socket: string): Promise<ChildProcess> {
+/**
+ * A process that keeps a CPU busy in a named function until killed, with the agent on `socket`. The busy
+ * loop is optimized on stack before the first stretch: without the agent's keeper its samples were put on
+ * listOnTimeout, the timer that calls it.
+ */
+function busyApp(socket: string, intervalUs: number): Promise<ChildProcess> {
   const program = 'function spin(){const end=Date.now()+5;let x=0;while(Date.now()<end)x+=Math.sqrt(x+1);return x}setInterval(spin,1);process.stdout.write("up\\n")';
-  const child = spawn(process.execPath, ['--require', agent, '-e', program], { env: { ...process.env, [CPU_PROFILE_SOCKET_ENV]: socket }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--require', agent, '-e', program], { env: { ...process.env, [CPU_PROFILE_SOCKET_ENV]: socket, [CPU_PROFILE_INTERVAL_ENV]: String(intervalUs) }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     child.stdout!.once('data', () => {
       // The agent listens before the program runs; give its socket a moment to appear.
@@ -45,7 +49,9 @@ describeNeeding('cpu profiles (a real Node process with the agent)', [fs.existsS
   it('merges the stretches of a cell into one .cpuprofile per process, summarized', async () => {
     const set = profiles.forNewSet();
     // Only the client runs here; the servers' sockets answer nothing, which is noted, never thrown.
-    children.push(await busyApp(set.sockets.client));
+    children.push(await busyApp(set.sockets.client, set.intervalUs));
+    // Time for V8 to optimize the loop on stack, as a server's code is before its timed calls.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     for (let call = 0; call < 3; call++) {
       await profiles.start(set.sockets, cell, 'node');
       await new Promise((resolve) => setTimeout(resolve, 60));
@@ -73,10 +79,11 @@ describeNeeding('cpu profiles (a real Node process with the agent)', [fs.existsS
 
   it('answers a bad command with an error, and a stop without a start', async () => {
     const set = profiles.forNewSet();
-    children.push(await busyApp(set.sockets.client));
+    children.push(await busyApp(set.sockets.client, set.intervalUs));
     await expect(profilerCommand(set.sockets.client, { op: 'nonsense' })).rejects.toThrow(/error: not a command/);
     await expect(profilerCommand(set.sockets.client, { op: 'stop', file: path.join(runDir, 'x') })).rejects.toThrow(/error:/);
-    await expect(profilerCommand(set.sockets.client, { op: 'start', intervalUs: 500 })).resolves.toBeUndefined();
+    await expect(profilerCommand(set.sockets.client, { op: 'start', intervalUs: 500 })).rejects.toThrow(/samples every 200 µs/);
+    await expect(profilerCommand(set.sockets.client, { op: 'start', intervalUs: 200 })).resolves.toBeUndefined();
   });
 });
 
