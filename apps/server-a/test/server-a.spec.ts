@@ -85,6 +85,9 @@ describe('server-a metrics', () => {
         heapTotalBytes: expect.any(Number),
         externalBytes: expect.any(Number),
         arrayBuffersBytes: expect.any(Number),
+        gcMs: expect.any(Number),
+        buildGcMs: expect.any(Number),
+        encodeGcMs: expect.any(Number),
       });
       expect(response.body.peakRssBytes).toBeGreaterThan(0);
       await request(app.getHttpServer()).get('/server-a/2000').expect(200);

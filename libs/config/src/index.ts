@@ -16,7 +16,7 @@ export {
   OPEN_ROUTES,
   type ControlAccess,
 } from './control-access';
-export { ProcessSampler, processSampler, costBetween, RSS_SAMPLE_MS, type ProcessSample, type ProcessCost, type ServerPhase } from './process-sampler';
+export { ProcessSampler, processSampler, costBetween, reportsGc, RSS_SAMPLE_MS, type ProcessSample, type ProcessCost, type ServerPhase } from './process-sampler';
 export {
   TUNINGS,
   NEST_VARIANTS,

@@ -1,3 +1,5 @@
+import { PerformanceObserver, performance } from 'node:perf_hooks';
+
 /** What a process says about its own cost. CPU and phase times are cumulative; peaks are per window. */
 export interface ProcessSample {
   cpuUserMs: number;
@@ -16,6 +18,11 @@ export interface ProcessSample {
   heapTotalBytes?: number;
   externalBytes?: number;
   arrayBuffersBytes?: number;
+  /** V8's garbage-collection pauses, summed since start (absent or 0: a process that does not report them, e.g. Go's). */
+  gcMs?: number;
+  /** Of those, the part that fell inside the build and encode phases' own windows, summed since start. */
+  buildGcMs?: number;
+  encodeGcMs?: number;
 }
 
 /** Phases a server times for itself, so a reader can see where a call's time went. */
@@ -23,6 +30,11 @@ export type ServerPhase = 'build' | 'encode';
 
 /** How often resident memory is sampled for the windowed peak. */
 export const RSS_SAMPLE_MS = 20;
+/**
+ * How many recent phase windows a GC pause is matched against. V8 reports a pause a little after it
+ * ends, by then the phase that held it has ended too; a few hundred windows cover any burst of calls.
+ */
+const PHASE_WINDOWS_KEPT = 512;
 
 /**
  * Reads CPU time from process.cpuUsage and keeps the peak resident memory of a window: a window opens
@@ -37,9 +49,23 @@ export class ProcessSampler {
   private readonly phases: Record<ServerPhase, number> = { build: 0, encode: 0 };
   private timer: NodeJS.Timeout | null = null;
   private requests = 0;
+  private readonly gc: Record<ServerPhase | 'all', number> = { all: 0, build: 0, encode: 0 };
+  /** The latest phase windows (performance.now() ms), oldest first. */
+  private readonly windows: { phase: ServerPhase; start: number; end: number }[] = [];
 
-  constructor() {
+  /**
+   * `watchGc`: V8's garbage-collection pauses are summed, overall and inside each phase, because a phase's
+   * time depends on whether a young-generation collection lands inside it (a 10,000-row protobuf encode:
+   * ~33 ms without, ~47 ms with one; docs/repeatability.md).
+   */
+  constructor(watchGc = true) {
     this.peak = process.memoryUsage.rss();
+    if (watchGc) {
+      // Never what keeps a process alive: an observer holds no handle on the event loop.
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) this.addGc(entry.startTime, entry.duration);
+      }).observe({ entryTypes: ['gc'] });
+    }
   }
 
   /** A reading; `resetPeak` opens a new window (peak from now on, sampled), false closes it. */
@@ -60,6 +86,9 @@ export class ProcessSampler {
       heapTotalBytes: memory.heapTotal,
       externalBytes: memory.external,
       arrayBuffersBytes: memory.arrayBuffers,
+      gcMs: this.gc.all,
+      buildGcMs: this.gc.build,
+      encodeGcMs: this.gc.encode,
     };
     if (resetPeak) {
       this.peak = sample.rssBytes;
@@ -80,9 +109,22 @@ export class ProcessSampler {
     this.requests += 1;
   }
 
-  /** Adds time spent in a phase (cumulative, like CPU time: readers take differences). */
+  /** Adds time spent in a phase that ends now (cumulative, like CPU time: readers take differences). */
   addPhase(phase: ServerPhase, ms: number): void {
     this.phases[phase] += ms;
+    const end = performance.now();
+    this.windows.push({ phase, start: end - ms, end });
+    if (this.windows.length > PHASE_WINDOWS_KEPT) this.windows.shift();
+  }
+
+  /** A GC pause (performance.now() ms): added to the total and to each phase window it overlaps. */
+  addGc(startMs: number, durationMs: number): void {
+    this.gc.all += durationMs;
+    const endMs = startMs + durationMs;
+    for (const window of this.windows) {
+      const overlap = Math.min(endMs, window.end) - Math.max(startMs, window.start);
+      if (overlap > 0) this.gc[window.phase] += overlap;
+    }
   }
 
   stop(): void {
@@ -114,12 +156,18 @@ export interface ProcessCost {
   cpuUserMs: number;
   cpuSystemMs: number;
   peakRssBytes: number;
+  /** V8's garbage-collection pauses in the window (absent: the process does not report them). */
+  gcMs?: number;
 }
+
+/** Whether a reading reports GC pauses: every Node process has collected by the time it serves; Go's say 0. */
+export const reportsGc = (sample: ProcessSample): boolean => (sample.gcMs ?? 0) > 0;
 
 export function costBetween(before: ProcessSample, after: ProcessSample): ProcessCost {
   return {
     cpuUserMs: after.cpuUserMs - before.cpuUserMs,
     cpuSystemMs: after.cpuSystemMs - before.cpuSystemMs,
     peakRssBytes: after.peakRssBytes,
+    ...(reportsGc(after) ? { gcMs: (after.gcMs ?? 0) - (before.gcMs ?? 0) } : {}),
   };
 }

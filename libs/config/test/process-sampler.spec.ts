@@ -54,9 +54,41 @@ describe('ProcessSampler', () => {
     }
   });
 
+  it("puts each GC pause in the total and in the phase windows it overlaps", () => {
+    const sampler = new ProcessSampler(false);
+    try {
+      sampler.addPhase('encode', 10);
+      const encodeEnded = performance.now();
+      sampler.addPhase('build', 0);
+      sampler.addGc(encodeEnded - 5, 2);
+      sampler.addGc(encodeEnded - 1_000, 3);
+      expect(sampler.read(false)).toMatchObject({ gcMs: 5, encodeGcMs: 2, buildGcMs: 0 });
+    } finally {
+      sampler.stop();
+    }
+  });
+
+  it('watches V8 for its pauses: a forced young-generation collection is counted', async () => {
+    const sampler = new ProcessSampler();
+    try {
+      const before = sampler.read(false).gcMs ?? 0;
+      // Objects kept alive past several scavenges, then turns of the event loop for the observer's delivery.
+      const kept: { i: number; s: string }[] = [];
+      for (let i = 0; i < 1_000_000; i++) kept.push({ i, s: String(i) });
+      expect(kept).toHaveLength(1_000_000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(sampler.read(false).gcMs).toBeGreaterThan(before);
+    } finally {
+      sampler.stop();
+    }
+  });
+
   it('costBetween subtracts CPU and keeps the later window peak', () => {
     const before = { cpuUserMs: 10, cpuSystemMs: 2, rssBytes: 100, peakRssBytes: 100, maxRssBytes: 500, buildMs: 0, encodeMs: 0 };
     const after = { cpuUserMs: 35, cpuSystemMs: 7, rssBytes: 120, peakRssBytes: 400, maxRssBytes: 500, buildMs: 3, encodeMs: 4 };
     expect(costBetween(before, after)).toEqual({ cpuUserMs: 25, cpuSystemMs: 5, peakRssBytes: 400 });
+    // GC pauses only from a process that reports them (Go's servers send 0).
+    expect(costBetween({ ...before, gcMs: 40 }, { ...after, gcMs: 52.5 })).toEqual({ cpuUserMs: 25, cpuSystemMs: 5, peakRssBytes: 400, gcMs: 12.5 });
+    expect(costBetween({ ...before, gcMs: 0 }, { ...after, gcMs: 0 })).not.toHaveProperty('gcMs');
   });
 });

@@ -57,7 +57,8 @@ function transport(field: string, value: unknown): TransportName {
 
 function cost(field: string, value: unknown): ProcessCost {
   const input = object(field, value);
-  return { cpuUserMs: number(`${field}.cpuUserMs`, input.cpuUserMs), cpuSystemMs: number(`${field}.cpuSystemMs`, input.cpuSystemMs), peakRssBytes: number(`${field}.peakRssBytes`, input.peakRssBytes) };
+  const gcMs = input.gcMs === undefined ? {} : { gcMs: number(`${field}.gcMs`, input.gcMs) };
+  return { cpuUserMs: number(`${field}.cpuUserMs`, input.cpuUserMs), cpuSystemMs: number(`${field}.cpuSystemMs`, input.cpuSystemMs), peakRssBytes: number(`${field}.peakRssBytes`, input.peakRssBytes), ...gcMs };
 }
 
 function phases(field: string, value: unknown): Phases {
@@ -67,6 +68,8 @@ function phases(field: string, value: unknown): Phases {
     serverBuildMs: ms(`${field}.serverBuildMs`, input.serverBuildMs),
     serverEncodeMs: ms(`${field}.serverEncodeMs`, input.serverEncodeMs),
     clientDecodeMs: ms(`${field}.clientDecodeMs`, input.clientDecodeMs),
+    ...(input.serverBuildGcMs === undefined ? {} : { serverBuildGcMs: ms(`${field}.serverBuildGcMs`, input.serverBuildGcMs) }),
+    ...(input.serverEncodeGcMs === undefined ? {} : { serverEncodeGcMs: ms(`${field}.serverEncodeGcMs`, input.serverEncodeGcMs) }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { costBetween, processSampler, type ProcessCost, type ProcessSample } from '@bench/config';
+import { costBetween, processSampler, reportsGc, type ProcessCost, type ProcessSample } from '@bench/config';
 import { verifyReply, type ReplyCheck } from '@bench/samples';
 import { measurePath, type PathOptions, type PathReport } from './path-probe';
 import { takeTlsError, takeTlsHandshakes, watchingTlsHandshakes, type TlsHandshakes } from './tls-handshakes';
@@ -38,6 +38,13 @@ export interface Phases {
   serverEncodeMs: number | null;
   /** Client: decoding the replies (JSON.parse or protobuf decode). */
   clientDecodeMs: number | null;
+  /**
+   * Of the server's build and encode, V8's garbage-collection pauses that fell inside them: whether a
+   * young-generation collection lands in a phase can move it by half (absent: older documents; null: a
+   * server that does not report its pauses, e.g. Go's, or a phase not measured).
+   */
+  serverBuildGcMs?: number | null;
+  serverEncodeGcMs?: number | null;
 }
 
 /** Raw samples of one case; the bench summarizes them. */
@@ -235,6 +242,7 @@ export class CallRunner {
       const timed = runs > 0;
       const unseen = new Set(transport.unmeasured ?? []);
       const server = timed && !('error' in serverBefore) && !('error' in serverAfter) ? [serverBefore, serverAfter] : null;
+      const gcIn = (field: 'buildGcMs' | 'encodeGcMs', measured: boolean) => (server && measured && reportsGc(server[1]) ? ((server[1][field] ?? 0) - (server[0][field] ?? 0)) / runs : null);
       return {
         transport: request.transport,
         rows,
@@ -250,6 +258,8 @@ export class CallRunner {
               serverBuildMs: server ? (server[1].buildMs - server[0].buildMs) / runs : null,
               serverEncodeMs: server && !unseen.has('serverEncodeMs') ? (server[1].encodeMs - server[0].encodeMs) / runs : null,
               clientDecodeMs: replies.messages > 0 && Number.isFinite(replies.decodeMs) && !unseen.has('clientDecodeMs') ? replies.decodeMs / runs : null,
+              serverBuildGcMs: gcIn('buildGcMs', true),
+              serverEncodeGcMs: gcIn('encodeGcMs', !unseen.has('serverEncodeMs')),
             }
           : null,
         client: timed ? costBetween(clientBefore, clientAfter) : null,

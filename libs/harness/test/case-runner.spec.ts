@@ -38,10 +38,14 @@ class FakeTransport implements RowTransport {
     return this.meter.take();
   }
 
+  /** Whether the fake server reports its GC pauses, as a Node server does (Go's send 0). */
+  reportsGc = false;
+
   async readServerMetrics(): Promise<ProcessSample> {
     this.serverReads += 1;
     const n = this.serverReads;
-    return { cpuUserMs: 10 * n, cpuSystemMs: n, rssBytes: 5e7, peakRssBytes: 6e7, maxRssBytes: 7e7, buildMs: 2 * n, encodeMs: 3 * n };
+    const gc = this.reportsGc ? { gcMs: 20 * n, buildGcMs: 0.5 * n, encodeGcMs: 8 * n } : {};
+    return { cpuUserMs: 10 * n, cpuSystemMs: n, rssBytes: 5e7, peakRssBytes: 6e7, maxRssBytes: 7e7, buildMs: 2 * n, encodeMs: 3 * n, ...gc };
   }
 }
 
@@ -57,8 +61,16 @@ describe('CallRunner', () => {
     expect(run.warmupMs).toHaveLength(2);
     expect(run.samplesMs).toHaveLength(4);
     // Server phases are differences of its cumulative readings, per timed call; decode is 3 replies × 0.5 ms per call.
-    expect(run.phases).toEqual({ serverBuildMs: 2 / 4, serverEncodeMs: 3 / 4, clientDecodeMs: 1.5 });
+    expect(run.phases).toEqual({ serverBuildMs: 2 / 4, serverEncodeMs: 3 / 4, clientDecodeMs: 1.5, serverBuildGcMs: null, serverEncodeGcMs: null });
     expect(run.server).toEqual({ cpuUserMs: 10, cpuSystemMs: 1, peakRssBytes: 6e7 });
+  });
+
+  it("takes the GC pauses inside the server's phases per timed call, and its pauses over the calls, when it reports them", async () => {
+    const json = new FakeTransport('json');
+    json.reportsGc = true;
+    const run = await new CallRunner({ json, grpc: new FakeTransport('grpc') }).run({ transport: 'json', rows: 10, requests: 3, warmup: 2, runs: 4, cold: false, deadlineMs: 5000 });
+    expect(run.phases).toMatchObject({ serverBuildGcMs: 0.5 / 4, serverEncodeGcMs: 8 / 4 });
+    expect(run.server).toEqual({ cpuUserMs: 10, cpuSystemMs: 1, peakRssBytes: 6e7, gcMs: 20 });
   });
 
   it('prepares without timing when runs is 0', async () => {

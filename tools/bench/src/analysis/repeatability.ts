@@ -26,9 +26,12 @@ export interface SeriesPoint {
   winner: VerdictRow['cell']['winner'];
   /** "JSON: two modes: …" for each transport whose calls fell into two groups or paid a named mechanism. */
   modeNotes: string[];
-  /** Each transport's mean call and its phases (ms), where the cell recorded them. */
-  phases: Partial<Record<'json' | 'grpc', { totalMs: number; parts: Partial<Record<PhaseKey, number>> }>>;
+  /** Each transport's mean call and its phases (ms), where the cell recorded them, and the GC pauses inside the server's. */
+  phases: Partial<Record<'json' | 'grpc', { totalMs: number; parts: Partial<Record<PhaseKey, number>>; gc: Partial<Record<GcPhase, number>> }>>;
 }
+
+/** The server's phases whose GC pauses a cell records. */
+type GcPhase = 'build' | 'encode';
 
 /** Where a disagreeing pair's time moved: one transport's phase, before and after (mean ms per call). */
 export interface PhaseMove {
@@ -40,6 +43,8 @@ export interface PhaseMove {
   toMs: number;
   /** That phase's change ÷ the change of the transport's mean call (1: the phase moved the whole call). */
   shareOfMove: number;
+  /** The GC pauses inside that phase, before and after (ms per call), where both runs recorded them. */
+  gc?: { fromMs: number; toMs: number };
 }
 
 export interface RepeatabilityRow {
@@ -72,7 +77,9 @@ function phasesOf(results: readonly Cell[], row: VerdictRow): SeriesPoint['phase
     const cell = cellOf(results, row, transport);
     if (!cell?.ok || !cell.phases) continue;
     const parts = Object.fromEntries(phaseParts(cell.phases).filter((p) => p.ms !== null).map((p) => [p.phase, p.ms as number]));
-    phases[transport] = { totalMs: cell.phases.totalMs, parts };
+    const { serverBuildGcMs: build, serverEncodeGcMs: encode } = cell.phases;
+    const gc = { ...(typeof build === 'number' ? { build } : {}), ...(typeof encode === 'number' ? { encode } : {}) };
+    phases[transport] = { totalMs: cell.phases.totalMs, parts, gc };
   }
   return phases;
 }
@@ -87,18 +94,21 @@ function phaseMove(a: SeriesPoint, b: SeriesPoint, to: number): PhaseMove | null
       const [fromMs, toMs] = [pa.parts[phase], pb.parts[phase]];
       if (fromMs === undefined || toMs === undefined) continue;
       const whole = pb.totalMs - pa.totalMs;
-      const move: PhaseMove = { to, transport, phase, fromMs, toMs, shareOfMove: whole === 0 ? 0 : (toMs - fromMs) / whole };
+      const [gcFrom, gcTo] = phase === 'build' || phase === 'encode' ? [pa.gc[phase], pb.gc[phase]] : [undefined, undefined];
+      const gc = gcFrom !== undefined && gcTo !== undefined ? { gc: { fromMs: gcFrom, toMs: gcTo } } : {};
+      const move: PhaseMove = { to, transport, phase, fromMs, toMs, shareOfMove: whole === 0 ? 0 : (toMs - fromMs) / whole, ...gc };
       if (!best || Math.abs(toMs - fromMs) > Math.abs(best.toMs - best.fromMs)) best = move;
     }
   }
   return best;
 }
 
-/** "run 2 → 3: gRPC server encode 44.9 → 26.4 ms per call (84 % of its call's change)". */
+/** "run 2 → 3: gRPC server encode 44.9 → 26.4 ms per call (84 % of its call's change; GC pauses inside it 17.0 → 0.40 ms)". */
 export function phaseMoveText(m: PhaseMove): string {
   const label = m.transport === 'json' ? 'JSON' : 'gRPC';
   const ms = (v: number) => (v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : Math.round(v).toLocaleString('en-US'));
-  return `run ${m.to - 1} → ${m.to}: ${label} ${PHASE_LABELS[m.phase]} ${ms(m.fromMs)} → ${ms(m.toMs)} ms per call (${Math.round(m.shareOfMove * 100)} % of its call's change)`;
+  const gc = m.gc ? `; GC pauses inside it ${ms(m.gc.fromMs)} → ${ms(m.gc.toMs)} ms` : '';
+  return `run ${m.to - 1} → ${m.to}: ${label} ${PHASE_LABELS[m.phase]} ${ms(m.fromMs)} → ${ms(m.toMs)} ms per call (${Math.round(m.shareOfMove * 100)} % of its call's change${gc})`;
 }
 
 /** The mode notes of a row's two cells in one run: only those that say something beyond "one mode". */

@@ -3,15 +3,17 @@
 import { ms, ratio, type Cell } from '../model';
 import { phaseParts, variantRatios, type PhasePart } from '../analysis';
 
-function share(part: PhasePart, totalMs: number): string {
+function share(part: PhasePart, totalMs: number, gcMs: number | null | undefined): string {
   if (part.ms === null) return '—';
-  return `${ms(part.ms)} (${Math.round((100 * part.ms) / totalMs)}%)`;
+  const gc = typeof gcMs === 'number' ? `; GC ${ms(gcMs)}` : '';
+  return `${ms(part.ms)} (${Math.round((100 * part.ms) / totalMs)}%${gc})`;
 }
 
 /**
  * Where the time of a call goes, per cell: the servers' own timings of building and encoding the
- * rows, the client's timing of decoding them, and what is left (framework, transport, waiting).
- * Parallel calls sum every request's phases, so a phase can exceed the wall time it overlaps.
+ * rows (with the GC pauses inside them, where the server reports its pauses), the client's timing of
+ * decoding them, and what is left (framework, transport, waiting). Parallel calls sum every request's
+ * phases, so a phase can exceed the wall time it overlaps.
  */
 export function renderBreakdown(results: readonly Cell[]): string {
   const rows = results.filter((r) => r.ok && r.phases);
@@ -21,7 +23,8 @@ export function renderBreakdown(results: readonly Cell[]): string {
     '|---|---|---|---:|---:|---:|---:|---:|',
     ...rows.map((r) => {
       const p = r.phases!;
-      return `| ${r.variant} | ${r.case} | ${r.transport} | ${ms(p.totalMs)} | ${phaseParts(p).map((part) => share(part, p.totalMs)).join(' | ')} |`;
+      const gc = { build: p.serverBuildGcMs, encode: p.serverEncodeGcMs } as Partial<Record<PhasePart['phase'], number | null>>;
+      return `| ${r.variant} | ${r.case} | ${r.transport} | ${ms(p.totalMs)} | ${phaseParts(p).map((part) => share(part, p.totalMs, gc[part.phase])).join(' | ')} |`;
     }),
   ].join('\n');
 }

@@ -34,6 +34,8 @@ const COLUMNS = [
   'client_peak_rss_bytes',
   'server_cpu_ms',
   'server_peak_rss_bytes',
+  'client_gc_ms',
+  'server_gc_ms',
   'delayer_cpu_ms',
   'delayer_packets',
   'receive_cpu_ms',
@@ -147,6 +149,9 @@ export function renderCsv(results: readonly Cell[], networks?: Record<string, Ne
       client_peak_rss_bytes: r.client?.peakRssBytes,
       server_cpu_ms: r.server ? r.server.cpuUserMs + r.server.cpuSystemMs : null,
       server_peak_rss_bytes: r.server?.peakRssBytes,
+      // V8's GC pauses over the timed calls, as CPU (empty: a process that does not report them, e.g. Go's).
+      client_gc_ms: r.client?.gcMs,
+      server_gc_ms: r.server?.gcMs,
       delayer_cpu_ms: r.delayer?.cpuMs,
       delayer_packets: r.delayer?.packets,
       receive_cpu_ms: r.delayer?.receiveCpuMs,

@@ -25,6 +25,7 @@ export function addCost(total: ProcessCost | null, more: ProcessCost | null): Pr
     cpuUserMs: total.cpuUserMs + more.cpuUserMs,
     cpuSystemMs: total.cpuSystemMs + more.cpuSystemMs,
     peakRssBytes: Math.max(total.peakRssBytes, more.peakRssBytes),
+    ...(total.gcMs !== undefined && more.gcMs !== undefined ? { gcMs: total.gcMs + more.gcMs } : {}),
   };
 }
 
@@ -41,6 +42,8 @@ export function weightedPhases(a: Phases | null | undefined, n: number, b: Phase
     serverBuildMs: mean(a.serverBuildMs, b.serverBuildMs),
     serverEncodeMs: mean(a.serverEncodeMs, b.serverEncodeMs),
     clientDecodeMs: mean(a.clientDecodeMs, b.clientDecodeMs),
+    ...(a.serverBuildGcMs !== undefined && b.serverBuildGcMs !== undefined ? { serverBuildGcMs: mean(a.serverBuildGcMs, b.serverBuildGcMs) } : {}),
+    ...(a.serverEncodeGcMs !== undefined && b.serverEncodeGcMs !== undefined ? { serverEncodeGcMs: mean(a.serverEncodeGcMs, b.serverEncodeGcMs) } : {}),
   };
 }
 

@@ -11,8 +11,9 @@
 // between the stretches. Without it, each start meets code compiled while no profiler ran and V8 cannot
 // name all of it: a loop optimized on stack (OSR) in that gap has its samples put on its caller (a timer
 // callback's busy loop read as listOnTimeout, the whole stretch). The keeper costs sampling in the gaps
-// too (docs/method.md, "CPU profiles"); it is ended and started anew at each stop, while the stretch
-// still runs, so what it holds never outgrows one gap.
+// too (docs/method.md, "CPU profiles"). After each stop a new keeper starts and then the old one ends,
+// so one always runs and what each holds never outgrows one gap; ending one serializes it, which is why
+// that happens after the stretch, never inside it (where it read as the agent's own `run`).
 import * as fs from 'node:fs';
 import * as inspector from 'node:inspector';
 import * as net from 'node:net';
@@ -21,7 +22,9 @@ import * as net from 'node:net';
 export const CPU_PROFILE_SOCKET_ENV = 'BENCH_CPU_PROFILE_SOCKET';
 /** The sampling interval, µs, fixed at the agent's start: V8 takes no new one while the keeper runs. */
 export const CPU_PROFILE_INTERVAL_ENV = 'BENCH_CPU_PROFILE_INTERVAL_US';
-const KEEPER = 'bench-cpu-profile-keeper';
+/** The keeper's title: two, alternating, so the next starts before the last ends. */
+const keeperTitle = (n: number) => `bench-cpu-profile-keeper-${n % 2}`;
+let keepers = 0;
 
 type Command = { op: 'start'; intervalUs: number } | { op: 'stop'; file: string };
 
@@ -50,13 +53,12 @@ async function run(session: inspector.Session, command: Command, keptUs: number 
     await post(session, 'Profiler.start');
     return;
   }
-  if (keptUs !== null) {
-    // The stretch still runs, so the profiler lives on through the keeper's restart.
-    inspector.console.profileEnd(KEEPER);
-    inspector.console.profile(KEEPER);
-  }
   const { profile } = await post<{ profile: unknown }>(session, 'Profiler.stop');
   writeWhole(command.file, JSON.stringify(profile));
+  if (keptUs !== null) {
+    inspector.console.profile(keeperTitle(++keepers));
+    inspector.console.profileEnd(keeperTitle(keepers - 1));
+  }
 }
 
 /** The interval the keeper samples at, or null (no keeper: each start sets its own, as before). */
@@ -73,7 +75,7 @@ function serve(socketPath: string, keptUs: number | null): void {
   let ready: Promise<unknown> = post(session, 'Profiler.enable').then(async () => {
     if (keptUs === null) return;
     await post(session, 'Profiler.setSamplingInterval', { interval: keptUs });
-    inspector.console.profile(KEEPER);
+    inspector.console.profile(keeperTitle(keepers));
   });
   const server = net.createServer((socket) => {
     let buffered = '';

@@ -54,6 +54,18 @@ describe('repeatability over a series of runs', () => {
     expect(renderRepeatability([row], ['a', 'b'])).toContain('one mode in every run · run 1 → 2: gRPC server encode');
   });
 
+  it("names the GC pauses inside the phase that moved, where both runs' servers reported them", () => {
+    const withGc = (transport: 'json' | 'grpc', median: number, encodeMs: number, encodeGcMs: number | null) => {
+      const samples = steady(median);
+      return { ...cell('①-2', transport, samples), phases: phaseBreakdown(samples, { serverBuildMs: 2, serverEncodeMs: encodeMs, clientDecodeMs: 10, serverBuildGcMs: 0.5, serverEncodeGcMs: encodeGcMs }) };
+    };
+    const [row] = repeatability([run('a', [withGc('json', 28.8, 8.7, 0.2), withGc('grpc', 67.9, 44.9, 17)]), run('b', [withGc('json', 25.4, 8.2, 0.2), withGc('grpc', 46, 26.4, 0.4)])]);
+    expect(phaseMoveText(row.moves[0])).toMatch(/^run 1 → 2: gRPC server encode 44\.9 → 26\.4 ms per call \(8\d % of its call's change; GC pauses inside it 17\.0 → 0\.40 ms\)$/);
+    // A server that does not report its pauses (null, e.g. Go's) leaves the text as it was.
+    const [without] = repeatability([run('a', [withGc('json', 28.8, 8.7, null), withGc('grpc', 67.9, 44.9, null)]), run('b', [withGc('json', 25.4, 8.2, null), withGc('grpc', 46, 26.4, null)])]);
+    expect(phaseMoveText(without.moves[0])).toMatch(/change\)$/);
+  });
+
   it('writes factors as their winner reads them, and a range that crosses sides with both winners', () => {
     expect(seriesFactor({ ratio: 41 / 18 })).toBe('JSON 2.28×');
     expect(seriesFactor({ ratio: 0.0869 })).toBe('gRPC 11.5×');

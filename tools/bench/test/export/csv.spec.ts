@@ -3,7 +3,7 @@ import { BROKER_CSV_COLUMNS } from '../../src/export/brokers';
 import type { Cell } from '../../src/model/model';
 import { handMadeCell } from '../hand-made-cell';
 
-const base: Cell = handMadeCell({ coldMs: 80, client: { cpuUserMs: 10, cpuSystemMs: 2, peakRssBytes: 1000 } });
+const base: Cell = handMadeCell({ coldMs: 80, client: { cpuUserMs: 10, cpuSystemMs: 2, peakRssBytes: 1000, gcMs: 1.5 } });
 
 describe('renderCsv', () => {
   const failed: Cell = { ...base, transport: 'grpc', ok: false, error: 'HTTP 502: "bad", really', samplesMs: [], sampleOrder: [], summary: null, client: null };
@@ -13,7 +13,7 @@ describe('renderCsv', () => {
     expect(lines[0].split(',').slice(0, 11)).toEqual(['row_type', 'network', 'node', 'security', 'variant', 'case', 'transport', 'rows', 'requests', 'sample_index', 'sample_order']);
     // A result from before --security is plain.
     // A sample row leaves every summary column empty (50, and the brokers' columns).
-    const empty = ','.repeat(50 + BROKER_CSV_COLUMNS.length);
+    const empty = ','.repeat(52 + BROKER_CSV_COLUMNS.length);
     expect(lines.filter((l) => l.startsWith('sample,'))).toEqual(['sample,loopback,24,plain,blog,①-2,json,10000,1,0,0,40' + empty, 'sample,loopback,24,plain,blog,①-2,json,10000,1,1,2,50' + empty, 'sample,loopback,24,plain,blog,①-2,json,10000,1,2,4,60' + empty]);
     expect(lines.filter((l) => l.startsWith('summary,'))).toHaveLength(2);
   });
@@ -22,7 +22,7 @@ describe('renderCsv', () => {
     const header = lines[0].split(',');
     const summary = lines[4].split(',');
     const get = (name: string) => summary[header.indexOf(name)];
-    expect([get('n'), get('median_ms'), get('noisy'), get('client_cpu_ms'), get('server_cpu_ms'), get('ok')]).toEqual(['3', '50', 'true', '12', '', 'true']);
+    expect([get('n'), get('median_ms'), get('noisy'), get('client_cpu_ms'), get('server_cpu_ms'), get('client_gc_ms'), get('server_gc_ms'), get('ok')]).toEqual(['3', '50', 'true', '12', '', '1.5', '', 'true']);
     expect(lines[5]).toMatch(/,false,"HTTP 502: ""bad"", really"$/);
   });
 });
