@@ -113,12 +113,12 @@ export class CpuProfiles {
     await Promise.all(socketsOf(sockets).map(([name, socket]) => profilerCommand(socket, { op: 'start', intervalUs }).catch((error: unknown) => this.entry(cell, name).errors.push(`start: ${errorText(error)}`))));
   }
 
-  /** Stops them (after the call) and adds each stretch to its cell and process. */
-  async stop(sockets: SetProfiling['sockets'], cell: ProfiledCell, runtime: 'node' | 'executable'): Promise<void> {
-    await Promise.all(socketsOf(sockets).map(([name, socket]) => this.stopOne(socket, cell, name, runtime === 'node' ? 'cpuprofile' : 'pprof')));
+  /** Stops them (after the call) and adds each stretch to its cell and process, as `calls` calls (a suite's measured part holds many). */
+  async stop(sockets: SetProfiling['sockets'], cell: ProfiledCell, runtime: 'node' | 'executable', calls = 1): Promise<void> {
+    await Promise.all(socketsOf(sockets).map(([name, socket]) => this.stopOne(socket, cell, name, runtime === 'node' ? 'cpuprofile' : 'pprof', calls)));
   }
 
-  private async stopOne(socket: string, cell: ProfiledCell, name: string, format: Profile['format']): Promise<void> {
+  private async stopOne(socket: string, cell: ProfiledCell, name: string, format: Profile['format'], calls: number): Promise<void> {
     const entry = this.entry(cell, name);
     const file = path.join(this.socketDir, `stretch-${process.pid}-${name}.${format}`);
     try {
@@ -126,7 +126,7 @@ export class CpuProfiles {
       const bytes = fs.readFileSync(file);
       const stretch: Profile = format === 'cpuprofile' ? { format, data: asCpuProfile(JSON.parse(bytes.toString('utf8'))) } : { format, data: withPeriod(decodePprof(bytes), GO_CPU_PROFILE_INTERVAL_US * 1000) };
       entry.profile = merged(entry.profile, stretch);
-      entry.calls++;
+      entry.calls += calls;
       entry.summary = null;
     } catch (error) {
       entry.errors.push(`stop: ${errorText(error)}`);

@@ -16,20 +16,26 @@ export interface ProfiledUnit {
   transport: string;
 }
 
-/** Runs a suite's measured part of `unit`, profiled under --cpu-profile. */
-export type Profiled = <T>(unit: ProfiledUnit, measured: () => Promise<T>) => Promise<T>;
+/**
+ * Runs a suite's measured part of `unit`, profiled under --cpu-profile; `callsOf` says how many calls
+ * (or operations) it made, so the summary's figures are per call (absent: the part counts as one).
+ */
+export type Profiled = <T>(unit: ProfiledUnit, measured: () => Promise<T>, callsOf?: (result: T) => number) => Promise<T>;
 
 /** Without --cpu-profile: the measured part as it is. */
 export const unprofiled: Profiled = (_unit, measured) => measured();
 
 /** The measured part between its unit's profilers' start and stop (here, or asked of the suite's process from the stage's job). */
-export function profiledBy(start: (unit: ProfiledUnit) => Promise<void>, stop: (unit: ProfiledUnit) => Promise<void>): Profiled {
-  return async (unit, measured) => {
+export function profiledBy(start: (unit: ProfiledUnit) => Promise<void>, stop: (unit: ProfiledUnit, calls: number) => Promise<void>): Profiled {
+  return async (unit, measured, callsOf) => {
     await start(unit);
+    let calls = 1;
     try {
-      return await measured();
+      const result = await measured();
+      if (callsOf) calls = callsOf(result);
+      return result;
     } finally {
-      await stop(unit);
+      await stop(unit, calls);
     }
   };
 }
@@ -82,17 +88,17 @@ export class SuiteProfiling {
     await Promise.all([...this.sets].map((set) => this.profiles.start(set.sockets, cell, 'node')));
   }
 
-  /** Every profiler off after it; the unit's profiles written and the records told. */
-  async stop(unit: ProfiledUnit): Promise<void> {
+  /** Every profiler off after it (its `calls` calls); the unit's profiles written and the records told. */
+  async stop(unit: ProfiledUnit, calls = 1): Promise<void> {
     const cell = this.cellOf(unit);
-    await Promise.all([...this.sets].map((set) => this.profiles.stop(set.sockets, cell, 'node')));
+    await Promise.all([...this.sets].map((set) => this.profiles.stop(set.sockets, cell, 'node', calls)));
     this.changed(this.records());
   }
 
   /** The measured part of `unit` between start and stop. */
   readonly around: Profiled = profiledBy(
     (unit) => this.start(unit),
-    (unit) => this.stop(unit),
+    (unit, calls) => this.stop(unit, calls),
   );
 
   /** Every unit profiled so far, with its summary, in the order measured. */

@@ -39,7 +39,7 @@ export interface StageJob<S> {
   cpuProfile?: { socket: string; intervalUs: number };
 }
 
-type Ask = { type: 'counters' } | { type: 'profile'; op: 'start' | 'stop'; unit: ProfiledUnit };
+type Ask = { type: 'counters' } | { type: 'profile'; op: 'start' | 'stop'; unit: ProfiledUnit; calls: number };
 type ChildMessage = { type: 'log'; line: string } | { type: 'save'; partial: unknown } | (Ask & { id: number }) | { type: 'done'; results: unknown } | { type: 'error'; message: string };
 type ParentMessage = { type: 'answer'; id: number; counters?: PathCounters };
 
@@ -47,7 +47,7 @@ type ParentMessage = { type: 'answer'; id: number; counters?: PathCounters };
 export function runInClientNamespace<S, R>(
   stage: Stage,
   job: StageJob<S>,
-  handlers: { log(line: string): void; save(partial: unknown): void; counters(): Promise<PathCounters>; profile(op: 'start' | 'stop', unit: ProfiledUnit): Promise<void> },
+  handlers: { log(line: string): void; save(partial: unknown): void; counters(): Promise<PathCounters>; profile(op: 'start' | 'stop', unit: ProfiledUnit, calls: number): Promise<void> },
 ): Promise<R> {
   const file = path.join(job.runDir, 'stage-job.json');
   fs.writeFileSync(file, JSON.stringify(job));
@@ -71,7 +71,7 @@ export function runInClientNamespace<S, R>(
           (error) => finish(new Error(`reading the path's counters: ${errorText(error)}`)),
         );
       } else if (message.type === 'profile') {
-        void handlers.profile(message.op, message.unit).then(
+        void handlers.profile(message.op, message.unit, message.calls).then(
           () => child.send({ type: 'answer', id: message.id } satisfies ParentMessage),
           (error) => finish(new Error(`the profilers' ${message.op}: ${errorText(error)}`)),
         );
@@ -115,6 +115,6 @@ export function countersFromParent(): () => Promise<PathCounters> {
 }
 
 /** Child side: the profilers (the servers' and this process's) on or off around a measured part, asked of the suite's process. */
-export async function profilersFromParent(op: 'start' | 'stop', unit: ProfiledUnit): Promise<void> {
-  await askParent({ type: 'profile', op, unit });
+export async function profilersFromParent(op: 'start' | 'stop', unit: ProfiledUnit, calls = 0): Promise<void> {
+  await askParent({ type: 'profile', op, unit, calls });
 }

@@ -18,7 +18,7 @@ import type { SuiteArgs } from './args';
 import { coresNote, type SuiteDocument } from './document';
 import { startSuiteServers, type SuiteServers } from './servers';
 import { runInClientNamespace, type StageJob } from './stage-job';
-import { SUITE_PROCESS, SuiteProfiling, unprofiled } from './profiling';
+import { SUITE_PROCESS, SuiteProfiling, unprofiled, type ProfiledUnit } from './profiling';
 import { WORKSPACE_ROOT, type SuiteContext, type SuiteDefinition, type SuiteSecurity } from './suite-definition';
 
 type Doc<S, R> = SuiteDocument<S, R | null>;
@@ -218,7 +218,7 @@ async function measureSuite<S extends Record<string, number>, R>(definition: Sui
     const counters = async (): Promise<PathCounters> => (activePath ? activePath.counters() : { dns: null, envoy: null });
     // --cpu-profile: the job in the client namespace serves its own profiler; this process starts and stops them all.
     const job = { ...jobOf(args, run.runDir, live.servers, activePath, pathProfile, rttMs), ...jobProfiling(profiling) };
-    const profile = (op: 'start' | 'stop', unit: { case: string; transport: string }) => (profiling ? profiling[op](unit) : Promise.resolve());
+    const profile = (op: 'start' | 'stop', unit: ProfiledUnit, calls: number) => (!profiling ? Promise.resolve() : op === 'start' ? profiling.start(unit) : profiling.stop(unit, calls));
     return await runInClientNamespace<S, R>(stage, job, { log: run.log, save: context.save, counters, profile });
   } finally {
     release();

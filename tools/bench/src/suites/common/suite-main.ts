@@ -21,7 +21,7 @@ async function runJob<S extends Record<string, number>, R>(definition: SuiteDefi
   const profiled = cpuProfile
     ? profiledBy(
         (unit) => profilersFromParent('start', unit),
-        (unit) => profilersFromParent('stop', unit),
+        (unit, calls) => profilersFromParent('stop', unit, calls),
       )
     : unprofiled;
   const context = (): SuiteContext<S> => ({

@@ -69,7 +69,7 @@ export async function measureEcho(
         try {
           await warmUp(caller, settings.warmup);
           // --cpu-profile: the timed loop alone, a unit per transport (its rounds merged).
-          run = await profiled({ case: `echo ${settings.contentBytes} B`, transport: transport.id }, () => timeSequentialCalls(caller, settings.calls));
+          run = await profiled({ case: `echo ${settings.contentBytes} B`, transport: transport.id }, () => timeSequentialCalls(caller, settings.calls), () => settings.calls);
         } finally {
           await caller.close();
         }

@@ -60,7 +60,7 @@ export async function measureLatency(
           await warmUp(caller, settings.warmup);
           const before = await path?.counters();
           // --cpu-profile: the timed calls alone, a unit per transport (its rounds merged).
-          const run = await profiled({ case: 'lookup', transport: transport.id }, () => timeSequentialCalls(caller, settings.calls));
+          const run = await profiled({ case: 'lookup', transport: transport.id }, () => timeSequentialCalls(caller, settings.calls), () => settings.calls);
           if (path && before) entry.counted.push(pathCountersBetween(before, await path.counters()));
           entry.latencies.push(...run.latenciesMs);
           entry.connects.push(...run.connectMs);

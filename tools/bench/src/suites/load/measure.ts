@@ -121,7 +121,7 @@ export async function measureLoad(
             const serverBefore = await metrics(target);
             const cpuBefore = process.cpuUsage();
             // --cpu-profile: the measured step alone (open for its duration), a unit per row count, concurrency and target.
-            const run = await profiled({ case: `${rows} row${rows === 1 ? '' : 's'} × ${concurrency}`, transport: target }, () => drive(target, rows, concurrency, settings.durationMs, histogram));
+            const run = await profiled({ case: `${rows} row${rows === 1 ? '' : 's'} × ${concurrency}`, transport: target }, () => drive(target, rows, concurrency, settings.durationMs, histogram), (done) => done.calls);
             const cpu = process.cpuUsage(cpuBefore);
             const serverAfter = await metrics(target);
             const generatorCpuShare = (cpu.user + cpu.system) / 1000 / run.elapsedMs;

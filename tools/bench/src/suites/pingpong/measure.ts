@@ -67,7 +67,7 @@ export async function measurePingPong(
               calls++;
             }
             elapsedMs = now - started;
-          });
+          }, () => calls);
         } finally {
           await caller.close();
         }

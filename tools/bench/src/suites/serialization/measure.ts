@@ -42,7 +42,7 @@ export async function measureCell(size: SizeRecord, codec: CodecRecord, calibrat
     const time = actions[direction];
     time(Math.max(1, Math.round(calibration.samples))); // warm-up: let the JIT see the code first
     const iterations = calibrateIterations(time, calibration);
-    const nsPerOpSamples = await profiled({ case: `${size.id} ${direction}`, transport: codec.id }, async () => sampleNsPerOp(time, iterations, calibration.samples));
+    const nsPerOpSamples = await profiled({ case: `${size.id} ${direction}`, transport: codec.id }, async () => sampleNsPerOp(time, iterations, calibration.samples), () => iterations * calibration.samples);
     const nsPerOp = percentile([...nsPerOpSamples].sort((a, b) => a - b), 50);
     cells.push({ size: size.id, codec: codec.id, direction, bytes: bytes.length, iterations, nsPerOpSamples, nsPerOp, opsPerSecond: 1e9 / nsPerOp });
   }

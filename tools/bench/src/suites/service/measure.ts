@@ -329,7 +329,7 @@ class ServiceMeasurement {
         const before = await this.read(driver, transport);
         // --cpu-profile: the step alone (open-loop load for its duration), not the driver's warm-up.
         const profiled = this.options.profiling?.around ?? unprofiled;
-        const { result } = await profiled({ case: `${strategy.name} ${rate}/s`, transport }, () => driver.send({ type: 'step', rate, durationMs: this.settings.stepMs }, 'step'));
+        const { result } = await profiled({ case: `${strategy.name} ${rate}/s`, transport }, () => driver.send({ type: 'step', rate, durationMs: this.settings.stepMs }, 'step'), (step) => step.result.ok + step.result.errors);
         const after = await this.read(driver, transport);
         const cell = cellOf(strategy, transport, this.replicas, result, before, after);
         this.results.cells.push(cell);

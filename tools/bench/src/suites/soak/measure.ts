@@ -72,7 +72,7 @@ export async function measureSoak(servers: SuiteServers, settings: SoakSettings,
     measuredFrom = performance.now();
     const rssWarm = await read();
     log(`${settings.durationS} s at ${settings.httpConcurrency} HTTP connections and ${settings.grpcConcurrency} gRPC calls …`);
-    const [httpLoad, grpcLoad] = await profiled(SOAK_UNIT, () => phase(settings.durationS));
+    const [httpLoad, grpcLoad] = await profiled(SOAK_UNIT, () => phase(settings.durationS), ([http, grpc]) => http.calls + grpc.calls);
     sampling = false;
     wake();
     await sampler;
