@@ -53,7 +53,7 @@ const SUITES: Record<string, { args: string[]; processes: string[]; units: (resu
     units: (r) => [{ case: 'soak', transport: 'json+grpc', calls: r.loads.reduce((n: number, l: Results) => n + l.calls, 0) }],
   },
   serialization: {
-    args: ['--min-sample-ms', '1', '--target-sample-ms', '2', '--samples', '2', '--max-rows', '10'],
+    args: ['--min-sample-ms', '5', '--target-sample-ms', '10', '--samples', '2', '--max-rows', '10'],
     processes: ['bench'],
     units: (r) => r.map((c: Results) => ({ case: `${c.size} ${c.direction}`, transport: c.codec, calls: c.iterations * 2 })),
   },
