@@ -1,7 +1,7 @@
 // What the reports read from the cells' CPU profiles (--cpu-profile, model/cpu-profile.ts): each process's
 // time by package per call, and between two transports of a case the package whose CPU differs most, which
 // the verdict names when the remainder (framework, transport and waiting) is what separates them.
-import { cellPackagesPerCall, IDLE, networkOf, packagePerCallMs, runtimeOf, securityOf, type Cell, type ProcessCpuProfile } from '../model';
+import { cellPackagesPerCall, IDLE, networkOf, packagePerCallMs, runtimeOf, securityOf, type Cell, type ProcessCpuProfile, type ProfiledRecord } from '../model';
 
 /** A package's share of a process's profile, per profiled call. */
 export interface PackageShare {
@@ -11,9 +11,9 @@ export interface PackageShare {
   share: number;
 }
 
-/** One process of one profiled cell, as the tables show it. */
-export interface CpuProfileRow {
-  cell: Cell;
+/** One process of one profiled cell (or a suite's unit), as the tables show it. */
+export interface CpuProfileRow<T extends ProfiledRecord = ProfiledRecord> {
+  cell: T;
   profile: ProcessCpuProfile;
   /** Busy (on-CPU) time per profiled call. */
   busyPerCallMs: number;
@@ -22,7 +22,7 @@ export interface CpuProfileRow {
 }
 
 /** The rows of every profiled cell, in the document's order, a row per process that was profiled. */
-export function cpuProfileRows(results: readonly Cell[]): CpuProfileRow[] {
+export function cpuProfileRows<T extends ProfiledRecord>(results: readonly T[]): CpuProfileRow<T>[] {
   return results.flatMap((cell) =>
     (cell.cpuProfile?.processes ?? []).map((profile) => ({
       cell,
@@ -52,8 +52,8 @@ export function widestPackageGap(slow: Cell, fast: Cell): PackageGap | null {
 }
 
 /** Cells of the same case, variant and place (network, runtime, security) that were profiled: the flame graphs' and the diff's groups. */
-export function profiledGroups(results: readonly Cell[]): Cell[][] {
-  const groups = new Map<string, Cell[]>();
+export function profiledGroups<T extends ProfiledRecord>(results: readonly T[]): T[][] {
+  const groups = new Map<string, T[]>();
   for (const cell of results) {
     if (!cell.cpuProfile) continue;
     const key = [networkOf(cell), runtimeOf(cell), securityOf(cell), cell.variant, cell.case].join('\u0000');

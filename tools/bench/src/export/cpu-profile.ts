@@ -1,6 +1,6 @@
 // The cells' CPU profiles (--cpu-profile) in results.md's words and as cpu-profiles.csv: each process's
 // time by package per call and its top functions (analysis/cpu-profile.ts reads them from the document).
-import { networkOf, runtimeOf, securityOf, type Cell } from '../model';
+import { networkOf, runtimeOf, securityOf, type ProfiledRecord } from '../model';
 import { cpuProfileRows, type CpuProfileRow } from '../analysis';
 import { cell as csvCell } from './csv';
 
@@ -18,7 +18,7 @@ function packagesText(row: CpuProfileRow): string {
 }
 
 /** results.md's section: a row per cell and process, its busy time and largest packages per call, its top function; empty without profiles. */
-export function renderCpuProfileMarkdown(results: readonly Cell[]): string[] {
+export function renderCpuProfileMarkdown(results: readonly ProfiledRecord[]): string[] {
   const rows = cpuProfileRows(results);
   if (rows.length === 0) return [];
   const interval = results.find((r) => r.cpuProfile)!.cpuProfile!.intervalUs;
@@ -47,7 +47,7 @@ const COLUMNS = ['row_type', 'network', 'node', 'security', 'variant', 'case', '
  * cpu-profiles.csv: per profiled cell and process, one `package` row per package (self time) and one
  * `function` row per top function, with a `row_type` column as in results.csv; the header alone without profiles.
  */
-export function renderCpuProfileCsv(results: readonly Cell[]): string {
+export function renderCpuProfileCsv(results: readonly ProfiledRecord[]): string {
   const lines = [COLUMNS.join(',')];
   for (const r of cpuProfileRows(results)) {
     const { cell, profile } = r;
@@ -61,6 +61,6 @@ export function renderCpuProfileCsv(results: readonly Cell[]): string {
 }
 
 /** Whether a document has profiles to export (cpu-profiles.csv is written only then). */
-export function hasCpuProfiles(results: readonly Cell[]): boolean {
+export function hasCpuProfiles(results: readonly ProfiledRecord[]): boolean {
   return results.some((r) => r.cpuProfile !== undefined);
 }

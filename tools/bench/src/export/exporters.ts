@@ -2,7 +2,7 @@
 // bench:all and every suite write theirs through writeExports, so the folder and the line that names
 // its files come from one list.
 import * as path from 'node:path';
-import { writeFileAtomic, type RunDocument } from '../model';
+import { writeFileAtomic, type ProfiledRecord, type RunDocument } from '../model';
 import { renderCsv } from './csv';
 import { renderReport } from './html';
 import { renderMarkdown } from './markdown';
@@ -19,13 +19,18 @@ export interface Exporter<D> {
 /** results.json: the document itself, the source of truth every other file is rendered from. */
 export const JSON_EXPORTER: Exporter<unknown> = { file: 'results.json', render: (doc) => JSON.stringify(doc, null, 2) + '\n' };
 
+/** cpu-profiles.csv (--cpu-profile) of a document whose profiled records `records` reads: bench:all's cells, a suite's units; only when one was profiled. */
+export function cpuProfileCsvExporter<D>(records: (doc: D) => readonly ProfiledRecord[]): Exporter<D> {
+  return { file: 'cpu-profiles.csv', render: (doc) => renderCpuProfileCsv(records(doc)), when: (doc) => hasCpuProfiles(records(doc)) };
+}
+
 /** bench:all's files: the document, results.md, results.csv and the HTML report. */
 export const RUN_EXPORTERS: readonly Exporter<RunDocument>[] = [
   JSON_EXPORTER,
   { file: 'results.md', render: renderMarkdown },
   { file: 'results.csv', render: (doc) => renderCsv(doc.results, doc.provenance.networks) },
   { file: 'report.html', render: renderReport },
-  { file: 'cpu-profiles.csv', render: (doc) => renderCpuProfileCsv(doc.results), when: (doc) => hasCpuProfiles(doc.results) },
+  cpuProfileCsvExporter((doc) => doc.results),
 ];
 
 /** Writes every exporter's file into the run folder, each atomically (a reader never sees half a file). */

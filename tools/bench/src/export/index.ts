@@ -1,7 +1,9 @@
 // export/: renderers only: results.md, results.csv and report.html (html/) of one run, from results/.
 // Imports cli/ and model/.
 export { renderCsv } from './csv';
-export { exportedFiles, JSON_EXPORTER, RUN_EXPORTERS, writeExports, type Exporter } from './exporters';
+export { cpuProfileCsvExporter, exportedFiles, JSON_EXPORTER, RUN_EXPORTERS, writeExports, type Exporter } from './exporters';
+export { renderCpuProfileMarkdown } from './cpu-profile';
+export { renderCpuProfilesSection } from './html/flame-graphs';
 export { renderBarChart } from './html/bar-chart';
 export { escapeHtml } from './html/escape';
 export { renderReport } from './html';

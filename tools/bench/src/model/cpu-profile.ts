@@ -71,6 +71,20 @@ export interface CellCpuProfile {
   processes: ProcessCpuProfile[];
 }
 
+/**
+ * What the profile exports read of a profiled result: bench:all's cells, and a suite's measured units
+ * (its own cell key in the same fields: the suite's unit as the case, what it compares as the transport).
+ */
+export interface ProfiledRecord {
+  network?: string;
+  runtime?: string;
+  security?: string;
+  variant: string;
+  case: string;
+  transport: string;
+  cpuProfile?: CellCpuProfile;
+}
+
 export const TOP_FUNCTIONS = 12;
 
 /** What a profiled run's reports say at their top: its times are the profiled calls', slower than without. */

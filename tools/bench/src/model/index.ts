@@ -6,7 +6,7 @@ export { BLOG_TRANSPORTS, SCHEMA_VERSION, TRANSPORTS, type BenchProvenance, type
 export { addBrokerCost, addBrokerCounters, countersBetween, type BrokerCost, type BrokerCounters } from './broker-cost';
 export { addPathCounters, dnsCountsBetween, emptyDnsCounts, NO_PATH_COUNTERS, pathCountersBetween, TCP_COUNTER_NAMES, type DnsCounts, type EnvoyCounters, type PathCounters, type TcpCounters } from './path-counters';
 export { cellLabel, plannedCells } from './planned-cells';
-export { cellPackagesPerCall, describeProfiledRun, goPackageOf, IDLE, nodePackageOf, packagePerCallMs, summarizeProfile, type CellCpuProfile, type FlameNode, type FunctionTime, type PackageTime, type ProcessCpuProfile, type ProfileFrame, type ProfileTree } from './cpu-profile';
+export { cellPackagesPerCall, describeProfiledRun, goPackageOf, IDLE, nodePackageOf, packagePerCallMs, summarizeProfile, type CellCpuProfile, type FlameNode, type FunctionTime, type PackageTime, type ProcessCpuProfile, type ProfiledRecord, type ProfileFrame, type ProfileTree } from './cpu-profile';
 export { DISTURBED_SHARE, describeDisturbance, isDisturbed, type VisitDisturbance } from './disturbance';
 export { describePath, pathChanges, type PathRecord } from './path-record';
 export { presetOf, type BrokerRunRecord, type CalibrationRecord, type NetworkRecord, type Provenance, type ResultsDocument, type Settings } from './document';

@@ -78,7 +78,7 @@ export function placeLabeller(results: readonly Pick<CellKey, 'runtime' | 'secur
 }
 
 /** The one key of a cell, wherever cells are pooled, exported or paired: network, runtime, security, variant, case and transport. */
-export function cellKey(cell: Pick<CellKey, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'>): string {
+export function cellKey(cell: Pick<CellKey, 'network' | 'runtime' | 'security' | 'variant' | 'case'> & { transport: string }): string {
   return `${networkOf(cell)}\u0000${runtimeOf(cell)}\u0000${securityOf(cell)}\u0000${cell.variant}\u0000${cell.case}\u0000${cell.transport}`;
 }
 

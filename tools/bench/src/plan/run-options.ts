@@ -59,12 +59,13 @@ export const SECURITY_OPTION = {
 /**
  * --cpu-profile: every app the tool starts runs with a CPU profiler over the timed calls only (V8's in the
  * Node apps, runtime/pprof in the Go ones), each cell's profile per process written into the run folder
- * and summarized by package (docs/method.md, "CPU profiles"). One record, taken as it is by each tool that offers it.
+ * and summarized by package (docs/method.md, "CPU profiles"); a suite profiles its servers (or replicas)
+ * and its own process over each measured part. One record, taken as it is by bench:all and every suite.
  */
 export const CPU_PROFILE_OPTION = {
   kind: 'switch',
   description:
-    'profile every app over the timed calls only (not the cold call or warm-up): V8\'s profiler in the Node apps, runtime/pprof in the Go ones; ' +
+    'profile every app over the timed calls only (not the cold call or warm-up; a suite: its servers and its own process over its measured parts): V8\'s profiler in the Node apps, runtime/pprof in the Go ones; ' +
     'writes profiles/<cell>/<process>.cpuprofile (Node) or .pprof.gz (Go) into the run folder, the time by package in every export, flame graphs in report.html ' +
     '(docs/method.md, "CPU profiles"; its overhead is stated there)',
 } as const;

@@ -8,8 +8,7 @@ import { APP_NAMES, type AppName, START_BOUND_MS, STOP_BOUND_MS, missingMains, t
 import type { Failure, PathCost, PathCounters, Pinning, TcpCounters } from '../model';
 import { errorText } from '../cli';
 import type { CertificateSet } from '../security';
-import { CPU_PROFILE_INTERVAL_ENV, CPU_PROFILE_SOCKET_ENV } from './cpu-profile-agent';
-import type { SetProfiling } from './cpu-profiles';
+import { agentLaunch, type SetProfiling } from './cpu-profiles';
 
 /** Where explicit ports are given (CLIENT_PORT, …), sets up at once take them this far apart: + slot × 10. */
 const PORT_STRIDE = 10;
@@ -213,8 +212,8 @@ async function startOnce(
   const dial = setPath?.dial ?? { serverA: hosts.server, serverB: hosts.server };
   // Each set its own namespace of patterns and queues: sets up at once share a broker, never their calls.
   const nest = { [MICROSERVICE_ENV.serve]: microservices.join(','), [MICROSERVICE_ENV.namespace]: microserviceNamespace(slot), ...brokerEnv };
-  const profiler = (name: AppName) => (profiling ? { [CPU_PROFILE_SOCKET_ENV]: profiling.sockets[name], [CPU_PROFILE_INTERVAL_ENV]: String(profiling.intervalUs) } : {});
-  const envFor = (name: AppName): NodeJS.ProcessEnv => appEnv(name, { ...env, ...variant.env, ...nest, ...profiler(name) }, hosts, dial, ports, security);
+  // An app without a socket of its own (a suite's idle client) runs unprofiled.
+  const envFor = (name: AppName): NodeJS.ProcessEnv => appEnv(name, { ...env, ...variant.env, ...nest, ...agentLaunch(profiling, name).env }, hosts, dial, ports, security);
   for (const main of missingMains(variant, (file) => fs.existsSync(path.join(workspaceRoot, file)))) {
     setPath?.stop();
     throw new Error(`${main} is missing: build the apps first (npx nx run-many -t build), or run npx nx run bench:all`);
@@ -240,8 +239,7 @@ async function startOnce(
   try {
     for (const name of APP_NAMES) {
       const cores = pinning.cores?.[name];
-      const agent = profiling ? ['--require', profiling.agent] : [];
-      const program = variant.runtime === 'node' ? [nodeBinary, ...nodeFlags, ...agent, variant.mains[name]] : [path.join(workspaceRoot, variant.mains[name])];
+      const program = variant.runtime === 'node' ? [nodeBinary, ...nodeFlags, ...agentLaunch(profiling, name).nodeArgs, variant.mains[name]] : [path.join(workspaceRoot, variant.mains[name])];
       const pinned = cores ? ['taskset', '-c', cores, ...program] : program;
       // `ip netns exec` execs the program in place: the PID is the app's own (sampled, signalled, quiesced).
       const child = spawnApp(placement ? placement.wrap(sideOf(name), pinned) : pinned, workspaceRoot, envFor(name), path.join(logDir, `${name}.log`));

@@ -69,7 +69,11 @@ function keeperInterval(): number | null {
   return text !== undefined && Number.isInteger(us) && us > 0 ? us : null;
 }
 
-function serve(socketPath: string, keptUs: number | null): void {
+/**
+ * Serves the commands on `socketPath` for this process: an app's, from the variables above, or a suite's
+ * own process (the caller it profiles beside the apps), which ends it with the returned function.
+ */
+export function serveCpuProfiler(socketPath: string, keptUs: number | null): () => void {
   const session = new inspector.Session();
   session.connect();
   let ready: Promise<unknown> = post(session, 'Profiler.enable').then(async () => {
@@ -101,12 +105,22 @@ function serve(socketPath: string, keptUs: number | null): void {
   server.listen(socketPath);
   // Never what keeps the app alive, and gone with it.
   server.unref();
-  process.once('exit', () => fs.rmSync(socketPath, { force: true }));
+  const removeSocket = () => fs.rmSync(socketPath, { force: true });
+  process.once('exit', removeSocket);
+  return () => {
+    server.close();
+    process.off('exit', removeSocket);
+    removeSocket();
+    void ready.finally(() => {
+      if (keptUs !== null) inspector.console.profileEnd(KEEPER);
+      session.disconnect();
+    });
+  };
 }
 
 const socketPath = process.env[CPU_PROFILE_SOCKET_ENV];
 if (socketPath) {
   // Not inherited by anything the app starts.
   delete process.env[CPU_PROFILE_SOCKET_ENV];
-  serve(socketPath, keeperInterval());
+  serveCpuProfiler(socketPath, keeperInterval());
 }

@@ -8,9 +8,10 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { APP_NAMES, DEFAULT_RUNTIME, type AppName } from '../plan';
+import { APP_NAMES, DEFAULT_RUNTIME } from '../plan';
 import { cellKey, summarizeProfile, writeFileAtomic, type CellCpuProfile, type CellKey, type ProcessCpuProfile } from '../model';
 import { errorText } from '../cli';
+import { CPU_PROFILE_INTERVAL_ENV, CPU_PROFILE_SOCKET_ENV } from './cpu-profile-agent';
 import { asCpuProfile, cpuProfileTree, decodePprof, encodePprof, mergeCpuProfiles, mergePprofs, pprofTree, withPeriod, type CpuProfile, type Pprof } from './cpu-profile-formats';
 
 /** The sampling interval asked of V8's profiler: its default, 1000 µs, is too coarse for a 1 ms call. */
@@ -28,15 +29,27 @@ export function cpuProfileAgent(workspaceRoot: string): string {
   return path.join(workspaceRoot, 'tools/bench/dist/run/cpu-profile-agent.js');
 }
 
-/** What one set's apps are started with: the agent's path, each app's socket, V8's sampling interval. */
+/** What one set's apps are started with: the agent's path, each profiled process's socket by its name, V8's sampling interval. */
 export interface SetProfiling {
   agent: string;
-  sockets: Record<AppName, string>;
+  /** An app without a socket here runs unprofiled. */
+  sockets: Readonly<Partial<Record<string, string>>>;
   intervalUs: number;
 }
 
-/** What names a cell. */
-export type ProfiledCell = Pick<CellKey, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'>;
+/**
+ * How the process `name` of a set starts under its profiling: a Node one loads the agent before its own
+ * code (nodeArgs), and its socket and V8's interval are in its environment (a Go app reads them too);
+ * nothing for a process without a socket.
+ */
+export function agentLaunch(profiling: SetProfiling | null | undefined, name: string): { nodeArgs: string[]; env: Record<string, string> } {
+  const socket = profiling?.sockets[name];
+  if (!profiling || !socket) return { nodeArgs: [], env: {} };
+  return { nodeArgs: ['--require', profiling.agent], env: { [CPU_PROFILE_SOCKET_ENV]: socket, [CPU_PROFILE_INTERVAL_ENV]: String(profiling.intervalUs) } };
+}
+
+/** What names a cell: bench:all's key, or a suite's unit in the same fields (its transport any name it compares). */
+export type ProfiledCell = Pick<CellKey, 'network' | 'runtime' | 'security' | 'variant' | 'case'> & { transport: string };
 
 type Profile = { format: 'cpuprofile'; data: CpuProfile } | { format: 'pprof'; data: Pprof };
 
@@ -79,7 +92,7 @@ export function profileFolder(cell: ProfiledCell): string {
 /** The run's profiles: the sockets of its sets, each cell's merged profiles, their files and summaries. */
 export class CpuProfiles {
   private readonly socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cpu-'));
-  private readonly cells = new Map<string, { cell: ProfiledCell; processes: Map<AppName, Entry> }>();
+  private readonly cells = new Map<string, { cell: ProfiledCell; processes: Map<string, Entry> }>();
   private sets = 0;
 
   constructor(
@@ -88,24 +101,24 @@ export class CpuProfiles {
     readonly intervalUs = CPU_PROFILE_INTERVAL_US,
   ) {}
 
-  /** Sockets for a new set of apps (each set its own, whatever its slot). */
-  forNewSet(): SetProfiling {
+  /** Sockets for a new set of processes, by name (each set its own, whatever its slot): bench:all's apps, or what a suite starts. */
+  forNewSet(names: readonly string[] = APP_NAMES): SetProfiling {
     const set = ++this.sets;
-    return { agent: this.agent, intervalUs: this.intervalUs, sockets: Object.fromEntries(APP_NAMES.map((name) => [name, path.join(this.socketDir, `${set}-${name}.sock`)])) as Record<AppName, string> };
+    return { agent: this.agent, intervalUs: this.intervalUs, sockets: Object.fromEntries(names.map((name) => [name, path.join(this.socketDir, `${set}-${name}.sock`)])) };
   }
 
-  /** Starts every app's profiler of a set (before a timed call); a profiler that does not start is noted on the cell, never fails the call. */
-  async start(sockets: Record<AppName, string>, cell: ProfiledCell, runtime: 'node' | 'executable'): Promise<void> {
+  /** Starts the profiler of every process of a set (before a timed call); a profiler that does not start is noted on the cell, never fails the call. */
+  async start(sockets: SetProfiling['sockets'], cell: ProfiledCell, runtime: 'node' | 'executable'): Promise<void> {
     const intervalUs = runtime === 'node' ? this.intervalUs : GO_CPU_PROFILE_INTERVAL_US;
-    await Promise.all(APP_NAMES.map((name) => profilerCommand(sockets[name], { op: 'start', intervalUs }).catch((error: unknown) => this.entry(cell, name).errors.push(`start: ${errorText(error)}`))));
+    await Promise.all(socketsOf(sockets).map(([name, socket]) => profilerCommand(socket, { op: 'start', intervalUs }).catch((error: unknown) => this.entry(cell, name).errors.push(`start: ${errorText(error)}`))));
   }
 
-  /** Stops them (after the call) and adds each stretch to its cell and process. */
-  async stop(sockets: Record<AppName, string>, cell: ProfiledCell, runtime: 'node' | 'executable'): Promise<void> {
-    await Promise.all(APP_NAMES.map((name) => this.stopOne(sockets[name], cell, name, runtime === 'node' ? 'cpuprofile' : 'pprof')));
+  /** Stops them (after the call) and adds each stretch to its cell and process, as `calls` calls (a suite's measured part holds many). */
+  async stop(sockets: SetProfiling['sockets'], cell: ProfiledCell, runtime: 'node' | 'executable', calls = 1): Promise<void> {
+    await Promise.all(socketsOf(sockets).map(([name, socket]) => this.stopOne(socket, cell, name, runtime === 'node' ? 'cpuprofile' : 'pprof', calls)));
   }
 
-  private async stopOne(socket: string, cell: ProfiledCell, name: AppName, format: Profile['format']): Promise<void> {
+  private async stopOne(socket: string, cell: ProfiledCell, name: string, format: Profile['format'], calls: number): Promise<void> {
     const entry = this.entry(cell, name);
     const file = path.join(this.socketDir, `stretch-${process.pid}-${name}.${format}`);
     try {
@@ -113,7 +126,7 @@ export class CpuProfiles {
       const bytes = fs.readFileSync(file);
       const stretch: Profile = format === 'cpuprofile' ? { format, data: asCpuProfile(JSON.parse(bytes.toString('utf8'))) } : { format, data: withPeriod(decodePprof(bytes), GO_CPU_PROFILE_INTERVAL_US * 1000) };
       entry.profile = merged(entry.profile, stretch);
-      entry.calls++;
+      entry.calls += calls;
       entry.summary = null;
     } catch (error) {
       entry.errors.push(`stop: ${errorText(error)}`);
@@ -122,7 +135,7 @@ export class CpuProfiles {
     }
   }
 
-  private entry(cell: ProfiledCell, name: AppName): Entry {
+  private entry(cell: ProfiledCell, name: string): Entry {
     const key = cellKey(cell);
     const known = this.cells.get(key) ?? { cell, processes: new Map() };
     this.cells.set(key, known);
@@ -139,7 +152,7 @@ export class CpuProfiles {
     return { intervalUs: this.intervalUs, processes };
   }
 
-  private written(cell: ProfiledCell, name: AppName, entry: Entry): ProcessCpuProfile {
+  private written(cell: ProfiledCell, name: string, entry: Entry): ProcessCpuProfile {
     const error = entry.errors.length ? { error: [...new Set(entry.errors)].slice(0, 3).join('; ') } : {};
     const format = entry.profile?.format ?? 'cpuprofile';
     if (!entry.profile) return { process: name, format, file: null, calls: 0, sampledMs: 0, busyMs: 0, packages: [], functions: [], flame: { name: '(root)', package: '(root)', totalMs: 0, selfMs: 0 }, ...error };
@@ -157,6 +170,11 @@ export class CpuProfiles {
   remove(): void {
     fs.rmSync(this.socketDir, { recursive: true, force: true });
   }
+}
+
+/** A set's processes and their sockets, in the set's order. */
+function socketsOf(sockets: SetProfiling['sockets']): [string, string][] {
+  return Object.entries(sockets).flatMap(([name, socket]) => (socket ? [[name, socket] as [string, string]] : []));
 }
 
 function merged(sofar: Profile | null, more: Profile): Profile {

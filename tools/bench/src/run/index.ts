@@ -4,6 +4,8 @@
 // measure/, network/, security/.
 export { runtimeOfProcess } from './app-runtimes';
 export { microserviceNamespace, securityEnv, startApps, type StartOptions } from './apps';
+export { serveCpuProfiler } from './cpu-profile-agent';
+export { agentLaunch, CpuProfiles, cpuProfileAgent, CPU_PROFILE_INTERVAL_US, type ProfiledCell, type SetProfiling } from './cpu-profiles';
 export { serverIdentity } from './app-sets';
 export { deployedNetwork } from './deployed-network';
 export { checkNetworks } from './network-runs';

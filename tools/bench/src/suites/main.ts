@@ -1,5 +1,5 @@
 // bench:suites: every suite of catalog.ts in sequence, each as its own process (its own servers, its
-// own results folder), then a summary.md linking their reports. `--profile`, `--out` and `--node` are passed on.
+// own results folder), then a summary.md linking their reports. `--profile`, `--out`, `--node` and `--cpu-profile` are passed on.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -10,10 +10,10 @@ import { runTool, type Command, type CommandLine } from '../cli';
 import { SUITE_RUN_OPTIONS } from './common/args';
 import { runtimesOf } from '../plan';
 
-/** bench:suites has no settings of its own: only --profile, --out and --node, which it passes on to every suite. */
+/** bench:suites has no settings of its own: only --profile, --out, --node and --cpu-profile, which it passes on to every suite. */
 export const SUITES_COMMAND: Command<typeof SUITE_RUN_OPTIONS> = {
   name: 'bench:suites',
-  synopsis: 'npx nx run bench:suites [--profile NAME] [--out DIR] [--node LIST]',
+  synopsis: 'npx nx run bench:suites [--profile NAME] [--out DIR] [--node LIST] [--cpu-profile]',
   about: `Runs every suite in turn (${SUITES.map((s) => s.id).join(', ')}),\neach as its own process with its own servers and results folder, then writes a summary.md linking their reports.`,
   options: SUITE_RUN_OPTIONS,
 };
@@ -29,7 +29,7 @@ function main({ values }: CommandLine<typeof SUITE_RUN_OPTIONS>): number {
     process.stderr.write(`\nsuites: ${suite.id} (${suite.experiment}) …\n`);
     const before = new Set(fs.existsSync(out) ? fs.readdirSync(out) : []);
     const t0 = Date.now();
-    const child = spawnSync(process.execPath, [path.join(__dirname, suite.main), '--profile', profile, '--out', out, '--node', node], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawnSync(process.execPath, [path.join(__dirname, suite.main), '--profile', profile, '--out', out, '--node', node, ...(values['cpu-profile'] ? ['--cpu-profile'] : [])], { stdio: ['ignore', 'inherit', 'inherit'] });
     const created = fs.readdirSync(out).filter((name) => !before.has(name) && name.startsWith(`${suite.id}-`)).sort();
     rows.push({ suite: suite.id, experiment: suite.experiment, exitCode: child.status, folder: created[0] ?? null, folders: created, seconds: (Date.now() - t0) / 1000 });
     if (child.signal === 'SIGINT') break;

@@ -50,6 +50,7 @@ describe('suite options', () => {
       securities: ['plain'],
       settings: { calls: 7, rounds: 2 },
       extras: {},
+      cpuProfile: false,
     });
   });
 

@@ -49,10 +49,10 @@ describe('serialization suite: codecs and the size ladder', () => {
     }
   });
 
-  it('measures encode and decode of one cell and renders it against JSON', () => {
+  it('measures encode and decode of one cell and renders it against JSON', async () => {
     const size = SIZES[1];
     const calibration = { minSampleMs: 1, targetSampleMs: 2, samples: 2 };
-    const cells = [...measureCell(size, CODECS.find((c) => c.id === 'json')!, calibration), ...measureCell(size, CODECS[0], calibration)];
+    const cells = [...(await measureCell(size, CODECS.find((c) => c.id === 'json')!, calibration)), ...(await measureCell(size, CODECS[0], calibration))];
     expect(lastSink()).toBeDefined();
     expect(cells.map((c) => `${c.codec}/${c.direction}`)).toEqual(['json/encode', 'json/decode', 'protobuf/encode', 'protobuf/decode']);
     for (const c of cells) {

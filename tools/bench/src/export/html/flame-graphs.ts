@@ -3,7 +3,7 @@
 // here as inline SVG (no script: the page's policy forbids one). Each frame's exact figures are its
 // hover text; frames narrower than a pixel are left out, and so are those the document pruned.
 import { cpuProfileRows, profiledGroups, TRANSPORT_LABELS, type CpuProfileRow } from '../../analysis';
-import { IDLE, placeLabeller, type Cell, type FlameNode, type ProcessCpuProfile, type Transport } from '../../model';
+import { IDLE, placeLabeller, type FlameNode, type ProcessCpuProfile, type ProfiledRecord, type Transport } from '../../model';
 import { escapeHtml } from './escape';
 import { INK, MUTED } from './palette';
 import { el, group, rect, text, title } from './svg';
@@ -183,10 +183,10 @@ function caption(text: string): string {
 }
 
 /** One group (a case in a variant, at one place): its table, a flame graph per transport and process, the diffs. */
-function groupSection(cells: readonly Cell[], placeOf: (cell: Cell) => string): string {
+function groupSection(cells: readonly ProfiledRecord[], placeOf: (cell: ProfiledRecord) => string): string {
   const rows = cpuProfileRows(cells);
   const first = cells[0];
-  const name = (t: Transport) => TRANSPORT_LABELS[t] ?? t;
+  const name = (t: string) => TRANSPORT_LABELS[t as Transport] ?? t;
   const flames = rows
     .filter((r) => r.profile.busyMs > 0)
     .map((r) =>
@@ -232,7 +232,7 @@ const INTRO =
   'The profiles themselves are in the run folder (profiles/), for Chrome DevTools, speedscope or go tool pprof.';
 
 /** The section, or '' when no cell was profiled. */
-export function renderCpuProfilesSection(results: readonly Cell[]): string {
+export function renderCpuProfilesSection(results: readonly ProfiledRecord[]): string {
   const groups = profiledGroups(results);
   if (groups.length === 0) return '';
   const placeOf = placeLabeller(results);

@@ -2,7 +2,7 @@
 // plan/run-options.ts (--profile picks one of the suite's presets, --out, --node, --network, --security),
 // then each suite's numeric settings, overridable one by one (--calls 2000).
 import { parseCommandLine, helpText, type Command, type CommandLine, type IntOption, type OptionTable, type OptionValues } from '../../cli';
-import { profileOption, runAxesOf, RUN_OPTIONS, type RunAxes } from '../../plan';
+import { CPU_PROFILE_OPTION, profileOption, runAxesOf, RUN_OPTIONS, type RunAxes } from '../../plan';
 
 export const SUITE_PRESETS = ['default', 'quick'] as const;
 export type SuitePreset = (typeof SUITE_PRESETS)[number];
@@ -30,10 +30,12 @@ export interface SuiteArgs<S> extends RunAxes {
   settings: S;
   /** The values of the spec's extraOptions, by flag. */
   extras: Record<string, unknown>;
+  /** --cpu-profile: what the suite starts and its own process profiled over its measured parts (common/profiling.ts). */
+  cpuProfile: boolean;
 }
 
-/** --profile, --out and --node: every suite's, and bench:suites' (which passes them on); the entries are run-options.ts'. */
-export const SUITE_RUN_OPTIONS = { profile: profileOption(SUITE_PRESETS.map((name) => ({ name }))), out: RUN_OPTIONS.out, node: RUN_OPTIONS.node } as const;
+/** --profile, --out, --node and --cpu-profile: every suite's, and bench:suites' (which passes them on); the entries are run-options.ts'. */
+export const SUITE_RUN_OPTIONS = { profile: profileOption(SUITE_PRESETS.map((name) => ({ name }))), out: RUN_OPTIONS.out, node: RUN_OPTIONS.node, 'cpu-profile': CPU_PROFILE_OPTION } as const;
 
 function flagOf(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -45,7 +47,7 @@ export function suiteCommand<S extends Record<string, number>>(spec: SuiteOption
     flagOf(key),
     { kind: 'int', value: 'N', min: option.min, max: option.max, description: option.description, defaultText: SUITE_PRESETS.map((p) => `${p} ${spec.presets[p][key]}`).join(', ') },
   ]);
-  const options: OptionTable = { profile: SUITE_RUN_OPTIONS.profile, ...RUN_OPTIONS, ...spec.extraOptions, ...Object.fromEntries(settings) };
+  const options: OptionTable = { profile: SUITE_RUN_OPTIONS.profile, ...RUN_OPTIONS, 'cpu-profile': SUITE_RUN_OPTIONS['cpu-profile'], ...spec.extraOptions, ...Object.fromEntries(settings) };
   return { name: `bench:${spec.suite}`, synopsis: `npx nx run bench:${spec.suite} [options]`, about: spec.about, options };
 }
 
@@ -68,5 +70,5 @@ export function suiteArgsOf<S extends Record<string, number>>(spec: SuiteOptions
     if (typeof given === 'number') settings[key] = given;
   }
   const extras = Object.fromEntries(Object.keys(spec.extraOptions ?? {}).map((flag) => [flag, values[flag]]));
-  return { preset, ...runAxesOf(values as OptionValues<typeof RUN_OPTIONS>), settings: settings as S, extras };
+  return { preset, ...runAxesOf(values as OptionValues<typeof RUN_OPTIONS>), settings: settings as S, extras, cpuProfile: values['cpu-profile'] === true };
 }

@@ -1,5 +1,5 @@
 import * as os from 'node:os';
-import type { AppRuntimeRecord, BrokerRunRecord, Provenance, ResultsDocument, Settings } from '../../model';
+import type { AppRuntimeRecord, BrokerRunRecord, ProfiledRecord, Provenance, ResultsDocument, Settings } from '../../model';
 import type { SuitePreset } from './args';
 
 /** What every suite's settings record beside its own numbers. */
@@ -12,6 +12,8 @@ export interface SuiteSettings extends Settings {
   /** The security mode its connections to the servers ran under (absent in runs from before --security on the suites: plain). */
   security?: string;
   cpuCount: number;
+  /** --cpu-profile: every measured part ran under the profilers, sampling every intervalUs (absent: not profiled). */
+  cpuProfile?: { intervalUs: number };
   /** What the cores were shared between (coresNote), and across which network stage. */
   cores: string;
 }
@@ -35,6 +37,11 @@ export interface SuiteDocument<S, R> extends ResultsDocument<S & SuiteSettings, 
   /** The data records the run used (transports, payloads, sweep), as they were. */
   plan: Record<string, unknown>;
   results: R;
+  /**
+   * --cpu-profile: per measured unit (the suite's cell key as its case and transport) each profiled
+   * process's summary by package (common/profiling.ts); absent without it.
+   */
+  cpuProfiles?: ProfiledRecord[];
 }
 
 /** What the cores were shared between: on a small machine the load generator competes with the server. */

@@ -1,8 +1,8 @@
 // A suite's report.html: heading, what the authors published, one section per chart group with its
 // table, and how the run was made. Pure: document in, markup out.
-import { escapeHtml, htmlDocument, INK, styleOf, renderValue, el, line, rect } from '../../export';
+import { escapeHtml, htmlDocument, INK, styleOf, renderValue, el, line, rect, renderCpuProfilesSection } from '../../export';
 import type { SuiteDocument } from './document';
-import { presetOf } from '../../model';
+import { describeProfiledRun, presetOf } from '../../model';
 
 export interface SuiteSection {
   id: string;
@@ -57,6 +57,7 @@ export function renderSuitePage<S, R>(doc: SuiteDocument<S, R>, page: SuitePage)
   const warning = doc.incomplete
     ? el('div', { class: 'warning', role: 'alert', 'data-warning': 'incomplete' }, 'Incomplete run: it stopped before every planned cell ran. What is here was measured.')
     : '';
+  const profiled = describeProfiledRun(doc.settings as { cpuProfile?: { intervalUs: number } });
   const body = el(
     'main',
     {},
@@ -71,6 +72,7 @@ export function renderSuitePage<S, R>(doc: SuiteDocument<S, R>, page: SuitePage)
           (doc.provenance.gitDirty === true ? ' (with uncommitted changes)' : ''),
       ),
       warning,
+      profiled === null ? '' : el('div', { class: 'warning', role: 'alert', 'data-warning': 'profiled' }, escapeHtml(profiled)),
       el('p', {}, escapeHtml(page.summary)),
       el('p', {}, escapeHtml(doc.settings.cores)),
       page.published.length > 0
@@ -78,6 +80,8 @@ export function renderSuitePage<S, R>(doc: SuiteDocument<S, R>, page: SuitePage)
         : '',
     ),
     ...page.sections.map(section),
+    // --cpu-profile: bench:all's section, a group per unit's case (common/profiling.ts).
+    renderCpuProfilesSection(doc.cpuProfiles ?? []),
     el(
       'section',
       { id: 'provenance', 'data-section': 'provenance' },

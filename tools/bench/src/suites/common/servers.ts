@@ -33,10 +33,17 @@ export interface SuiteServers {
  * call server-a and server-b directly (across a stage, from its client namespace); the idle client app
  * only reports health. Under `security` the servers listen with TLS and the suite's calls verify them.
  */
-export async function startSuiteServers(workspaceRoot: string, runDir: string, stage?: Stage, security?: StartOptions['security'], nest: { transports: readonly string[]; brokerEnv: Record<string, string> } = { transports: [], brokerEnv: {} }): Promise<SuiteServers> {
+export async function startSuiteServers(
+  workspaceRoot: string,
+  runDir: string,
+  stage?: Stage,
+  security?: StartOptions['security'],
+  nest: { transports: readonly string[]; brokerEnv: Record<string, string> } = { transports: [], brokerEnv: {} },
+  profiling?: StartOptions['profiling'],
+): Promise<SuiteServers> {
   const blog = VARIANTS.find((v) => v.id === 'blog');
   if (!blog) throw new Error('the blog variant is missing from variants.ts');
-  const apps = await startApps(workspaceRoot, path.join(runDir, 'logs'), planPinning(false, os.cpus().length, false), blog, { placement: stage, security, microservices: nest.transports, brokerEnv: nest.brokerEnv });
+  const apps = await startApps(workspaceRoot, path.join(runDir, 'logs'), planPinning(false, os.cpus().length, false), blog, { placement: stage, security, microservices: nest.transports, brokerEnv: nest.brokerEnv, profiling });
   // Across a stage the calls are made from its client namespace (stage-job.ts), so they dial the server namespace directly.
   const host = stage ? stage.hosts.server : '127.0.0.1';
   const ports = { serverA: apps.ports.serverA, serverB: apps.ports.serverB };

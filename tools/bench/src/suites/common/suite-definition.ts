@@ -10,6 +10,7 @@ import type { PathProfile } from '../../network/path';
 import type { PathContext } from './stage-job';
 import type { StartOptions } from '../../run';
 import type { ServerIdentity } from '../../security';
+import type { Profiled, SuiteProfiling } from './profiling';
 
 /** The run's security for a suite that starts its own servers (usesStage): a certificate set from the run's CA naming `identity` (undefined: plain). */
 export type SuiteSecurity = (identity: ServerIdentity) => StartOptions['security'];
@@ -35,6 +36,14 @@ export interface SuiteContext<S> {
   security: SuiteSecurity | null;
   /** The path across a network stage (the calls are then made from its client namespace); null on loopback. */
   path: PathContext | null;
+  /**
+   * Runs the measured part of one unit (what the suite's results are keyed by) under --cpu-profile's
+   * profilers, started just before it and stopped just after; without --cpu-profile it just runs it.
+   * Only the measured part: never a warm-up or a set-up.
+   */
+  profiled: Profiled;
+  /** --cpu-profile, for a suite that starts its own apps (usesStage): their profilers' sockets; null without it, or in the stage's job. */
+  profiling: SuiteProfiling | null;
   /** One line of progress on stderr. */
   log(line: string): void;
   /** Rewrites results.json (atomically, marked incomplete) with what has been measured so far. */

@@ -5,8 +5,8 @@
 // TLS with the run's throwaway CA, as bench:all's), the path, then the suite's calls.
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { collectProvenance, describeCalibration, type PathCounters } from '../../model';
-import { exportedFiles, JSON_EXPORTER, type Exporter } from '../../export';
+import { collectProvenance, describeCalibration, describeProfiledRun, type PathCounters } from '../../model';
+import { cpuProfileCsvExporter, exportedFiles, JSON_EXPORTER, renderCpuProfileMarkdown, type Exporter } from '../../export';
 import { UsageError } from '../../cli';
 import type { SecurityRecord } from '@bench/config';
 import { brokersOf, type TransportName } from '@bench/transports';
@@ -18,6 +18,7 @@ import type { SuiteArgs } from './args';
 import { coresNote, type SuiteDocument } from './document';
 import { startSuiteServers, type SuiteServers } from './servers';
 import { runInClientNamespace, type StageJob } from './stage-job';
+import { SUITE_PROCESS, SuiteProfiling, unprofiled, type ProfiledUnit } from './profiling';
 import { WORKSPACE_ROOT, type SuiteContext, type SuiteDefinition, type SuiteSecurity } from './suite-definition';
 
 type Doc<S, R> = SuiteDocument<S, R | null>;
@@ -47,7 +48,19 @@ export function runSuite<S extends Record<string, number>, R>(definition: SuiteD
 }
 
 function exportersOf<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>): Exporter<Doc<S, R>>[] {
-  return [JSON_EXPORTER, { file: 'results.md', render: (doc) => definition.markdown(doc as SuiteDocument<S, R>) }, { file: 'report.html', render: (doc) => definition.html(doc as SuiteDocument<S, R>) }];
+  return [
+    JSON_EXPORTER,
+    { file: 'results.md', render: (doc) => suiteMarkdown(definition, doc as SuiteDocument<S, R>) },
+    { file: 'report.html', render: (doc) => definition.html(doc as SuiteDocument<S, R>) },
+    cpuProfileCsvExporter((doc) => doc.cpuProfiles ?? []),
+  ];
+}
+
+/** The suite's results.md, and under --cpu-profile bench:all's section on its units' profiles (the page's is renderSuitePage's). */
+function suiteMarkdown<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, doc: SuiteDocument<S, R>): string {
+  const profiles = renderCpuProfileMarkdown(doc.cpuProfiles ?? []);
+  if (profiles.length === 0) return definition.markdown(doc);
+  return [definition.markdown(doc).trimEnd(), '', `**${describeProfiledRun(doc.settings)}**`, '', ...profiles].join('\n');
 }
 
 export function suiteExperiment<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>, argv: readonly string[]): Experiment<Doc<S, R>, Stage> {
@@ -77,6 +90,7 @@ function openSuite<S extends Record<string, number>, R>(definition: SuiteDefinit
     plan: definition.plan(args.settings),
     results: null,
   };
+  const profiling = profilingOf(definition, args, doc, run);
   run.log(`writing ${path.relative(process.cwd(), run.runDir)}/`);
   // The run's throwaway CA, made when the servers start and removed at the end (or on a signal, or at exit).
   const certificates = security.tls ? new RunCertificates() : undefined;
@@ -88,7 +102,7 @@ function openSuite<S extends Record<string, number>, R>(definition: SuiteDefinit
     doc,
     across: (network, inner) => acrossStage(definition, doc, run, network, brokersOf(nestOf(definition, args) as TransportName[]).length > 0, inner),
     measure: async ({ placement }) => {
-      doc.results = await measureSuite(definition, args, doc, run, { pathProfile, securityFor, ownSecurity }, placement ?? null);
+      doc.results = await measureSuite(definition, args, doc, run, { pathProfile, securityFor, ownSecurity, profiling }, placement ?? null);
     },
     close: () => {
       const results = doc.results as R;
@@ -96,11 +110,25 @@ function openSuite<S extends Record<string, number>, R>(definition: SuiteDefinit
       return { doc: { ...doc, incomplete: false, provenance: { ...doc.provenance, finishedAt: new Date().toISOString() }, results }, code: failure ? 1 : 0 };
     },
     report: async (done) => {
-      process.stdout.write(definition.markdown(done as SuiteDocument<S, R>));
-      run.log(`results in ${path.relative(process.cwd(), run.runDir)}/ (${exportedFiles(exportersOf(definition))})`);
+      process.stdout.write(suiteMarkdown(definition, done as SuiteDocument<S, R>));
+      run.log(`results in ${path.relative(process.cwd(), run.runDir)}/ (${exportedFiles(exportersOf(definition), done)})`);
       if (failure) run.log(`failed its check: ${failure}`);
     },
   };
+}
+
+/** --cpu-profile: the suite's profilers, their records kept in the document (saved after each measured part) and stopped at the end; null without it. */
+function profilingOf<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>, doc: Doc<S, R>, run: FolderRun): SuiteProfiling | null {
+  if (!args.cpuProfile) return null;
+  const variant = definition.needsServers || definition.usesStage ? 'blog' : 'in-process';
+  const place = { network: doc.settings.network, runtime: doc.settings.node, security: doc.settings.security, variant };
+  const profiling = new SuiteProfiling(run.runDir, WORKSPACE_ROOT, place, (records) => {
+    doc.cpuProfiles = records;
+    run.save();
+  });
+  run.keep(() => profiling.close());
+  doc.settings.cpuProfile = { intervalUs: profiling.intervalUs };
+  return profiling;
 }
 
 /** On loopback `inner` runs here; otherwise on the network's stage (with its broker namespace when `broker`), recorded in the document, which a signal takes down. */
@@ -130,6 +158,8 @@ interface SuiteWay {
   securityFor(serverHost: string): StartOptions['security'];
   /** The same for a suite's own apps, naming what they are dialled at (null: plain). */
   ownSecurity: SuiteSecurity | null;
+  /** --cpu-profile's profilers, or null. */
+  profiling: SuiteProfiling | null;
 }
 
 /** What the setup note adds under TLS: every connection's security, said once in every report. */
@@ -140,7 +170,7 @@ function securityNote(security: SecurityRecord): string {
 }
 
 /** The servers (in the stage's server namespace when there is one), the path's parts, then the suite's calls; the servers stop before the stage. */
-async function measureSuite<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>, doc: Doc<S, R>, run: FolderRun, { pathProfile, securityFor, ownSecurity }: SuiteWay, stage: Stage | null): Promise<R> {
+async function measureSuite<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>, doc: Doc<S, R>, run: FolderRun, { pathProfile, securityFor, ownSecurity, profiling }: SuiteWay, stage: Stage | null): Promise<R> {
   const live: { servers: SuiteServers | null; path: ActivePath | null; brokers: RunBrokers | null } = { servers: null, path: null, brokers: null };
   const stop = async () => {
     live.path?.stop();
@@ -161,13 +191,19 @@ async function measureSuite<S extends Record<string, number>, R>(definition: Sui
         live.brokers = await startRunBrokers(kinds, stage ?? undefined);
         doc.provenance = { ...doc.provenance, brokers: live.brokers.records };
       }
-      live.servers = await startSuiteServers(WORKSPACE_ROOT, run.runDir, stage ?? undefined, securityFor(stage?.hosts.server ?? '127.0.0.1'), { transports: nest, brokerEnv: live.brokers?.env ?? {} });
+      // --cpu-profile: the servers the calls reach; the idle client app is not profiled.
+      const serverProfiling = profiling?.forProcesses(['server-a', 'server-b']);
+      live.servers = await startSuiteServers(WORKSPACE_ROOT, run.runDir, stage ?? undefined, securityFor(stage?.hosts.server ?? '127.0.0.1'), { transports: nest, brokerEnv: live.brokers?.env ?? {} }, serverProfiling);
       // What the servers run on, read from their processes (the calls are made by this process: provenance.bench).
       doc.provenance = { ...doc.provenance, apps: Object.fromEntries(Object.entries(live.servers.pids).map(([app, pid]) => [app, runtimeOfProcess(pid)])) };
       run.save();
     }
-    const context = contextOf(args, doc, run, live.servers, stage, ownSecurity);
-    if (!stage || !live.servers) return await definition.run(context);
+    const context = contextOf(args, doc, run, live.servers, stage, ownSecurity, profiling);
+    if (!stage || !live.servers) {
+      // The calls are made here (a suite with its own apps only drives them from here: its apps are its profiled processes).
+      if (!definition.usesStage) profiling?.profileThisProcess();
+      return await definition.run(context);
+    }
     // Across a stage: the path's parts, checked, then the calls from the client namespace.
     const rttMs = calibratedRttMs(doc.provenance.networks![pathProfile.name]);
     if (pathProfile.features.length > 0) {
@@ -180,15 +216,25 @@ async function measureSuite<S extends Record<string, number>, R>(definition: Sui
     }
     const activePath = live.path;
     const counters = async (): Promise<PathCounters> => (activePath ? activePath.counters() : { dns: null, envoy: null });
-    return await runInClientNamespace<S, R>(stage, jobOf(args, run.runDir, live.servers, activePath, pathProfile, rttMs), { log: run.log, save: context.save, counters });
+    // --cpu-profile: the job in the client namespace serves its own profiler; this process starts and stops them all.
+    const job = { ...jobOf(args, run.runDir, live.servers, activePath, pathProfile, rttMs), ...jobProfiling(profiling) };
+    const profile = (op: 'start' | 'stop', unit: ProfiledUnit, calls: number) => (!profiling ? Promise.resolve() : op === 'start' ? profiling.start(unit) : profiling.stop(unit, calls));
+    return await runInClientNamespace<S, R>(stage, job, { log: run.log, save: context.save, counters, profile });
   } finally {
     release();
     await stop();
   }
 }
 
+/** The job's own profiler (--cpu-profile): a socket among the suite's profiled processes, which the job serves itself. */
+function jobProfiling(profiling: SuiteProfiling | null): Pick<StageJob<unknown>, 'cpuProfile'> {
+  if (!profiling) return {};
+  const set = profiling.forProcesses([SUITE_PROCESS]);
+  return { cpuProfile: { socket: set.sockets[SUITE_PROCESS]!, intervalUs: set.intervalUs } };
+}
+
 /** What the suite's run sees in this process. */
-function contextOf<S extends Record<string, number>, R>(args: SuiteArgs<S>, doc: Doc<S, R>, run: FolderRun, servers: SuiteServers | null, stage: Stage | null, security: SuiteSecurity | null): SuiteContext<S> {
+function contextOf<S extends Record<string, number>, R>(args: SuiteArgs<S>, doc: Doc<S, R>, run: FolderRun, servers: SuiteServers | null, stage: Stage | null, security: SuiteSecurity | null, profiling: SuiteProfiling | null): SuiteContext<S> {
   const save = (partial: unknown) => {
     doc.results = partial as R;
     run.save();
@@ -206,6 +252,8 @@ function contextOf<S extends Record<string, number>, R>(args: SuiteArgs<S>, doc:
     },
     security,
     path: null,
+    profiled: profiling?.around ?? unprofiled,
+    profiling,
     log: run.log,
     save,
     progress: (line, partial) => {

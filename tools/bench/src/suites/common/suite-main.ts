@@ -3,7 +3,9 @@
 import { loadSecurity } from '@bench/config';
 import { runTool, errorText } from '../../cli';
 import { suiteArgsOf, suiteCommand, type SuitePreset } from './args';
-import { countersFromParent, readJob, tellParent, type StageJob } from './stage-job';
+import { countersFromParent, profilersFromParent, readJob, tellParent, type StageJob } from './stage-job';
+import { profiledBy, unprofiled } from './profiling';
+import { serveCpuProfiler } from '../../run';
 import { runSuite } from './suite-experiment';
 import type { SuiteContext, SuiteDefinition } from './suite-definition';
 
@@ -13,6 +15,15 @@ export { WORKSPACE_ROOT, type SuiteContext, type SuiteDefinition } from './suite
 async function runJob<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, job: StageJob<S>): Promise<void> {
   const save = (partial: unknown) => tellParent({ type: 'save', partial });
   const log = (line: string) => tellParent({ type: 'log', line });
+  // --cpu-profile: this process's profiler on the socket the suite's process drives, with the servers'.
+  const cpuProfile = job.cpuProfile;
+  if (cpuProfile) serveCpuProfiler(cpuProfile.socket, cpuProfile.intervalUs);
+  const profiled = cpuProfile
+    ? profiledBy(
+        (unit) => profilersFromParent('start', unit),
+        (unit, calls) => profilersFromParent('stop', unit, calls),
+      )
+    : unprofiled;
   const context = (): SuiteContext<S> => ({
     settings: job.settings,
     preset: job.preset as SuitePreset,
@@ -23,6 +34,8 @@ async function runJob<S extends Record<string, number>, R>(definition: SuiteDefi
     // Suites that place their own apps on the stage (usesStage) run in the bench's process, never as a job.
     stage: null,
     security: null,
+    profiled,
+    profiling: null,
     extras: job.extras,
     addProvenance: () => undefined,
     log,

@@ -28,7 +28,7 @@ export const ECHO_SUITE: SuiteDefinition<EchoSettings, EchoResults> = {
   spec: ECHO_SPEC,
   needsServers: true,
   plan: () => ({ transports: ECHO_TRANSPORTS }),
-  run: (context) => measureEcho(context.servers!, ECHO_TRANSPORTS, context.settings, context.progress),
+  run: (context) => measureEcho(context.servers!, ECHO_TRANSPORTS, context.settings, context.progress, context.profiled),
   markdown: renderEchoMarkdown,
   html: renderEchoHtml,
 };

@@ -5,6 +5,7 @@ import { quantileCurve, summarizeLatencies, type LatencySummary } from '../commo
 import { rotate, timeSequentialCalls, warmUp } from '../common/sequential';
 import type { EchoTransportRecord } from './transports';
 import { callFailure, describeFailure } from '../../measure';
+import { unprofiled, type Profiled } from '../common/profiling';
 
 export interface EchoSettings extends Record<string, number> {
   calls: number;
@@ -54,6 +55,7 @@ export async function measureEcho(
   transports: readonly EchoTransportRecord[],
   settings: EchoSettings,
   progress: (line: string, partial: EchoResults) => void,
+  profiled: Profiled = unprofiled,
 ): Promise<EchoResults> {
   const content = buildEchoContent(settings.contentBytes);
   const raw = new Map<string, { rounds: EchoRound[]; latencies: number[] }>();
@@ -66,7 +68,8 @@ export async function measureEcho(
         let run;
         try {
           await warmUp(caller, settings.warmup);
-          run = await timeSequentialCalls(caller, settings.calls);
+          // --cpu-profile: the timed loop alone, a unit per transport (its rounds merged).
+          run = await profiled({ case: `echo ${settings.contentBytes} B`, transport: transport.id }, () => timeSequentialCalls(caller, settings.calls), () => settings.calls);
         } finally {
           await caller.close();
         }

@@ -26,7 +26,7 @@ export const LATENCY_SUITE: SuiteDefinition<LatencySettings, LatencyResults> = {
   spec: LATENCY_SPEC,
   needsServers: true,
   plan: () => ({ transports: LATENCY_TRANSPORTS }),
-  run: (context) => measureLatency(context.servers!, LATENCY_TRANSPORTS, context.settings, context.progress, context.path),
+  run: (context) => measureLatency(context.servers!, LATENCY_TRANSPORTS, context.settings, context.progress, context.path, context.profiled),
   markdown: renderLatencyMarkdown,
   html: renderLatencyHtml,
 };

@@ -7,6 +7,7 @@ import type { LatencyTransportRecord } from './transports';
 import { callFailure, describeFailure } from '../../measure';
 import type { PathContext } from '../common/stage-job';
 import { predictRoundTrips, type RoundTrips } from './round-trips';
+import { unprofiled, type Profiled } from '../common/profiling';
 
 export interface LatencySettings extends Record<string, number> {
   calls: number;
@@ -43,6 +44,7 @@ export async function measureLatency(
   settings: LatencySettings,
   progress: (line: string, partial: LatencyResults) => void,
   path: PathContext | null = null,
+  profiled: Profiled = unprofiled,
 ): Promise<LatencyResults> {
   const raw = new Map<string, Raw>();
   const results: LatencyResults = { cells: [], failures: [] };
@@ -57,7 +59,8 @@ export async function measureLatency(
           entry.first.push(performance.now() - t0);
           await warmUp(caller, settings.warmup);
           const before = await path?.counters();
-          const run = await timeSequentialCalls(caller, settings.calls);
+          // --cpu-profile: the timed calls alone, a unit per transport (its rounds merged).
+          const run = await profiled({ case: 'lookup', transport: transport.id }, () => timeSequentialCalls(caller, settings.calls), () => settings.calls);
           if (path && before) entry.counted.push(pathCountersBetween(before, await path.counters()));
           entry.latencies.push(...run.latenciesMs);
           entry.connects.push(...run.connectMs);

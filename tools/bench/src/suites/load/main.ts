@@ -50,7 +50,7 @@ export const LOAD_SUITE: SuiteDefinition<LoadSettings, LoadResults> = {
   },
   nestTransports: (extras) => targetsOf(extras).filter(isNestTarget),
   plan: () => LOAD_PLAN,
-  run: (context) => measureLoad(context.servers!, { ...LOAD_PLAN, targets: LOAD_TARGETS.filter((t) => targetsOf(context.extras).includes(t.id)) }, context.settings, context.progress),
+  run: (context) => measureLoad(context.servers!, { ...LOAD_PLAN, targets: LOAD_TARGETS.filter((t) => targetsOf(context.extras).includes(t.id)) }, context.settings, context.progress, context.profiled),
   markdown: renderLoadMarkdown,
   html: renderLoadHtml,
 };

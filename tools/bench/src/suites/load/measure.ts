@@ -8,6 +8,7 @@ import { autocannonLoad, closedLoad, grpcLoad, type GeneratorRun } from './gener
 import { GENERATOR_BOUND_SHARE, isNestTarget, type LoadTarget, type NestLoadTarget } from './plan';
 import { callFailure, describeFailure } from '../../measure';
 import type { Failure } from '../../model';
+import { unprofiled, type Profiled } from '../common/profiling';
 
 export interface LoadSettings extends Record<string, number> {
   durationMs: number;
@@ -89,7 +90,13 @@ class NestCallers {
   }
 }
 
-export async function measureLoad(servers: Servers & { nestEnv?: Record<string, string> }, plan: LoadPlan, settings: LoadSettings, progress: (line: string, partial: LoadResults) => void): Promise<LoadResults> {
+export async function measureLoad(
+  servers: Servers & { nestEnv?: Record<string, string> },
+  plan: LoadPlan,
+  settings: LoadSettings,
+  progress: (line: string, partial: LoadResults) => void,
+  profiled: Profiled = unprofiled,
+): Promise<LoadResults> {
   const results: LoadResults = { cells: [], failures: [] };
   const targets = new LoadTargets(servers, 1);
   const nest = new NestCallers(servers.nestEnv ?? {}, settings.timeoutS);
@@ -113,7 +120,8 @@ export async function measureLoad(servers: Servers & { nestEnv?: Record<string, 
             const histogram = latencyHistogram();
             const serverBefore = await metrics(target);
             const cpuBefore = process.cpuUsage();
-            const run = await drive(target, rows, concurrency, settings.durationMs, histogram);
+            // --cpu-profile: the measured step alone (open for its duration), a unit per row count, concurrency and target.
+            const run = await profiled({ case: `${rows} row${rows === 1 ? '' : 's'} × ${concurrency}`, transport: target }, () => drive(target, rows, concurrency, settings.durationMs, histogram), (done) => done.calls);
             const cpu = process.cpuUsage(cpuBefore);
             const serverAfter = await metrics(target);
             const generatorCpuShare = (cpu.user + cpu.system) / 1000 / run.elapsedMs;

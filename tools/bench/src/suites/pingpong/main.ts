@@ -26,7 +26,7 @@ export const PINGPONG_SUITE: SuiteDefinition<PingPongSettings, PingPongResults> 
   needsServers: true,
   plan: () => ({ transports: PINGPONG_TRANSPORTS, payloads: PINGPONG_PAYLOADS }),
   run: (context) =>
-    measurePingPong(context.servers!, PINGPONG_TRANSPORTS, PINGPONG_PAYLOADS, context.settings, context.progress),
+    measurePingPong(context.servers!, PINGPONG_TRANSPORTS, PINGPONG_PAYLOADS, context.settings, context.progress, context.profiled),
   markdown: renderPingPongMarkdown,
   html: renderPingPongHtml,
 };

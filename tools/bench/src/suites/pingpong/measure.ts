@@ -4,6 +4,7 @@ import { latencyHistogram, recordMs, summarizeHistogram, type HdrSummary } from 
 import { rotate } from '../common/sequential';
 import { callFailure, describeFailure } from '../../measure';
 import type { Failure } from '../../model';
+import { unprofiled, type Profiled } from '../common/profiling';
 
 export interface PingPongSettings extends Record<string, number> {
   durationMs: number;
@@ -39,6 +40,7 @@ export async function measurePingPong(
   payloads: readonly { id: string; bytes: number }[],
   settings: PingPongSettings,
   progress: (line: string, partial: PingPongResults) => void,
+  profiled: Profiled = unprofiled,
 ): Promise<PingPongResults> {
   const results: PingPongResults = { cells: [], failures: [] };
   for (const [k, payload] of payloads.entries()) {
@@ -52,17 +54,20 @@ export async function measurePingPong(
         try {
           const warmEnd = performance.now() + settings.warmupMs;
           while (performance.now() < warmEnd) await caller.call();
-          const started = performance.now();
-          const end = started + settings.durationMs;
-          let now = started;
-          while (now < end) {
-            const t0 = now;
-            await caller.call();
-            now = performance.now();
-            recordMs(histogram, now - t0);
-            calls++;
-          }
-          elapsedMs = now - started;
+          // --cpu-profile: the timed stretch alone, a unit per payload and transport.
+          await profiled({ case: payload.id, transport: transport.id }, async () => {
+            const started = performance.now();
+            const end = started + settings.durationMs;
+            let now = started;
+            while (now < end) {
+              const t0 = now;
+              await caller.call();
+              now = performance.now();
+              recordMs(histogram, now - t0);
+              calls++;
+            }
+            elapsedMs = now - started;
+          }, () => calls);
         } finally {
           await caller.close();
         }

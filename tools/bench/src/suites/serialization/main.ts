@@ -46,7 +46,7 @@ export const SERIALIZATION_SUITE: SuiteDefinition<SerializationSettings, Seriali
           const check = verifyReply(back, (value as { samples: unknown[] }).samples.length);
           if (!check.ok) throw new Error(`${codec.id} does not round-trip ${size.id}: ${check.reason}`);
         }
-        cells.push(...measureCell(size, codec, context.settings));
+        cells.push(...(await measureCell(size, codec, context.settings, context.profiled)));
         context.progress(`${size.id} ${codec.id} done`, cells);
       }
     }

@@ -2,6 +2,7 @@ import { percentile } from '../../model';
 import { calibrateIterations, sampleNsPerOp, type Calibration } from './calibrate';
 import type { CodecRecord } from './codecs';
 import type { SizeRecord } from './sizes';
+import { unprofiled, type Profiled } from '../common/profiling';
 
 /** The suite's settings: how each sample is calibrated (its command-line options). */
 export type SerializationSettings = Calibration & Record<string, number>;
@@ -28,22 +29,24 @@ function timer(action: () => unknown): (iterations: number) => number {
   };
 }
 
-/** Encode and decode of one message with one codec: warm-up, calibration, timed samples. */
-export function measureCell(size: SizeRecord, codec: CodecRecord, calibration: Calibration): SerializationCell[] {
+/** Encode and decode of one message with one codec: warm-up, calibration, timed samples (the measured part, under --cpu-profile a unit per size, direction and codec). */
+export async function measureCell(size: SizeRecord, codec: CodecRecord, calibration: Calibration, profiled: Profiled = unprofiled): Promise<SerializationCell[]> {
   const value = size.build();
   const bytes = codec.encode(size.kind, value);
   const actions = {
     encode: timer(() => codec.encode(size.kind, value)),
     decode: timer(() => codec.decode(size.kind, bytes)),
   };
-  return (['encode', 'decode'] as const).map((direction) => {
+  const cells: SerializationCell[] = [];
+  for (const direction of ['encode', 'decode'] as const) {
     const time = actions[direction];
     time(Math.max(1, Math.round(calibration.samples))); // warm-up: let the JIT see the code first
     const iterations = calibrateIterations(time, calibration);
-    const nsPerOpSamples = sampleNsPerOp(time, iterations, calibration.samples);
+    const nsPerOpSamples = await profiled({ case: `${size.id} ${direction}`, transport: codec.id }, async () => sampleNsPerOp(time, iterations, calibration.samples), () => iterations * calibration.samples);
     const nsPerOp = percentile([...nsPerOpSamples].sort((a, b) => a - b), 50);
-    return { size: size.id, codec: codec.id, direction, bytes: bytes.length, iterations, nsPerOpSamples, nsPerOp, opsPerSecond: 1e9 / nsPerOp };
-  });
+    cells.push({ size: size.id, codec: codec.id, direction, bytes: bytes.length, iterations, nsPerOpSamples, nsPerOp, opsPerSecond: 1e9 / nsPerOp });
+  }
+  return cells;
 }
 
 /** Drops the sink's reference between cells (tests use it to check work really ran). */

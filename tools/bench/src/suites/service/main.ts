@@ -100,7 +100,7 @@ export const SERVICE_SUITE: SuiteDefinition<ServiceSettings, ServiceResults> = {
     measureService(
       context.stage!,
       context.runDir,
-      { replicas: context.extras.replicas as number, millicores: millicores(context.extras), strategies: parseStrategies(context.extras.balance as string[]), rates: rates(context.extras, context.preset), security: context.security, transports: transportsOf(context.extras) },
+      { replicas: context.extras.replicas as number, millicores: millicores(context.extras), strategies: parseStrategies(context.extras.balance as string[]), rates: rates(context.extras, context.preset), security: context.security, transports: transportsOf(context.extras), profiling: context.profiling },
       context.settings,
       context.addProvenance,
       context.progress as (line: string, partial: ServiceResults) => void,

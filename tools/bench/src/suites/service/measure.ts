@@ -16,7 +16,8 @@ import { DriverProcess } from './driver-process';
 import type { StepResult } from './driver';
 import type { TimelineBin } from './timeline';
 import { HTTP_CONNECTIONS, MAX_IN_FLIGHT, PROXY_PORTS, SATURATION, SERVICE_PORTS, SERVICE_ROWS } from './plan';
-import { startReplicaApps, type ReplicaApps, type ReplicaMicroservices } from './replica-apps';
+import { replicaProcess, startReplicaApps, type ReplicaApps, type ReplicaMicroservices } from './replica-apps';
+import { unprofiled, type SuiteProfiling } from '../common/profiling';
 import { WORKSPACE_ROOT, type SuiteSecurity } from '../common/suite-definition';
 import { brokersToStart, securityEnv, startRunBrokers, type RunBrokers, type StartOptions } from '../../run';
 import { serviceFqdn } from '../../network/path';
@@ -42,6 +43,8 @@ export interface ServiceOptions {
   security: SuiteSecurity | null;
   /** The transports load is offered on (--transports), each with every strategy that applies to it. */
   transports: readonly ServiceTransport[];
+  /** --cpu-profile: every replica's apps profiled over each sweep step (a unit per strategy, rate and transport); null or absent without it. */
+  profiling?: SuiteProfiling | null;
 }
 
 export interface ReplicaShare {
@@ -251,12 +254,14 @@ class ServiceMeasurement {
   }
 
   private async startApps(strategy: BalancingStrategy, rs: Replica[]): Promise<void> {
-    const started = await Promise.all(rs.map((r) => startReplicaApps(WORKSPACE_ROOT, path.join(this.runDir, 'logs'), this.set, r, strategy.maxConnectionAgeMs, this.security, this.nest.microservices)));
+    const profilingOf = (r: Replica) => this.options.profiling?.forProcesses([replicaProcess(r, 'server-a'), replicaProcess(r, 'server-b')]) ?? null;
+    const started = await Promise.all(rs.map((r) => startReplicaApps(WORKSPACE_ROOT, path.join(this.runDir, 'logs'), this.set, r, strategy.maxConnectionAgeMs, this.security, this.nest.microservices, profilingOf(r))));
     started.forEach((a) => this.apps.set(a.replica.name, a));
   }
 
   private async stopApps(): Promise<void> {
     await Promise.all([...this.apps.values()].map((a) => a.stop()));
+    for (const a of this.apps.values()) this.options.profiling?.drop(a.profiling);
     this.apps.clear();
   }
 
@@ -322,7 +327,9 @@ class ServiceMeasurement {
     try {
       for (const rate of this.options.rates) {
         const before = await this.read(driver, transport);
-        const { result } = await driver.send({ type: 'step', rate, durationMs: this.settings.stepMs }, 'step');
+        // --cpu-profile: the step alone (open-loop load for its duration), not the driver's warm-up.
+        const profiled = this.options.profiling?.around ?? unprofiled;
+        const { result } = await profiled({ case: `${strategy.name} ${rate}/s`, transport }, () => driver.send({ type: 'step', rate, durationMs: this.settings.stepMs }, 'step'), (step) => step.result.ok + step.result.errors);
         const after = await this.read(driver, transport);
         const cell = cellOf(strategy, transport, this.replicas, result, before, after);
         this.results.cells.push(cell);
@@ -410,6 +417,7 @@ class ServiceMeasurement {
     await this.publishEndpoints();
     const leftAtMs = at();
     await this.apps.get(leaving.name)?.stop();
+    this.options.profiling?.drop(this.apps.get(leaving.name)?.profiling);
     this.apps.delete(leaving.name);
     const drainedInMs = at() - leftAtMs;
     this.set.remove(leaving);

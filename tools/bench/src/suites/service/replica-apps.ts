@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { PARENT_PIPE_ENV } from '@bench/config';
 import type { Replica, ReplicaSet } from '../../network/service';
 import { runStageCommand as run } from '../../network/stage';
-import { securityEnv, type StartOptions } from '../../run';
+import { agentLaunch, securityEnv, type SetProfiling, type StartOptions } from '../../run';
 import { VARIANTS } from '../../plan';
 import { SERVICE_PORTS } from './plan';
 
@@ -16,6 +16,8 @@ const STOP_MS = 10_000;
 
 export interface ReplicaApps {
   replica: Replica;
+  /** --cpu-profile: its apps' profiler sockets (`<replica>-server-a`, `<replica>-server-b`), or null. */
+  profiling: SetProfiling | null;
   pids: { 'server-a': number; 'server-b': number };
   /** SIGTERM (each app drains: server-b's grpc-js sends GOAWAY and lets calls finish), SIGKILL after STOP_MS. */
   stop(): Promise<void>;
@@ -27,7 +29,21 @@ export interface ReplicaMicroservices {
   ports: readonly number[];
 }
 
-export async function startReplicaApps(workspaceRoot: string, logDir: string, replicas: ReplicaSet, replica: Replica, maxConnectionAgeMs: number | null, security: StartOptions['security'], microservices: ReplicaMicroservices): Promise<ReplicaApps> {
+/** A replica's app's name among the profiled processes (--cpu-profile). */
+export function replicaProcess(replica: Pick<Replica, 'name'>, app: 'server-a' | 'server-b'): string {
+  return `${replica.name}-${app}`;
+}
+
+export async function startReplicaApps(
+  workspaceRoot: string,
+  logDir: string,
+  replicas: ReplicaSet,
+  replica: Replica,
+  maxConnectionAgeMs: number | null,
+  security: StartOptions['security'],
+  microservices: ReplicaMicroservices,
+  profiling: SetProfiling | null = null,
+): Promise<ReplicaApps> {
   const blog = VARIANTS.find((v) => v.id === 'blog');
   if (!blog) throw new Error('the blog variant is missing from variants.ts');
   fs.mkdirSync(logDir, { recursive: true });
@@ -49,8 +65,10 @@ export async function startReplicaApps(workspaceRoot: string, logDir: string, re
     const main = path.join(workspaceRoot, blog.mains[name]);
     if (!fs.existsSync(main)) throw new Error(`${blog.mains[name]} is missing: build the apps first (npx nx run-many -t build)`);
     const log = fs.openSync(path.join(logDir, `${replica.name}-${name}.log`), 'a');
-    const [command, ...args] = replicas.wrap(replica, [process.execPath, main]);
-    const child = spawn(command, args, { cwd: workspaceRoot, env, stdio: ['ignore', log, log, 'pipe'] });
+    // --cpu-profile: the agent before the app, on this app's socket (as bench:all's apps: run/apps.ts).
+    const profiled = agentLaunch(profiling, replicaProcess(replica, name));
+    const [command, ...args] = replicas.wrap(replica, [process.execPath, ...profiled.nodeArgs, main]);
+    const child = spawn(command, args, { cwd: workspaceRoot, env: { ...env, ...profiled.env }, stdio: ['ignore', log, log, 'pipe'] });
     fs.closeSync(log);
     children.push(child);
     return child.pid ?? -1;
@@ -59,7 +77,7 @@ export async function startReplicaApps(workspaceRoot: string, logDir: string, re
   try {
     const pids = { 'server-a': start('server-a'), 'server-b': start('server-b') };
     await waitListening(replica, [SERVICE_PORTS.http, SERVICE_PORTS.grpc, ...microservices.ports], children, path.join(logDir, replica.name));
-    return { replica, pids, stop };
+    return { replica, profiling, pids, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -29,7 +29,7 @@ export const SOAK_SUITE: SuiteDefinition<SoakSettings, SoakResults> = {
   spec: SOAK_SPEC,
   needsServers: true,
   plan: (settings) => ({ load: { durationS: settings.durationS, warmupS: settings.warmupS }, maxLateGrowth: MAX_LATE_GROWTH }),
-  run: (context) => measureSoak(context.servers!, context.settings, context.log),
+  run: (context) => measureSoak(context.servers!, context.settings, context.log, context.profiled),
   failure: soakFailure,
   markdown: renderSoakMarkdown,
   html: renderSoakHtml,

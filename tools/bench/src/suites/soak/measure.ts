@@ -5,6 +5,7 @@ import type { SuiteServers } from '../common/servers';
 import { judgeSoak, summarizeLoad, type LoadSummary, type MemorySample, type SoakVerdict } from './judge';
 import { runLoad } from '../common/closed-loop';
 import { LoadTargets } from '../common/load-targets';
+import { unprofiled, type Profiled } from '../common/profiling';
 
 export interface SoakSettings extends Record<string, number> {
   durationS: number;
@@ -34,7 +35,10 @@ const memorySample = (t: number, m: ProcessSample): MemorySample => ({
   externalBytes: m.externalBytes ?? 0,
 });
 
-export async function measureSoak(servers: SuiteServers, settings: SoakSettings, log: (line: string) => void): Promise<SoakResults> {
+/** --cpu-profile's one unit: the measured stretch, both servers loaded at once. */
+export const SOAK_UNIT = { case: 'soak', transport: 'json+grpc' };
+
+export async function measureSoak(servers: SuiteServers, settings: SoakSettings, log: (line: string) => void, profiled: Profiled = unprofiled): Promise<SoakResults> {
   const targets = new LoadTargets(servers, settings.httpConcurrency);
   const memory: Record<string, MemorySample[]> = { 'server-a': [], 'server-b': [] };
   let measuredFrom = performance.now() + settings.warmupS * 1000;
@@ -68,7 +72,7 @@ export async function measureSoak(servers: SuiteServers, settings: SoakSettings,
     measuredFrom = performance.now();
     const rssWarm = await read();
     log(`${settings.durationS} s at ${settings.httpConcurrency} HTTP connections and ${settings.grpcConcurrency} gRPC calls …`);
-    const [httpLoad, grpcLoad] = await phase(settings.durationS);
+    const [httpLoad, grpcLoad] = await profiled(SOAK_UNIT, () => phase(settings.durationS), ([http, grpc]) => http.calls + grpc.calls);
     sampling = false;
     wake();
     await sampler;
