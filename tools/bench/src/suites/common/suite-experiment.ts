@@ -47,7 +47,8 @@ export function runSuite<S extends Record<string, number>, R>(definition: SuiteD
 }
 
 function exportersOf<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>): Exporter<Doc<S, R>>[] {
-  return [JSON_EXPORTER, { file: 'results.md', render: (doc) => definition.markdown(doc as SuiteDocument<S, R>) }, { file: 'report.html', render: (doc) => definition.html(doc as SuiteDocument<S, R>) }];
+  const files = (definition.files ?? []).map((f) => ({ file: f.file, render: (doc: Doc<S, R>) => f.render(doc as SuiteDocument<S, R>) }));
+  return [JSON_EXPORTER, { file: 'results.md', render: (doc) => definition.markdown(doc as SuiteDocument<S, R>) }, { file: 'report.html', render: (doc) => definition.html(doc as SuiteDocument<S, R>) }, ...files];
 }
 
 export function suiteExperiment<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>, args: SuiteArgs<S>, argv: readonly string[]): Experiment<Doc<S, R>, Stage> {
