@@ -28,8 +28,10 @@ export interface FaultFigures {
   failed: number;
   /** … or hung until their deadline (or past the drain). */
   hung: number;
-  /** Succeeded, but more than SLOW_MS after they were due (held by a frozen or lost replica until it came back). */
+  /** Succeeded, but more than `slowMs` after they were due (held by a frozen or lost replica until it came back). */
   slow: number;
+  /** What counts as slow here: 5 × the steady phase's p99, at least SLOW_FLOOR_MS. */
+  slowMs: number;
   /** Every call that did not succeed, by kind (the gRPC status, the HTTP status, the socket error, the deadline). */
   byKind: Record<string, number>;
   /** From the injection to the end of the first call that did not succeed (null: none). */
@@ -57,8 +59,8 @@ export interface FaultRunTimes {
   faulted: string | null;
 }
 
-/** A call that succeeded this long after it was due is slow: the saturation bound on p99 (plan.ts's SATURATION). */
-export const SLOW_MS = 1000;
+/** A call slower than 5 × the steady phase's p99, and than this, is slow. */
+export const SLOW_FLOOR_MS = 200;
 
 interface Call {
   due: number;
@@ -93,11 +95,21 @@ export function faultBins(calls: readonly Call[], binMs = FAULT_SCHEDULE.binMs):
   return bins.map((b, i) => ({ atMs: i * binMs, ok: b.ok, failed: b.failed, hung: b.hung, p99Ms: p99(b.latencies) }));
 }
 
-/** When the callers were whole again: the last call that did not succeed, before the undo or after it. */
-function recoveryOf(calls: readonly Call[], t: FaultRunTimes): Pick<FaultFigures, 'recoveredAfterMs' | 'recovery'> {
-  const bad = calls.filter((c) => (c.kind !== 'ok' || c.end - c.due > SLOW_MS) && c.end >= t.injectedAtMs);
+/** Slow: 5 × the p99 of the calls due before the injection, at least SLOW_FLOOR_MS. */
+function slowMsOf(calls: readonly Call[], t: FaultRunTimes): number {
+  const steady = p99(calls.filter((c) => c.due < t.injectedAtMs && c.kind === 'ok').map((c) => c.end - c.due));
+  return Math.max(SLOW_FLOOR_MS, 5 * (steady ?? 0));
+}
+
+/**
+ * When the callers were whole again: the due time of the last call that failed, hung or was slow.
+ * Whole before the undo only if none was due in the window's last slowMs (a call held there and let go
+ * by the undo cannot have been slow yet) and a few bins more; else after the undo, or not in the run.
+ */
+function recoveryOf(calls: readonly Call[], t: FaultRunTimes, slowMs: number): Pick<FaultFigures, 'recoveredAfterMs' | 'recovery'> {
+  const bad = calls.filter((c) => (c.kind !== 'ok' || c.end - c.due > slowMs) && c.end >= t.injectedAtMs);
   if (bad.length === 0) return { recoveredAfterMs: 0, recovery: 'nothing failed' };
-  const settle = 3 * FAULT_SCHEDULE.binMs; // failures in the last bins of a window mean it had not recovered
+  const settle = slowMs + 3 * FAULT_SCHEDULE.binMs;
   const window = t.undoneAtMs ?? t.endMs;
   const lastBefore = Math.max(...bad.filter((c) => c.due < window).map((c) => c.due), -Infinity);
   if (lastBefore < window - settle) return { recoveredAfterMs: Math.max(0, lastBefore - t.injectedAtMs), recovery: 'before the undo' };
@@ -140,7 +152,7 @@ function survivorsCarry(polls: readonly CounterPoll[], t: FaultRunTimes): number
 function faultedCounter(polls: readonly CounterPoll[], t: FaultRunTimes): FaultFigures['faulted'] {
   const name = t.faulted;
   if (name === null) return null;
-  const steady = polls.filter((p) => p.atMs <= t.injectedAtMs);
+  const steady = polls.filter((p) => p.atMs <= t.injectedAtMs && p.requests[name] !== null);
   const first = steady[0];
   const last = steady.at(-1);
   let steadyShare: number | null = null;
@@ -175,13 +187,14 @@ function cpuPerS(polls: readonly CounterPoll[], fromMs: number, toMs: number | n
 
 export function faultFigures(log: CallLog, polls: readonly CounterPoll[], t: FaultRunTimes): FaultFigures {
   const calls = callsOf(log);
+  const slowMs = slowMsOf(calls, t);
   const byKind: Record<string, number> = {};
   let failed = 0;
   let hung = 0;
   let slow = 0;
   for (const c of calls) {
     if (c.kind === 'ok') {
-      if (c.end - c.due > SLOW_MS) slow += 1;
+      if (c.end - c.due > slowMs) slow += 1;
       continue;
     }
     byKind[c.kind] = (byKind[c.kind] ?? 0) + 1;
@@ -195,9 +208,10 @@ export function faultFigures(log: CallLog, polls: readonly CounterPoll[], t: Fau
     failed,
     hung,
     slow,
+    slowMs,
     byKind,
     firstFailureAfterMs: Number.isFinite(firstBad) ? firstBad - t.injectedAtMs : null,
-    ...recoveryOf(calls, t),
+    ...recoveryOf(calls, t, slowMs),
     survivorsCarryAfterMs: survivorsCarry(polls, t),
     faulted: faultedCounter(polls, t),
     cpuMsPerS: { steady: cpuPerS(polls, 0, t.injectedAtMs), fault: cpuPerS(polls, t.injectedAtMs, t.undoneAtMs), undone: cpuPerS(polls, t.undoneAtMs ?? t.endMs, t.undoneAtMs === null ? null : t.endMs) },

@@ -6,7 +6,7 @@ import { renderTimelineChart } from '../../export';
 import type { Table } from '../common/tables';
 import { FAULT_SCHEDULE, FAULTS } from './faults';
 import type { FaultCell } from './fault-run';
-import { SLOW_MS } from './fault-figures';
+import { SLOW_FLOOR_MS } from './fault-figures';
 import type { ServiceResults } from './measure';
 
 const after = (v: number | null) => (v === null ? '—' : `${count(Math.round(v))} ms`);
@@ -33,7 +33,7 @@ function faultedText(c: FaultCell): string {
 
 export function faultTable(results: ServiceResults): Table {
   return {
-    header: ['strategy', 'transport', 'fault', 'target', 'rate/s', 'calls', 'failed', 'hung', 'slow (> 1 s)', 'failed by kind', 'first failure after', 'whole again after', 'others carry all after', 'faulted replica (own counter)', 'worst p99 bin ms', 'CPU ms/s steady / fault / after', 'undo'],
+    header: ['strategy', 'transport', 'fault', 'target', 'rate/s', 'calls', 'failed', 'hung', 'slow', 'failed by kind', 'first failure after', 'whole again after', 'others carry all after', 'faulted replica (own counter)', 'worst p99 bin ms', 'CPU ms/s steady / fault / after', 'undo'],
     numeric: [false, false, false, false, true, true, true, true, true, false, true, false, true, false, true, false, false],
     rows: (results.faults ?? []).map((c) => [
       c.strategy,
@@ -44,7 +44,7 @@ export function faultTable(results: ServiceResults): Table {
       count(c.due),
       count(c.failed),
       count(c.hung),
-      count(c.slow),
+      `${count(c.slow)}${c.slow > 0 ? ` (> ${count(Math.round(c.slowMs))} ms)` : ''}`,
       kindsText(c),
       after(c.firstFailureAfterMs),
       wholeAgain(c),
@@ -61,7 +61,7 @@ export function faultTable(results: ServiceResults): Table {
 export function faultIntro(results: ServiceResults, phaseMs: number, rate: number): string {
   const used = new Set((results.faults ?? []).map((c) => c.fault));
   const records = FAULTS.filter((f) => used.has(f.name)).map((f) => `${f.name}: ${f.does} (${f.models}); undone: ${f.undo}.`);
-  return `At ${rate} calls/s, ${phaseMs} ms per phase, ${FAULT_SCHEDULE.description} Times are from the injection; "slow": succeeded more than ${SLOW_MS} ms after it was due; "whole again": the due time of the last call that failed, hung or was slow; "others carry all" is when the other replicas' own counters (polled every ${FAULT_SCHEDULE.pollMs} ms) counted ≥ 90 % of the offered calls in every later 500 ms. ${records.join(' ')}`;
+  return `At ${rate} calls/s, ${phaseMs} ms per phase, ${FAULT_SCHEDULE.description} Times are from the injection; "slow": succeeded, but later than 5 × the steady phase's p99 (at least ${SLOW_FLOOR_MS} ms) after it was due; "whole again": the due time of the last call that failed, hung or was slow; "others carry all" is when the other replicas' own counters (polled every ${FAULT_SCHEDULE.pollMs} ms) counted ≥ 90 % of the offered calls in every later 500 ms. ${records.join(' ')}`;
 }
 
 /** One recovery timeline per fault run, in sections per strategy. */
