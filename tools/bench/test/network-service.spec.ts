@@ -38,7 +38,7 @@ describeRoot('bench:service behind a Service (root)', () => {
         stage,
         runDir,
         { replicas: 2, millicores: 500, strategies: ['l4', 'dns-round-robin', 'max-connection-age', 'l7-proxy'].map(findStrategy), rates: [40], security: null, transports: ['http-json', 'grpc'] },
-        { stepMs: 3000, warmupMs: 300, drainMs: 3000, deadlineMs: 5000, changeRate: 40, changePhaseMs: 2000 },
+        { stepMs: 3000, warmupMs: 300, drainMs: 3000, deadlineMs: 5000, changeRate: 40, changePhaseMs: 2000, faultRate: 40, faultPhaseMs: 2000 },
         () => undefined,
         () => undefined,
       );

@@ -41,7 +41,7 @@ describeNeeding('bench:service through the brokers (root)', [serviceStageMissing
         stage,
         runDir,
         { replicas: 3, millicores: null, strategies: ['l4', 'broker'].map(findStrategy), rates: [30], security: null, transports: ['nest-tcp', ...BROKERED_TRANSPORTS] },
-        { stepMs: 2000, warmupMs: 1500, drainMs: 3000, deadlineMs: 5000, changeRate: 0, changePhaseMs: 2000 },
+        { stepMs: 2000, warmupMs: 1500, drainMs: 3000, deadlineMs: 5000, changeRate: 0, changePhaseMs: 2000, faultRate: 40, faultPhaseMs: 2000 },
         () => undefined,
         () => undefined,
       );

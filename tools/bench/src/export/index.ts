@@ -11,6 +11,7 @@ export { renderLogChart } from './html/log-chart';
 export { htmlDocument } from './html/page';
 export { INK, styleOf } from './html/palette';
 export { renderPercentileChart } from './html/percentile-chart';
+export { OUTCOME_COLOUR, renderTimelineChart, type TimelineColumn } from './html/timeline-chart';
 export { renderValue } from './html/provenance';
 export { el, line, rect } from './html/svg';
 export { renderMarkdown, renderTable } from './markdown';

@@ -112,7 +112,7 @@ export function serveCpuProfiler(socketPath: string, keptUs: number | null): () 
     process.off('exit', removeSocket);
     removeSocket();
     void ready.finally(() => {
-      if (keptUs !== null) inspector.console.profileEnd(KEEPER);
+      if (keptUs !== null) inspector.console.profileEnd(keeperTitle(keepers));
       session.disconnect();
     });
   };

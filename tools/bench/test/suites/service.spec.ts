@@ -194,7 +194,7 @@ const quickDoc = (results: ServiceResults): ServiceDocument => ({
   suite: 'service',
   incomplete: false,
   provenance: {},
-  settings: { stepMs: 1000, warmupMs: 0, drainMs: 1000, deadlineMs: 1000, changeRate: 0, changePhaseMs: 1000, startedAt: 'now', preset: 'quick', cpuCount: 2, cores: '2 CPUs' },
+  settings: { stepMs: 1000, warmupMs: 0, drainMs: 1000, deadlineMs: 1000, changeRate: 0, changePhaseMs: 1000, faultRate: 40, faultPhaseMs: 1000, startedAt: 'now', preset: 'quick', cpuCount: 2, cores: '2 CPUs' },
   plan: {},
   results,
 });

@@ -186,12 +186,15 @@ export class DnsServer {
  * dnsmasqArgv), the client namespace's resolver a pod's; ready once the client resolves `probeName`.
  * Its process goes with the server namespace and the resolv.conf with the stage's /etc/netns folders.
  */
-export function startClusterDns(stage: Pick<Stage, 'topology' | 'wrap'>, argv: readonly string[], probeName: string): Promise<DnsServer> {
+export function startClusterDns(stage: Pick<Stage, 'topology' | 'wrap'>, argv: readonly string[], probeName: string, again = false): Promise<DnsServer> {
   const missing = dnsmasqMissing();
   if (missing) throw new Error(missing);
   const t = stage.topology;
-  runStageCommand(['ip', '-n', t.namespaces.server, 'addr', 'add', `${DNS_ADDRESS}/${t.prefixLength}`, 'dev', t.interfaces.server]);
-  writePodResolvConf(t.namespaces.client);
+  // Started again after it was stopped (bench:service's dns-outage): its address and the resolver are in place already.
+  if (!again) {
+    runStageCommand(['ip', '-n', t.namespaces.server, 'addr', 'add', `${DNS_ADDRESS}/${t.prefixLength}`, 'dev', t.interfaces.server]);
+    writePodResolvConf(t.namespaces.client);
+  }
   const probe = async () => void (await runToEnd(stage.wrap('client', ['getent', 'ahostsv4', probeName]), 5000));
   return DnsServer.start(stage.wrap('server', argv), probe);
 }

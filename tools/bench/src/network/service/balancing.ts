@@ -192,14 +192,22 @@ export function virtualIpRulesInForce(t: Topology): string {
  */
 export class HeadlessService {
   private constructor(
-    private readonly dns: DnsServer,
+    private dns: DnsServer,
     readonly hostsFile: string,
+    private readonly stage: Pick<Stage, 'topology' | 'wrap' | 'workDir'>,
   ) {}
 
   static async start(stage: Pick<Stage, 'topology' | 'wrap' | 'workDir'>, addresses: readonly string[]): Promise<HeadlessService> {
     const hostsFile = path.join(stage.workDir, 'headless-service.hosts');
     fs.writeFileSync(hostsFile, headlessHosts(addresses));
-    return new HeadlessService(await startClusterDns(stage, dnsmasqArgv({}, hostsFile), SERVICE_NAME), hostsFile);
+    return new HeadlessService(await startClusterDns(stage, dnsmasqArgv({}, hostsFile), SERVICE_NAME), hostsFile, stage);
+  }
+
+  /** After stop() (a DNS outage): waits for the old process to be gone, then starts dnsmasq again on the same hosts file; its query counts start again from 0. */
+  async restart(): Promise<void> {
+    const old = this.dns.pid;
+    for (let i = 0; i < 50 && alive(old); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    this.dns = await startClusterDns(this.stage, dnsmasqArgv({}, this.hostsFile), SERVICE_NAME, true);
   }
 
   get pid(): number {
@@ -226,6 +234,15 @@ export class HeadlessService {
     this.dns.stop();
   }
 }
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** The hosts file dnsmasq serves the headless name from: one line (one A record) per replica. */
 export function headlessHosts(addresses: readonly string[]): string {

@@ -76,4 +76,6 @@ export interface SuiteDefinition<S extends Record<string, number>, R> {
   failure?(results: R): string | null;
   markdown(doc: SuiteDocument<S, R>): string;
   html(doc: SuiteDocument<S, R>): string;
+  /** More files written at the end beside results.md (bench:service's faults as CSV). */
+  files?: readonly { file: string; render(doc: SuiteDocument<S, R>): string }[];
 }

@@ -48,11 +48,13 @@ export function runSuite<S extends Record<string, number>, R>(definition: SuiteD
 }
 
 function exportersOf<S extends Record<string, number>, R>(definition: SuiteDefinition<S, R>): Exporter<Doc<S, R>>[] {
+  const files = (definition.files ?? []).map((f) => ({ file: f.file, render: (doc: Doc<S, R>) => f.render(doc as SuiteDocument<S, R>) }));
   return [
     JSON_EXPORTER,
     { file: 'results.md', render: (doc) => suiteMarkdown(definition, doc as SuiteDocument<S, R>) },
     { file: 'report.html', render: (doc) => definition.html(doc as SuiteDocument<S, R>) },
     cpuProfileCsvExporter((doc) => doc.cpuProfiles ?? []),
+    ...files,
   ];
 }
 

@@ -119,16 +119,18 @@ export class ReplicaCounters {
   ) {}
 
   /** server-a's counters for HTTP; server-b's (over gRPC) for gRPC and the Nest transports it serves. */
-  read(address: string, port: number): Promise<ProcessSample> {
+  read(address: string, port: number, timeoutMs = 10_000): Promise<ProcessSample> {
     if (this.transport === 'http-json') {
       const { get, tls } = getter(this.security);
       return new Promise((resolve, reject) => {
-        get({ host: address, port, path: '/metrics', agent: false, timeout: 10_000, ...tls }, (res) => {
+        // A frozen or unreachable replica answers nothing: given up at the timeout, not waited for.
+        const req = get({ host: address, port, path: '/metrics', agent: false, timeout: timeoutMs, ...tls }, (res) => {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));
             res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as ProcessSample) : reject(new Error(`metrics: HTTP ${res.statusCode}`))));
-          })
-          .on('error', reject);
+          });
+        req.on('timeout', () => req.destroy(new Error(`metrics: no answer within ${timeoutMs} ms`)));
+        req.on('error', reject);
       });
     }
     const key = `${address}:${port}`;
@@ -139,7 +141,7 @@ export class ReplicaCounters {
     }
     const c = client;
     return new Promise((resolve, reject) =>
-      c.Read({ resetPeak: false }, { deadline: Date.now() + 10_000 }, (error, reply) => (error ? reject(new Error(`metrics: gRPC ${grpc.status[error.code]}: ${error.details}`)) : resolve(reply as ProcessSample))),
+      c.Read({ resetPeak: false }, { deadline: Date.now() + timeoutMs }, (error, reply) => (error ? reject(new Error(`metrics: gRPC ${grpc.status[error.code]}: ${error.details}`)) : resolve(reply as ProcessSample))),
     );
   }
 

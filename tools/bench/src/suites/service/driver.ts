@@ -6,7 +6,8 @@
 //
 //   argv[2]: DriverConfig (JSON)
 //   out {"type":"ready"}                          after warm-up
-//   in  {"type":"counters"}                        → out {"type":"counters", replicas: {name: ProcessSample}, driverCpuMs}
+//   in  {"type":"counters", timeoutMs?}            → out {"type":"counters", replicas: {name: ProcessSample}, driverCpuMs}
+//   in  {"type":"calls", rate, durationMs, drainMs} → out {"type":"calls", result, log}: every call's due and end time and outcome
 //   in  {"type":"step", rate, durationMs}          → out {"type":"step", result}
 //   in  {"type":"timeline", rate, durationMs, binMs} → out {"type":"timeline", result, bins}
 //   in  {"type":"replicas", replicas}               → out {"type":"replicas"}: whose counters are read from now on
@@ -18,6 +19,7 @@ import { summarizeHistogram, type HdrSummary } from '../common/hdr';
 import { makeCaller, ReplicaCounters, type CallerOptions } from './clients';
 import { runOpenLoop, type OpenLoopResult } from './open-loop';
 import { Timeline, type TimelineBin } from './timeline';
+import { CallRecorder, type CallLog } from './call-log';
 
 export interface DriverConfig {
   caller: CallerOptions;
@@ -32,7 +34,8 @@ export interface DriverConfig {
 }
 
 export type DriverCommand =
-  | { type: 'counters' }
+  | { type: 'counters'; timeoutMs?: number }
+  | { type: 'calls'; rate: number; durationMs: number; drainMs: number }
   | { type: 'step'; rate: number; durationMs: number }
   | { type: 'timeline'; rate: number; durationMs: number; binMs: number }
   | { type: 'replicas'; replicas: DriverConfig['replicas'] }
@@ -46,6 +49,7 @@ export type DriverReply =
   | { type: 'counters'; replicas: Record<string, ProcessSample | { error: string }>; driverCpuMs: number }
   | { type: 'step'; result: StepResult }
   | { type: 'timeline'; result: StepResult; bins: TimelineBin[] }
+  | { type: 'calls'; result: StepResult; log: CallLog }
   | { type: 'replicas' };
 
 const cpuMs = () => {
@@ -69,15 +73,15 @@ async function main(): Promise<void> {
   if (config.warmup.durationMs > 0) await runOpenLoop({ ...loop, rate: config.warmup.rate, durationMs: config.warmup.durationMs }, caller.call);
   say({ type: 'ready' });
   let replicas = config.replicas;
-  const step = async (rate: number, durationMs: number, observe?: (atMs: number, correctedMs: number, ok: boolean) => void): Promise<StepResult> => {
+  const step = async (rate: number, durationMs: number, observe?: (atMs: number, correctedMs: number, ok: boolean, error?: string) => void, drainMs = loop.drainMs): Promise<StepResult> => {
     const before = cpuMs();
-    const r = await runOpenLoop({ ...loop, rate, durationMs, observe }, caller.call);
+    const r = await runOpenLoop({ ...loop, drainMs, rate, durationMs, observe }, caller.call);
     return { ...r, corrected: summarizeHistogram(r.corrected), service: summarizeHistogram(r.service), driverCpuMs: cpuMs() - before };
   };
   const serve = async (command: DriverCommand): Promise<void> => {
     switch (command.type) {
       case 'counters': {
-        const read = await Promise.all(replicas.map(async (r) => [r.name, await counters.read(r.address, config.counterPort).catch((error: Error) => ({ error: error.message }))] as const));
+        const read = await Promise.all(replicas.map(async (r) => [r.name, await counters.read(r.address, config.counterPort, command.timeoutMs).catch((error: Error) => ({ error: error.message }))] as const));
         return say({ type: 'counters', replicas: Object.fromEntries(read), driverCpuMs: cpuMs() });
       }
       case 'replicas':
@@ -85,6 +89,11 @@ async function main(): Promise<void> {
         return say({ type: 'replicas' });
       case 'step':
         return say({ type: 'step', result: await step(command.rate, command.durationMs) });
+      case 'calls': {
+        const recorder = new CallRecorder();
+        const result = await step(command.rate, command.durationMs, (atMs, correctedMs, ok, error) => recorder.observe(atMs, correctedMs, ok, error), command.drainMs);
+        return say({ type: 'calls', result, log: recorder.close() });
+      }
       case 'timeline': {
         const timeline = new Timeline(command.binMs);
         const result = await step(command.rate, command.durationMs, (atMs, correctedMs, ok) => timeline.observe(atMs, correctedMs, ok));

@@ -10,6 +10,8 @@ import { suiteMain, type SuiteDefinition } from '../common/suite-main';
 import { measureService, parseStrategies, type ServiceResults, type ServiceSettings } from './measure';
 import { HTTP_CONNECTIONS, MAX_IN_FLIGHT, RATE_SWEEP, SATURATION, SERVICE_PORTS, SERVICE_ROWS } from './plan';
 import { renderServiceHtml, renderServiceMarkdown } from './render';
+import { faultsCsv, faultTimelineCsv } from './render-faults';
+import { FAULT_NAMES, FAULT_SCHEDULE, FAULTS, faultOptionHelp, parseFaults, type Fault } from './faults';
 
 const EXTRA_OPTIONS: OptionTable = {
   replicas: { kind: 'int', value: 'N', min: 1, max: 20, default: 3, description: 'replicas of server-a and server-b, each in a namespace of its own with its own address' },
@@ -29,6 +31,7 @@ const EXTRA_OPTIONS: OptionTable = {
     default: [...SERVICE_TRANSPORTS],
     description: "transports offered load, each behind every strategy it applies to: nest-tcp like gRPC (l4, dns-round-robin); the brokered nest-* behind the broker strategy (their brokers start in the stage's broker namespace)",
   },
+  fault: { kind: 'list', value: 'LIST', choices: FAULT_NAMES, description: faultOptionHelp() },
 };
 
 export const SERVICE_SPEC: SuiteOptionsSpec<ServiceSettings> = {
@@ -36,7 +39,8 @@ export const SERVICE_SPEC: SuiteOptionsSpec<ServiceSettings> = {
   about:
     'Behind a Service: --replicas N of server-a and server-b on the network stage, each with --cpu-limit, reached\n' +
     'through each --balance strategy (or, for the brokered --transports, a broker every replica subscribes to),\n' +
-    'under load at fixed rates (open loop) up to saturation;\n' +
+    'under load at fixed rates (open loop) up to saturation; with --fault, each fault injected under a steady rate\n' +
+    'and what the callers saw until they were whole again;\n' +
     'writes results/service-<UTC timestamp>/.',
   options: {
     stepMs: { description: 'load at each offered rate, ms', min: 200, max: 600_000 },
@@ -45,10 +49,12 @@ export const SERVICE_SPEC: SuiteOptionsSpec<ServiceSettings> = {
     deadlineMs: { description: 'deadline of each call, ms', min: 100, max: 120_000 },
     changeRate: { description: 'offered rate while a replica joins and one leaves, calls/s (0: no change-under-load runs)', min: 0, max: 100_000 },
     changePhaseMs: { description: 'each phase of a change-under-load run (steady, joined, left), ms', min: 500, max: 600_000 },
+    faultRate: { description: 'offered rate of the fault runs (--fault), calls/s', min: 1, max: 100_000 },
+    faultPhaseMs: { description: 'each phase of a fault run (steady, the fault, after it was undone), ms', min: 500, max: 600_000 },
   },
   presets: {
-    default: { stepMs: 5_000, warmupMs: 2_000, drainMs: 5_000, deadlineMs: 10_000, changeRate: 200, changePhaseMs: 5_000 },
-    quick: { stepMs: 1_000, warmupMs: 500, drainMs: 3_000, deadlineMs: 5_000, changeRate: 40, changePhaseMs: 2_000 },
+    default: { stepMs: 5_000, warmupMs: 2_000, drainMs: 5_000, deadlineMs: 10_000, changeRate: 200, changePhaseMs: 5_000, faultRate: 200, faultPhaseMs: 5_000 },
+    quick: { stepMs: 1_000, warmupMs: 500, drainMs: 3_000, deadlineMs: 5_000, changeRate: 40, changePhaseMs: 2_000, faultRate: 40, faultPhaseMs: 2_000 },
   },
   extraOptions: EXTRA_OPTIONS,
 };
@@ -72,6 +78,13 @@ export function transportsCannotRun(transports: readonly ServiceTransport[], bal
   if (secure && nest.length > 0) return `--transports ${nest.join(',')}: Nest's TCP transport and the brokers run in plaintext only here; run them with --security plain`;
   return brokersCannotRun(transports.filter(isBrokered));
 }
+/** Why none of the faults asked for applies to any strategy × transport of the run (each says why), or null. */
+export function faultsCannotRun(faults: readonly Fault[], transports: readonly ServiceTransport[], balance: readonly string[]): string | null {
+  const pairs = BALANCING_STRATEGIES.filter((s) => balance.includes(s.name)).flatMap((s) => transports.filter((t) => !s.notFor[t]).map((t) => [s, t] as const));
+  const unused = faults.filter((f) => pairs.every(([s, t]) => f.notFor(s, t)));
+  if (unused.length === 0) return null;
+  return `--fault ${unused.map((f) => f.name).join(',')}: applies to none of the run's strategies and transports (${unused.map((f) => `${f.name}: ${pairs.map(([s, t]) => f.notFor(s, t)).filter((why, i, all) => all.indexOf(why) === i).join('; ')}`).join(' | ')})`;
+}
 const millicores = (extras: Record<string, unknown>) => (extras['cpu-limit'] === 'none' ? null : parseCpuLimit(String(extras['cpu-limit'])));
 
 export const SERVICE_SUITE: SuiteDefinition<ServiceSettings, ServiceResults> = {
@@ -84,6 +97,8 @@ export const SERVICE_SUITE: SuiteDefinition<ServiceSettings, ServiceResults> = {
     if (networks.some((n) => !usesStage(n))) return `--network: replicas live in namespaces of the network stage; ${networks.filter((n) => !usesStage(n)).map((n) => n.name).join(', ')} has none (use veth for no delay)`;
     const wrong = transportsCannotRun(transportsOf(args.extras), args.extras.balance as string[], args.securities.some((s) => s.tls));
     if (wrong) return wrong;
+    const noFault = faultsCannotRun(parseFaults(args.extras.fault as string[] | undefined), transportsOf(args.extras), args.extras.balance as string[]);
+    if (noFault) return noFault;
     try {
       rates(args.extras, args.preset);
       if (millicores(args.extras) !== null) {
@@ -95,12 +110,12 @@ export const SERVICE_SUITE: SuiteDefinition<ServiceSettings, ServiceResults> = {
     }
     return null;
   },
-  plan: () => ({ strategies: BALANCING_STRATEGIES, ports: SERVICE_PORTS, rows: SERVICE_ROWS, httpConnections: HTTP_CONNECTIONS, rates: RATE_SWEEP, saturation: SATURATION, maxInFlight: MAX_IN_FLIGHT }),
+  plan: () => ({ strategies: BALANCING_STRATEGIES, faults: FAULTS /* notFor, a function, is left out of results.json */, faultSchedule: FAULT_SCHEDULE, ports: SERVICE_PORTS, rows: SERVICE_ROWS, httpConnections: HTTP_CONNECTIONS, rates: RATE_SWEEP, saturation: SATURATION, maxInFlight: MAX_IN_FLIGHT }),
   run: (context) =>
     measureService(
       context.stage!,
       context.runDir,
-      { replicas: context.extras.replicas as number, millicores: millicores(context.extras), strategies: parseStrategies(context.extras.balance as string[]), rates: rates(context.extras, context.preset), security: context.security, transports: transportsOf(context.extras), profiling: context.profiling },
+      { replicas: context.extras.replicas as number, millicores: millicores(context.extras), strategies: parseStrategies(context.extras.balance as string[]), rates: rates(context.extras, context.preset), security: context.security, transports: transportsOf(context.extras), profiling: context.profiling, faults: parseFaults(context.extras.fault as string[] | undefined) },
       context.settings,
       context.addProvenance,
       context.progress as (line: string, partial: ServiceResults) => void,
@@ -108,6 +123,10 @@ export const SERVICE_SUITE: SuiteDefinition<ServiceSettings, ServiceResults> = {
   failure: (results) => (results.failures.length ? `${results.failures.length} strategy × transport sweep(s) failed` : null),
   markdown: renderServiceMarkdown,
   html: renderServiceHtml,
+  files: [
+    { file: 'faults.csv', render: (doc) => faultsCsv(doc.results) },
+    { file: 'fault-timeline.csv', render: (doc) => faultTimelineCsv(doc.results) },
+  ],
 };
 
 if (require.main === module) suiteMain(SERVICE_SUITE);

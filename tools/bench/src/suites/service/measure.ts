@@ -12,11 +12,13 @@ import { brokersOf, type TransportName } from '@bench/transports';
 import type { Broker } from '../../brokers';
 import type { HdrSummary } from '../common/hdr';
 import { rotate } from '../common/sequential';
+import type { Fault } from './faults';
+import { describeFault, runFault, type FaultCell, type FaultHost } from './fault-run';
 import { DriverProcess } from './driver-process';
 import type { StepResult } from './driver';
 import type { TimelineBin } from './timeline';
 import { HTTP_CONNECTIONS, MAX_IN_FLIGHT, PROXY_PORTS, SATURATION, SERVICE_PORTS, SERVICE_ROWS } from './plan';
-import { replicaProcess, startReplicaApps, type ReplicaApps, type ReplicaMicroservices } from './replica-apps';
+import { replicaProcess, startReplicaApps, type AppExit, type ReplicaApps, type ReplicaMicroservices } from './replica-apps';
 import { unprofiled, type SuiteProfiling } from '../common/profiling';
 import { WORKSPACE_ROOT, type SuiteSecurity } from '../common/suite-definition';
 import { brokersToStart, securityEnv, startRunBrokers, type RunBrokers, type StartOptions } from '../../run';
@@ -31,6 +33,10 @@ export interface ServiceSettings extends Record<string, number> {
   changeRate: number;
   /** Each of their three phases: steady, after a replica joined, after one left (ms). */
   changePhaseMs: number;
+  /** Offered rate of the fault runs (--fault), calls/s. */
+  faultRate: number;
+  /** Each of their three phases: steady, the fault, after it was undone (ms). */
+  faultPhaseMs: number;
 }
 
 export interface ServiceOptions {
@@ -45,6 +51,8 @@ export interface ServiceOptions {
   transports: readonly ServiceTransport[];
   /** --cpu-profile: every replica's apps profiled over each sweep step (a unit per strategy, rate and transport); null or absent without it. */
   profiling?: SuiteProfiling | null;
+  /** Faults injected under load after the sweeps and change runs (--fault; faults.ts); absent or empty: none. */
+  faults?: readonly Fault[];
 }
 
 export interface ReplicaShare {
@@ -55,7 +63,14 @@ export interface ReplicaShare {
   cpuMs: number;
   /** From its cgroup's cpu.stat; null without a CPU limit. */
   throttling: CpuThrottling | null;
+  /** Its app ended during the sweep (killed from outside, crashed): which, how and when; its counters are gone since (requests and CPU 0 from then on). */
+  gone?: ReplicaDeath;
+  /** Its counters could not be read while its app still ran (why); requests and CPU read as 0. */
+  unread?: string;
 }
+
+/** An app of a replica that died during a sweep: a recorded event of the cell it died in. */
+export type ReplicaDeath = Omit<AppExit, 'atMs'> & { strategy: StrategyName; transport: ServiceTransport; during: string };
 
 /** One step of a sweep: the driver's figures (latency from each call's due time in `corrected`, from its sending in `service`) and everyone's counters. */
 export interface ServiceCell extends Pick<StepResult, 'ok' | 'errors' | 'errorKinds' | 'throughputPerS' | 'corrected' | 'service' | 'maxSendLagMs'> {
@@ -70,6 +85,8 @@ export interface ServiceCell extends Pick<StepResult, 'ok' | 'errors' | 'errorKi
   saturated: string | null;
   /** Queries the cluster DNS received in the step (from its log). */
   dns: DnsCounts;
+  /** Replicas' apps that died in the step (the sweep went on with the others, which are then the Service's endpoints); absent: none. */
+  events?: ReplicaDeath[];
 }
 
 /** A replica added and one removed gracefully under load at a fixed rate. */
@@ -105,6 +122,8 @@ export interface ServiceResults {
   /** Strategy × transport pairs not run, with why (does not apply, or what is missing here). */
   skipped: { strategy: StrategyName; transport: ServiceTransport | 'all'; why: string }[];
   failures: { strategy: StrategyName; transport: ServiceTransport; error: string }[];
+  /** What the callers and the replicas' counters saw under each fault (--fault), per strategy × transport it applies to; absent: none asked for. */
+  faults?: FaultCell[];
   /** The brokered transports run behind the `broker` strategy: their broker and how it shares the requests (absent in runs before it). */
   sharing?: ({ transport: ServiceTransport; broker: string; partitions: number | null } & BrokerSharing)[];
 }
@@ -189,6 +208,9 @@ function sharingOf(transports: readonly ServiceTransport[], replicas: number): N
 class ServiceMeasurement {
   private readonly apps = new Map<string, ReplicaApps>();
   private proxy: FrontProxy | null = null;
+  /** Replicas whose app died during this strategy's runs (by name): out of the endpoints until the next strategy starts them again. */
+  private readonly gone = new Map<string, ReplicaDeath>();
+  private proxyStarts = 0;
 
   constructor(
     private readonly stage: Stage,
@@ -207,7 +229,78 @@ class ServiceMeasurement {
   async run(): Promise<ServiceResults> {
     await this.eachPair('sweep', (strategy, transport) => this.sweep(strategy, transport));
     if (this.settings.changeRate > 0) await this.eachPair('change under load', (strategy, transport) => this.changeUnderLoad(strategy, transport));
+    if (this.options.faults?.length) {
+      this.results.faults = [];
+      await this.eachPair('faults', (strategy, transport) => this.faultRuns(strategy, transport));
+    }
     return this.results;
+  }
+
+  /** The replicas whose apps run: every one but those that died in this strategy's runs. */
+  private live(): Replica[] {
+    return this.replicas.filter((r) => !this.gone.has(r.name));
+  }
+
+  /** Every fault asked for that applies to this pair, one run each; one that fails is recorded and the next goes on. */
+  private async faultRuns(strategy: BalancingStrategy, transport: ServiceTransport): Promise<void> {
+    for (const fault of this.options.faults ?? []) {
+      const why = fault.notFor(strategy, transport);
+      if (why) {
+        this.results.skipped.push({ strategy: strategy.name, transport, why: `fault ${fault.name}: ${why}` });
+        continue;
+      }
+      try {
+        const cell = await runFault(this.faultHost(), strategy, transport, fault, { rate: this.settings.faultRate, phaseMs: this.settings.faultPhaseMs, deadlineMs: this.settings.deadlineMs });
+        this.results.faults!.push(cell);
+        this.progress(describeFault(cell), this.results);
+      } catch (error) {
+        this.results.failures.push({ strategy: strategy.name, transport, error: `fault ${fault.name}: ${error instanceof Error ? error.message : String(error)}` });
+        this.progress(`${strategy.name} ${transport} fault ${fault.name} FAILED: ${this.results.failures.at(-1)!.error}`, this.results);
+      }
+    }
+  }
+
+  /** What a fault run reaches of this measurement (fault-run.ts). */
+  private faultHost(): FaultHost {
+    return {
+      stage: this.stage,
+      replicas: () => this.live(),
+      appsOf: (replica) => this.apps.get(replica.name),
+      restartReplica: async (strategy, replica) => {
+        await this.apps.get(replica.name)?.stop();
+        this.apps.delete(replica.name);
+        await this.startApps(strategy, [replica]);
+      },
+      proxyPid: () => this.proxy?.pid ?? null,
+      proxyCpuMs: () => this.proxy?.cpuMs() ?? null,
+      restartProxy: async () => {
+        await this.proxy?.stop();
+        this.proxy = await this.startProxy();
+      },
+      dnsPid: () => this.headless.pid,
+      stopDns: () => this.headless.stop(),
+      restartDns: () => this.headless.restart(),
+      brokerOf: (transport) => this.brokerOf(transport),
+      startDriver: (strategy, transport, rate) => this.startDriver(strategy, transport, rate),
+    };
+  }
+
+  /** Apps of the live replicas that ended since they started (killed from outside, crashed): recorded, out of the endpoints, the driver told to read the others. */
+  private async noticeDeaths(strategy: BalancingStrategy, transport: ServiceTransport, during: string, driver: DriverProcess): Promise<ReplicaDeath[]> {
+    const deaths: ReplicaDeath[] = [];
+    for (const replica of this.live()) {
+      const exit = this.apps.get(replica.name)?.exits[0];
+      if (!exit) continue;
+      const death: ReplicaDeath = { replica: exit.replica, app: exit.app, pid: exit.pid, how: exit.how, at: exit.at, strategy: strategy.name, transport, during };
+      this.gone.set(replica.name, death);
+      deaths.push(death);
+      this.progress(`${strategy.name} ${transport}: replica ${death.replica}'s ${death.app} (pid ${death.pid}) ${death.how} at ${death.at}, during ${during}; going on with ${this.live().map((r) => r.name).join(', ') || 'no replica'}`, this.results);
+    }
+    if (deaths.length > 0) {
+      await this.publishEndpoints();
+      await this.tellReplicas(driver);
+    }
+    return deaths;
   }
 
   /** The strategies this machine can run; the others recorded as skipped with why. */
@@ -231,6 +324,10 @@ class ServiceMeasurement {
       if (this.options.transports.every((t) => strategy.notFor[t])) continue;
       try {
         await this.startApps(strategy, this.replicas);
+        if (this.gone.size > 0) {
+          this.gone.clear(); // started again with the others: an endpoint again
+          await this.publishEndpoints();
+        }
         if (strategy.address === 'proxy') this.proxy = await this.startProxy();
         for (const transport of rotate(this.options.transports, k++)) {
           const why = strategy.notFor[transport];
@@ -273,7 +370,9 @@ class ServiceMeasurement {
     ];
     const s = this.security;
     const tls = s ? { certificates: s.certificates, clientCertificates: s.mode === 'mtls', replicaName: serviceFqdn(SERVICE_NAME) } : null;
-    return FrontProxy.start(this.stage.topology, binary, routes, this.replicas.map((r) => r.address), path.join(this.stage.workDir, 'front-proxy'), tls);
+    // A fresh folder per start: one started again after sidecar-kill gets its own admin socket.
+    const dir = path.join(this.stage.workDir, this.proxyStarts++ === 0 ? 'front-proxy' : `front-proxy-${this.proxyStarts}`);
+    return FrontProxy.start(this.stage.topology, binary, routes, this.live().map((r) => r.address), dir, tls);
   }
 
   private startDriver(strategy: BalancingStrategy, transport: ServiceTransport, warmupRate: number): Promise<DriverProcess> {
@@ -292,7 +391,7 @@ class ServiceMeasurement {
       warmup: { rate: warmupRate, durationMs: this.settings.warmupMs },
       maxInFlight: MAX_IN_FLIGHT,
       drainMs: this.settings.drainMs,
-      replicas: this.replicas.map((r) => ({ name: r.name, address: r.address })),
+      replicas: this.live().map((r) => ({ name: r.name, address: r.address })),
       // server-a's counters for HTTP, server-b's (gRPC) for gRPC and the Nest transports it serves.
       counterPort: transport === 'http-json' ? SERVICE_PORTS.http : SERVICE_PORTS.grpc,
       securityEnv: securityEnv(this.security, 'client') as Record<string, string>,
@@ -313,7 +412,7 @@ class ServiceMeasurement {
       brokerCpuMs: broker ? broker.cpuUserMs + broker.cpuSystemMs : null,
       counters: counters.replicas,
       driverCpuMs: counters.driverCpuMs,
-      throttling: new Map(this.replicas.map((r) => [r.name, this.set.throttling(r)])),
+      throttling: new Map(this.live().map((r) => [r.name, this.set.throttling(r)])),
       delayer: await this.stage.delayerCpu(),
       proxyCpuMs: this.proxy?.cpuMs() ?? null,
       dns: await this.headless.queries(),
@@ -331,10 +430,13 @@ class ServiceMeasurement {
         const profiled = this.options.profiling?.around ?? unprofiled;
         const { result } = await profiled({ case: `${strategy.name} ${rate}/s`, transport }, () => driver.send({ type: 'step', rate, durationMs: this.settings.stepMs }, 'step'), (step) => step.result.ok + step.result.errors);
         const after = await this.read(driver, transport);
-        const cell = cellOf(strategy, transport, this.replicas, result, before, after);
+        // A replica that died in the step is an event of this cell; the sweep goes on with the others.
+        const events = await this.noticeDeaths(strategy, transport, `the step at ${rate}/s`, driver);
+        const cell = cellOf(strategy, transport, this.replicas, result, before, after, this.gone);
+        if (events.length > 0) cell.events = events;
         this.results.cells.push(cell);
         this.progress(describeStep(cell), this.results);
-        if (cell.saturated) break;
+        if (cell.saturated && events.length === 0) break;
       }
     } finally {
       await driver.stop();
@@ -427,12 +529,12 @@ class ServiceMeasurement {
 
   /** The driver reads the counters of the replicas now listed. */
   private async tellReplicas(driver: DriverProcess): Promise<void> {
-    await driver.send({ type: 'replicas', replicas: this.replicas.map((r) => ({ name: r.name, address: r.address })) }, 'replicas');
+    await driver.send({ type: 'replicas', replicas: this.live().map((r) => ({ name: r.name, address: r.address })) }, 'replicas');
   }
 
   /** The Service's endpoints are the replicas now listed: the virtual IP's rules, the headless name's records, Envoy's EDS. */
   private async publishEndpoints(): Promise<void> {
-    const now = this.replicas.map((r) => r.address);
+    const now = this.live().map((r) => r.address);
     applyVirtualIp(this.stage.topology, VIP_PORTS, now);
     await this.headless.setEndpoints(now);
     this.proxy?.setEndpoints(now);
@@ -460,11 +562,13 @@ function describeChange(change: ChangeRun, p99Ms: number): string {
 }
 
 /** A sweep step as a cell: the driver's figures and every replica's share of the calls and CPU, from the counters before and after it. */
-function cellOf(strategy: BalancingStrategy, transport: ServiceTransport, replicas: readonly Replica[], step: StepResult, before: Reading, after: Reading): ServiceCell {
+function cellOf(strategy: BalancingStrategy, transport: ServiceTransport, replicas: readonly Replica[], step: StepResult, before: Reading, after: Reading, gone: ReadonlyMap<string, ReplicaDeath>): ServiceCell {
   const shares: ReplicaShare[] = replicas.map((r) => {
     const a = after.counters[r.name];
     const b = before.counters[r.name];
-    if (!a || !b || 'error' in a || 'error' in b) throw new Error(`replica ${r.name}'s counters: ${(a && 'error' in a && a.error) || (b && 'error' in b && b.error) || 'missing'}`);
+    const died = gone.get(r.name);
+    if (died) return { name: r.name, requests: 0, cpuMs: 0, throttling: null, gone: died };
+    if (!a || !b || 'error' in a || 'error' in b) return { name: r.name, requests: 0, cpuMs: 0, throttling: null, unread: (a && 'error' in a && a.error) || (b && 'error' in b && b.error) || 'no reading' };
     const tb = before.throttling.get(r.name) ?? null;
     const ta = after.throttling.get(r.name) ?? null;
     return {

@@ -35,8 +35,8 @@ export interface OpenLoopOptions {
   maxInFlight: number;
   /** Calls still in flight this long after the window are counted as errors and not waited for. */
   drainMs: number;
-  /** Told of every call as it ends: when (ms since the start), its latency from its due time, and whether it succeeded. */
-  observe?(atMs: number, correctedMs: number, ok: boolean): void;
+  /** Told of every call as it ends (one still in flight after the drain too): when (ms since the start), its latency from its due time, and its error (undefined: it succeeded). */
+  observe?(atMs: number, correctedMs: number, ok: boolean, error?: string): void;
 }
 
 export async function runOpenLoop(options: OpenLoopOptions, call: () => Promise<void>, now: () => number = () => performance.now()): Promise<OpenLoopResult> {
@@ -52,6 +52,8 @@ export async function runOpenLoop(options: OpenLoopOptions, call: () => Promise<
   let inFlight = 0;
   let maxSendLagMs = 0;
   let lastEnd = 0;
+  /** Due times of the calls in flight, so those abandoned after the drain are told of too. */
+  const pending = new Set<number>();
   const fail = (kind: string) => {
     errors += 1;
     if (kind in errorKinds || Object.keys(errorKinds).length < 5) errorKinds[kind] = (errorKinds[kind] ?? 0) + 1;
@@ -64,6 +66,7 @@ export async function runOpenLoop(options: OpenLoopOptions, call: () => Promise<
     maxSendLagMs = Math.max(maxSendLagMs, sentAt - dueAt);
     sent += 1;
     inFlight += 1;
+    pending.add(dueAt);
     call().then(
       () => {
         const end = now();
@@ -75,10 +78,12 @@ export async function runOpenLoop(options: OpenLoopOptions, call: () => Promise<
       },
       (error: unknown) => {
         lastEnd = now();
-        fail(error instanceof Error ? error.message : String(error));
-        options.observe?.(lastEnd - start, lastEnd - dueAt, false);
+        const message = error instanceof Error ? error.message : String(error);
+        fail(message);
+        options.observe?.(lastEnd - start, lastEnd - dueAt, false, message);
       },
     ).finally(() => {
+      pending.delete(dueAt);
       inFlight -= 1;
       idle?.();
     });
@@ -99,7 +104,10 @@ export async function runOpenLoop(options: OpenLoopOptions, call: () => Promise<
   const drainUntil = start + durationMs + options.drainMs;
   while (inFlight > 0 && now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 5));
   const abandoned = inFlight;
-  for (let i = 0; i < abandoned; i++) fail(`no reply within ${options.drainMs} ms after the window`);
+  const given = `no reply within ${options.drainMs} ms after the window`;
+  for (let i = 0; i < abandoned; i++) fail(given);
+  const endedAt = now();
+  for (const dueAt of pending) options.observe?.(endedAt - start, endedAt - dueAt, false, given);
   const elapsedMs = Math.max(lastEnd, start + durationMs) - start;
   return { rate, durationMs, due, sent, ok, errors, errorKinds, throughputPerS: (1000 * ok) / elapsedMs, corrected, service, maxSendLagMs, elapsedMs };
 }

@@ -7,6 +7,8 @@ import type { SuiteDocument } from '../common/document';
 import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';
 import type { ServiceCell, ServiceResults, ServiceSettings } from './measure';
+import { faultCharts, faultIntro, faultTable } from './render-faults';
+import { FAULT_SCHEDULE } from './faults';
 
 export type ServiceDocument = SuiteDocument<ServiceSettings, ServiceResults>;
 
@@ -18,7 +20,12 @@ const pct = (part: number, whole: number) => (whole > 0 ? `${Math.round((100 * p
 /** Requests per replica as shares, e.g. "100% / 0% / 0%". */
 export function sharesText(cell: ServiceCell): string {
   const total = cell.replicas.reduce((n, r) => n + r.requests, 0);
-  return cell.replicas.map((r) => pct(r.requests, total)).join(' / ');
+  return cell.replicas.map((r) => (r.gone ? 'gone' : r.unread ? 'unread' : pct(r.requests, total))).join(' / ');
+}
+
+/** The replicas' apps that died during the sweeps: which, how, when, in which step. */
+function deathLines(results: ServiceResults): string[] {
+  return results.cells.flatMap((c) => (c.events ?? []).map((e) => `- ${c.strategy} × ${c.transport}: replica ${e.replica}'s ${e.app} (pid ${e.pid}) ${e.how} at ${e.at}, during ${e.during}; the sweep went on with the other replicas (its counters read as gone from then on)`));
 }
 
 /** Queries the cluster DNS received (results from before it was counted have none: —). */
@@ -214,6 +221,8 @@ export function renderServiceMarkdown(doc: ServiceDocument): string {
     ...(r.changes.length
       ? ['## Change under load', '', `At a fixed rate: ${s.changePhaseMs} ms steady, a replica joins (an endpoint once its apps listen: the rules, the DNS records — dnsmasq reads its hosts file again on SIGHUP — and Envoy's EDS), ${s.changePhaseMs} ms later the oldest leaves gracefully (out of the endpoints, then SIGTERM: it drains). The new replica's counter is polled until the run ends.`, '', markdownTable(changeTable(r)), '']
       : []),
+    ...(r.faults?.length ? ['## Faults under load', '', faultIntro(r, s.faultPhaseMs, s.faultRate), '', markdownTable(faultTable(r)), '', 'Every 100 ms bin of each run (ok / failed / hung, p99) is in `fault-timeline.csv`, the recovery timelines in report.html.', ''] : []),
+    ...(deathLines(r).length ? ['## Replicas that died during the sweeps', '', ...deathLines(r), ''] : []),
     ...skippedLines(r),
     '',
   ].join('\n');
@@ -267,7 +276,13 @@ export function renderServiceHtml(doc: ServiceDocument): string {
       ...(doc.results.changes.length
         ? [{ id: 'change', heading: 'Change under load', intro: 'A replica joins, then the oldest leaves gracefully, under load at a fixed rate: when the new one first serves (polled until the run ends), errors, lost calls, the worst latency in any 250 ms bin and the DNS queries in each phase.', table: htmlTable(changeTable(doc.results)) }]
         : []),
-      { id: 'sweep', heading: 'The sweep', intro: skippedLines(doc.results).join(' ') || 'Every strategy and transport ran.', table: htmlTable(sweepTable(cells)) },
+      ...(doc.results.faults?.length
+        ? [
+            { id: 'faults', heading: 'Faults under load', intro: faultIntro(doc.results, doc.settings.faultPhaseMs, doc.settings.faultRate), table: htmlTable(faultTable(doc.results)) },
+            ...faultCharts(doc.results).map((f) => ({ id: `fault-timeline-${f.strategy}`, heading: `Recovery timeline: ${f.strategy}`, intro: `Calls per ${FAULT_SCHEDULE.binMs} ms bin by their due time: ok (green), failed fast (red), hung to their deadline (amber); dashed: the fault injected and undone.`, charts: f.charts })),
+          ]
+        : []),
+      { id: 'sweep', heading: 'The sweep', intro: [...deathLines(doc.results), ...skippedLines(doc.results)].join(' ') || 'Every strategy and transport ran.', table: htmlTable(sweepTable(cells)) },
     ],
   });
 }

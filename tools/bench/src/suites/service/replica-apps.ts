@@ -14,11 +14,25 @@ const PARENT_PIPE_FD = 3;
 const READY_MS = 60_000;
 const STOP_MS = 10_000;
 
+/** An app of a replica that ended while nobody was stopping it (killed from outside, crashed, or by a fault). */
+export interface AppExit {
+  replica: string;
+  app: 'server-a' | 'server-b';
+  pid: number;
+  /** `killed by SIGKILL`, `exited with code 1`. */
+  how: string;
+  /** Wall-clock time (ISO) and the bench's performance.now() when the bench saw it end. */
+  at: string;
+  atMs: number;
+}
+
 export interface ReplicaApps {
   replica: Replica;
   /** --cpu-profile: its apps' profiler sockets (`<replica>-server-a`, `<replica>-server-b`), or null. */
   profiling: SetProfiling | null;
   pids: { 'server-a': number; 'server-b': number };
+  /** Its apps that ended before stop() was called, in the order they ended. */
+  exits: AppExit[];
   /** SIGTERM (each app drains: server-b's grpc-js sends GOAWAY and lets calls finish), SIGKILL after STOP_MS. */
   stop(): Promise<void>;
 }
@@ -61,6 +75,8 @@ export async function startReplicaApps(
     ...microservices.env,
   };
   const children: ChildProcess[] = [];
+  const exits: AppExit[] = [];
+  let stopping = false;
   const start = (name: 'server-a' | 'server-b') => {
     const main = path.join(workspaceRoot, blog.mains[name]);
     if (!fs.existsSync(main)) throw new Error(`${blog.mains[name]} is missing: build the apps first (npx nx run-many -t build)`);
@@ -71,13 +87,19 @@ export async function startReplicaApps(
     const child = spawn(command, args, { cwd: workspaceRoot, env: { ...env, ...profiled.env }, stdio: ['ignore', log, log, 'pipe'] });
     fs.closeSync(log);
     children.push(child);
+    child.once('exit', (code, signal) => {
+      if (!stopping) exits.push({ replica: replica.name, app: name, pid: child.pid ?? -1, how: signal ? `killed by ${signal}` : `exited with code ${code}`, at: new Date().toISOString(), atMs: performance.now() });
+    });
     return child.pid ?? -1;
   };
-  const stop = () => Promise.all(children.map(stopChild)).then(() => undefined);
+  const stop = () => {
+    stopping = true;
+    return Promise.all(children.map(stopChild)).then(() => undefined);
+  };
   try {
     const pids = { 'server-a': start('server-a'), 'server-b': start('server-b') };
     await waitListening(replica, [SERVICE_PORTS.http, SERVICE_PORTS.grpc, ...microservices.ports], children, path.join(logDir, replica.name));
-    return { replica, profiling, pids, stop };
+    return { replica, profiling, pids, exits, stop };
   } catch (error) {
     await stop();
     throw error;
