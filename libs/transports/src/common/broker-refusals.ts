@@ -4,6 +4,11 @@ const RESOURCE_EXHAUSTED = 8;
 /** A reply packet as Nest's servers publish it (response, err, isDisposed; the id is assigned by the publisher). */
 type ReplyPacket = Record<string, unknown>;
 
+/** The error reply a refused reply is answered with: RESOURCE_EXHAUSTED, and the broker's own reason. */
+export function refusalPacket(broker: string, reason: string): ReplyPacket {
+  return { err: { code: RESOURCE_EXHAUSTED, message: `${broker} refused the reply: ${reason}` }, isDisposed: true };
+}
+
 /**
  * Wraps a Nest server's reply publisher so that a reply the broker refuses (NATS's max_payload, Kafka's
  * message.max.bytes, …) is answered with an error reply carrying the broker client's own reason, instead
@@ -15,7 +20,7 @@ export function replyingRefusals<P extends (packet: ReplyPacket) => unknown>(pub
     const reason = error instanceof Error ? error.message : String(error);
     console.warn(`server-b: ${broker} refused a reply: ${reason}`);
     try {
-      const sent = publish({ err: { code: RESOURCE_EXHAUSTED, message: `${broker} refused the reply: ${reason}` }, isDisposed: true });
+      const sent = publish(refusalPacket(broker, reason));
       return sent instanceof Promise ? sent.catch(() => undefined) : sent;
     } catch {
       return undefined; // the broker refuses even the error reply: the caller's deadline ends its wait

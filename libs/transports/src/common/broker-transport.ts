@@ -1,5 +1,6 @@
 import type { ClientProxy } from '@nestjs/microservices';
 import type { ProcessSample, Settings } from '@bench/config';
+import { plaintextToBroker } from './broker-security';
 import { MicroserviceTransport, type MicroserviceClientOptions } from './microservice-transport';
 import { ReplyMeter } from './reply-meter';
 import { samplesPattern } from './samples-pattern';
@@ -9,7 +10,8 @@ import { samplesPattern } from './samples-pattern';
  * Their Nest transports parse a reply's JSON before the deserializer and stringify it after the serializer
  * (Redis, RabbitMQ, MQTT), or in codecs of their client libraries (NATS, Kafka), so neither the server's
  * encoding nor the client's decoding can be timed through Nest's options yet: both are reported as not
- * measured (null), and so are the reply's bytes, never as 0.
+ * measured (null), and so are the reply's bytes, never as 0. Under --security tls/mtls each refuses with
+ * what TLS to its broker would take (broker-security.ts).
  */
 export class BrokerTransport extends MicroserviceTransport {
   constructor(
@@ -19,6 +21,6 @@ export class BrokerTransport extends MicroserviceTransport {
     readMetrics: (resetPeak: boolean) => Promise<ProcessSample>,
     prepare?: (client: ClientProxy) => void,
   ) {
-    super({ name, pattern: samplesPattern(settings), client, meter: new ReplyMeter(), readMetrics, prepare, unmeasured: ['serverEncodeMs', 'clientDecodeMs'] });
+    super({ name, pattern: samplesPattern(settings), client: (connection) => plaintextToBroker(name, settings, client(connection)), meter: new ReplyMeter(), readMetrics, prepare, unmeasured: ['serverEncodeMs', 'clientDecodeMs'] });
   }
 }

@@ -2,11 +2,13 @@ import { ServerMqtt, type MicroserviceOptions } from '@nestjs/microservices';
 import { isTuned, type Settings } from '@bench/config';
 import { replyingRefusals } from '../common/broker-refusals';
 import { withoutNagle } from './no-delay';
+import { refusingOversized } from './packet-limit';
 import { mqttOptions } from './options';
 
 /**
  * Nest's MQTT server, a reply the MQTT client refuses answered with its reason (common/broker-refusals.ts),
- * and with mqtt-no-delay Nagle's algorithm off on its connection.
+ * one no MQTT packet can carry refused before it is written (packet-limit.ts), and with mqtt-no-delay
+ * Nagle's algorithm off on its connection.
  */
 class RefusalReplyingServerMqtt extends ServerMqtt {
   constructor(
@@ -18,7 +20,7 @@ class RefusalReplyingServerMqtt extends ServerMqtt {
   }
 
   override async createMqttClient(): ReturnType<ServerMqtt['createMqttClient']> {
-    const client = await super.createMqttClient();
+    const client = refusingOversized(await super.createMqttClient());
     return this.noDelay ? withoutNagle(client) : client;
   }
 

@@ -2,7 +2,7 @@
 // broker counters per call (what proves the path: a NATS request and its reply are 2 messages in and 2 out
 // per request), the broker's CPU per 1,000 calls beside the apps' and both together, its peak memory, and
 // each broker hop's RTT from the stage's calibration. Read from the cells and provenance; written by no run.
-import type { BrokerCost, Cell, NetworkRecord } from '../model';
+import type { BrokerCost, BrokerRunRecord, Cell, NetworkRecord } from '../model';
 import { networkOf, placeLabeller } from '../model';
 
 /** One cell's row: a brokered transport's figures, or a direct transport's apps alone (broker null) to compare with. */
@@ -46,6 +46,8 @@ export interface BrokerTable {
   hops: BrokerHops | null;
   /** Each broker's placement as the run recorded it (provenance.networks.<n>.brokers), by kind. */
   placements: Record<string, string>;
+  /** What warming each Kafka instance took before the first timed visit (provenance's warmUp), by its name there; absent: not warmed. */
+  warmUps: Record<string, NonNullable<BrokerRunRecord['warmUp']>>;
   rows: BrokerRow[];
 }
 
@@ -129,6 +131,7 @@ export function brokerTables(results: readonly Cell[], networks: Record<string, 
       network,
       hops: brokerHopsOf(record),
       placements: Object.fromEntries(Object.entries(record?.brokers ?? {}).map(([kind, b]) => [kind, b.placement])),
+      warmUps: Object.fromEntries(Object.entries(record?.brokers ?? {}).flatMap(([kind, b]) => (b.warmUp ? [[kind, b.warmUp]] : []))),
       rows: results.filter((r) => r.ok && networkOf(r) === network).map((r) => brokerRow(r, placeOf(r))),
     };
   });

@@ -18,3 +18,4 @@ export { startBrokers, type StartOptions } from './start';
 export { sweepLeftovers, type SweepReport } from './leftovers';
 export { installBrokers, brokerStatus, type BrokerStatus } from './install';
 export { brokerCacheDir } from './maven';
+export { warmKafka } from './kafka/warm-up';

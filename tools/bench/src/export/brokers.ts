@@ -64,13 +64,22 @@ export function describeHops(hops: BrokerHops | null): string {
   return `client → broker ${f(hops.clientToBrokerMs)} ms, server → broker ${f(hops.serverToBrokerMs)} ms, client → servers ${f(hops.clientToServerMs)} ms (TCP connect RTT, medians of the stage's calibration)`;
 }
 
-/** The line above a network's table: its hops, then where each broker sat. */
+/** "kafka: 37,000 records in 370 rounds, 9.5 s, a round 132.85 → 7.23 ms (medians of its batches), settled": what warming one Kafka instance took. */
+export function describeWarmUp(name: string, warmUp: BrokerTable['warmUps'][string]): string {
+  if ('skipped' in warmUp) return `${name}: not warmed (${warmUp.skipped})`;
+  if ('error' in warmUp) return `${name}: not warmed (${warmUp.error})`;
+  const settled = warmUp.settled ? 'settled' : 'not settled within its bound';
+  return `${name}: ${warmUp.records.toLocaleString('en-US')} records in ${warmUp.rounds} rounds, ${(warmUp.ms / 1000).toFixed(1)} s, a round ${warmUp.firstMedianMs} → ${warmUp.lastMedianMs} ms (medians of its batches), ${settled}`;
+}
+
+/** The line above a network's table: its hops, where each broker sat, and what warming Kafka took. */
 export function describeBrokerTable(table: BrokerTable): string {
   // Brokers placed alike are named together: "redis, nats: loopback, beside the apps".
   const byPlace = new Map<string, string[]>();
   for (const [kind, where] of Object.entries(table.placements)) byPlace.set(where, [...(byPlace.get(where) ?? []), kind]);
   const placed = [...byPlace].map(([where, kinds]) => `${kinds.join(', ')}: ${where}`);
-  return `Hops: ${describeHops(table.hops)}.${placed.length ? ` Brokers: ${placed.join('; ')}.` : ''}`;
+  const warmed = Object.entries(table.warmUps ?? {}).map(([name, warmUp]) => describeWarmUp(name, warmUp));
+  return `Hops: ${describeHops(table.hops)}.${placed.length ? ` Brokers: ${placed.join('; ')}.` : ''}${warmed.length ? ` Kafka's warm-up before the first timed visit: ${warmed.join('; ')}.` : ''}`;
 }
 
 /** Each counter source once: "- nats: /varz in_msgs …". */

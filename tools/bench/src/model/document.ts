@@ -40,6 +40,23 @@ export interface BrokerRunRecord {
   /** The tunings its config applies (libs/config TUNINGS with a broker, e.g. nats-max-payload), and the variants whose apps used it; absent: its defaults, for every variant. */
   tunings?: string[];
   variants?: string[];
+  /** Kafka's untimed warm-up before the run's first timed visit (brokers/kafka/warm-up.ts), why it failed, or that it was left out (BENCH_KAFKA_WARM_UP=off). */
+  warmUp?: KafkaWarmUp | { error: string } | { skipped: string };
+}
+
+/** What warming a Kafka broker took: its rounds (a record produced and consumed), their batches' medians, and whether the round trip settled. */
+export interface KafkaWarmUp {
+  ms: number;
+  /** Rounds of records in flight at once (brokers/kafka/warm-up.ts WARM_UP_IN_FLIGHT), and the records they produced and consumed. */
+  rounds: number;
+  records: number;
+  /** The first round: the consumer's group join, not counted in the rounds. */
+  joinMs: number;
+  /** A round's time (all its records produced and consumed): the first and the last batch's median, and every batch's. */
+  firstMedianMs: number;
+  lastMedianMs: number;
+  batchMediansMs: number[];
+  settled: boolean;
 }
 
 /** What results read of a path's record (network/path/path.ts writes more). */

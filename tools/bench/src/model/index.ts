@@ -9,7 +9,7 @@ export { cellLabel, plannedCells } from './planned-cells';
 export { cellPackagesPerCall, describeProfiledRun, goPackageOf, IDLE, nodePackageOf, packagePerCallMs, summarizeProfile, type CellCpuProfile, type FlameNode, type FunctionTime, type PackageTime, type ProcessCpuProfile, type ProfiledRecord, type ProfileFrame, type ProfileTree } from './cpu-profile';
 export { DISTURBED_SHARE, describeDisturbance, isDisturbed, type VisitDisturbance } from './disturbance';
 export { describePath, pathChanges, type PathRecord } from './path-record';
-export { presetOf, type BrokerRunRecord, type CalibrationRecord, type NetworkRecord, type Provenance, type ResultsDocument, type Settings } from './document';
+export { presetOf, type BrokerRunRecord, type KafkaWarmUp, type CalibrationRecord, type NetworkRecord, type Provenance, type ResultsDocument, type Settings } from './document';
 export type { AppRuntime, AppRuntimeRecord, Pinning, QuietRule, QuietWaits, RuntimeProvenance, SetEvent } from './run-records';
 export { collectProvenance } from './provenance';
 export { withoutKeyMaterial } from './key-material';

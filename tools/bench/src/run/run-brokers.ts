@@ -8,8 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { BROKER_URL_ENV, brokerTuningsFor, parseNestVariant, type BrokerKind } from '@bench/config';
 import { brokersOf, type TransportName } from '@bench/transports';
-import { brokerMissing, startBrokers, type Broker } from '../brokers';
-import type { BrokerRunRecord, Failure, RawResult, Transport } from '../model';
+import { brokerMissing, startBrokers, warmKafka, type Broker } from '../brokers';
+import type { BrokerRunRecord, Failure, KafkaWarmUp, RawResult, Transport } from '../model';
 import { describeFailure, type BrokerMeter } from '../measure';
 import type { Stage } from '../network/stage';
 
@@ -52,6 +52,28 @@ interface Wanted {
   variants: string[];
 }
 
+/** `BENCH_KAFKA_WARM_UP=off` leaves Kafka cold, as runs before the warm-up were (to measure what it changes). */
+export const KAFKA_WARM_UP_ENV = 'BENCH_KAFKA_WARM_UP';
+
+/**
+ * Warms a Kafka instance before the run's first timed visit (brokers/kafka/warm-up.ts: untimed round trips
+ * until they settle), so that a Kafka cell's figure no longer depends on how long the broker's JVM has been
+ * up; in its namespace across a stage. A warm-up that fails is recorded with its reason and the run goes on.
+ */
+async function warmedUp(broker: Broker, namespace: string | null): Promise<KafkaWarmUp | { error: string } | { skipped: string }> {
+  if (process.env[KAFKA_WARM_UP_ENV] === 'off') return { skipped: `${KAFKA_WARM_UP_ENV}=off` };
+  const wrap = namespace ? (argv: readonly string[]) => ['ip', 'netns', 'exec', namespace, ...argv] : undefined;
+  try {
+    const warm = await warmKafka(broker.url, wrap);
+    console.log(`kafka at ${broker.url} warmed: ${warm.records} records in ${warm.rounds} rounds, ${(warm.ms / 1000).toFixed(1)} s; a round ${warm.firstMedianMs} → ${warm.lastMedianMs} ms (batch medians)${warm.settled ? '' : ', not settled within the bound'}`);
+    return warm;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    console.warn(`kafka at ${broker.url} not warmed: ${reason}`);
+    return { error: reason };
+  }
+}
+
 /** The instances `variants` need: per broker one at its defaults and one per distinct set of tunings a variant applies to it. */
 export function brokerInstances(kinds: readonly BrokerKind[], variants: readonly string[]): Wanted[] {
   const wanted = new Map<string, Wanted>();
@@ -81,7 +103,7 @@ export async function startRunBrokers(kinds: readonly BrokerKind[], stage: Stage
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbx-run-brokers-'));
   const place = stage?.broker ?? null;
   const instances = brokerInstances(kinds, variants);
-  const started: { wanted: Wanted; broker: Broker }[] = [];
+  const started: { wanted: Wanted; broker: Broker; warmUp?: Awaited<ReturnType<typeof warmedUp>> }[] = [];
   const stopAll = async () => {
     for (const { broker } of started.reverse()) await broker.stop();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -89,7 +111,7 @@ export async function startRunBrokers(kinds: readonly BrokerKind[], stage: Stage
   try {
     for (const wanted of instances) {
       const [broker] = await startBrokers([wanted.kind], { dir, ...(place ? { host: place.host, namespace: place.namespace } : {}), tunings: { [wanted.kind]: wanted.tunings } });
-      started.push({ wanted, broker });
+      started.push({ wanted, broker, ...(broker.kind === 'kafka' ? { warmUp: await warmedUp(broker, place?.namespace ?? null) } : {}) });
     }
   } catch (error) {
     await stopAll();
@@ -102,7 +124,7 @@ export async function startRunBrokers(kinds: readonly BrokerKind[], stage: Stage
   return {
     envFor: (variant) => Object.fromEntries(reached(variant).map((broker) => [BROKER_URL_ENV[broker.kind], broker.url])),
     endedFor: (variant) => new Map(reached(variant).flatMap((broker) => (broker.exited() ? [[broker.kind, `${broker.kind} ${broker.exited()}`] as const] : []))),
-    records: Object.fromEntries(started.map(({ wanted, broker: b }) => [instanceKey(wanted.kind, wanted.tunings), { version: b.version, address: `${b.address.host}:${b.address.port}`, placement, config: b.config, ...tuned(wanted) }])),
+    records: Object.fromEntries(started.map(({ wanted, broker: b, warmUp }) => [instanceKey(wanted.kind, wanted.tunings), { version: b.version, address: `${b.address.host}:${b.address.port}`, placement, config: b.config, ...tuned(wanted), ...(warmUp ? { warmUp } : {}) }])),
     env: Object.fromEntries(started.filter(({ wanted }) => wanted.tunings.length === 0).map(({ broker }) => [BROKER_URL_ENV[broker.kind], broker.url])),
     brokers: started.map(({ broker }) => broker),
     meterOf: (transport, variant) => {

@@ -1,4 +1,10 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { brokerMissing, startBrokers, warmKafka, type Broker } from '../../src/brokers';
 import { parseJmx, serverProperties } from '../../src/brokers/kafka';
+import { settledAfter, WARM_UP_BATCH, WARM_UP_IN_FLIGHT, WARM_UP_WINDOW } from '../../src/brokers/kafka/warm-up';
+import { describeNeeding } from '../needs';
 
 describe("Kafka's broker", () => {
   it("reads JmxTool's one-time CSV", () => {
@@ -18,5 +24,38 @@ describe("Kafka's broker", () => {
     expect(serverProperties('127.0.0.1', 9092, 9093, '/d')).not.toMatch(/message\.max\.bytes|socket\.request\.max\.bytes/);
     const tuned = serverProperties('127.0.0.1', 9092, 9093, '/d', ['kafka-max-message']);
     for (const key of ['message.max.bytes', 'replica.fetch.max.bytes', 'socket.request.max.bytes']) expect(tuned).toContain(`${key}=${512 * 1024 * 1024}`);
+  });
+});
+
+describe("Kafka's warm-up: when its round trip has settled", () => {
+  it('is settled once a window of batches’ medians is no more than 10 % below the window before, never before two windows', () => {
+    const flat = Array.from({ length: 2 * WARM_UP_WINDOW }, () => 9);
+    expect(settledAfter(flat.slice(1))).toBe(false);
+    expect(settledAfter(flat)).toBe(true);
+    // A plateau between falls is not the end: 32 ms after 45 is still falling.
+    expect(settledAfter([...Array(WARM_UP_WINDOW).fill(45), ...Array(WARM_UP_WINDOW).fill(32)])).toBe(false);
+    expect(settledAfter([...Array(WARM_UP_WINDOW).fill(45), ...Array(WARM_UP_WINDOW).fill(32), ...Array(WARM_UP_WINDOW).fill(30)])).toBe(true);
+    expect(settledAfter([133, 45, 7.8, 7.2], 2, 0.9)).toBe(false);
+    expect(settledAfter([7.8, 7.2, 6.8, 7.2], 2, 0.9)).toBe(true);
+  });
+});
+
+describeNeeding("Kafka's warm-up through a real broker", [brokerMissing('kafka')], () => {
+  jest.setTimeout(240_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbx-kafka-warm-'));
+  let kafka: Broker | undefined;
+  afterAll(async () => {
+    await kafka?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('produces and consumes rounds of records until their round trip settles by its own rule, and says what it did', async () => {
+    [kafka] = await startBrokers(['kafka'], { dir });
+    const warm = await warmKafka(kafka.url);
+    expect(warm.rounds).toBe(warm.batchMediansMs.length * WARM_UP_BATCH);
+    expect(warm.records).toBe(warm.rounds * WARM_UP_IN_FLIGHT);
+    expect(warm.batchMediansMs.length).toBeGreaterThanOrEqual(warm.settled ? 2 * WARM_UP_WINDOW : 1);
+    expect(warm.settled).toBe(settledAfter(warm.batchMediansMs));
+    expect([warm.firstMedianMs, warm.lastMedianMs]).toEqual([warm.batchMediansMs[0], warm.batchMediansMs.at(-1)]);
   });
 });

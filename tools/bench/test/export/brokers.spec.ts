@@ -1,5 +1,5 @@
 import { renderCsv, renderReport } from '../../src/export';
-import { brokerTerminalLines, renderBrokersSection } from '../../src/export/brokers';
+import { brokerTerminalLines, describeWarmUp, renderBrokersSection } from '../../src/export/brokers';
 import type { NetworkRecord, RunDocument } from '../../src/model';
 import { handMadeCell } from '../hand-made-cell';
 
@@ -64,5 +64,12 @@ describe("the brokers' exports", () => {
     expect(html).toContain('data-table="brokers-loopback"');
     expect(html).toContain('href="#brokers"');
     expect(html).toMatch(/data-transport="nest-redis"><td>blog<\/td><td>①-1<\/td><td>nest-redis<\/td><td>redis<\/td>/);
+  });
+
+  it("says what warming each Kafka instance took, or why it was not warmed", () => {
+    const warm = { ms: 9494, rounds: 370, records: 37_000, joinMs: 67.2, firstMedianMs: 132.85, lastMedianMs: 7.23, batchMediansMs: [132.85, 7.23], settled: true };
+    expect(describeWarmUp('kafka', warm)).toBe('kafka: 37,000 records in 370 rounds, 9.5 s, a round 132.85 → 7.23 ms (medians of its batches), settled');
+    expect(describeWarmUp('kafka', { ...warm, settled: false })).toContain('not settled within its bound');
+    expect(describeWarmUp('kafka+kafka-max-message', { skipped: 'BENCH_KAFKA_WARM_UP=off' })).toBe('kafka+kafka-max-message: not warmed (BENCH_KAFKA_WARM_UP=off)');
   });
 });
