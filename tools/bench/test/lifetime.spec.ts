@@ -26,13 +26,14 @@ interface Seen {
   name: string;
 }
 
-/** A process's command name and start time, or null when it is gone or a zombie. */
+/** A process's program (argv[0]'s file name: Node names its main thread MainThread), start time and parent, or null when it is gone or a zombie. */
 function statOf(pid: number): { name: string; start: string; ppid: number } | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     if (fields[0] === 'Z') return null;
-    return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), start: fields[19], ppid: Number(fields[1]) };
+    const argv0 = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0];
+    return { name: argv0 ? path.basename(argv0) : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), start: fields[19], ppid: Number(fields[1]) };
   } catch {
     return null;
   }
@@ -88,8 +89,9 @@ function leftovers(): string[] {
 }
 
 /** Starts bench:service (its output kept for the failure message). */
-function service(out: string, args: readonly string[]): { bench: ChildProcess; output: () => string } {
+function service(out: string, args: readonly string[], benches: ChildProcess[]): { bench: ChildProcess; output: () => string } {
   const bench = spawn(process.execPath, [SERVICE, '--network', 'veth', '--replicas', '1', '--cpu-limit', '500m', '--out', out, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  benches.push(bench);
   let text = '';
   bench.stdout!.on('data', (c: Buffer) => (text = (text + c.toString()).slice(-6000)));
   bench.stderr!.on('data', (c: Buffer) => (text = (text + c.toString()).slice(-6000)));
@@ -127,16 +129,18 @@ const veth = findProfile('veth');
 describeNeeding('a bench killed with SIGKILL (root)', [serviceStageMissing(veth), brokerMissing('nats')], () => {
   let out: string;
   let seen: Seen[] = [];
+  const benches: ChildProcess[] = [];
   beforeEach(() => (out = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-lifetime-'))));
   afterEach(() => {
     // Should the test fail, end what is still running rather than leave it for the next test.
+    for (const bench of benches.splice(0).filter((b) => b.exitCode === null && b.signalCode === null)) bench.kill('SIGKILL');
     for (const p of alive(seen)) process.kill(p.pid, 'SIGKILL');
     fs.rmSync(out, { recursive: true, force: true });
   });
 
   it('takes every process it started with it, and the next start removes what it left', async () => {
     const before = new Set(leftovers());
-    const killed = service(out, ['--balance', 'l7-proxy,broker', '--transports', 'grpc,nest-nats', '--rates', '20', '--stepMs', '120000', '--warmupMs', '0', '--changeRate', '0']);
+    const killed = service(out, ['--balance', 'l7-proxy,broker', '--transports', 'grpc,nest-nats', '--rates', '20', '--step-ms', '120000', '--warmup-ms', '0', '--change-rate', '0'], benches);
     seen = await watchUntil(killed.bench, killed.output);
     killed.bench.kill('SIGKILL');
     await new Promise((resolve) => killed.bench.once('exit', resolve));
@@ -146,7 +150,8 @@ describeNeeding('a bench killed with SIGKILL (root)', [serviceStageMissing(veth)
 
     // What stayed: the stage's namespaces and the CPU cgroup, its work folder, the brokers' folder and state.
     const left = leftovers().filter((item) => !before.has(item));
-    const next = service(out, ['--balance', 'l4', '--transports', 'json', '--rates', '20', '--stepMs', '500', '--warmupMs', '0', '--drainMs', '500', '--changeRate', '0']);
+    expect(left).toEqual(expect.arrayContaining([expect.stringMatching(/^netns nbx-/), expect.stringMatching(/nbx-run-brokers-/)]));
+    const next = service(out, ['--balance', 'l4', '--transports', 'http-json', '--rates', '20', '--step-ms', '500', '--warmup-ms', '0', '--drain-ms', '500', '--change-rate', '0'], benches);
     const code = await new Promise((resolve) => next.bench.once('exit', resolve));
     expect({ code, output: code === 0 ? '' : next.output() }).toEqual({ code: 0, output: '' });
     expect(next.output()).toContain('removed what killed runs left');
