@@ -1,6 +1,6 @@
 // cli/: the one frame every tool enters through: the argument parser (option tables as data, help
-// generated from them), runTool (parse, run, exit code), errorText and whenProcessEnds. Imports no other room; every
-// room may import it.
+// generated from them), runTool (parse, run, exit code), errorText, whenProcessEnds and the lifetime every
+// process the tool starts shares with it (lifetime.ts). Imports no other room; every room may import it.
 export {
   parseCommandLine,
   helpText,
@@ -20,3 +20,4 @@ export {
 export { runTool, toolExitCode, type ToolMain, type ToolOptions } from './run-tool';
 export { errorText } from './error-text';
 export { whenProcessEnds } from './process-end';
+export { holdLifetime, lifetimeCovers, sweepLifetimeGroups, hierarchies, ownerRuns, processStartTicks, type Hierarchy, type LifetimeHold } from './lifetime';

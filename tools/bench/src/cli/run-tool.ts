@@ -2,6 +2,7 @@
 // tool and exit with its code. Bad input (a UsageError, from the table or from the tool's own checks)
 // prints `<tool>: <message>` and the help on stderr and exits 2, the same for every tool.
 import { errorText } from './error-text';
+import { holdLifetime } from './lifetime';
 import { helpText, parseCommandLine, UsageError, type Command, type CommandLine, type OptionTable } from './command-line';
 
 export type ToolMain<T extends OptionTable> = (line: CommandLine<T>, argv: readonly string[]) => number | Promise<number>;
@@ -37,7 +38,16 @@ export async function toolExitCode<T extends OptionTable>(command: Command<T>, m
   }
 }
 
-/** An entry point's last line: run `main` on this process's arguments and exit with its code. */
+/**
+ * An entry point's last line: run `main` on this process's arguments and exit with its code. Once the
+ * command line is read, every process the tool starts is held to end with it, SIGKILL included
+ * (lifetime.ts); as root a hierarchy that refuses says so once.
+ */
 export function runTool<T extends OptionTable>(command: Command<T>, main: ToolMain<T>, options: ToolOptions = {}): void {
-  void toolExitCode(command, main, process.argv.slice(2), options).then((code) => process.exit(code));
+  const held: ToolMain<T> = (line, argv) => {
+    const hold = holdLifetime();
+    if ('unavailable' in hold && process.getuid?.() === 0) process.stderr.write(`${command.name}: what it starts may outlive a SIGKILL of it (no cgroup of its own: ${hold.unavailable})\n`);
+    return main(line, argv);
+  };
+  void toolExitCode(command, held, process.argv.slice(2), options).then((code) => process.exit(code));
 }

@@ -6,12 +6,12 @@
 // each visit, and summarized by package into the cell (model/cpu-profile.ts).
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { APP_NAMES, DEFAULT_RUNTIME } from '../plan';
 import { cellKey, summarizeProfile, writeFileAtomic, type CellCpuProfile, type CellKey, type ProcessCpuProfile } from '../model';
 import { errorText } from '../cli';
 import { CPU_PROFILE_INTERVAL_ENV, CPU_PROFILE_SOCKET_ENV } from './cpu-profile-agent';
+import { ownedTempDir } from './dead-runs';
 import { asCpuProfile, cpuProfileTree, decodePprof, encodePprof, mergeCpuProfiles, mergePprofs, pprofTree, withPeriod, type CpuProfile, type Pprof } from './cpu-profile-formats';
 
 /** The sampling interval asked of V8's profiler: its default, 1000 µs, is too coarse for a 1 ms call. */
@@ -91,7 +91,7 @@ export function profileFolder(cell: ProfiledCell): string {
 
 /** The run's profiles: the sockets of its sets, each cell's merged profiles, their files and summaries. */
 export class CpuProfiles {
-  private readonly socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cpu-'));
+  private readonly socketDir = ownedTempDir('bench-cpu-');
   private readonly cells = new Map<string, { cell: ProfiledCell; processes: Map<string, Entry> }>();
   private sets = 0;
 

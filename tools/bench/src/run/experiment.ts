@@ -12,6 +12,7 @@ import type { RunAxes, RuntimeRecord } from '../plan';
 import type { PathProfile } from '../network/path';
 import type { SecurityRecord } from '@bench/config';
 import { checkNetworks } from './network-runs';
+import { sweepDeadRuns } from './dead-runs';
 import { prepareRuntimes, rerunPerRuntime, runsInOwnProcess } from './experiment-runtimes';
 import type { NodeBinary } from './node-binaries';
 
@@ -101,6 +102,7 @@ export interface Experiment<D, P> {
 /** Runs `experiment` over the options' axes; the exit code is the worst folder's (130 stops the rest). */
 export async function runExperiment<D, P>(experiment: Experiment<D, P>, options: ExperimentOptions): Promise<number> {
   checkNetworks(options.networks);
+  sweepBeforeRun(experiment.tool);
   const binaries = prepareRuntimes(experiment.tool, options);
   if (experiment.runtimes === 'process' && runsInOwnProcess(binaries)) return rerunPerRuntime(experiment.tool, binaries, options.argv);
   let worst = 0;
@@ -110,6 +112,13 @@ export async function runExperiment<D, P>(experiment: Experiment<D, P>, options:
     if (code === 130) break;
   }
   return worst;
+}
+
+/** What older runs killed with SIGKILL left (dead-runs.ts), removed before this one starts anything; said when there was any. */
+function sweepBeforeRun(tool: string): void {
+  const { removed, failures } = sweepDeadRuns();
+  if (removed.length) process.stderr.write(`${tool}: removed what killed runs left: ${removed.join(', ')}\n`);
+  if (failures.length) process.stderr.write(`${tool}: could not remove all that killed runs left: ${failures.join('; ')}\n`);
 }
 
 /** What one run folder walks: its networks and security modes. */

@@ -4,14 +4,13 @@
 // their own behind the router, so a call crosses client → broker → server with the profile's delay on
 // each hop. A broker given by its URL variable (REDIS_URL, …) is the user's own: used as given, not started.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { BROKER_URL_ENV, brokerTuningsFor, parseNestVariant, type BrokerKind } from '@bench/config';
 import { brokersOf, type TransportName } from '@bench/transports';
 import { brokerMissing, startBrokers, warmKafka, type Broker } from '../brokers';
 import type { BrokerRunRecord, Failure, KafkaWarmUp, RawResult, Transport } from '../model';
 import { describeFailure, type BrokerMeter } from '../measure';
 import type { Stage } from '../network/stage';
+import { ownedTempDir } from './dead-runs';
 
 /** The brokers a run's transports need that the bench starts: those whose URL the environment does not give. */
 export function brokersToStart(transports: readonly string[], env: NodeJS.ProcessEnv = process.env): BrokerKind[] {
@@ -100,7 +99,7 @@ function instanceKey(kind: BrokerKind, tunings: readonly string[]): string {
  * variant tunes (nats-max-payload, …) starts once more with that config, and that variant's apps reach it.
  */
 export async function startRunBrokers(kinds: readonly BrokerKind[], stage: Stage | undefined, variants: readonly string[] = []): Promise<RunBrokers> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbx-run-brokers-'));
+  const dir = ownedTempDir('nbx-run-brokers-');
   const place = stage?.broker ?? null;
   const instances = brokerInstances(kinds, variants);
   const started: { wanted: Wanted; broker: Broker; warmUp?: Awaited<ReturnType<typeof warmedUp>> }[] = [];

@@ -5,6 +5,7 @@
 // owns them, as it owns every namespace named after its run.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { lifetimeCovers } from '../../cli';
 import { NAMESPACE_PREFIX } from './topology';
 
 export type CgroupVersion = 'v1' | 'v2';
@@ -73,6 +74,8 @@ export function createCpuCgroup(hierarchy: CpuHierarchy, name: string, millicore
       return { ...hierarchy, name, dir, millicores, setting };
     }
     fs.writeFileSync(path.join(dir, 'cpu.max'), `${quotaUs === null ? 'max' : quotaUs} ${CPU_PERIOD_US}`);
+    // On cgroup v2 alone a process moved here leaves the tool's own cgroup: its keeper empties this one too.
+    lifetimeCovers(dir);
     return { ...hierarchy, name, dir, millicores, setting: `cpu.max ${fs.readFileSync(path.join(dir, 'cpu.max'), 'utf8').trim()}` };
   } catch (error) {
     fs.rmdirSync(dir);

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { processStartTicks } from '../../cli';
 import { run } from './shell';
 
 /** Named network namespaces (`ip netns list`), names only. */
@@ -32,14 +33,7 @@ export function isAlive(pid: number): boolean {
 }
 
 /** When the process started, in clock ticks since boot: with the PID, it tells a process from a later one reusing its PID. */
-export function startTicks(pid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-  } catch {
-    return null;
-  }
-}
+export const startTicks = processStartTicks;
 
 /**
  * Removes /etc/netns/<ns>/ (files `ip netns exec` mounts over /etc: a path's resolv.conf) of the given
