@@ -5,18 +5,18 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startStage, type NetworkProfile } from '../../src/network/stage';
-import { validateProfile } from '../../src/network/stage/profile';
-import { findStrategy } from '../../src/network/service/balancing';
-import { measureService } from '../../src/suites/service/measure';
-import { SuiteProfiling } from '../../src/suites/common/profiling';
-import type { ProfiledRecord } from '../../src/model';
-import { describeNeeding } from '../needs';
-import { serviceStageMissing } from '../service-stage';
+import { startStage, type NetworkProfile } from '../src/network/stage';
+import { validateProfile } from '../src/network/stage/profile';
+import { findStrategy } from '../src/network/service/balancing';
+import { measureService } from '../src/suites/service/measure';
+import { SuiteProfiling } from '../src/suites/common/profiling';
+import type { ProfiledRecord } from '../src/model';
+import { describeNeeding } from './needs';
+import { serviceStageMissing } from './service-stage';
 
 jest.setTimeout(180_000);
 
-const ROOT = path.resolve(__dirname, '../../../..');
+const ROOT = path.resolve(__dirname, '../../..');
 const tiny: NetworkProfile = validateProfile({ name: 'test-tiny', description: 'test only: 3 ms each way', topology: 'namespaces', oneWayDelayMs: 3, rateMbit: null, loss: 0 });
 
 describeNeeding('bench:service --cpu-profile (root)', [serviceStageMissing(tiny)], () => {

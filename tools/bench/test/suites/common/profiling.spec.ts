@@ -3,12 +3,12 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseSuiteArgs, usage } from '../../src/suites/common/args';
-import { profiledBy, SuiteProfiling, unprofiled, type ProfiledUnit } from '../../src/suites/common/profiling';
-import { ECHO_SPEC } from '../../src/suites/echo/main';
-import type { ProfiledRecord } from '../../src/model';
+import { parseSuiteArgs, usage } from '../../../src/suites/common/args';
+import { profiledBy, SuiteProfiling, unprofiled, type ProfiledUnit } from '../../../src/suites/common/profiling';
+import { ECHO_SPEC } from '../../../src/suites/echo/main';
+import type { ProfiledRecord } from '../../../src/model';
 
-const ROOT = path.resolve(__dirname, '../../../..');
+const ROOT = path.resolve(__dirname, '../../../../..');
 const UNIT: ProfiledUnit = { case: 'echo 32 B', transport: 'grpc-unary' };
 
 describe("a suite's --cpu-profile", () => {

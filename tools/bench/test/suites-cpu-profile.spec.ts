@@ -12,14 +12,14 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { freePort } from '@bench/testing';
 import type { Browser } from 'playwright-core';
-import type { ProfiledRecord } from '../../src/model';
-import { describeInChromium, launchChromium, openWatched } from '../browser';
-import { describeNeeding } from '../needs';
+import type { ProfiledRecord } from '../src/model';
+import { describeInChromium, launchChromium, openWatched } from './browser';
+import { describeNeeding } from './needs';
 
 jest.setTimeout(300_000);
 
-const ROOT = path.resolve(__dirname, '../../../..');
-const DIST = path.resolve(__dirname, '../../dist/suites');
+const ROOT = path.resolve(__dirname, '../../..');
+const DIST = path.resolve(__dirname, '../dist/suites');
 const SERVERS = ['bench', 'server-a', 'server-b'];
 
 type Unit = { case: string; transport: string; calls: number };
