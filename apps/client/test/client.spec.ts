@@ -59,7 +59,7 @@ describe('client', () => {
     expect(run.bytesPerResponse).toBeGreaterThan(100 * 100);
     expect(run.client.peakRssBytes).toBeGreaterThan(0);
     expect(run.client.cpuUserMs + run.client.cpuSystemMs).toBeGreaterThan(0);
-    expect(run.server).toEqual({ cpuUserMs: expect.any(Number), cpuSystemMs: expect.any(Number), peakRssBytes: expect.any(Number) });
+    expect(run.server).toEqual({ cpuUserMs: expect.any(Number), cpuSystemMs: expect.any(Number), peakRssBytes: expect.any(Number), gcMs: expect.any(Number) });
     expect(run.serverMetricsError).toBeNull();
   });
 

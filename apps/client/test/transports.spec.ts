@@ -44,7 +44,7 @@ describe.each<NestVariant>(['blog', 'tuned'])('client: json-h2 and proto-h1 (%s)
     expect(run).toMatchObject({ transport, rows: 100, requests: 3, rowsPerCall: 300, serverMetricsError: null });
     expect(run.samplesMs).toHaveLength(4);
     expect(run.coldMs).toBeGreaterThan(0);
-    expect(run.server).toEqual({ cpuUserMs: expect.any(Number), cpuSystemMs: expect.any(Number), peakRssBytes: expect.any(Number) });
+    expect(run.server).toEqual({ cpuUserMs: expect.any(Number), cpuSystemMs: expect.any(Number), peakRssBytes: expect.any(Number), gcMs: expect.any(Number) });
     if (transport.startsWith('connect-')) {
       // connect-es encodes and decodes inside its calls: unknown, not 0.
       expect(run).toMatchObject({ bytesPerResponse: null, phases: { serverEncodeMs: null, clientDecodeMs: null } });

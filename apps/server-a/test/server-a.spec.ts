@@ -85,6 +85,7 @@ describe('server-a metrics', () => {
         heapTotalBytes: expect.any(Number),
         externalBytes: expect.any(Number),
         arrayBuffersBytes: expect.any(Number),
+        gcReported: true,
         gcMs: expect.any(Number),
         buildGcMs: expect.any(Number),
         encodeGcMs: expect.any(Number),

@@ -123,6 +123,7 @@ describe('server-b (gRPC)', () => {
       heapTotalBytes: expect.any(Number),
       externalBytes: expect.any(Number),
       arrayBuffersBytes: expect.any(Number),
+      gcReported: true,
       gcMs: expect.any(Number),
       buildGcMs: expect.any(Number),
       encodeGcMs: expect.any(Number),

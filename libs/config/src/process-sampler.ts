@@ -18,7 +18,9 @@ export interface ProcessSample {
   heapTotalBytes?: number;
   externalBytes?: number;
   arrayBuffersBytes?: number;
-  /** V8's garbage-collection pauses, summed since start (absent or 0: a process that does not report them, e.g. Go's). */
+  /** Whether the GC fields are measured: true from every Node process; absent or false from one that does not (Go's). */
+  gcReported?: boolean;
+  /** V8's garbage-collection pauses, summed since start. */
   gcMs?: number;
   /** Of those, the part that fell inside the build and encode phases' own windows, summed since start. */
   buildGcMs?: number;
@@ -86,6 +88,7 @@ export class ProcessSampler {
       heapTotalBytes: memory.heapTotal,
       externalBytes: memory.external,
       arrayBuffersBytes: memory.arrayBuffers,
+      gcReported: true,
       gcMs: this.gc.all,
       buildGcMs: this.gc.build,
       encodeGcMs: this.gc.encode,
@@ -160,8 +163,8 @@ export interface ProcessCost {
   gcMs?: number;
 }
 
-/** Whether a reading reports GC pauses: every Node process has collected by the time it serves; Go's say 0. */
-export const reportsGc = (sample: ProcessSample): boolean => (sample.gcMs ?? 0) > 0;
+/** Whether a reading reports GC pauses (a 0 over the wire is also what a server that does not measure them sends). */
+export const reportsGc = (sample: ProcessSample): boolean => sample.gcReported === true;
 
 export function costBetween(before: ProcessSample, after: ProcessSample): ProcessCost {
   return {

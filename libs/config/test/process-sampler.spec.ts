@@ -62,7 +62,7 @@ describe('ProcessSampler', () => {
       sampler.addPhase('build', 0);
       sampler.addGc(encodeEnded - 5, 2);
       sampler.addGc(encodeEnded - 1_000, 3);
-      expect(sampler.read(false)).toMatchObject({ gcMs: 5, encodeGcMs: 2, buildGcMs: 0 });
+      expect(sampler.read(false)).toMatchObject({ gcReported: true, gcMs: 5, encodeGcMs: 2, buildGcMs: 0 });
     } finally {
       sampler.stop();
     }
@@ -87,8 +87,9 @@ describe('ProcessSampler', () => {
     const before = { cpuUserMs: 10, cpuSystemMs: 2, rssBytes: 100, peakRssBytes: 100, maxRssBytes: 500, buildMs: 0, encodeMs: 0 };
     const after = { cpuUserMs: 35, cpuSystemMs: 7, rssBytes: 120, peakRssBytes: 400, maxRssBytes: 500, buildMs: 3, encodeMs: 4 };
     expect(costBetween(before, after)).toEqual({ cpuUserMs: 25, cpuSystemMs: 5, peakRssBytes: 400 });
-    // GC pauses only from a process that reports them (Go's servers send 0).
-    expect(costBetween({ ...before, gcMs: 40 }, { ...after, gcMs: 52.5 })).toEqual({ cpuUserMs: 25, cpuSystemMs: 5, peakRssBytes: 400, gcMs: 12.5 });
-    expect(costBetween({ ...before, gcMs: 0 }, { ...after, gcMs: 0 })).not.toHaveProperty('gcMs');
+    // GC pauses only from a process that reports them (Go's servers send 0 and false).
+    expect(costBetween({ ...before, gcMs: 40, gcReported: true }, { ...after, gcMs: 52.5, gcReported: true })).toEqual({ cpuUserMs: 25, cpuSystemMs: 5, peakRssBytes: 400, gcMs: 12.5 });
+    expect(costBetween({ ...before, gcMs: 0, gcReported: true }, { ...after, gcMs: 0, gcReported: true })).toEqual({ cpuUserMs: 25, cpuSystemMs: 5, peakRssBytes: 400, gcMs: 0 });
+    expect(costBetween({ ...before, gcMs: 0, gcReported: false }, { ...after, gcMs: 0, gcReported: false })).not.toHaveProperty('gcMs');
   });
 });

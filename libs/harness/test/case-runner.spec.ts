@@ -44,7 +44,7 @@ class FakeTransport implements RowTransport {
   async readServerMetrics(): Promise<ProcessSample> {
     this.serverReads += 1;
     const n = this.serverReads;
-    const gc = this.reportsGc ? { gcMs: 20 * n, buildGcMs: 0.5 * n, encodeGcMs: 8 * n } : {};
+    const gc = this.reportsGc ? { gcReported: true, gcMs: 20 * n, buildGcMs: 0.5 * n, encodeGcMs: 8 * n } : {};
     return { cpuUserMs: 10 * n, cpuSystemMs: n, rssBytes: 5e7, peakRssBytes: 6e7, maxRssBytes: 7e7, buildMs: 2 * n, encodeMs: 3 * n, ...gc };
   }
 }
