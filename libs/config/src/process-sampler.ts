@@ -52,8 +52,9 @@ export class ProcessSampler {
   private timer: NodeJS.Timeout | null = null;
   private requests = 0;
   private readonly gc: Record<ServerPhase | 'all', number> = { all: 0, build: 0, encode: 0 };
-  /** The latest phase windows (performance.now() ms), oldest first. */
+  /** The latest PHASE_WINDOWS_KEPT phase windows (performance.now() ms), a ring: `next` is overwritten next. */
   private readonly windows: { phase: ServerPhase; start: number; end: number }[] = [];
+  private next = 0;
 
   /**
    * `watchGc`: V8's garbage-collection pauses are summed, overall and inside each phase, because a phase's
@@ -115,9 +116,10 @@ export class ProcessSampler {
   /** Adds time spent in a phase that ends now (cumulative, like CPU time: readers take differences). */
   addPhase(phase: ServerPhase, ms: number): void {
     this.phases[phase] += ms;
+    // Called per reply while calls are timed: a slot overwritten, never an array shifted.
     const end = performance.now();
-    this.windows.push({ phase, start: end - ms, end });
-    if (this.windows.length > PHASE_WINDOWS_KEPT) this.windows.shift();
+    this.windows[this.next] = { phase, start: end - ms, end };
+    this.next = (this.next + 1) % PHASE_WINDOWS_KEPT;
   }
 
   /** A GC pause (performance.now() ms): added to the total and to each phase window it overlaps. */
