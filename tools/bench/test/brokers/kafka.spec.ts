@@ -55,7 +55,7 @@ describe("Kafka's warm-up: a phase's rounds", () => {
     let ms = 100;
     const round = () => new Promise<number>((resolve) => setTimeout(() => resolve((ms -= 1)), 5));
     const rounds = await roundsUntilSettled(round, 3, 1, rules);
-    expect(rounds).toEqual({ rounds: 3, firstMedianMs: 97, lastMedianMs: 97, batchMediansMs: [97], settled: false });
+    expect(rounds).toEqual({ rounds: 3, firstMedianMs: 98, lastMedianMs: 98, batchMediansMs: [98], settled: false });
   });
 });
 
