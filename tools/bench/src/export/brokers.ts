@@ -64,12 +64,18 @@ export function describeHops(hops: BrokerHops | null): string {
   return `client → broker ${f(hops.clientToBrokerMs)} ms, server → broker ${f(hops.serverToBrokerMs)} ms, client → servers ${f(hops.clientToServerMs)} ms (TCP connect RTT, medians of the stage's calibration)`;
 }
 
-/** "kafka: 37,000 records in 370 rounds, 9.5 s, a round 132.85 → 7.23 ms (medians of its batches), settled": what warming one Kafka instance took. */
+/**
+ * "kafka: 37,000 records in 370 rounds, 9.5 s, a round 132.85 → 7.23 ms (medians of its batches), settled;
+ * then 2,816 Nest requests in 256 rounds, 6.1 s, a round 38.1 → 21.4 ms, settled": what warming one Kafka
+ * instance took (the second part absent in runs before it).
+ */
 export function describeWarmUp(name: string, warmUp: BrokerTable['warmUps'][string]): string {
   if ('skipped' in warmUp) return `${name}: not warmed (${warmUp.skipped})`;
   if ('error' in warmUp) return `${name}: not warmed (${warmUp.error})`;
-  const settled = warmUp.settled ? 'settled' : 'not settled within its bound';
-  return `${name}: ${warmUp.records.toLocaleString('en-US')} records in ${warmUp.rounds} rounds, ${(warmUp.ms / 1000).toFixed(1)} s, a round ${warmUp.firstMedianMs} → ${warmUp.lastMedianMs} ms (medians of its batches), ${settled}`;
+  const settled = (done: boolean) => (done ? 'settled' : 'not settled within its bound');
+  const requests = warmUp.requests;
+  const then = requests ? `; then ${requests.calls.toLocaleString('en-US')} Nest requests in ${requests.rounds} rounds, ${(requests.ms / 1000).toFixed(1)} s, a round ${requests.firstMedianMs} → ${requests.lastMedianMs} ms, ${settled(requests.settled)}` : '';
+  return `${name}: ${warmUp.records.toLocaleString('en-US')} records in ${warmUp.rounds} rounds, ${(warmUp.ms / 1000).toFixed(1)} s, a round ${warmUp.firstMedianMs} → ${warmUp.lastMedianMs} ms (medians of its batches), ${settled(warmUp.settled)}${then}`;
 }
 
 /** The line above a network's table: its hops, where each broker sat, and what warming Kafka took. */

@@ -57,6 +57,12 @@ export interface KafkaWarmUp {
   lastMedianMs: number;
   batchMediansMs: number[];
   settled: boolean;
+  /**
+   * Its second phase, after the records: requests through Nest's own Kafka client and server, rounds of one
+   * request alone then WARM_UP_REQUESTS at once, judged by the same rule (`calls`: the requests answered;
+   * `joinMs`: the first, the consumers' group joins). Absent in runs before it.
+   */
+  requests?: { ms: number; rounds: number; calls: number; joinMs: number; firstMedianMs: number; lastMedianMs: number; batchMediansMs: number[]; settled: boolean };
 }
 
 /** What results read of a path's record (network/path/path.ts writes more). */

@@ -64,7 +64,8 @@ async function warmedUp(broker: Broker, namespace: string | null): Promise<Kafka
   const wrap = namespace ? (argv: readonly string[]) => ['ip', 'netns', 'exec', namespace, ...argv] : undefined;
   try {
     const warm = await warmKafka(broker.url, wrap);
-    console.log(`kafka at ${broker.url} warmed: ${warm.records} records in ${warm.rounds} rounds, ${(warm.ms / 1000).toFixed(1)} s; a round ${warm.firstMedianMs} → ${warm.lastMedianMs} ms (batch medians)${warm.settled ? '' : ', not settled within the bound'}`);
+    const requests = warm.requests ? `; then ${warm.requests.calls} Nest requests in ${warm.requests.rounds} rounds, ${(warm.requests.ms / 1000).toFixed(1)} s; a round ${warm.requests.firstMedianMs} → ${warm.requests.lastMedianMs} ms${warm.requests.settled ? '' : ', not settled within the bound'}` : '';
+    console.log(`kafka at ${broker.url} warmed: ${warm.records} records in ${warm.rounds} rounds, ${(warm.ms / 1000).toFixed(1)} s; a round ${warm.firstMedianMs} → ${warm.lastMedianMs} ms (batch medians)${warm.settled ? '' : ', not settled within the bound'}${requests}`);
     return warm;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { brokerMissing, startBrokers, warmKafka, type Broker } from '../../src/brokers';
 import { parseJmx, serverProperties } from '../../src/brokers/kafka';
-import { settledAfter, WARM_UP_BATCH, WARM_UP_IN_FLIGHT, WARM_UP_WINDOW } from '../../src/brokers/kafka/warm-up';
+import { roundsUntilSettled, settledAfter, WARM_UP_BATCH, WARM_UP_IN_FLIGHT, WARM_UP_REQUESTS, WARM_UP_WINDOW } from '../../src/brokers/kafka/warm-up';
 import { describeNeeding } from '../needs';
 
 describe("Kafka's broker", () => {
@@ -40,6 +40,25 @@ describe("Kafka's warm-up: when its round trip has settled", () => {
   });
 });
 
+describe("Kafka's warm-up: a phase's rounds", () => {
+  const rules = { source: settledAfter.toString(), window: 2, fall: 0.9 };
+
+  it('runs rounds in batches until the batches\' medians settle, and keeps every batch\'s median', async () => {
+    const times = [50, 40, 30, 20, 10, 10, 10, 10, 10, 10, 10, 10];
+    let next = 0;
+    const rounds = await roundsUntilSettled(async () => times[next++] ?? 10, 2, 60_000, rules);
+    // Batches' medians (the upper of two): 50, 30, 10, … settled once two batches' are no more than 10 % below the two before.
+    expect(rounds).toEqual({ rounds: 12, firstMedianMs: 50, lastMedianMs: 10, batchMediansMs: [50, 30, 10, 10, 10, 10], settled: true });
+  });
+
+  it('stops once its bound has passed, recorded as not settled', async () => {
+    let ms = 100;
+    const round = () => new Promise<number>((resolve) => setTimeout(() => resolve((ms -= 1)), 5));
+    const rounds = await roundsUntilSettled(round, 3, 1, rules);
+    expect(rounds).toEqual({ rounds: 3, firstMedianMs: 98, lastMedianMs: 98, batchMediansMs: [98], settled: false });
+  });
+});
+
 describeNeeding("Kafka's warm-up through a real broker", [brokerMissing('kafka')], () => {
   jest.setTimeout(240_000);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nbx-kafka-warm-'));
@@ -57,5 +76,11 @@ describeNeeding("Kafka's warm-up through a real broker", [brokerMissing('kafka')
     expect(warm.batchMediansMs.length).toBeGreaterThanOrEqual(warm.settled ? 2 * WARM_UP_WINDOW : 1);
     expect(warm.settled).toBe(settledAfter(warm.batchMediansMs));
     expect([warm.firstMedianMs, warm.lastMedianMs]).toEqual([warm.batchMediansMs[0], warm.batchMediansMs.at(-1)]);
+    // Then requests through Nest's own Kafka client and server: one alone and WARM_UP_REQUESTS at once a round, all answered.
+    const requests = warm.requests!;
+    expect(requests.rounds).toBe(requests.batchMediansMs.length * WARM_UP_BATCH);
+    expect(requests.calls).toBe(requests.rounds * (1 + WARM_UP_REQUESTS));
+    expect(requests.settled).toBe(settledAfter(requests.batchMediansMs));
+    expect([requests.firstMedianMs, requests.lastMedianMs]).toEqual([requests.batchMediansMs[0], requests.batchMediansMs.at(-1)]);
   });
 });

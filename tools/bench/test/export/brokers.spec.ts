@@ -70,6 +70,10 @@ describe("the brokers' exports", () => {
     const warm = { ms: 9494, rounds: 370, records: 37_000, joinMs: 67.2, firstMedianMs: 132.85, lastMedianMs: 7.23, batchMediansMs: [132.85, 7.23], settled: true };
     expect(describeWarmUp('kafka', warm)).toBe('kafka: 37,000 records in 370 rounds, 9.5 s, a round 132.85 → 7.23 ms (medians of its batches), settled');
     expect(describeWarmUp('kafka', { ...warm, settled: false })).toContain('not settled within its bound');
+    const requests = { ms: 6100, rounds: 160, calls: 1760, joinMs: 3012, firstMedianMs: 38.1, lastMedianMs: 21.4, batchMediansMs: [38.1, 21.4], settled: true };
+    expect(describeWarmUp('kafka', { ...warm, requests })).toBe(
+      'kafka: 37,000 records in 370 rounds, 9.5 s, a round 132.85 → 7.23 ms (medians of its batches), settled; then 1,760 Nest requests in 160 rounds, 6.1 s, a round 38.1 → 21.4 ms, settled',
+    );
     expect(describeWarmUp('kafka+kafka-max-message', { skipped: 'BENCH_KAFKA_WARM_UP=off' })).toBe('kafka+kafka-max-message: not warmed (BENCH_KAFKA_WARM_UP=off)');
   });
 });

@@ -1,8 +1,12 @@
 // Kafka's broker runs on a JVM that warms up over its first minutes: a Kafka cell measured early in a run
 // was ~3× slower than the same cell later (docs/brokers.md, runs 2026-11-29T02-22-23Z and …T02-25-45Z), so
 // the ablation's Kafka factors measured the cell's place in the run. Before a run's first timed visit each
-// Kafka instance is warmed with untimed round trips (a record produced, then consumed, through KafkaJS as
-// Nest's transport uses it) until its round trip settles, judged against its own first rounds.
+// Kafka instance is warmed with untimed round trips until they settle, judged against their own first
+// rounds, in two phases: records produced and consumed through KafkaJS (the broker's produce and fetch
+// paths), then requests and replies through Nest's own Kafka client and server (what a set of apps sends:
+// records with Nest's headers, a request and a reply topic, two consumer groups committing after every
+// message). With the first phase alone, the first set of apps on each broker still paid for the broker's
+// JIT compiling those other paths during its timed calls (docs/brokers.md, issue #42's order effect).
 import { spawn } from 'node:child_process';
 import type { KafkaWarmUp } from '../../model';
 
@@ -10,6 +14,8 @@ import type { KafkaWarmUp } from '../../model';
 export const WARM_UP_BATCH = 10;
 /** Records in flight in one round: enough requests for the broker's JIT to compile its produce and fetch paths within seconds (one record at a time, the round trip is KafkaJS's polling and stays flat while the broker is still cold). */
 export const WARM_UP_IN_FLIGHT = 100;
+/** Requests at once in a round of the Nest phase, after one request alone: ②-1's ten parallel requests, and ①-1's one. */
+export const WARM_UP_REQUESTS = 10;
 /**
  * Settled: the median of the last WARM_UP_WINDOW batches' medians has stopped falling, no more than
  * WARM_UP_FALL below that of the window before it. A tighter rule (the last 4 batches within 15 % of each
@@ -18,27 +24,53 @@ export const WARM_UP_IN_FLIGHT = 100;
  */
 export const WARM_UP_WINDOW = 8;
 export const WARM_UP_FALL = 0.9;
-/** The most a warm-up may take (a bound, never the target): a broker still falling then is recorded as not settled. */
+/** The most each phase of a warm-up may take (a bound, never the target): a broker still falling then is recorded as not settled. */
 export const WARM_UP_BOUND_MS = 120_000;
 
-/** Whether the batch medians so far have settled: the last `window` no more than `fall` below the `window` before. Self-contained: its source runs in warmKafkaOnce. */
+/** Whether the batch medians so far have settled: the last `window` no more than `fall` below the `window` before. Self-contained: its source runs in the phases. */
 export function settledAfter(batchMediansMs: readonly number[], window = WARM_UP_WINDOW, fall = WARM_UP_FALL): boolean {
   if (batchMediansMs.length < 2 * window) return false;
   const medianOf = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   return medianOf(batchMediansMs.slice(-window)) >= fall * medianOf(batchMediansMs.slice(-2 * window, -window));
 }
 
+/** What a phase's rounds took: their count, their batches' medians (the first, the last, every one), and whether they settled. */
+export type WarmUpRounds = Pick<KafkaWarmUp, 'rounds' | 'firstMedianMs' | 'lastMedianMs' | 'batchMediansMs' | 'settled'>;
+
+/** How a phase runs and judges its rounds, as the self-contained phases get it: roundsUntilSettled's and settledAfter's sources, and the rule's window and fall. */
+export interface WarmUpRules {
+  until: string;
+  source: string;
+  window: number;
+  fall: number;
+}
+
+/** Rounds in batches of `batch`, each batch's median kept, until the settle rule says so or `boundMs` has passed. Self-contained: its source runs in the phases. */
+export async function roundsUntilSettled(round: () => Promise<number>, batch: number, boundMs: number, settle: Omit<WarmUpRules, 'until'>): Promise<WarmUpRounds> {
+  const rule = new Function(`return (${settle.source})`)() as (medians: number[], window: number, fall: number) => boolean;
+  const began = Date.now();
+  const medians: number[] = [];
+  let rounds = 0;
+  while (!rule(medians, settle.window, settle.fall) && Date.now() - began < boundMs) {
+    const times: number[] = [];
+    for (let i = 0; i < batch; i++, rounds++) times.push(await round());
+    times.sort((a, b) => a - b);
+    medians.push(times[Math.floor(times.length / 2)]);
+  }
+  const round2 = (ms: number) => Math.round(ms * 100) / 100;
+  return { rounds, firstMedianMs: round2(medians[0]), lastMedianMs: round2(medians[medians.length - 1]), batchMediansMs: medians.map(round2), settled: rule(medians, settle.window, settle.fall) };
+}
+
 /**
- * Self-contained (requires inside, the settle rule passed in as source) so that it runs as `node -e`,
- * here or in the broker's namespace: produces `inFlight` 1 KB records at once, each its own request, and
- * waits for its consumer to receive them all, round after round, until `settled(batchMedians)` or
+ * Self-contained (requires inside, the rounds' loop and settle rule passed in as source) so that it runs
+ * as `node -e`, here or in the broker's namespace: produces `inFlight` 1 KB records at once, each its own
+ * request, and waits for its consumer to receive them all, round after round, until they settle or
  * `boundMs`; resolves with what it did.
  */
-export async function warmKafkaOnce(kafkajsPath: string, broker: string, batch: number, inFlight: number, boundMs: number, settle: { source: string; window: number; fall: number }): Promise<KafkaWarmUp> {
+export async function warmKafkaOnce(kafkajsPath: string, broker: string, batch: number, inFlight: number, boundMs: number, settle: WarmUpRules): Promise<Omit<KafkaWarmUp, 'requests'>> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Kafka, logLevel } = require(kafkajsPath) as typeof import('kafkajs');
-  const rule = new Function(`return (${settle.source})`)() as (medians: number[], window: number, fall: number) => boolean;
-  const settled = (medians: number[]) => rule(medians, settle.window, settle.fall);
+  const until = new Function(`return (${settle.until})`)() as typeof roundsUntilSettled;
   const kafka = new Kafka({ clientId: 'bench-warm-up', brokers: [broker], logLevel: logLevel.NOTHING });
   const topic = 'bench-warm-up';
   const admin = kafka.admin();
@@ -67,31 +99,75 @@ export async function warmKafkaOnce(kafkajsPath: string, broker: string, batch: 
   };
   const began = Date.now();
   const joinMs = await round(1); // the consumer's group join: not a round of the warm-up
-  const medians: number[] = [];
-  let rounds = 0;
-  while (!settled(medians) && Date.now() - began < boundMs) {
-    const times: number[] = [];
-    for (let i = 0; i < batch; i++, rounds++) times.push(await round(inFlight));
-    times.sort((a, b) => a - b);
-    medians.push(times[Math.floor(times.length / 2)]);
-  }
+  const rounds = await until(() => round(inFlight), batch, boundMs, settle);
   await Promise.all([consumer.disconnect(), producer.disconnect()]);
-  const round2 = (ms: number) => Math.round(ms * 100) / 100;
-  return { ms: Date.now() - began, rounds, records: sent - 1, joinMs: round2(joinMs), firstMedianMs: round2(medians[0]), lastMedianMs: round2(medians[medians.length - 1]), batchMediansMs: medians.map(round2), settled: settled(medians) };
+  return { ...rounds, ms: Date.now() - began, records: sent - 1, joinMs: Math.round(joinMs * 100) / 100 };
+}
+
+/**
+ * Self-contained as warmKafkaOnce is: a Nest Kafka server answering a pattern and a Nest Kafka client
+ * calling it (Nest's ServerKafka and ClientKafka from `nestPath` on KafkaJS at `kafkajsPath`, in their own
+ * consumer groups, `bench-warm-up-server` and `bench-warm-up-client`), round after round of one request
+ * alone then `requests` at once, until they settle by the same rule or `boundMs`; resolves with what it did.
+ */
+export async function warmNestOnce(nestPath: string, kafkajsPath: string, broker: string, batch: number, requests: number, boundMs: number, settle: WarmUpRules): Promise<NonNullable<KafkaWarmUp['requests']>> {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { ClientKafka, ServerKafka } = require(nestPath) as typeof import('@nestjs/microservices');
+  const { logLevel } = require(kafkajsPath) as typeof import('kafkajs');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const until = new Function(`return (${settle.until})`)() as typeof roundsUntilSettled;
+  const pattern = 'bench-warm-up.requests';
+  const options = { client: { clientId: 'bench-warm-up', brokers: [broker], logLevel: logLevel.NOTHING }, consumer: { groupId: 'bench-warm-up' } };
+  const server = new ServerKafka(options);
+  server.addHandler(pattern, async (data: { count: number }) => ({ samples: Array.from({ length: data.count }, (_, id) => ({ id, title: 'warm-up', body: 'x'.repeat(200) })) }), false);
+  const admin = (await server.createClient()).admin();
+  await admin.connect();
+  // Made before Nest subscribes: auto-creation would end its listen (as server-b's nest-kafka binding says).
+  await admin.createTopics({ topics: [pattern, `${pattern}.reply`].map((topic) => ({ topic, numPartitions: 1, replicationFactor: 1 })), waitForLeaders: true });
+  await admin.disconnect();
+  await new Promise<void>((resolve, reject) => server.listen((error?: unknown) => (error ? reject(error) : resolve())));
+  const client = new ClientKafka(options);
+  client.subscribeToResponseOf(pattern);
+  await client.connect();
+  let calls = 0;
+  const call = () => new Promise<unknown>((resolve, reject) => client.send(pattern, { count: 1 }).subscribe({ next: (reply) => resolve((calls++, reply)), error: reject }));
+  const round = async (): Promise<number> => {
+    const start = process.hrtime.bigint();
+    await call();
+    await Promise.all(Array.from({ length: requests }, call));
+    return Number(process.hrtime.bigint() - start) / 1e6;
+  };
+  const began = Date.now();
+  await call(); // the first reply waits for the consumers' group joins: not a round
+  const joinMs = Date.now() - began;
+  const rounds = await until(round, batch, boundMs, settle);
+  await client.close();
+  await server.close();
+  return { ...rounds, ms: Date.now() - began, calls: calls - 1, joinMs };
+}
+
+/** The warm-up child's program: both phases in turn, what they did as one JSON line on stdout, or the reason on stderr. */
+function warmUpProgram(): string {
+  const done = `(r) => { process.stdout.write(JSON.stringify(r) + '\\n'); process.exit(0); }`;
+  const failed = `(e) => { process.stderr.write(String(e && e.message || e) + '\\n'); process.exit(1); }`;
+  const [kafkajs, nest] = [`(${warmKafkaOnce.toString()})`, `(${warmNestOnce.toString()})`];
+  return `const [records, requests] = JSON.parse(process.argv[1]); ${kafkajs}(...records).then(async (warm) => ({ ...warm, requests: await ${nest}(...requests) })).then(${done}, ${failed})`;
 }
 
 /** Warms the Kafka broker at `broker` (host:port), here or through `wrap` (into its namespace); rejects with the reason when it cannot. */
 export async function warmKafka(broker: string, wrap: (argv: readonly string[]) => string[] = (argv) => [...argv]): Promise<KafkaWarmUp> {
-  const source = `(${warmKafkaOnce.toString()})(...JSON.parse(process.argv[1])).then((r) => { process.stdout.write(JSON.stringify(r) + '\\n'); process.exit(0); }, (e) => { process.stderr.write(String(e && e.message || e) + '\\n'); process.exit(1); })`;
-  const args = [require.resolve('kafkajs'), broker, WARM_UP_BATCH, WARM_UP_IN_FLIGHT, WARM_UP_BOUND_MS, { source: settledAfter.toString(), window: WARM_UP_WINDOW, fall: WARM_UP_FALL }];
-  const [program, ...rest] = wrap([process.execPath, '-e', source, JSON.stringify(args)]);
+  const rules: WarmUpRules = { until: roundsUntilSettled.toString(), source: settledAfter.toString(), window: WARM_UP_WINDOW, fall: WARM_UP_FALL };
+  const kafkajs = require.resolve('kafkajs');
+  const records = [kafkajs, broker, WARM_UP_BATCH, WARM_UP_IN_FLIGHT, WARM_UP_BOUND_MS, rules];
+  const requests = [require.resolve('@nestjs/microservices'), kafkajs, broker, WARM_UP_BATCH, WARM_UP_REQUESTS, WARM_UP_BOUND_MS, rules];
+  const [program, ...rest] = wrap([process.execPath, '-e', warmUpProgram(), JSON.stringify([records, requests])]);
   return new Promise((resolve, reject) => {
     const child = spawn(program, rest, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    const killer = setTimeout(() => child.kill('SIGKILL'), WARM_UP_BOUND_MS + 60_000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), 2 * WARM_UP_BOUND_MS + 60_000);
     child.once('error', (error) => reject(error));
     child.once('exit', (code) => {
       clearTimeout(killer);
