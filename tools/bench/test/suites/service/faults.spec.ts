@@ -136,7 +136,7 @@ describe("what the callers saw", () => {
     };
     const results = { faults: [cell] } as unknown as ServiceResults;
     const row = faultTable(results).rows[0];
-    expect(row.slice(0, 9)).toEqual(['l4', 'grpc', 'replica-kill', 'r1 server-b (pid 4242)', '100', '600', '30', '0', '0']);
+    expect(row.slice(0, 10)).toEqual(['l4', 'grpc', 'replica-kill', 'none', 'r1 server-b (pid 4242)', '100', '600', '30', '0', '0']);
     expect(row).toContain('gRPC UNAVAILABLE 30');
     const charts = faultCharts(results);
     expect(charts).toHaveLength(1);
@@ -146,10 +146,10 @@ describe("what the callers saw", () => {
     expect(charts[0].charts[0]).not.toMatch(/<script/);
     const summary = faultsCsv(results).trim().split('\n');
     expect(summary).toHaveLength(2);
-    expect(summary[0]).toMatch(/^strategy,transport,fault,target,pid,/);
-    expect(summary[1]).toMatch(/^l4,grpc,replica-kill,r1 server-b,4242,100,2000,/);
+    expect(summary[0]).toMatch(/^strategy,transport,fault,recovery,target,pid,/);
+    expect(summary[1]).toMatch(/^l4,grpc,replica-kill,none,r1 server-b,4242,100,2000,/);
     const bins = faultTimelineCsv(results).trim().split('\n');
     expect(bins).toHaveLength(61);
-    expect(bins[21]).toBe('l4,grpc,replica-kill,2000,0,10,0,2');
+    expect(bins[21]).toBe('l4,grpc,replica-kill,none,2000,0,10,0,2');
   });
 });
