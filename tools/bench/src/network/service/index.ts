@@ -33,7 +33,6 @@ export {
   recoveryRecords,
   recoveryTunings,
   replicaRecoveryEnv,
-  tuningApplies,
   type HttpPoolTimeouts,
   type Recovery,
   type RecoveryTuning,

@@ -120,6 +120,9 @@ describe("what the callers saw", () => {
     // Slow: over 200 ms (5 × the steady p99 of 5 ms is less): those due from 2,000 to 3,800 ms.
     expect(f).toMatchObject({ failed: 0, hung: 0, slow: 181, slowMs: 200, recovery: 'after the undo', survivorsCarryAfterMs: null });
     expect(f.recoveredAfterMs).toBeCloseTo(1800, 0);
+    // Calls in flight at the injection (due in its last 100 ms, held until the undo) are not the steady p99: it stays 5 ms, the threshold 200 ms.
+    const inFlight = calls(100, 6000, (due) => (due >= 1900 && due < 4000 ? { kind: 'ok', latencyMs: 4000 - due + 3 } : null));
+    expect(faultFigures(inFlight, [], times)).toMatchObject({ slowMs: 200, slow: 191 });
     const never = faultFigures(calls(100, 6000, (due) => (due >= 2000 ? { kind: 'HTTP 503', latencyMs: 1 } : null)), [], times);
     expect(never.recovery).toBe('not in the run');
     expect(never.recoveredAfterMs).toBeNull();
