@@ -34,6 +34,11 @@ export interface Settings {
   handshakeTimeoutMs: number;
   /** Servers close each connection this long after it opened, so clients reconnect and a Service re-balances (gRPC: GOAWAY; HTTP/1.1: `Connection: close`); 0: never. */
   maxConnectionAgeMs: number;
+  /**
+   * server-b permits client keep-alive pings this often, also without calls (grpc-js server options
+   * grpc.http2.min_ping_interval_without_data_ms and grpc.keepalive_permit_without_calls 1); 0: grpc-js's defaults.
+   */
+  grpcMinPingIntervalMs: number;
   /** TLS between the services (BENCH_SECURITY and the BENCH_TLS_* files: security.ts). */
   security: SecuritySettings;
   /** Nest's microservice transports (nest-tcp, nest-redis, …): what server-b connects, and where the client reaches each (microservices.ts). */
@@ -56,6 +61,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   callTimeoutMs: 120_000,
   handshakeTimeoutMs: CONNECTION_LIMITS.handshake.ms,
   maxConnectionAgeMs: 0,
+  grpcMinPingIntervalMs: 0,
   security: PLAIN,
   microservices: DEFAULT_MICROSERVICES,
 });
@@ -76,6 +82,7 @@ export const SETTING_ENV: Readonly<Record<keyof Settings, string>> = Object.free
   callTimeoutMs: 'CALL_TIMEOUT_MS',
   handshakeTimeoutMs: 'HANDSHAKE_TIMEOUT_MS',
   maxConnectionAgeMs: 'MAX_CONNECTION_AGE_MS',
+  grpcMinPingIntervalMs: 'GRPC_MIN_PING_INTERVAL_MS',
   security: SECURITY_ENV.mode,
   microservices: 'SERVER_B_MICROSERVICES',
 });
@@ -139,6 +146,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     callTimeoutMs: int('callTimeoutMs', { min: 1, max: 3_600_000 }),
     handshakeTimeoutMs: int('handshakeTimeoutMs', { min: 100, max: 600_000 }),
     maxConnectionAgeMs: read('maxConnectionAgeMs') === '0' ? 0 : int('maxConnectionAgeMs', { min: 100, max: 86_400_000 }),
+    grpcMinPingIntervalMs: read('grpcMinPingIntervalMs') === '0' ? 0 : int('grpcMinPingIntervalMs', { min: 100, max: 86_400_000 }),
     security,
     microservices: loadMicroservices(
       (variable) => env[variable]?.trim() || undefined,

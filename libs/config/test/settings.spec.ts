@@ -31,6 +31,7 @@ describe('loadSettings', () => {
       CALL_TIMEOUT_MS: '2500',
       HANDSHAKE_TIMEOUT_MS: '500',
       MAX_CONNECTION_AGE_MS: '1500',
+      GRPC_MIN_PING_INTERVAL_MS: '1000',
     });
     expect(settings).toEqual({
       host: '0.0.0.0',
@@ -47,6 +48,7 @@ describe('loadSettings', () => {
       callTimeoutMs: 2500,
       handshakeTimeoutMs: 500,
       maxConnectionAgeMs: 1500,
+      grpcMinPingIntervalMs: 1000,
       security: { mode: 'plain', ca: null, cert: null },
       microservices: DEFAULT_SETTINGS.microservices,
     });

@@ -1,8 +1,10 @@
 // What bench:service needs on this machine to run through the real stage (root specs share it).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
-import { checkPrerequisites, type NetworkProfile } from '../src/network/stage';
+import { checkPrerequisites, startStage, type NetworkProfile } from '../src/network/stage';
+import { measureService, type ServiceOptions, type ServiceResults, type ServiceSettings } from '../src/suites/service/measure';
 import { dnsmasqMissing } from '../src/network/path/cluster-dns';
 import { ReplicaSet } from '../src/network/service/replicas';
 import { resolveEnvoy } from '../src/network/path/envoy-binary';
@@ -26,3 +28,15 @@ export function serviceStageMissing(profile: NetworkProfile): string | null {
   return checkPrerequisites(profile) ?? ReplicaSet.limitUnavailable();
 }
 
+
+/** measureService on a fresh stage of `profile` (run id `runId`) and a temp run folder, both removed after it, whatever happens. */
+export async function measureOnStage(profile: NetworkProfile, runId: string, options: ServiceOptions, settings: ServiceSettings): Promise<ServiceResults> {
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${runId}-`));
+  const stage = await startStage(profile, { runId });
+  try {
+    return await measureService(stage, runDir, options, settings, () => undefined, () => undefined);
+  } finally {
+    await stage.stop();
+    fs.rmSync(runDir, { recursive: true, force: true });
+  }
+}

@@ -37,7 +37,8 @@ class LimitedServerGrpc extends ServerGrpc {
  */
 export function grpcServerStrategy(settings: Settings, url: string): ServerGrpc {
   const { options } = serverGrpcOptions(url, grpcCodecFor(settings.variant));
-  const aged: GrpcOptions['options'] = settings.maxConnectionAgeMs > 0 ? { ...options, channelOptions: { ...options.channelOptions, ...maxConnectionAge(settings.maxConnectionAgeMs) } } : options;
+  const channelOptions = { ...options.channelOptions, ...(settings.maxConnectionAgeMs > 0 ? maxConnectionAge(settings.maxConnectionAgeMs) : {}), ...(settings.grpcMinPingIntervalMs > 0 ? permitPings(settings.grpcMinPingIntervalMs) : {}) };
+  const aged: GrpcOptions['options'] = { ...options, channelOptions };
   // On SIGTERM, drain rather than drop: grpc-js's tryShutdown sends GOAWAY and lets calls in flight finish
   // (a replica leaving a Service loses no call); Nest's default is forceShutdown, which cancels them.
   aged.gracefulShutdown = true;
@@ -53,6 +54,15 @@ export function grpcServerStrategy(settings: Settings, url: string): ServerGrpc 
 const MAX_CONNECTION_AGE_GRACE_MS = 30_000;
 function maxConnectionAge(ms: number): Record<string, number> {
   return { 'grpc.max_connection_age_ms': ms, 'grpc.max_connection_age_grace_ms': MAX_CONNECTION_AGE_GRACE_MS };
+}
+
+/**
+ * Clients may ping every `ms`, also without calls: what a server enforcing ping limits (C-core, Go)
+ * needs before it answers frequent keep-alive pings without GOAWAY too_many_pings; grpc-js 1.14's server
+ * enforces none and keeps them as stated (bench:service's grpc-keepalive recovery tuning sets it).
+ */
+function permitPings(ms: number): Record<string, number> {
+  return { 'grpc.http2.min_ping_interval_without_data_ms': ms, 'grpc.keepalive_permit_without_calls': 1 };
 }
 
 /**

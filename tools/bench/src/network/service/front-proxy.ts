@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { CertificateSet } from '../../security';
 import { adminGet, EnvoyProcess } from '../path';
 import { inNs, type Topology } from '../stage';
+import type { RecoveryTuning } from './recovery';
 
 /**
  * Under --security tls|mtls: TLS from the client to Envoy (its server certificate from the run's CA)
@@ -74,8 +75,19 @@ function upstreamTls(tls: FrontProxyTls, route: ProxyRoute): object {
   return { name: TLS_SOCKET, typed_config: { '@type': `${TLS_CONTEXTS}UpstreamTlsContext`, common_tls_context: common, sni: tls.replicaName } };
 }
 
-/** Envoy's bootstrap: a listener per route on `listenAddress`, a round-robin cluster per route fed from its EDS file; TLS on both sides under `tls`. */
-export function frontProxyConfig(routes: readonly ProxyRoute[], listenAddress: string, adminSocket: string, edsFile: (route: ProxyRoute) => string, tls: FrontProxyTls | null = null): object {
+/** What the recovery tunings add to a route's cluster and to its route (outlier detection, health checks, retries; recovery.ts). */
+function recoveryOf(tunings: readonly RecoveryTuning[], route: ProxyRoute): { cluster: Record<string, unknown>; route: Record<string, unknown> } {
+  return {
+    cluster: Object.assign({}, ...tunings.map((t) => t.settings.envoyCluster?.(route) ?? {})),
+    route: Object.assign({}, ...tunings.map((t) => t.settings.envoyRoute?.(route) ?? {})),
+  };
+}
+
+/**
+ * Envoy's bootstrap: a listener per route on `listenAddress`, a round-robin cluster per route fed from
+ * its EDS file; TLS on both sides under `tls`; with `recovery`, the tunings' cluster and route settings.
+ */
+export function frontProxyConfig(routes: readonly ProxyRoute[], listenAddress: string, adminSocket: string, edsFile: (route: ProxyRoute) => string, tls: FrontProxyTls | null = null, recovery: readonly RecoveryTuning[] = []): object {
   return {
     // EDS from a file still names the node it configures (Envoy requires an id and cluster for any xDS).
     node: { id: 'front-proxy', cluster: 'bench-service' },
@@ -93,7 +105,7 @@ export function frontProxyConfig(routes: readonly ProxyRoute[], listenAddress: s
                   '@type': 'type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager',
                   stat_prefix: route.name,
                   codec_type: route.protocol === 'http2' ? 'HTTP2' : 'HTTP1',
-                  route_config: { virtual_hosts: [{ name: route.name, domains: ['*'], routes: [{ match: { prefix: '/' }, route: { cluster: route.name, timeout: '0s' } }] }] },
+                  route_config: { virtual_hosts: [{ name: route.name, domains: ['*'], routes: [{ match: { prefix: '/' }, route: { cluster: route.name, timeout: '0s', ...recoveryOf(recovery, route).route } }] }] },
                   http_filters: [ROUTER],
                 },
               },
@@ -115,6 +127,7 @@ export function frontProxyConfig(routes: readonly ProxyRoute[], listenAddress: s
           },
         },
         ...(tls ? { transport_socket: upstreamTls(tls, route) } : {}),
+        ...recoveryOf(recovery, route).cluster,
       })),
     },
   };
@@ -129,12 +142,12 @@ export class FrontProxy {
   ) {}
 
   /** Writes the config and the endpoint files into `dir`, starts Envoy in the server namespace, waits until /ready. */
-  static async start(t: Topology, binary: string, routes: readonly ProxyRoute[], addresses: readonly string[], dir: string, tls: FrontProxyTls | null = null): Promise<FrontProxy> {
+  static async start(t: Topology, binary: string, routes: readonly ProxyRoute[], addresses: readonly string[], dir: string, tls: FrontProxyTls | null = null, recovery: readonly RecoveryTuning[] = []): Promise<FrontProxy> {
     fs.mkdirSync(dir, { recursive: true });
     const adminSocket = path.join(dir, 'envoy-admin.sock');
     const eds = (route: ProxyRoute) => path.join(dir, `eds-${route.name}.json`);
     for (const route of routes) fs.writeFileSync(eds(route), JSON.stringify(endpointsDocument(route, addresses)));
-    const config = frontProxyConfig(routes, t.addresses.server, adminSocket, eds, tls);
+    const config = frontProxyConfig(routes, t.addresses.server, adminSocket, eds, tls, recovery);
     const envoy = await EnvoyProcess.start('front', binary, config, dir, (argv) => inNs(t.namespaces.server, argv), 1);
     return new FrontProxy(envoy, routes, dir);
   }

@@ -23,3 +23,18 @@ export {
   type StrategyName,
 } from './balancing';
 export { FrontProxy } from './front-proxy';
+export {
+  RECOVERY_TUNINGS,
+  RECOVERY_NAMES,
+  callerRecovery,
+  parseRecoveries,
+  recoveriesFor,
+  recoveryOptionHelp,
+  recoveryRecords,
+  recoveryTunings,
+  replicaRecoveryEnv,
+  type HttpPoolTimeouts,
+  type Recovery,
+  type RecoveryTuning,
+  type RecoveryTuningId,
+} from './recovery';

@@ -8,7 +8,7 @@ import type { LookupFunction } from 'node:net';
 import { loadSettings, type ProcessSample, type SecuritySettings } from '@bench/config';
 import { grpcChannelCredentials, MAX_MESSAGE_BYTES } from '@bench/proto';
 import { callerTls, grpcServiceClient, microserviceCaller } from '@bench/transports';
-import type { BalancingStrategy, ServiceTransport } from '../../network/service';
+import { callerRecovery, RECOVERY_TUNINGS, type BalancingStrategy, type HttpPoolTimeouts, type RecoveryTuningId, type ServiceTransport } from '../../network/service';
 
 type Unary = (request: unknown, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, reply?: unknown) => void) => void;
 type Client = grpc.Client & Record<string, Unary>;
@@ -29,6 +29,23 @@ export interface CallerOptions {
   rows: number;
   httpConnections: number;
   deadlineMs: number;
+  /** The recovery tunings on for this caller (network/service/recovery.ts); absent or empty: the defaults. */
+  recovery?: readonly RecoveryTuningId[];
+}
+
+/** What the caller's recovery tunings set: grpc-js channel options and service config, the pool's timeouts. */
+export function callerSettings(o: Pick<CallerOptions, 'recovery'>): ReturnType<typeof callerRecovery> {
+  return callerRecovery(RECOVERY_TUNINGS.filter((t) => o.recovery?.includes(t.id)));
+}
+
+/** grpc-js's channel options for the caller: its strategy's policy, and its recovery tunings' (keep-alive, the retry policy). */
+export function grpcChannelOptions(o: Pick<CallerOptions, 'strategy' | 'recovery'>): grpc.ChannelOptions {
+  const tuned = callerSettings(o);
+  return {
+    'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+    ...tuned.grpcChannel,
+    'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ [o.strategy.grpcPolicy]: {} }], ...tuned.grpcServiceConfig }),
+  };
 }
 
 /**
@@ -64,10 +81,7 @@ function getter(security: SecuritySettings): { get: typeof http.get; agent: (opt
 function grpcCaller(o: CallerOptions, security: SecuritySettings): Caller {
   // A name goes through grpc-js's DNS resolver (every address); an address is one subchannel.
   const target = /^[\d.]+$/.test(o.host) ? `${o.host}:${o.port}` : `dns:///${o.host}:${o.port}`;
-  const client = new (grpcServiceClient<Client>('sample.SampleService'))(target, grpcChannelCredentials(security), {
-    'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
-    'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ [o.strategy.grpcPolicy]: {} }] }),
-  });
+  const client = new (grpcServiceClient<Client>('sample.SampleService'))(target, grpcChannelCredentials(security), grpcChannelOptions(o));
   return {
     call: () =>
       new Promise((resolve, reject) =>
@@ -90,10 +104,29 @@ function roundRobinLookup(): LookupFunction {
   }) as LookupFunction;
 }
 
+/**
+ * The pool's own limits (the http-pool-timeouts recovery tuning): a connection not made within its
+ * connect timeout, or a request without response headers within its headers timeout, is destroyed with
+ * its socket, so the pool drops that connection and opens another for the next call.
+ */
+function limitRequest(req: http.ClientRequest, pool: HttpPoolTimeouts): void {
+  const headers = setTimeout(() => req.destroy(new Error(`no response headers within ${pool.headersTimeoutMs} ms`)), pool.headersTimeoutMs);
+  req.once('response', () => clearTimeout(headers));
+  req.once('close', () => clearTimeout(headers));
+  req.once('socket', (socket) => {
+    if (!socket.connecting) return;
+    const connect = setTimeout(() => req.destroy(new Error(`connect timeout after ${pool.connectTimeoutMs} ms`)), pool.connectTimeoutMs);
+    socket.once('connect', () => clearTimeout(connect));
+    socket.once('secureConnect', () => clearTimeout(connect));
+    req.once('close', () => clearTimeout(connect));
+  });
+}
+
 function httpCaller(o: CallerOptions, security: SecuritySettings): Caller {
   const { get, agent: agentOf } = getter(security);
   const agent = agentOf({ keepAlive: true, maxSockets: o.httpConnections, maxFreeSockets: o.httpConnections, ...(o.strategy.httpConnections === 'round-robin' ? { lookup: roundRobinLookup() } : {}) });
   const path = `/server-a/${o.rows}`;
+  const pool = callerSettings(o).httpPool;
   return {
     call: () =>
       new Promise((resolve, reject) => {
@@ -102,6 +135,7 @@ function httpCaller(o: CallerOptions, security: SecuritySettings): Caller {
           res.on('error', reject);
           res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
         });
+        if (pool) limitRequest(req, pool);
         req.on('timeout', () => req.destroy(new Error(`timeout after ${o.deadlineMs} ms`)));
         req.on('error', reject);
       }),

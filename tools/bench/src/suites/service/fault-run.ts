@@ -3,7 +3,7 @@
 // undone at the end of the second; every call's outcome from the driver, everyone's counters polled
 // through it every 100 ms. The records are in faults.ts, the figures in fault-figures.ts.
 import { runStageCommand, type Stage } from '../../network/stage';
-import type { BalancingStrategy, Replica, ServiceTransport, StrategyName } from '../../network/service';
+import type { BalancingStrategy, Recovery, Replica, ServiceTransport, StrategyName } from '../../network/service';
 import type { Broker } from '../../brokers';
 import type { DriverProcess } from './driver-process';
 import type { AppExit, ReplicaApps } from './replica-apps';
@@ -23,6 +23,8 @@ export interface FaultCell extends FaultFigures {
   strategy: StrategyName;
   transport: ServiceTransport;
   fault: FaultName;
+  /** The recovery tunings on in this run (--recovery; network/service/recovery.ts): none, one tuning's id, or all that apply; absent in runs before it: none. */
+  recoveryTuning?: Recovery;
   target: FaultTargetRecord;
   offeredPerS: number;
   phaseMs: number;
@@ -50,13 +52,15 @@ export interface FaultHost {
   stopDns(): void;
   restartDns(): Promise<void>;
   brokerOf(transport: ServiceTransport): Broker | null;
-  startDriver(strategy: BalancingStrategy, transport: ServiceTransport, warmupRate: number): Promise<DriverProcess>;
+  startDriver(strategy: BalancingStrategy, transport: ServiceTransport, warmupRate: number, recovery: Recovery): Promise<DriverProcess>;
 }
 
 export interface FaultRunSettings {
   rate: number;
   phaseMs: number;
   deadlineMs: number;
+  /** The recovery tunings on for the run (the driver's caller; the apps and the proxy are already in place). */
+  recovery: Recovery;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
@@ -143,7 +147,7 @@ function inject(host: FaultHost, fault: Fault, strategy: BalancingStrategy, tran
 
 /** Runs one fault under load and returns what the callers and the replicas' counters saw. */
 export async function runFault(host: FaultHost, strategy: BalancingStrategy, transport: ServiceTransport, fault: Fault, s: FaultRunSettings): Promise<FaultCell> {
-  const driver = await host.startDriver(strategy, transport, s.rate);
+  const driver = await host.startDriver(strategy, transport, s.rate, s.recovery);
   let injected: Injected | null = null;
   let undone = false;
   try {
@@ -166,7 +170,7 @@ export async function runFault(host: FaultHost, strategy: BalancingStrategy, tra
     await poller.stop();
     const exits = (apps?.exits ?? []).slice(exitsBefore.get(injected.target.replica ?? '') ?? 0).map(({ atMs, ...e }) => ({ ...e, afterInjectionMs: atMs - started - injectedAtMs }));
     const figures = faultFigures(log, poller.polls, { injectedAtMs, undoneAtMs, endMs, rate: s.rate, faulted: injected.target.replica });
-    return { strategy: strategy.name, transport, fault: fault.name, target: injected.target, offeredPerS: s.rate, phaseMs: s.phaseMs, injectedAtMs, undoneAtMs, endMs, undo, exits, ...figures };
+    return { strategy: strategy.name, transport, fault: fault.name, recoveryTuning: s.recovery, target: injected.target, offeredPerS: s.rate, phaseMs: s.phaseMs, injectedAtMs, undoneAtMs, endMs, undo, exits, ...figures };
   } finally {
     if (injected && !undone) await injected.undo().catch(() => undefined);
     await driver.stop();
@@ -177,7 +181,7 @@ export async function runFault(host: FaultHost, strategy: BalancingStrategy, tra
 export function describeFault(c: FaultCell): string {
   const after = (ms: number | null) => (ms === null ? 'never' : `${Math.round(ms)} ms`);
   return (
-    `${c.strategy} ${c.transport} ${c.fault} (${c.target.what}) at ${c.offeredPerS}/s: ${c.failed} failed, ${c.hung} hung, ${c.slow} slow of ${c.due}; first failure after ${after(c.firstFailureAfterMs)}, ` +
+    `${c.strategy} ${c.transport} ${c.fault}${c.recoveryTuning && c.recoveryTuning !== 'none' ? ` with ${c.recoveryTuning}` : ''} (${c.target.what}) at ${c.offeredPerS}/s: ${c.failed} failed, ${c.hung} hung, ${c.slow} slow of ${c.due}; first failure after ${after(c.firstFailureAfterMs)}, ` +
     `whole again after ${after(c.recoveredAfterMs)} (${c.recovery}); survivors carried the calls after ${after(c.survivorsCarryAfterMs)}`
   );
 }

@@ -3,7 +3,7 @@
 // fixed rates up to saturation; per-replica shares from the replicas' own counters.
 import type { OptionTable } from '../../cli';
 import { parseCpuLimit, usesStage } from '../../network/stage';
-import { ALL_SERVICE_TRANSPORTS, BALANCING_STRATEGIES, isBrokered, ReplicaSet, SERVICE_TRANSPORTS, type ServiceTransport } from '../../network/service';
+import { ALL_SERVICE_TRANSPORTS, BALANCING_STRATEGIES, isBrokered, parseRecoveries, RECOVERY_NAMES, RECOVERY_TUNINGS, recoveryOptionHelp, recoveryRecords, ReplicaSet, SERVICE_TRANSPORTS, type ServiceTransport } from '../../network/service';
 import { brokersCannotRun } from '../../run';
 import type { SuiteOptionsSpec } from '../common/args';
 import { suiteMain, type SuiteDefinition } from '../common/suite-main';
@@ -11,6 +11,7 @@ import { measureService, parseStrategies, type ServiceResults, type ServiceSetti
 import { HTTP_CONNECTIONS, MAX_IN_FLIGHT, RATE_SWEEP, SATURATION, SERVICE_PORTS, SERVICE_ROWS } from './plan';
 import { renderServiceHtml, renderServiceMarkdown } from './render';
 import { faultsCsv, faultTimelineCsv } from './render-faults';
+import { recoveryCsv } from './render-recovery';
 import { FAULT_NAMES, FAULT_SCHEDULE, FAULTS, faultOptionHelp, parseFaults, type Fault } from './faults';
 
 const EXTRA_OPTIONS: OptionTable = {
@@ -32,6 +33,8 @@ const EXTRA_OPTIONS: OptionTable = {
     description: "transports offered load, each behind every strategy it applies to: nest-tcp like gRPC (l4, dns-round-robin); the brokered nest-* behind the broker strategy (their brokers start in the stage's broker namespace)",
   },
   fault: { kind: 'list', value: 'LIST', choices: FAULT_NAMES, description: faultOptionHelp() },
+  recovery: { kind: 'list', value: 'LIST', choices: [...RECOVERY_NAMES], description: recoveryOptionHelp() },
+  'recovery-rates': { kind: 'list', value: 'LIST', description: "--recovery's steady runs (no fault): offered rates, calls/s (default: --fault-rate)" },
 };
 
 export const SERVICE_SPEC: SuiteOptionsSpec<ServiceSettings> = {
@@ -40,7 +43,8 @@ export const SERVICE_SPEC: SuiteOptionsSpec<ServiceSettings> = {
     'Behind a Service: --replicas N of server-a and server-b on the network stage, each with --cpu-limit, reached\n' +
     'through each --balance strategy (or, for the brokered --transports, a broker every replica subscribes to),\n' +
     'under load at fixed rates (open loop) up to saturation; with --fault, each fault injected under a steady rate\n' +
-    'and what the callers saw until they were whole again;\n' +
+    'and what the callers saw until they were whole again; with --recovery, each recovery tuning alone (and all),\n' +
+    'under every fault and in steady state;\n' +
     'writes results/service-<UTC timestamp>/.',
   options: {
     stepMs: { description: 'load at each offered rate, ms', min: 200, max: 600_000 },
@@ -66,6 +70,13 @@ const rates = (extras: Record<string, unknown>, profile: 'default' | 'quick'): n
   if (parsed.some((r) => !Number.isInteger(r) || r < 1 || r > 100_000)) throw new Error(`--rates: whole calls per second from 1 to 100000 (got ${given.join(',')})`);
   return parsed;
 };
+const recoveryRates = (extras: Record<string, unknown>): number[] | undefined => {
+  const given = extras['recovery-rates'] as string[] | undefined;
+  if (!given || given.length === 0) return undefined;
+  const parsed = given.map(Number);
+  if (parsed.some((r) => !Number.isInteger(r) || r < 1 || r > 100_000)) throw new Error(`--recovery-rates: whole calls per second from 1 to 100000 (got ${given.join(',')})`);
+  return parsed;
+};
 const transportsOf = (extras: Record<string, unknown>): ServiceTransport[] => [...new Set(extras.transports as ServiceTransport[])];
 
 /** Why these transports and strategies cannot run together (no pair applies, TLS to a Nest transport, a broker not installed), or null. */
@@ -85,6 +96,13 @@ export function faultsCannotRun(faults: readonly Fault[], transports: readonly S
   if (unused.length === 0) return null;
   return `--fault ${unused.map((f) => f.name).join(',')}: applies to none of the run's strategies and transports (${unused.map((f) => `${f.name}: ${pairs.map(([s, t]) => f.notFor(s, t)).filter((why, i, all) => all.indexOf(why) === i).join('; ')}`).join(' | ')})`;
 }
+/** Why a recovery tuning asked for changes none of the run's strategies and transports, or null. */
+export function recoveriesCannotRun(names: readonly string[] | undefined, transports: readonly ServiceTransport[], balance: readonly string[]): string | null {
+  const asked = parseRecoveries(names);
+  const unused = RECOVERY_TUNINGS.filter((t) => asked.includes(t.id) && !balance.some((s) => t.strategies.includes(s as never) && transports.some((tr) => t.transport.includes(tr))));
+  if (unused.length === 0) return null;
+  return `--recovery ${unused.map((t) => t.id).join(',')}: changes none of the run's strategies and transports (${unused.map((t) => `${t.id}: ${t.transport} under ${t.strategies.join(', ')}`).join('; ')})`;
+}
 const millicores = (extras: Record<string, unknown>) => (extras['cpu-limit'] === 'none' ? null : parseCpuLimit(String(extras['cpu-limit'])));
 
 export const SERVICE_SUITE: SuiteDefinition<ServiceSettings, ServiceResults> = {
@@ -99,8 +117,11 @@ export const SERVICE_SUITE: SuiteDefinition<ServiceSettings, ServiceResults> = {
     if (wrong) return wrong;
     const noFault = faultsCannotRun(parseFaults(args.extras.fault as string[] | undefined), transportsOf(args.extras), args.extras.balance as string[]);
     if (noFault) return noFault;
+    const noRecovery = recoveriesCannotRun(args.extras.recovery as string[] | undefined, transportsOf(args.extras), args.extras.balance as string[]);
+    if (noRecovery) return noRecovery;
     try {
       rates(args.extras, args.preset);
+      recoveryRates(args.extras);
       if (millicores(args.extras) !== null) {
         const why = ReplicaSet.limitUnavailable();
         if (why) return `--cpu-limit: ${why}`;
@@ -110,12 +131,12 @@ export const SERVICE_SUITE: SuiteDefinition<ServiceSettings, ServiceResults> = {
     }
     return null;
   },
-  plan: () => ({ strategies: BALANCING_STRATEGIES, faults: FAULTS /* notFor, a function, is left out of results.json */, faultSchedule: FAULT_SCHEDULE, ports: SERVICE_PORTS, rows: SERVICE_ROWS, httpConnections: HTTP_CONNECTIONS, rates: RATE_SWEEP, saturation: SATURATION, maxInFlight: MAX_IN_FLIGHT }),
+  plan: () => ({ strategies: BALANCING_STRATEGIES, faults: FAULTS /* notFor, a function, is left out of results.json */, recoveryTunings: recoveryRecords(), faultSchedule: FAULT_SCHEDULE, ports: SERVICE_PORTS, rows: SERVICE_ROWS, httpConnections: HTTP_CONNECTIONS, rates: RATE_SWEEP, saturation: SATURATION, maxInFlight: MAX_IN_FLIGHT }),
   run: (context) =>
     measureService(
       context.stage!,
       context.runDir,
-      { replicas: context.extras.replicas as number, millicores: millicores(context.extras), strategies: parseStrategies(context.extras.balance as string[]), rates: rates(context.extras, context.preset), security: context.security, transports: transportsOf(context.extras), profiling: context.profiling, faults: parseFaults(context.extras.fault as string[] | undefined) },
+      { replicas: context.extras.replicas as number, millicores: millicores(context.extras), strategies: parseStrategies(context.extras.balance as string[]), rates: rates(context.extras, context.preset), security: context.security, transports: transportsOf(context.extras), profiling: context.profiling, faults: parseFaults(context.extras.fault as string[] | undefined), recoveries: parseRecoveries(context.extras.recovery as string[] | undefined), recoveryRates: recoveryRates(context.extras) },
       context.settings,
       context.addProvenance,
       context.progress as (line: string, partial: ServiceResults) => void,
@@ -126,6 +147,7 @@ export const SERVICE_SUITE: SuiteDefinition<ServiceSettings, ServiceResults> = {
   files: [
     { file: 'faults.csv', render: (doc) => faultsCsv(doc.results) },
     { file: 'fault-timeline.csv', render: (doc) => faultTimelineCsv(doc.results) },
+    { file: 'recovery.csv', render: (doc) => recoveryCsv(doc.results) },
   ],
 };
 

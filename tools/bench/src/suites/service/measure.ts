@@ -7,7 +7,7 @@ import type { ProcessSample } from '@bench/config';
 import { dnsCountsBetween, type DnsCounts } from '../../model';
 import { delayerCpuBetween, throttlingBetween, type CpuThrottling, type DelayerCpu, type Stage } from '../../network/stage';
 import { resolveEnvoy } from '../../network/path';
-import { FrontProxy, HeadlessService, ReplicaSet, applyVirtualIp, findStrategy, isBrokered, replicaAddress, serviceIdentity, BROKER_SHARING, SERVICE_GROUP, SERVICE_NAME, SERVICE_VIP, virtualIpRulesInForce, type BalancingStrategy, type BrokerSharing, type Replica, type ReplicaRecord, type ServiceTransport, type StrategyName } from '../../network/service';
+import { FrontProxy, HeadlessService, ReplicaSet, applyVirtualIp, findStrategy, isBrokered, recoveriesFor, recoveryTunings, replicaAddress, replicaRecoveryEnv, serviceIdentity, BROKER_SHARING, SERVICE_GROUP, SERVICE_NAME, SERVICE_VIP, virtualIpRulesInForce, type BalancingStrategy, type BrokerSharing, type Recovery, type RecoveryTuning, type Replica, type ReplicaRecord, type ServiceTransport, type StrategyName } from '../../network/service';
 import { brokersOf, type TransportName } from '@bench/transports';
 import type { Broker } from '../../brokers';
 import type { HdrSummary } from '../common/hdr';
@@ -53,6 +53,10 @@ export interface ServiceOptions {
   profiling?: SuiteProfiling | null;
   /** Faults injected under load after the sweeps and change runs (--fault; faults.ts); absent or empty: none. */
   faults?: readonly Fault[];
+  /** --recovery: each pair's fault runs and a steady run once per recovery that applies to it (none first: the defaults); absent: none only, and no steady run. */
+  recoveries?: readonly Recovery[];
+  /** The steady runs' offered rates (--recovery-rates), calls/s; absent: the fault rate. */
+  recoveryRates?: readonly number[];
 }
 
 export interface ReplicaShare {
@@ -89,6 +93,9 @@ export interface ServiceCell extends Pick<StepResult, 'ok' | 'errors' | 'errorKi
   events?: ReplicaDeath[];
 }
 
+/** A steady-state step (no fault) with a recovery's tunings on: its p99 and CPU per 1,000 calls are what the recovery costs when nothing fails. */
+export type RecoverySteadyCell = ServiceCell & { recoveryTuning: Recovery };
+
 /** A replica added and one removed gracefully under load at a fixed rate. */
 export interface ChangeRun {
   strategy: StrategyName;
@@ -122,8 +129,10 @@ export interface ServiceResults {
   /** Strategy × transport pairs not run, with why (does not apply, or what is missing here). */
   skipped: { strategy: StrategyName; transport: ServiceTransport | 'all'; why: string }[];
   failures: { strategy: StrategyName; transport: ServiceTransport; error: string }[];
-  /** What the callers and the replicas' counters saw under each fault (--fault), per strategy × transport it applies to; absent: none asked for. */
+  /** What the callers and the replicas' counters saw under each fault (--fault), per strategy × transport it applies to (and recovery, with --recovery); absent: none asked for. */
   faults?: FaultCell[];
+  /** --recovery: each recovery's cost with nothing failing: a step per --recovery-rates rate, per strategy × transport and recovery (none included); absent: not asked for. */
+  recovery?: RecoverySteadyCell[];
   /** The brokered transports run behind the `broker` strategy: their broker and how it shares the requests (absent in runs before it). */
   sharing?: ({ transport: ServiceTransport; broker: string; partitions: number | null } & BrokerSharing)[];
 }
@@ -211,6 +220,9 @@ class ServiceMeasurement {
   /** Replicas whose app died during this strategy's runs (by name): out of the endpoints until the next strategy starts them again. */
   private readonly gone = new Map<string, ReplicaDeath>();
   private proxyStarts = 0;
+  /** The recovery tunings the replicas' apps and the proxy run with now (recovery.ts); none: their defaults. */
+  private replicaEnv: Record<string, string> = {};
+  private proxyTunings: readonly RecoveryTuning[] = [];
 
   constructor(
     private readonly stage: Stage,
@@ -229,11 +241,66 @@ class ServiceMeasurement {
   async run(): Promise<ServiceResults> {
     await this.eachPair('sweep', (strategy, transport) => this.sweep(strategy, transport));
     if (this.settings.changeRate > 0) await this.eachPair('change under load', (strategy, transport) => this.changeUnderLoad(strategy, transport));
-    if (this.options.faults?.length) {
-      this.results.faults = [];
-      await this.eachPair('faults', (strategy, transport) => this.faultRuns(strategy, transport));
-    }
+    const recoveries = this.options.recoveries ?? ['none'];
+    if (recoveries.some((r) => r !== 'none')) this.results.recovery = [];
+    if (this.options.faults?.length) this.results.faults = [];
+    if (this.results.faults || this.results.recovery) await this.eachPair(this.results.recovery ? 'recovery' : 'faults', (strategy, transport) => this.recoveryRuns(strategy, transport, recoveries));
     return this.results;
+  }
+
+  /** Each recovery asked for that applies to this pair (recovery.ts): its tunings put in place, a steady run (with --recovery), every fault; the defaults again after. */
+  private async recoveryRuns(strategy: BalancingStrategy, transport: ServiceTransport, asked: readonly Recovery[]): Promise<void> {
+    const { run, skipped } = recoveriesFor(asked, strategy.name, transport);
+    for (const s of skipped) this.results.skipped.push({ strategy: strategy.name, transport, why: `recovery ${s.recovery}: ${s.why}` });
+    try {
+      for (const recovery of run) {
+        await this.useRecovery(strategy, transport, recovery);
+        if (this.results.recovery) {
+          await this.steadyRun(strategy, transport, recovery).catch((error: Error) => {
+            this.results.failures.push({ strategy: strategy.name, transport, error: `recovery ${recovery}, steady: ${error.message}` });
+            this.progress(`${strategy.name} ${transport} recovery ${recovery} steady run FAILED: ${error.message}`, this.results);
+          });
+        }
+        await this.faultRuns(strategy, transport, recovery);
+      }
+    } finally {
+      await this.useRecovery(strategy, transport, 'none');
+    }
+  }
+
+  /** The replicas' apps and the proxy as `recovery` needs them: started again only when what they run with changes (server-b's keep-alive permission, Envoy's config). */
+  private async useRecovery(strategy: BalancingStrategy, transport: ServiceTransport, recovery: Recovery): Promise<void> {
+    const tunings = recoveryTunings(recovery, strategy.name, transport);
+    const env = replicaRecoveryEnv(tunings);
+    if (JSON.stringify(env) !== JSON.stringify(this.replicaEnv)) {
+      this.replicaEnv = env;
+      const live = this.live();
+      await this.stopApps();
+      await this.startApps(strategy, live);
+    }
+    const proxied = tunings.filter((t) => t.app === 'front proxy');
+    if (strategy.address === 'proxy' && proxied.map((t) => t.id).join() !== this.proxyTunings.map((t) => t.id).join()) {
+      this.proxyTunings = proxied;
+      await this.proxy?.stop();
+      this.proxy = await this.startProxy();
+    }
+  }
+
+  /** A recovery's cost with nothing failing: a fresh driver with its tunings, a step at each --recovery-rates rate, everyone's counters around each. */
+  private async steadyRun(strategy: BalancingStrategy, transport: ServiceTransport, recovery: Recovery): Promise<void> {
+    const rates = this.options.recoveryRates?.length ? this.options.recoveryRates : [this.settings.faultRate];
+    const driver = await this.startDriver(strategy, transport, rates[0], recovery);
+    try {
+      for (const rate of rates) {
+        const before = await this.read(driver, transport);
+        const { result } = await driver.send({ type: 'step', rate, durationMs: this.settings.stepMs }, 'step');
+        const cell: RecoverySteadyCell = { ...cellOf(strategy, transport, this.replicas, result, before, await this.read(driver, transport), this.gone), recoveryTuning: recovery };
+        this.results.recovery!.push(cell);
+        this.progress(`recovery ${recovery}, steady: ${describeStep(cell)}`, this.results);
+      }
+    } finally {
+      await driver.stop();
+    }
   }
 
   /** The replicas whose apps run: every one but those that died in this strategy's runs. */
@@ -241,20 +308,20 @@ class ServiceMeasurement {
     return this.replicas.filter((r) => !this.gone.has(r.name));
   }
 
-  /** Every fault asked for that applies to this pair, one run each; one that fails is recorded and the next goes on. */
-  private async faultRuns(strategy: BalancingStrategy, transport: ServiceTransport): Promise<void> {
+  /** Every fault asked for that applies to this pair, one run each with `recovery`'s tunings; one that fails is recorded and the next goes on. */
+  private async faultRuns(strategy: BalancingStrategy, transport: ServiceTransport, recovery: Recovery): Promise<void> {
     for (const fault of this.options.faults ?? []) {
       const why = fault.notFor(strategy, transport);
       if (why) {
-        this.results.skipped.push({ strategy: strategy.name, transport, why: `fault ${fault.name}: ${why}` });
+        if (recovery === 'none') this.results.skipped.push({ strategy: strategy.name, transport, why: `fault ${fault.name}: ${why}` });
         continue;
       }
       try {
-        const cell = await runFault(this.faultHost(), strategy, transport, fault, { rate: this.settings.faultRate, phaseMs: this.settings.faultPhaseMs, deadlineMs: this.settings.deadlineMs });
+        const cell = await runFault(this.faultHost(), strategy, transport, fault, { rate: this.settings.faultRate, phaseMs: this.settings.faultPhaseMs, deadlineMs: this.settings.deadlineMs, recovery });
         this.results.faults!.push(cell);
         this.progress(describeFault(cell), this.results);
       } catch (error) {
-        this.results.failures.push({ strategy: strategy.name, transport, error: `fault ${fault.name}: ${error instanceof Error ? error.message : String(error)}` });
+        this.results.failures.push({ strategy: strategy.name, transport, error: `fault ${fault.name}${recovery === 'none' ? '' : ` (recovery ${recovery})`}: ${error instanceof Error ? error.message : String(error)}` });
         this.progress(`${strategy.name} ${transport} fault ${fault.name} FAILED: ${this.results.failures.at(-1)!.error}`, this.results);
       }
     }
@@ -281,7 +348,7 @@ class ServiceMeasurement {
       stopDns: () => this.headless.stop(),
       restartDns: () => this.headless.restart(),
       brokerOf: (transport) => this.brokerOf(transport),
-      startDriver: (strategy, transport, rate) => this.startDriver(strategy, transport, rate),
+      startDriver: (strategy, transport, rate, recovery) => this.startDriver(strategy, transport, rate, recovery),
     };
   }
 
@@ -352,7 +419,9 @@ class ServiceMeasurement {
 
   private async startApps(strategy: BalancingStrategy, rs: Replica[]): Promise<void> {
     const profilingOf = (r: Replica) => this.options.profiling?.forProcesses([replicaProcess(r, 'server-a'), replicaProcess(r, 'server-b')]) ?? null;
-    const started = await Promise.all(rs.map((r) => startReplicaApps(WORKSPACE_ROOT, path.join(this.runDir, 'logs'), this.set, r, strategy.maxConnectionAgeMs, this.security, this.nest.microservices, profilingOf(r))));
+    // The recovery tunings' server side (server-b's keep-alive permission) joins the apps' environment.
+    const microservices = { ...this.nest.microservices, env: { ...this.nest.microservices.env, ...this.replicaEnv } };
+    const started = await Promise.all(rs.map((r) => startReplicaApps(WORKSPACE_ROOT, path.join(this.runDir, 'logs'), this.set, r, strategy.maxConnectionAgeMs, this.security, microservices, profilingOf(r))));
     started.forEach((a) => this.apps.set(a.replica.name, a));
   }
 
@@ -372,10 +441,10 @@ class ServiceMeasurement {
     const tls = s ? { certificates: s.certificates, clientCertificates: s.mode === 'mtls', replicaName: serviceFqdn(SERVICE_NAME) } : null;
     // A fresh folder per start: one started again after sidecar-kill gets its own admin socket.
     const dir = path.join(this.stage.workDir, this.proxyStarts++ === 0 ? 'front-proxy' : `front-proxy-${this.proxyStarts}`);
-    return FrontProxy.start(this.stage.topology, binary, routes, this.live().map((r) => r.address), dir, tls);
+    return FrontProxy.start(this.stage.topology, binary, routes, this.live().map((r) => r.address), dir, tls, this.proxyTunings);
   }
 
-  private startDriver(strategy: BalancingStrategy, transport: ServiceTransport, warmupRate: number): Promise<DriverProcess> {
+  private startDriver(strategy: BalancingStrategy, transport: ServiceTransport, warmupRate: number, recovery: Recovery = 'none'): Promise<DriverProcess> {
     const port = transport === 'http-json' ? SERVICE_PORTS.http : transport === 'nest-tcp' ? SERVICE_PORTS.tcp : SERVICE_PORTS.grpc;
     return DriverProcess.start(this.stage, {
       caller: {
@@ -387,6 +456,8 @@ class ServiceMeasurement {
         rows: SERVICE_ROWS,
         httpConnections: HTTP_CONNECTIONS,
         deadlineMs: this.settings.deadlineMs,
+        // The caller's recovery tunings (keep-alive, the retry policy, the pool's timeouts); the proxy's are in Envoy's config.
+        recovery: recoveryTunings(recovery, strategy.name, transport).filter((t) => t.app !== 'front proxy').map((t) => t.id),
       },
       warmup: { rate: warmupRate, durationMs: this.settings.warmupMs },
       maxInFlight: MAX_IN_FLIGHT,

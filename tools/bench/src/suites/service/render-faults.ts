@@ -33,12 +33,13 @@ function faultedText(c: FaultCell): string {
 
 export function faultTable(results: ServiceResults): Table {
   return {
-    header: ['strategy', 'transport', 'fault', 'target', 'rate/s', 'calls', 'failed', 'hung', 'slow', 'failed by kind', 'first failure after', 'whole again after', 'others carry all after', 'faulted replica (own counter)', 'worst p99 bin ms', 'CPU ms/s steady / fault / after', 'undo'],
-    numeric: [false, false, false, false, true, true, true, true, true, false, true, false, true, false, true, false, false],
+    header: ['strategy', 'transport', 'fault', 'recovery', 'target', 'rate/s', 'calls', 'failed', 'hung', 'slow', 'failed by kind', 'first failure after', 'whole again after', 'others carry all after', 'faulted replica (own counter)', 'worst p99 bin ms', 'CPU ms/s steady / fault / after', 'undo'],
+    numeric: [false, false, false, false, false, true, true, true, true, true, false, true, false, true, false, true, false, false],
     rows: (results.faults ?? []).map((c) => [
       c.strategy,
       c.transport,
       c.fault,
+      c.recoveryTuning ?? 'none',
       `${c.target.what}${c.target.pid === null ? '' : ` (pid ${c.target.pid})`}`,
       count(c.offeredPerS),
       count(c.due),
@@ -74,9 +75,9 @@ export function faultCharts(results: ServiceResults): { strategy: string; charts
       .map((c) =>
         renderTimelineChart({
           kind: 'fault-timeline',
-          caseId: `${strategy} · ${c.fault}`,
-          subheading: `${c.transport} at ${c.offeredPerS}/s: ${c.failed} failed, ${c.hung} hung`,
-          label: `${strategy}, ${c.transport}, ${c.fault}: calls per ${FAULT_SCHEDULE.binMs} ms bin by outcome (ok, failed, hung)`,
+          caseId: `${strategy} · ${c.fault}${c.recoveryTuning && c.recoveryTuning !== 'none' ? ` · ${c.recoveryTuning}` : ''}`,
+          subheading: `${c.transport} at ${c.offeredPerS}/s, recovery ${c.recoveryTuning ?? 'none'}: ${c.failed} failed, ${c.hung} hung`,
+          label: `${strategy}, ${c.transport}, ${c.fault}, recovery ${c.recoveryTuning ?? 'none'}: calls per ${FAULT_SCHEDULE.binMs} ms bin by outcome (ok, failed, hung)`,
           binMs: FAULT_SCHEDULE.binMs,
           columns: c.bins,
           marks: [{ atMs: c.injectedAtMs, label: 'fault' }, ...(c.undoneAtMs === null ? [] : [{ atMs: c.undoneAtMs, label: 'undone' }])],
@@ -89,16 +90,16 @@ const csvField = (v: string | number | null) => {
   const s = v === null ? '' : String(v);
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
-const csv = (rows: (string | number | null)[][]) => rows.map((r) => r.map(csvField).join(',')).join('\n') + '\n';
+export const csv = (rows: (string | number | null)[][]) => rows.map((r) => r.map(csvField).join(',')).join('\n') + '\n';
 
 /** faults.csv: one row per fault run, its figures. */
 export function faultsCsv(results: ServiceResults): string {
-  const header = ['strategy', 'transport', 'fault', 'target', 'pid', 'rate_per_s', 'phase_ms', 'injected_at_ms', 'undone_at_ms', 'calls', 'ok', 'failed', 'hung', 'slow', 'failed_by_kind', 'first_failure_after_ms', 'recovery', 'whole_again_after_ms', 'others_carry_all_after_ms', 'faulted_steady_share', 'faulted_silent_from_ms', 'faulted_answered_again_at_ms', 'cpu_ms_per_s_steady', 'cpu_ms_per_s_fault', 'cpu_ms_per_s_after', 'undo'];
+  const header = ['strategy', 'transport', 'fault', 'recovery', 'target', 'pid', 'rate_per_s', 'phase_ms', 'injected_at_ms', 'undone_at_ms', 'calls', 'ok', 'failed', 'hung', 'slow', 'failed_by_kind', 'first_failure_after_ms', 'recovery', 'whole_again_after_ms', 'others_carry_all_after_ms', 'faulted_steady_share', 'faulted_silent_from_ms', 'faulted_answered_again_at_ms', 'cpu_ms_per_s_steady', 'cpu_ms_per_s_fault', 'cpu_ms_per_s_after', 'undo'];
   const r1 = (v: number | null) => (v === null ? null : Math.round(v * 10) / 10);
   return csv([
     header,
     ...(results.faults ?? []).map((c) => [
-      c.strategy, c.transport, c.fault, c.target.what, c.target.pid, c.offeredPerS, c.phaseMs, r1(c.injectedAtMs), r1(c.undoneAtMs), c.due, c.ok, c.failed, c.hung, c.slow, kindsText(c),
+      c.strategy, c.transport, c.fault, c.recoveryTuning ?? 'none', c.target.what, c.target.pid, c.offeredPerS, c.phaseMs, r1(c.injectedAtMs), r1(c.undoneAtMs), c.due, c.ok, c.failed, c.hung, c.slow, kindsText(c),
       r1(c.firstFailureAfterMs), c.recovery, r1(c.recoveredAfterMs), r1(c.survivorsCarryAfterMs), c.faulted?.steadyShare ?? null, r1(c.faulted?.silentFromMs ?? null), r1(c.faulted?.answeredAgainAtMs ?? null),
       r1(c.cpuMsPerS.steady), r1(c.cpuMsPerS.fault), r1(c.cpuMsPerS.undone), c.undo,
     ]),
@@ -108,7 +109,7 @@ export function faultsCsv(results: ServiceResults): string {
 /** fault-timeline.csv: one row per fault run and 100 ms bin (by due time): ok, failed, hung, p99. */
 export function faultTimelineCsv(results: ServiceResults): string {
   return csv([
-    ['strategy', 'transport', 'fault', 'bin_start_ms', 'ok', 'failed', 'hung', 'p99_ms'],
-    ...(results.faults ?? []).flatMap((c) => c.bins.map((b) => [c.strategy, c.transport, c.fault, b.atMs, b.ok, b.failed, b.hung, b.p99Ms === null ? null : Math.round(b.p99Ms * 10) / 10])),
+    ['strategy', 'transport', 'fault', 'recovery', 'bin_start_ms', 'ok', 'failed', 'hung', 'p99_ms'],
+    ...(results.faults ?? []).flatMap((c) => c.bins.map((b) => [c.strategy, c.transport, c.fault, c.recoveryTuning ?? 'none', b.atMs, b.ok, b.failed, b.hung, b.p99Ms === null ? null : Math.round(b.p99Ms * 10) / 10])),
   ]);
 }

@@ -8,6 +8,7 @@ import { renderSuitePage } from '../common/page';
 import { htmlTable, markdownTable, type Table } from '../common/tables';
 import type { ServiceCell, ServiceResults, ServiceSettings } from './measure';
 import { faultCharts, faultIntro, faultTable } from './render-faults';
+import { recoveryFaultTable, recoveryIntro, recoverySteadyTable } from './render-recovery';
 import { FAULT_SCHEDULE } from './faults';
 
 export type ServiceDocument = SuiteDocument<ServiceSettings, ServiceResults>;
@@ -222,6 +223,9 @@ export function renderServiceMarkdown(doc: ServiceDocument): string {
       ? ['## Change under load', '', `At a fixed rate: ${s.changePhaseMs} ms steady, a replica joins (an endpoint once its apps listen: the rules, the DNS records — dnsmasq reads its hosts file again on SIGHUP — and Envoy's EDS), ${s.changePhaseMs} ms later the oldest leaves gracefully (out of the endpoints, then SIGTERM: it drains). The new replica's counter is polled until the run ends.`, '', markdownTable(changeTable(r)), '']
       : []),
     ...(r.faults?.length ? ['## Faults under load', '', faultIntro(r, s.faultPhaseMs, s.faultRate), '', markdownTable(faultTable(r)), '', 'Every 100 ms bin of each run (ok / failed / hung, p99) is in `fault-timeline.csv`, the recovery timelines in report.html.', ''] : []),
+    ...(r.recovery || r.faults?.some((f) => f.recoveryTuning && f.recoveryTuning !== 'none')
+      ? ['## Recovery tunings', '', recoveryIntro(r), '', '### Under the faults', '', markdownTable(recoveryFaultTable(r)), '', `### What each costs when nothing fails (${s.stepMs} ms at each rate)`, '', markdownTable(recoverySteadyTable(r)), '', 'Every figure per recovery, pair and fault or rate is in `recovery.csv`.', '']
+      : []),
     ...(deathLines(r).length ? ['## Replicas that died during the sweeps', '', ...deathLines(r), ''] : []),
     ...skippedLines(r),
     '',
@@ -280,6 +284,12 @@ export function renderServiceHtml(doc: ServiceDocument): string {
         ? [
             { id: 'faults', heading: 'Faults under load', intro: faultIntro(doc.results, doc.settings.faultPhaseMs, doc.settings.faultRate), table: htmlTable(faultTable(doc.results)) },
             ...faultCharts(doc.results).map((f) => ({ id: `fault-timeline-${f.strategy}`, heading: `Recovery timeline: ${f.strategy}`, intro: `Calls per ${FAULT_SCHEDULE.binMs} ms bin by their due time: ok (green), failed fast (red), hung to their deadline (amber); dashed: the fault injected and undone.`, charts: f.charts })),
+          ]
+        : []),
+      ...(doc.results.recovery || doc.results.faults?.some((f) => f.recoveryTuning && f.recoveryTuning !== 'none')
+        ? [
+            { id: 'recovery-faults', heading: 'Recovery tunings under the faults', intro: recoveryIntro(doc.results), table: htmlTable(recoveryFaultTable(doc.results)) },
+            { id: 'recovery-steady', heading: 'What each recovery tuning costs when nothing fails', intro: `A step of ${doc.settings.stepMs} ms at each rate with a fresh driver, the tuning on, no fault: p99 from the due time and everyone's CPU per 1,000 calls.`, table: htmlTable(recoverySteadyTable(doc.results)) },
           ]
         : []),
       { id: 'sweep', heading: 'The sweep', intro: [...deathLines(doc.results), ...skippedLines(doc.results)].join(' ') || 'Every strategy and transport ran.', table: htmlTable(sweepTable(cells)) },

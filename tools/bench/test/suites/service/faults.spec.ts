@@ -120,6 +120,9 @@ describe("what the callers saw", () => {
     // Slow: over 200 ms (5 × the steady p99 of 5 ms is less): those due from 2,000 to 3,800 ms.
     expect(f).toMatchObject({ failed: 0, hung: 0, slow: 181, slowMs: 200, recovery: 'after the undo', survivorsCarryAfterMs: null });
     expect(f.recoveredAfterMs).toBeCloseTo(1800, 0);
+    // Calls in flight at the injection (due in its last 100 ms, held until the undo) are not the steady p99: it stays 5 ms, the threshold 200 ms.
+    const inFlight = calls(100, 6000, (due) => (due >= 1900 && due < 4000 ? { kind: 'ok', latencyMs: 4000 - due + 3 } : null));
+    expect(faultFigures(inFlight, [], times)).toMatchObject({ slowMs: 200, slow: 191 });
     const never = faultFigures(calls(100, 6000, (due) => (due >= 2000 ? { kind: 'HTTP 503', latencyMs: 1 } : null)), [], times);
     expect(never.recovery).toBe('not in the run');
     expect(never.recoveredAfterMs).toBeNull();
@@ -136,7 +139,7 @@ describe("what the callers saw", () => {
     };
     const results = { faults: [cell] } as unknown as ServiceResults;
     const row = faultTable(results).rows[0];
-    expect(row.slice(0, 9)).toEqual(['l4', 'grpc', 'replica-kill', 'r1 server-b (pid 4242)', '100', '600', '30', '0', '0']);
+    expect(row.slice(0, 10)).toEqual(['l4', 'grpc', 'replica-kill', 'none', 'r1 server-b (pid 4242)', '100', '600', '30', '0', '0']);
     expect(row).toContain('gRPC UNAVAILABLE 30');
     const charts = faultCharts(results);
     expect(charts).toHaveLength(1);
@@ -146,10 +149,10 @@ describe("what the callers saw", () => {
     expect(charts[0].charts[0]).not.toMatch(/<script/);
     const summary = faultsCsv(results).trim().split('\n');
     expect(summary).toHaveLength(2);
-    expect(summary[0]).toMatch(/^strategy,transport,fault,target,pid,/);
-    expect(summary[1]).toMatch(/^l4,grpc,replica-kill,r1 server-b,4242,100,2000,/);
+    expect(summary[0]).toMatch(/^strategy,transport,fault,recovery,target,pid,/);
+    expect(summary[1]).toMatch(/^l4,grpc,replica-kill,none,r1 server-b,4242,100,2000,/);
     const bins = faultTimelineCsv(results).trim().split('\n');
     expect(bins).toHaveLength(61);
-    expect(bins[21]).toBe('l4,grpc,replica-kill,2000,0,10,0,2');
+    expect(bins[21]).toBe('l4,grpc,replica-kill,none,2000,0,10,0,2');
   });
 });
