@@ -289,7 +289,9 @@ class ServiceMeasurement {
   /** A recovery's cost with nothing failing: a fresh driver with its tunings, a step at each --recovery-rates rate, everyone's counters around each. */
   private async steadyRun(strategy: BalancingStrategy, transport: ServiceTransport, recovery: Recovery): Promise<void> {
     const rates = this.options.recoveryRates?.length ? this.options.recoveryRates : [this.settings.faultRate];
-    const driver = await this.startDriver(strategy, transport, rates[0], recovery);
+    // Warmed as long as a measured step: a steady run often follows a restart of the replicas or Envoy for
+    // its settings, and with the sweep's short warm-up the first (none) read their JIT's CPU as its cost.
+    const driver = await this.startDriver(strategy, transport, rates[0], recovery, Math.max(this.settings.warmupMs, this.settings.stepMs));
     try {
       for (const rate of rates) {
         const before = await this.read(driver, transport);
@@ -444,7 +446,7 @@ class ServiceMeasurement {
     return FrontProxy.start(this.stage.topology, binary, routes, this.live().map((r) => r.address), dir, tls, this.proxyTunings);
   }
 
-  private startDriver(strategy: BalancingStrategy, transport: ServiceTransport, warmupRate: number, recovery: Recovery = 'none'): Promise<DriverProcess> {
+  private startDriver(strategy: BalancingStrategy, transport: ServiceTransport, warmupRate: number, recovery: Recovery = 'none', warmupMs = this.settings.warmupMs): Promise<DriverProcess> {
     const port = transport === 'http-json' ? SERVICE_PORTS.http : transport === 'nest-tcp' ? SERVICE_PORTS.tcp : SERVICE_PORTS.grpc;
     return DriverProcess.start(this.stage, {
       caller: {
@@ -459,7 +461,7 @@ class ServiceMeasurement {
         // The caller's recovery tunings (keep-alive, the retry policy, the pool's timeouts); the proxy's are in Envoy's config.
         recovery: recoveryTunings(recovery, strategy.name, transport).filter((t) => t.app !== 'front proxy').map((t) => t.id),
       },
-      warmup: { rate: warmupRate, durationMs: this.settings.warmupMs },
+      warmup: { rate: warmupRate, durationMs: warmupMs },
       maxInFlight: MAX_IN_FLIGHT,
       drainMs: this.settings.drainMs,
       replicas: this.live().map((r) => ({ name: r.name, address: r.address })),

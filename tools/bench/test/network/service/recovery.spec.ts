@@ -66,6 +66,8 @@ describe('recovery tunings as records', () => {
     expect(b.outlier_detection).toMatchObject({ consecutive_5xx: 3, base_ejection_time: '10s' });
     expect(b.health_checks).toEqual([expect.objectContaining({ grpc_health_check: {}, unhealthy_threshold: 2 })]);
     expect(a.health_checks).toEqual([expect.objectContaining({ http_health_check: { path: '/health' } })]);
+    // Without it Envoy schedules the check after its first (made at start, before any call) 60 s later.
+    for (const check of [a, b].flatMap((c) => c.health_checks as Record<string, unknown>[])) expect(check.no_traffic_interval).toBe(check.interval);
     expect(routeOf(all, 1).retry_policy).toMatchObject({ retry_on: 'connect-failure,reset,unavailable', per_try_timeout: '1s', num_retries: 2 });
     expect(routeOf(all, 0).retry_policy).toMatchObject({ retry_on: 'connect-failure,reset,5xx' });
     expect(routeOf(config('envoy-retries', 'grpc'), 1).timeout).toBe('0s');
