@@ -281,8 +281,7 @@ class ServiceMeasurement {
     const proxied = tunings.filter((t) => t.app === 'front proxy');
     if (strategy.address === 'proxy' && proxied.map((t) => t.id).join() !== this.proxyTunings.map((t) => t.id).join()) {
       this.proxyTunings = proxied;
-      await this.proxy?.stop();
-      this.proxy = await this.startProxy();
+      await this.restartProxy();
     }
   }
 
@@ -303,6 +302,12 @@ class ServiceMeasurement {
     } finally {
       await driver.stop();
     }
+  }
+
+  /** The front proxy stopped and started again: with the recovery tunings now in force, or after sidecar-kill. */
+  private async restartProxy(): Promise<void> {
+    await this.proxy?.stop();
+    this.proxy = await this.startProxy();
   }
 
   /** The replicas whose apps run: every one but those that died in this strategy's runs. */
@@ -342,10 +347,7 @@ class ServiceMeasurement {
       },
       proxyPid: () => this.proxy?.pid ?? null,
       proxyCpuMs: () => this.proxy?.cpuMs() ?? null,
-      restartProxy: async () => {
-        await this.proxy?.stop();
-        this.proxy = await this.startProxy();
-      },
+      restartProxy: () => this.restartProxy(),
       dnsPid: () => this.headless.pid,
       stopDns: () => this.headless.stop(),
       restartDns: () => this.headless.restart(),

@@ -2,7 +2,7 @@
 // the callers saw under each fault (calls lost, hung, slow, time until whole again) and on the steady
 // state (p99, CPU per 1,000 calls), against the same pair at its defaults (`none`); as tables and CSV.
 import { count, ms } from '../../model';
-import { RECOVERY_TUNINGS, type Recovery } from '../../network/service';
+import { RECOVERY_NAMES, RECOVERY_TUNINGS, type Recovery } from '../../network/service';
 import type { Table } from '../common/tables';
 import type { FaultCell } from './fault-run';
 import { csv } from './render-faults';
@@ -56,8 +56,7 @@ export function recoveryFactors(results: Pick<ServiceResults, 'faults' | 'recove
     const base = steady.find((s) => s.recoveryTuning === 'none' && s.strategy === c.strategy && s.transport === c.transport && s.offeredPerS === c.offeredPerS);
     out.push({ recovery: c.recoveryTuning as RecoveryFactor['recovery'], strategy: c.strategy, transport: c.transport, under: 'steady', rate: c.offeredPerS, none: base ? steadyFigures(base) : null, with: steadyFigures(c) });
   }
-  const order = (r: string) => ['all', ...RECOVERY_TUNINGS.map((t) => t.id)].indexOf(r);
-  return out.sort((a, b) => order(a.recovery) - order(b.recovery) || a.strategy.localeCompare(b.strategy) || a.transport.localeCompare(b.transport));
+  return out.sort((a, b) => RECOVERY_NAMES.indexOf(a.recovery) - RECOVERY_NAMES.indexOf(b.recovery) || a.strategy.localeCompare(b.strategy) || a.transport.localeCompare(b.transport));
 }
 
 /** Without ÷ with (above 1: the recovery helps: fewer, sooner, faster, cheaper); null where it says nothing (a zero or a missing side). */
