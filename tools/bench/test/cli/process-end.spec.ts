@@ -39,4 +39,20 @@ describe('whenProcessEnds', () => {
     expect(result.stdout).toBe('');
     expect(result.status).toBe(0);
   });
+
+  it('serves a dozen owners with one listener per signal, each stopped once', () => {
+    const result = child(`const more = Array.from({ length: 12 }, (_, i) => { const off = whenProcessEnds(() => { off(); process.stdout.write('owner ' + i + '\\n'); }); return off; });
+process.on('warning', (warning) => process.stdout.write(warning.name + '\\n'));
+process.stdout.write('listeners ' + process.listenerCount('SIGINT') + '\\n');
+more[3]();
+setInterval(() => {}, 1000); setTimeout(() => process.kill(process.pid, 'SIGTERM'), 20);`);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines[0]).toBe('listeners 1');
+    expect(lines).not.toContain('MaxListenersExceededWarning');
+    expect(lines.filter((line) => line.startsWith('owner '))).toHaveLength(11);
+    expect(lines).not.toContain('owner 3');
+    expect(lines.filter((line) => line === 'stopped 1')).toHaveLength(1);
+    expect(result.signal).toBe('SIGTERM');
+  });
 });
+
