@@ -7,6 +7,8 @@ import { renderCsv } from './csv';
 import { renderReport } from './html';
 import { renderMarkdown } from './markdown';
 import { hasCpuProfiles, renderCpuProfileCsv } from './cpu-profile';
+import { hasRanking, renderRankingCsv } from './ranking';
+import { withoutAblations } from '../analysis';
 
 /** One file of a run folder and how it is rendered from the document. */
 export interface Exporter<D> {
@@ -24,12 +26,13 @@ export function cpuProfileCsvExporter<D>(records: (doc: D) => readonly ProfiledR
   return { file: 'cpu-profiles.csv', render: (doc) => renderCpuProfileCsv(records(doc)), when: (doc) => hasCpuProfiles(records(doc)) };
 }
 
-/** bench:all's files: the document, results.md, results.csv and the HTML report. */
+/** bench:all's files: the document, results.md, results.csv, the HTML report, and ranking.csv where a case ran over three transports or more. */
 export const RUN_EXPORTERS: readonly Exporter<RunDocument>[] = [
   JSON_EXPORTER,
   { file: 'results.md', render: renderMarkdown },
   { file: 'results.csv', render: (doc) => renderCsv(doc.results, doc.provenance.networks) },
   { file: 'report.html', render: renderReport },
+  { file: 'ranking.csv', render: (doc) => renderRankingCsv(withoutAblations(doc.results)), when: (doc) => hasRanking(withoutAblations(doc.results)) },
   cpuProfileCsvExporter((doc) => doc.results),
 ];
 

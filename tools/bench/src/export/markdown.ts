@@ -9,6 +9,7 @@ import { renderTlsSection } from './tls-handshakes';
 import { renderPathCostSection, renderPathCountersSection } from './path-cost';
 import { describeDisturbedVisits, renderCellCountersSection } from './cell-counters';
 import { renderBrokersSection } from './brokers';
+import { renderRankingSection } from './ranking';
 import { renderCpuProfileMarkdown } from './cpu-profile';
 
 /** The table's columns, shared by the Markdown and HTML tables. */
@@ -162,6 +163,7 @@ export function renderMarkdown(doc: RunDocument): string {
     `# gRPC vs JSON: ${String(settings.startedAt ?? '')}`,
     '',
     ...renderVerdictSection(named),
+    ...renderRankingSection(named),
     ...renderAttributionSection(attribution(named), named),
     ...renderAblationSection(doc.results),
     ...renderPathCostSection(doc.results),

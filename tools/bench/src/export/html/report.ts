@@ -16,6 +16,7 @@ import { renderAttributionSection } from './attribution';
 import { renderAblationSection } from './ablation';
 import { renderPathCostSection, renderPathCountersSection } from './path-cost';
 import { renderBrokersHtmlSection } from './brokers';
+import { renderRankingHtmlSection } from './ranking';
 import { renderCellCountersSection } from './cell-counters';
 import { describeDisturbedVisits } from '../cell-counters';
 import { renderTlsHtmlSection } from './tls-handshakes';
@@ -150,6 +151,7 @@ export function renderReport(doc: RunDocument): string {
   const variants = renderVariantsTable(named);
   const map = renderDecisionMapHtml(named);
   const attribution = renderAttributionSection(named);
+  const rankingSection = renderRankingHtmlSection(named);
   const ablation = renderAblationSection(doc.results);
   const pathCost = renderPathCostSection(doc.results);
   const pathCounters = renderPathCountersSection(doc.results);
@@ -158,7 +160,7 @@ export function renderReport(doc: RunDocument): string {
   const tls = renderTlsHtmlSection(doc.results);
   const profiles = renderCpuProfilesSection(named);
   const transports = TRANSPORTS.filter((t) => named.some((r) => r.transport === t));
-  const tables = [['verdict', 'Verdict'], ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(ablation ? [['ablation', 'Ablation']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : []), ...(pathCost ? [['path-cost', "The stage's CPU"]] : []), ...(pathCounters ? [['path-counters', 'The production path']] : []), ...(brokers ? [['brokers', 'Brokers']] : []), ...(cellCounters ? [['cell-counters', 'Modes and TCP counters']] : []), ...(tls ? [['tls', 'TLS handshakes']] : []), ...(profiles ? [['cpu-profiles', 'CPU profiles']] : [])];
+  const tables = [['verdict', 'Verdict'], ...(rankingSection ? [['ranking', 'Every transport ranked']] : []), ...(attribution ? [['attribution', 'Why, decomposed']] : []), ...(ablation ? [['ablation', 'Ablation']] : []), ...(map ? [['decision-map', 'Decision map']] : []), ['results', 'Table'], ...(variants ? [['variants', 'Variants']] : []), ...(pathCost ? [['path-cost', "The stage's CPU"]] : []), ...(pathCounters ? [['path-counters', 'The production path']] : []), ...(brokers ? [['brokers', 'Brokers']] : []), ...(cellCounters ? [['cell-counters', 'Modes and TCP counters']] : []), ...(tls ? [['tls', 'TLS handshakes']] : []), ...(profiles ? [['cpu-profiles', 'CPU profiles']] : [])];
   const nav = el(
     'nav',
     {},
@@ -193,6 +195,7 @@ export function renderReport(doc: RunDocument): string {
     renderVerdictSection(named),
     HOW_TO_READ,
     nav,
+    rankingSection,
     attribution,
     ablation,
     map ? el('section', { id: 'decision-map', 'data-section': 'decision-map' }, el('h2', {}, 'Decision map'), map) : '',
