@@ -74,7 +74,9 @@ export function describeWarmUp(name: string, warmUp: BrokerTable['warmUps'][stri
   if ('error' in warmUp) return `${name}: not warmed (${warmUp.error})`;
   const settled = (done: boolean) => (done ? 'settled' : 'not settled within its bound');
   const requests = warmUp.requests;
-  const then = requests ? `; then ${requests.calls.toLocaleString('en-US')} Nest requests in ${requests.rounds} rounds, ${(requests.ms / 1000).toFixed(1)} s, a round ${requests.firstMedianMs} → ${requests.lastMedianMs} ms, ${settled(requests.settled)}` : '';
+  const cpu = requests?.brokerCpuPerCallMs;
+  const judged = cpu && cpu.length > 0 ? `, the broker's CPU per request ${cpu[0]} → ${cpu[cpu.length - 1]} ms (judged on it)` : '';
+  const then = requests ? `; then ${requests.calls.toLocaleString('en-US')} Nest requests in ${requests.rounds} rounds, ${(requests.ms / 1000).toFixed(1)} s, a round ${requests.firstMedianMs} → ${requests.lastMedianMs} ms${judged}, ${settled(requests.settled)}` : '';
   return `${name}: ${warmUp.records.toLocaleString('en-US')} records in ${warmUp.rounds} rounds, ${(warmUp.ms / 1000).toFixed(1)} s, a round ${warmUp.firstMedianMs} → ${warmUp.lastMedianMs} ms (medians of its batches), ${settled(warmUp.settled)}${then}`;
 }
 

@@ -1,6 +1,7 @@
 // export/: renderers only: results.md, results.csv and report.html (html/) of one run, from results/.
 // Imports cli/ and model/.
 export { renderCsv } from './csv';
+export { describeWarmUp } from './brokers';
 export { cpuProfileCsvExporter, exportedFiles, JSON_EXPORTER, RUN_EXPORTERS, writeExports, type Exporter } from './exporters';
 export { renderCpuProfileMarkdown } from './cpu-profile';
 export { renderCpuProfilesSection } from './html/flame-graphs';

@@ -61,8 +61,10 @@ export interface KafkaWarmUp {
    * Its second phase, after the records: requests through Nest's own Kafka client and server, rounds of one
    * request alone then WARM_UP_REQUESTS at once, judged by the same rule (`calls`: the requests answered;
    * `joinMs`: the first, the consumers' group joins). Absent in runs before it.
+   * `brokerCpuPerCallMs`: the broker process's CPU per request over each batch, which the rule judged
+   * (absent: the broker's process could not be read, or a run before it: the rounds' medians judged).
    */
-  requests?: { ms: number; rounds: number; calls: number; joinMs: number; firstMedianMs: number; lastMedianMs: number; batchMediansMs: number[]; settled: boolean };
+  requests?: { ms: number; rounds: number; calls: number; joinMs: number; firstMedianMs: number; lastMedianMs: number; batchMediansMs: number[]; settled: boolean; brokerCpuPerCallMs?: number[] };
 }
 
 /** What results read of a path's record (network/path/path.ts writes more). */

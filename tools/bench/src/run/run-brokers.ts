@@ -9,6 +9,7 @@ import { brokersOf, type TransportName } from '@bench/transports';
 import { brokerMissing, startBrokers, warmKafka, type Broker } from '../brokers';
 import type { BrokerRunRecord, Failure, KafkaWarmUp, RawResult, Transport } from '../model';
 import { describeFailure, type BrokerMeter } from '../measure';
+import { describeWarmUp } from '../export';
 import type { Stage } from '../network/stage';
 import { ownedTempDir } from './dead-runs';
 
@@ -63,9 +64,8 @@ async function warmedUp(broker: Broker, namespace: string | null): Promise<Kafka
   if (process.env[KAFKA_WARM_UP_ENV] === 'off') return { skipped: `${KAFKA_WARM_UP_ENV}=off` };
   const wrap = namespace ? (argv: readonly string[]) => ['ip', 'netns', 'exec', namespace, ...argv] : undefined;
   try {
-    const warm = await warmKafka(broker.url, wrap);
-    const requests = warm.requests ? `; then ${warm.requests.calls} Nest requests in ${warm.requests.rounds} rounds, ${(warm.requests.ms / 1000).toFixed(1)} s; a round ${warm.requests.firstMedianMs} → ${warm.requests.lastMedianMs} ms${warm.requests.settled ? '' : ', not settled within the bound'}` : '';
-    console.log(`kafka at ${broker.url} warmed: ${warm.records} records in ${warm.rounds} rounds, ${(warm.ms / 1000).toFixed(1)} s; a round ${warm.firstMedianMs} → ${warm.lastMedianMs} ms (batch medians)${warm.settled ? '' : ', not settled within the bound'}${requests}`);
+    const warm = await warmKafka(broker.url, broker.pid, wrap);
+    console.log(describeWarmUp(`kafka at ${broker.url} warmed`, warm));
     return warm;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

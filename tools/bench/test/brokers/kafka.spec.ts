@@ -51,6 +51,20 @@ describe("Kafka's warm-up: a phase's rounds", () => {
     expect(rounds).toEqual({ rounds: 12, firstMedianMs: 50, lastMedianMs: 10, batchMediansMs: [50, 30, 10, 10, 10, 10], settled: true });
   });
 
+  it("judges a gauge's figure per batch instead of the medians: flat round times go on while the broker's CPU per request still falls", async () => {
+    const cpu = [15, 12, 9, 6, 4, 4, 4, 4];
+    let batch = -1;
+    const gauge = { begin: () => void batch++, end: () => cpu[batch] ?? 4 };
+    const rounds = await roundsUntilSettled(async () => 20, 2, 60_000, rules, gauge);
+    // The medians were flat from the start (20, 20: settled after two windows); the gauge settles at 4 after 6, 4 … only after 8 batches.
+    expect(rounds).toEqual({ rounds: 16, firstMedianMs: 20, lastMedianMs: 20, batchMediansMs: Array(8).fill(20), settled: true, batchGauges: cpu });
+  });
+
+  it('falls back to the medians when the gauge cannot be read', async () => {
+    const rounds = await roundsUntilSettled(async () => 20, 2, 60_000, rules, { begin: () => undefined, end: () => null });
+    expect(rounds).toEqual({ rounds: 8, firstMedianMs: 20, lastMedianMs: 20, batchMediansMs: [20, 20, 20, 20], settled: true, batchGauges: [] });
+  });
+
   it('stops once its bound has passed, recorded as not settled', async () => {
     let ms = 100;
     const round = () => new Promise<number>((resolve) => setTimeout(() => resolve((ms -= 1)), 5));
@@ -70,7 +84,7 @@ describeNeeding("Kafka's warm-up through a real broker", [brokerMissing('kafka')
 
   it('produces and consumes rounds of records until their round trip settles by its own rule, and says what it did', async () => {
     [kafka] = await startBrokers(['kafka'], { dir });
-    const warm = await warmKafka(kafka.url);
+    const warm = await warmKafka(kafka.url, kafka.pid);
     expect(warm.rounds).toBe(warm.batchMediansMs.length * WARM_UP_BATCH);
     expect(warm.records).toBe(warm.rounds * WARM_UP_IN_FLIGHT);
     expect(warm.batchMediansMs.length).toBeGreaterThanOrEqual(warm.settled ? 2 * WARM_UP_WINDOW : 1);
@@ -80,7 +94,10 @@ describeNeeding("Kafka's warm-up through a real broker", [brokerMissing('kafka')
     const requests = warm.requests!;
     expect(requests.rounds).toBe(requests.batchMediansMs.length * WARM_UP_BATCH);
     expect(requests.calls).toBe(requests.rounds * (1 + WARM_UP_REQUESTS));
-    expect(requests.settled).toBe(settledAfter(requests.batchMediansMs));
+    // Judged on the broker's own CPU per request, read from /proc over each batch.
+    expect(requests.brokerCpuPerCallMs).toHaveLength(requests.batchMediansMs.length);
+    expect(requests.brokerCpuPerCallMs!.every((ms) => ms >= 0)).toBe(true);
+    expect(requests.settled).toBe(settledAfter(requests.brokerCpuPerCallMs!));
     expect([requests.firstMedianMs, requests.lastMedianMs]).toEqual([requests.batchMediansMs[0], requests.batchMediansMs.at(-1)]);
   });
 });

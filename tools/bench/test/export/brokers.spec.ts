@@ -74,6 +74,10 @@ describe("the brokers' exports", () => {
     expect(describeWarmUp('kafka', { ...warm, requests })).toBe(
       'kafka: 37,000 records in 370 rounds, 9.5 s, a round 132.85 → 7.23 ms (medians of its batches), settled; then 1,760 Nest requests in 160 rounds, 6.1 s, a round 38.1 → 21.4 ms, settled',
     );
+    // Judged on the broker's CPU per request where its process could be read.
+    expect(describeWarmUp('kafka', { ...warm, requests: { ...requests, brokerCpuPerCallMs: [14.8, 9.1, 4.2] } })).toContain(
+      "then 1,760 Nest requests in 160 rounds, 6.1 s, a round 38.1 → 21.4 ms, the broker's CPU per request 14.8 → 4.2 ms (judged on it), settled",
+    );
     expect(describeWarmUp('kafka+kafka-max-message', { skipped: 'BENCH_KAFKA_WARM_UP=off' })).toBe('kafka+kafka-max-message: not warmed (BENCH_KAFKA_WARM_UP=off)');
   });
 });

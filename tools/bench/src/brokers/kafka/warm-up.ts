@@ -6,7 +6,10 @@
 // paths), then requests and replies through Nest's own Kafka client and server (what a set of apps sends:
 // records with Nest's headers, a request and a reply topic, two consumer groups committing after every
 // message). With the first phase alone, the first set of apps on each broker still paid for the broker's
-// JIT compiling those other paths during its timed calls (docs/brokers.md, issue #42's order effect).
+// JIT compiling those other paths during its timed calls (docs/brokers.md, issue #42's order effect). The
+// second phase is judged on the broker's own CPU per request, read from /proc: its round time went flat
+// within seconds (KafkaJS's polling sets it) while the broker still spent 3× the CPU per request that it
+// spends later (runs 2026-11-29T06-26-21Z, …T06-59-50Z).
 import { spawn } from 'node:child_process';
 import type { KafkaWarmUp } from '../../model';
 
@@ -34,8 +37,14 @@ export function settledAfter(batchMediansMs: readonly number[], window = WARM_UP
   return medianOf(batchMediansMs.slice(-window)) >= fall * medianOf(batchMediansMs.slice(-2 * window, -window));
 }
 
-/** What a phase's rounds took: their count, their batches' medians (the first, the last, every one), and whether they settled. */
-export type WarmUpRounds = Pick<KafkaWarmUp, 'rounds' | 'firstMedianMs' | 'lastMedianMs' | 'batchMediansMs' | 'settled'>;
+/** What a phase's rounds took: their count, their batches' medians (the first, the last, every one), whether they settled, and each batch's gauge where one judged them. */
+export type WarmUpRounds = Pick<KafkaWarmUp, 'rounds' | 'firstMedianMs' | 'lastMedianMs' | 'batchMediansMs' | 'settled'> & { batchGauges?: number[] };
+
+/** A batch's figure other than its rounds' median (the broker's CPU per request): read around each batch; null when it cannot be read (the rounds' medians judge then). */
+export interface BatchGauge {
+  begin(): void;
+  end(): number | null;
+}
 
 /** How a phase runs and judges its rounds, as the self-contained phases get it: roundsUntilSettled's and settledAfter's sources, and the rule's window and fall. */
 export interface WarmUpRules {
@@ -45,20 +54,30 @@ export interface WarmUpRules {
   fall: number;
 }
 
-/** Rounds in batches of `batch`, each batch's median kept, until the settle rule says so or `boundMs` has passed. Self-contained: its source runs in the phases. */
-export async function roundsUntilSettled(round: () => Promise<number>, batch: number, boundMs: number, settle: Omit<WarmUpRules, 'until'>): Promise<WarmUpRounds> {
+/**
+ * Rounds in batches of `batch`, each batch's median kept, until the settle rule says so or `boundMs` has
+ * passed; with a `gauge`, the rule judges its figure per batch (while every batch has one) instead of the
+ * medians. Self-contained: its source runs in the phases.
+ */
+export async function roundsUntilSettled(round: () => Promise<number>, batch: number, boundMs: number, settle: Omit<WarmUpRules, 'until'>, gauge?: BatchGauge): Promise<WarmUpRounds> {
   const rule = new Function(`return (${settle.source})`)() as (medians: number[], window: number, fall: number) => boolean;
   const began = Date.now();
   const medians: number[] = [];
+  const gauges: number[] = [];
+  const judged = () => (gauge && gauges.length === medians.length ? gauges : medians);
   let rounds = 0;
-  while (!rule(medians, settle.window, settle.fall) && Date.now() - began < boundMs) {
+  while (!rule(judged(), settle.window, settle.fall) && Date.now() - began < boundMs) {
     const times: number[] = [];
+    gauge?.begin();
     for (let i = 0; i < batch; i++, rounds++) times.push(await round());
+    const figure = gauge?.end() ?? null;
+    if (figure !== null) gauges.push(figure);
     times.sort((a, b) => a - b);
     medians.push(times[Math.floor(times.length / 2)]);
   }
   const round2 = (ms: number) => Math.round(ms * 100) / 100;
-  return { rounds, firstMedianMs: round2(medians[0]), lastMedianMs: round2(medians[medians.length - 1]), batchMediansMs: medians.map(round2), settled: rule(medians, settle.window, settle.fall) };
+  const settled = rule(judged(), settle.window, settle.fall);
+  return { rounds, firstMedianMs: round2(medians[0]), lastMedianMs: round2(medians[medians.length - 1]), batchMediansMs: medians.map(round2), settled, ...(gauge ? { batchGauges: gauges.map(round2) } : {}) };
 }
 
 /**
@@ -108,13 +127,26 @@ export async function warmKafkaOnce(kafkajsPath: string, broker: string, batch: 
  * Self-contained as warmKafkaOnce is: a Nest Kafka server answering a pattern and a Nest Kafka client
  * calling it (Nest's ServerKafka and ClientKafka from `nestPath` on KafkaJS at `kafkajsPath`, in their own
  * consumer groups, `bench-warm-up-server` and `bench-warm-up-client`), round after round of one request
- * alone then `requests` at once, until they settle by the same rule or `boundMs`; resolves with what it did.
+ * alone then `requests` at once, until the broker's CPU per request (process `brokerPid`'s user + system
+ * time from /proc over each batch) settles by the same rule, or `boundMs`; without a readable broker
+ * process, until the rounds' time does. Resolves with what it did.
  */
-export async function warmNestOnce(nestPath: string, kafkajsPath: string, broker: string, batch: number, requests: number, boundMs: number, settle: WarmUpRules): Promise<NonNullable<KafkaWarmUp['requests']>> {
+export async function warmNestOnce(nestPath: string, kafkajsPath: string, broker: string, batch: number, requests: number, boundMs: number, settle: WarmUpRules, brokerPid: number | null): Promise<NonNullable<KafkaWarmUp['requests']>> {
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { ClientKafka, ServerKafka } = require(nestPath) as typeof import('@nestjs/microservices');
   const { logLevel } = require(kafkajsPath) as typeof import('kafkajs');
+  const { readFileSync } = require('node:fs') as typeof import('node:fs');
   /* eslint-enable @typescript-eslint/no-require-imports */
+  // user + system ticks (fields 14 and 15, after the command's closing parenthesis) at Linux's USER_HZ of 100.
+  const brokerCpuMs = (): number | null => {
+    try {
+      const stat = readFileSync(`/proc/${brokerPid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      return null;
+    }
+  };
   const until = new Function(`return (${settle.until})`)() as typeof roundsUntilSettled;
   const pattern = 'bench-warm-up.requests';
   const options = { client: { clientId: 'bench-warm-up', brokers: [broker], logLevel: logLevel.NOTHING }, consumer: { groupId: 'bench-warm-up' } };
@@ -137,13 +169,22 @@ export async function warmNestOnce(nestPath: string, kafkajsPath: string, broker
     await Promise.all(Array.from({ length: requests }, call));
     return Number(process.hrtime.bigint() - start) / 1e6;
   };
+  let mark: { cpuMs: number | null; calls: number } = { cpuMs: null, calls: 0 };
+  const gauge = {
+    begin: () => void (mark = { cpuMs: brokerCpuMs(), calls }),
+    end: () => {
+      const cpuMs = brokerCpuMs();
+      return cpuMs === null || mark.cpuMs === null || calls === mark.calls ? null : (cpuMs - mark.cpuMs) / (calls - mark.calls);
+    },
+  };
   const began = Date.now();
   await call(); // the first reply waits for the consumers' group joins: not a round
   const joinMs = Date.now() - began;
-  const rounds = await until(round, batch, boundMs, settle);
+  const { batchGauges, ...rounds } = await until(round, batch, boundMs, settle, brokerPid === null ? undefined : gauge);
   await client.close();
   await server.close();
-  return { ...rounds, ms: Date.now() - began, calls: calls - 1, joinMs };
+  const judgedOnCpu = batchGauges !== undefined && batchGauges.length === rounds.batchMediansMs.length && batchGauges.length > 0;
+  return { ...rounds, ms: Date.now() - began, calls: calls - 1, joinMs, ...(judgedOnCpu ? { brokerCpuPerCallMs: batchGauges } : {}) };
 }
 
 /** The warm-up child's program: both phases in turn, what they did as one JSON line on stdout, or the reason on stderr. */
@@ -154,12 +195,12 @@ function warmUpProgram(): string {
   return `const [records, requests] = JSON.parse(process.argv[1]); ${kafkajs}(...records).then(async (warm) => ({ ...warm, requests: await ${nest}(...requests) })).then(${done}, ${failed})`;
 }
 
-/** Warms the Kafka broker at `broker` (host:port), here or through `wrap` (into its namespace); rejects with the reason when it cannot. */
-export async function warmKafka(broker: string, wrap: (argv: readonly string[]) => string[] = (argv) => [...argv]): Promise<KafkaWarmUp> {
+/** Warms the Kafka broker at `broker` (host:port), process `brokerPid`, here or through `wrap` (into its namespace); rejects with the reason when it cannot. */
+export async function warmKafka(broker: string, brokerPid: number | null, wrap: (argv: readonly string[]) => string[] = (argv) => [...argv]): Promise<KafkaWarmUp> {
   const rules: WarmUpRules = { until: roundsUntilSettled.toString(), source: settledAfter.toString(), window: WARM_UP_WINDOW, fall: WARM_UP_FALL };
   const kafkajs = require.resolve('kafkajs');
   const records = [kafkajs, broker, WARM_UP_BATCH, WARM_UP_IN_FLIGHT, WARM_UP_BOUND_MS, rules];
-  const requests = [require.resolve('@nestjs/microservices'), kafkajs, broker, WARM_UP_BATCH, WARM_UP_REQUESTS, WARM_UP_BOUND_MS, rules];
+  const requests = [require.resolve('@nestjs/microservices'), kafkajs, broker, WARM_UP_BATCH, WARM_UP_REQUESTS, WARM_UP_BOUND_MS, rules, brokerPid];
   const [program, ...rest] = wrap([process.execPath, '-e', warmUpProgram(), JSON.stringify([records, requests])]);
   return new Promise((resolve, reject) => {
     const child = spawn(program, rest, { stdio: ['ignore', 'pipe', 'pipe'] });
