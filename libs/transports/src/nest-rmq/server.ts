@@ -10,8 +10,44 @@ interface HandedReply {
   bytes: number;
 }
 
-/** How many of the last replies are kept to match a refusal against (a refusal closes the channel, so it names one of the last). */
+/** How many replies in flight are kept to match a refusal against (a refusal closes the channel, so it names one of the last). */
 const HANDED_KEPT = 64;
+
+/** gRPC's UNAVAILABLE: a reply the connection lost on its way to the broker. */
+const UNAVAILABLE = 14;
+
+/**
+ * The replies handed to the channel wrapper whose fate is not known yet: taken out when the broker has them
+ * (the publish confirmed), when a refusal names one by its size, or when it is answered as lost; a reply is
+ * answered once, by whichever comes first.
+ */
+export class HandedReplies {
+  private readonly replies: HandedReply[] = [];
+
+  hand(reply: HandedReply): HandedReply {
+    this.replies.push(reply);
+    if (this.replies.length > HANDED_KEPT) this.replies.shift();
+    return reply;
+  }
+
+  /** The last reply of `bytes` bytes, taken out; null when none is waiting. */
+  takeBySize(bytes: number): HandedReply | null {
+    const i = this.replies.map((reply) => reply.bytes).lastIndexOf(bytes);
+    return i < 0 ? null : this.replies.splice(i, 1)[0];
+  }
+
+  /** Takes `reply` out: true when it was still waiting (nobody has answered it). */
+  take(reply: HandedReply): boolean {
+    const i = this.replies.indexOf(reply);
+    if (i >= 0) this.replies.splice(i, 1);
+    return i >= 0;
+  }
+}
+
+/** The error reply for a reply the connection lost before the broker took it: UNAVAILABLE, its size and why. */
+export function lostReplyPacket(bytes: number, reason: string): Record<string, unknown> {
+  return { err: { code: UNAVAILABLE, message: `RabbitMQ did not take the reply (${bytes.toLocaleString('en-US')} bytes): ${reason}` }, isDisposed: true };
+}
 
 /** The size RabbitMQ's refusal names: `PRECONDITION_FAILED - message size 144000000 is larger than configured max size 134217728`. */
 export function refusedSize(reason: string): number | null {
@@ -40,9 +76,13 @@ interface Manager {
  * wrapper would not open a new channel before the connection itself reconnected. Here the error is heard: the
  * refused reply (found by the size the broker names) is answered with an error reply carrying the broker's
  * reason, and the connection is opened again at once so that server-b consumes and answers the next calls.
+ * Across a network stage the broker may reset the connection while a reply over its limit is still being
+ * written, before any refusal is read (blog ①-3 at region, run 2026-11-29T09-02-59Z: `write ECONNRESET`, the
+ * caller waited its 110-s deadline): a reply whose publish is rejected is answered once the channel is open
+ * again, UNAVAILABLE with its size and the reason, unless a refusal answered it first.
  */
 class RefusalReplyingServerRMQ extends ServerRMQ {
-  private readonly handed: HandedReply[] = [];
+  private readonly handed = new HandedReplies();
   private guarded: Wrapper | null = null;
 
   override sendMessage<T = unknown>(message: T, replyTo: unknown, correlationId: string, context: Parameters<ServerRMQ['sendMessage']>[3]): void {
@@ -63,10 +103,9 @@ class RefusalReplyingServerRMQ extends ServerRMQ {
     this.guarded = wrapper;
     const send = wrapper.sendToQueue.bind(wrapper);
     wrapper.sendToQueue = (queue, content, options) => {
-      this.handed.push({ replyTo: queue, correlationId: options?.correlationId ?? '', bytes: content.length });
-      if (this.handed.length > HANDED_KEPT) this.handed.shift();
+      const reply = this.handed.hand({ replyTo: queue, correlationId: options?.correlationId ?? '', bytes: content.length });
       const sent = send(queue, content, options);
-      if (sent instanceof Promise) sent.catch((error: unknown) => console.warn(`server-b: a RabbitMQ reply was not sent: ${reasonOf(error)}`));
+      if (sent instanceof Promise) sent.then(() => this.handed.take(reply), (error: unknown) => this.replyLost(reply, error));
       return sent;
     };
     wrapper.on('error', (error) => console.warn(`server-b: RabbitMQ channel error: ${reasonOf(error)}`));
@@ -77,14 +116,28 @@ class RefusalReplyingServerRMQ extends ServerRMQ {
     const reason = reasonOf(error);
     console.warn(`server-b: RabbitMQ closed the channel: ${reason}`);
     const size = refusedSize(reason);
-    const refused = size === null ? -1 : this.handed.map((reply) => reply.bytes).lastIndexOf(size);
-    if (refused >= 0) {
-      const [reply] = this.handed.splice(refused, 1);
-      // Sent once the new channel is open (the closing one would drop it); the caller's own channel is untouched.
-      (this.channel as unknown as Wrapper).once('connect', () => super.sendMessage(refusalPacket('RabbitMQ', reason), reply.replyTo, reply.correlationId, undefined as never));
-    }
+    const reply = size === null ? null : this.handed.takeBySize(size);
+    // Sent once the new channel is open (the closing one would drop it); the caller's own channel is untouched.
+    if (reply) this.onceOpen(() => this.answer(reply, refusalPacket('RabbitMQ', reason)));
     const manager = this.server as unknown as Manager | null;
     if (manager?.isConnected()) manager.reconnect();
+  }
+
+  /** A reply whose publish was rejected: answered as lost once the channel is open again, unless a refusal has answered it by then. */
+  private replyLost(reply: HandedReply, error: unknown): void {
+    const reason = reasonOf(error);
+    console.warn(`server-b: a RabbitMQ reply was not sent: ${reason}`);
+    this.onceOpen(() => {
+      if (this.handed.take(reply)) this.answer(reply, lostReplyPacket(reply.bytes, reason));
+    });
+  }
+
+  private onceOpen(then: () => void): void {
+    (this.channel as unknown as Wrapper).once('connect', then);
+  }
+
+  private answer(reply: HandedReply, packet: Record<string, unknown>): void {
+    super.sendMessage(packet, reply.replyTo, reply.correlationId, undefined as never);
   }
 }
 
