@@ -56,3 +56,12 @@ export function renderRankingCsv(results: readonly Cell[]): string {
 
 /** Whether a run has a ranking (ranking.csv is written only then). */
 export const hasRanking = (results: readonly Cell[]) => ranking(results).length > 0;
+
+/** The terminal's lines: per place, variant and case, the transports fastest first ("Nest TCP 0.556 ms, gRPC 1.83×, …; failed: Nest NATS"). */
+export function rankingTerminalLines(results: readonly Cell[]): string[] {
+  return ranking(results).map((g) => {
+    const ranked = g.cells.filter((c) => c.rank !== null).map((c) => (c.rank === 1 ? `${TRANSPORT_LABELS[c.transport]} ${ms(c.medianMs)} ms` : `${TRANSPORT_LABELS[c.transport]} ${c.factor!.toFixed(2)}×`));
+    const failed = g.cells.filter((c) => c.rank === null).map((c) => TRANSPORT_LABELS[c.transport]);
+    return `${g.place} ${g.variant} ${g.case}: ${ranked.join(', ') || 'none ok'}${failed.length ? `; failed: ${failed.join(', ')}` : ''}`;
+  });
+}

@@ -5,6 +5,7 @@ import { withoutAblations } from '../analysis';
 import { renderVerdictSection } from './markdown';
 import { describeDisturbedVisits, modeNotes } from './cell-counters';
 import { brokerTerminalLines } from './brokers';
+import { rankingTerminalLines } from './ranking';
 
 export interface RunEnd {
   stdout: string;
@@ -26,9 +27,11 @@ export function renderRunEnd(doc: RunDocument, { folder, files, failures }: RunE
   const disturbed = describeDisturbedVisits(doc.results);
   const modes = modeNotes(doc.results);
   const brokers = brokerTerminalLines(doc.results, doc.provenance.networks);
+  const ranked = rankingTerminalLines(withoutAblations(doc.results));
   return {
     stdout:
-      `\n${renderVerdictSection(withoutAblations(doc.results)).join('\n')}\n${modes.length ? `Modes, and what the kernel's TCP counters explain:\n${modes.map((n) => `- ${n}`).join('\n')}\n\n` : ''}` +
+      `\n${renderVerdictSection(withoutAblations(doc.results)).join('\n')}\n` +
+      `${ranked.length ? `Every transport ranked, fastest first (× the fastest's median; results.md has the CIs):\n${ranked.map((n) => `- ${n}`).join('\n')}\n\n` : ''}${modes.length ? `Modes, and what the kernel's TCP counters explain:\n${modes.map((n) => `- ${n}`).join('\n')}\n\n` : ''}` +
       `${brokers.length ? `The brokers, counted by themselves over the timed calls:\n${brokers.map((n) => `- ${n}`).join('\n')}\n\n` : ''}Every cell with its CI and the blog's figure: ${folder}/results.md\n\n`,
     stderr:
       `${failures ? failures + '\n' : ''}${disturbed ? `bench: ${disturbed}\n` : ''}bench: ${doc.results.length - failed} ok, ${failed} failed${doc.incomplete ? ', run incomplete' : ''}; ` +

@@ -1,5 +1,6 @@
 import { RUN_EXPORTERS, renderReport } from '../../src/export';
-import { renderRankingCsv, renderRankingSection, shortReason } from '../../src/export/ranking';
+import { rankingTerminalLines, renderRankingCsv, renderRankingSection, shortReason } from '../../src/export/ranking';
+import { renderRunEnd } from '../../src/export';
 import { summarize } from '../../src/model/stats';
 import type { Cell, RunDocument } from '../../src/model';
 import { handMadeCell } from '../hand-made-cell';
@@ -51,4 +52,13 @@ describe('every transport ranked, exported', () => {
     expect(shortReason('a\n  b')).toBe('a b');
     expect(shortReason('x'.repeat(200))).toHaveLength(160);
   });
+
+  it('the terminal: a line per case, fastest first, then the failed ones, after the verdict', () => {
+    expect(rankingTerminalLines(results)).toEqual(['region blog ①-1: JSON 21.5 ms, Nest Redis 2.93×; failed: Nest NATS']);
+    const end = renderRunEnd(doc, { folder: 'results/x', files: 'results.json', failures: null });
+    expect(end.stdout).toContain("Every transport ranked, fastest first (× the fastest's median; results.md has the CIs):\n- region blog ①-1: JSON 21.5 ms, Nest Redis 2.93×; failed: Nest NATS\n");
+    expect(end.stdout.indexOf('## Verdict')).toBeLessThan(end.stdout.indexOf('Every transport ranked'));
+    expect(renderRunEnd({ ...doc, results: [json, redis] }, { folder: 'results/x', files: 'results.json', failures: null }).stdout).not.toContain('Every transport ranked');
+  });
 });
+
