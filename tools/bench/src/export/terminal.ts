@@ -21,18 +21,21 @@ export interface RunEndPlace {
   failures: string | null;
 }
 
+/** A heading and its lines as a list, with a blank line after; nothing when there are no lines. */
+const listBlock = (heading: string, lines: readonly string[]) => (lines.length ? `${heading}\n${lines.map((n) => `- ${n}`).join('\n')}\n\n` : '');
+
 /** The end of a bench:all run. */
 export function renderRunEnd(doc: RunDocument, { folder, files, failures }: RunEndPlace): RunEnd {
   const failed = doc.results.filter((r) => !r.ok).length;
   const disturbed = describeDisturbedVisits(doc.results);
-  const modes = modeNotes(doc.results);
-  const brokers = brokerTerminalLines(doc.results, doc.provenance.networks);
-  const ranked = rankingTerminalLines(withoutAblations(doc.results));
+  const named = withoutAblations(doc.results);
   return {
     stdout:
-      `\n${renderVerdictSection(withoutAblations(doc.results)).join('\n')}\n` +
-      `${ranked.length ? `Every transport ranked, fastest first (× the fastest's median; results.md has the CIs):\n${ranked.map((n) => `- ${n}`).join('\n')}\n\n` : ''}${modes.length ? `Modes, and what the kernel's TCP counters explain:\n${modes.map((n) => `- ${n}`).join('\n')}\n\n` : ''}` +
-      `${brokers.length ? `The brokers, counted by themselves over the timed calls:\n${brokers.map((n) => `- ${n}`).join('\n')}\n\n` : ''}Every cell with its CI and the blog's figure: ${folder}/results.md\n\n`,
+      `\n${renderVerdictSection(named).join('\n')}\n` +
+      listBlock("Every transport ranked, fastest first (× the fastest's median; results.md has the CIs):", rankingTerminalLines(named)) +
+      listBlock("Modes, and what the kernel's TCP counters explain:", modeNotes(doc.results)) +
+      listBlock('The brokers, counted by themselves over the timed calls:', brokerTerminalLines(doc.results, doc.provenance.networks)) +
+      `Every cell with its CI and the blog's figure: ${folder}/results.md\n\n`,
     stderr:
       `${failures ? failures + '\n' : ''}${disturbed ? `bench: ${disturbed}\n` : ''}bench: ${doc.results.length - failed} ok, ${failed} failed${doc.incomplete ? ', run incomplete' : ''}; ` +
       `results in ${folder}/ (${files})\n`,
