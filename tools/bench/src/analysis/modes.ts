@@ -1,7 +1,8 @@
 // Modes in a cell's calls (issue #43): whether its timed calls fall into separated groups, by a gap test on
 // the sorted samples, and, when the kernel's TCP counters moved with them, the mechanism in words (a SYN
-// the full accept queue dropped costs the kernel's initial retransmission timeout, 1 s). Read from the
-// document; written by no run. docs/method.md justifies the test's thresholds.
+// the full accept queue dropped costs the kernel's initial retransmission timeout, 1 s); or whether they
+// split by a GC pause inside the server's encode, call by call. Read from the document; written by no
+// run. docs/method.md justifies the tests' thresholds.
 import type { Cell, TcpCounters } from '../model';
 import { count, median, ms, percentile } from '../model';
 
@@ -13,6 +14,14 @@ export const MODE_GAP_OF_CENTRE = 0.2;
 export const MODE_MIN_CALLS = 3;
 /** …and at least this share of the cell's calls. */
 export const MODE_MIN_SHARE = 0.05;
+/**
+ * Calls split by whether their server encode held a GC pause make two modes when their centres are at least
+ * this share of the faster one's apart: a smaller split cannot move the median by more than the 10 % two
+ * runs may differ by (analysis/repeatability.ts), so it changes no reading of the cell.
+ */
+export const GC_SPLIT_APART = 0.1;
+/** …and the pause explains the split: the slow group's median pause is at least this share of the centres' distance. */
+export const GC_SPLIT_EXPLAINED = 0.5;
 /** The kernel's initial retransmission timeout (TCP_TIMEOUT_INIT, RFC 6298): what a dropped SYN costs. */
 export const INITIAL_RTO_MS = 1_000;
 /** Node's listen backlog when the app asks for none (net.Server#listen): server-a's unless tuned. */
@@ -66,6 +75,8 @@ export function detectModes(samplesMs: readonly number[]): Modes {
 export interface CellModes extends Modes {
   /** The slow group's calls that the kernel counters account for, with the mechanism; null: none found. */
   mechanism: { kind: 'syn-retransmission'; slowCalls: number; synRetrans: number; listenOverflows: number; backlog: number | null; extraMsPerCall: number } | null;
+  /** The calls split by a GC pause inside the server's encode, when that makes the groups (gcSplit); null: not so. */
+  gc: GcSplit | null;
   /** In words: "one mode", or the groups and, when known, the mechanism. */
   note: string;
 }
@@ -114,21 +125,72 @@ export function mechanismText(m: NonNullable<CellModes['mechanism']>, calls: num
   return `${who} paid a ${INITIAL_RTO_MS / 1000}-s SYN retransmission: ${why} (${count(m.synRetrans)} SYN retransmissions)`;
 }
 
+/**
+ * The calls split by V8's GC: those whose server encode held a garbage-collection pause (callPhases, per
+ * call) against those whose did not, when both groups are large enough (as the gap test's), their centres
+ * at least GC_SPLIT_APART apart and the slow group's pause explains the distance. A 10,000-row protobuf
+ * encode meets a young-generation collection about every other call (~13 ms of a ~45-ms call): the calls
+ * then fall into two groups too close for the gap test, and the median sits in whichever holds more.
+ */
+export function gcSplit(cell: Pick<Cell, 'samplesMs' | 'callPhases'>): GcSplit | null {
+  const gcs = cell.callPhases?.serverEncodeGcMs;
+  const n = cell.samplesMs.length;
+  if (!gcs || gcs.length !== n || gcs.some((g) => g === null)) return null;
+  const held = cell.samplesMs.filter((_, i) => gcs[i]! > 0).sort((a, b) => a - b);
+  const none = cell.samplesMs.filter((_, i) => !(gcs[i]! > 0)).sort((a, b) => a - b);
+  const least = Math.max(MODE_MIN_CALLS, Math.ceil(MODE_MIN_SHARE * n));
+  if (held.length < least || none.length < least) return null;
+  const [withGc, withoutGc] = [group(held), group(none)];
+  const apart = withGc.centreMs - withoutGc.centreMs;
+  const pauseMs = median(gcs.filter((g): g is number => g !== null && g > 0));
+  if (apart < GC_SPLIT_APART * withoutGc.centreMs || pauseMs < GC_SPLIT_EXPLAINED * apart) return null;
+  return { withGc, withoutGc, pauseMs };
+}
+
+/** A cell's calls split by a GC pause inside the server's encode (gcSplit). */
+export interface GcSplit {
+  withGc: ModeGroup;
+  withoutGc: ModeGroup;
+  /** The median pause inside the encode of a call that held one. */
+  pauseMs: number;
+}
+
+/** "two modes by GC: 145 calls at ≈ 45.3 ms whose server encode held no GC pause, 128 at ≈ 57.9 ms whose held one (≈ 12.7 ms); …". */
+export function gcSplitText(split: GcSplit): string {
+  const { withGc, withoutGc } = split;
+  return (
+    `two modes by GC: ${count(withoutGc.calls)} calls at ≈ ${ms(withoutGc.centreMs)} ms whose server encode held no GC pause, ` +
+    `${count(withGc.calls)} at ≈ ${ms(withGc.centreMs)} ms whose encode held one (≈ ${ms(split.pauseMs)} ms); ` +
+    `the median lies in the group that holds more calls, between them when near even, and moves with their shares`
+  );
+}
+
 /** A cell's modes, the mechanism when the counters show it, and the note the reports print; null for a failed cell or one without calls. */
-export function cellModes(cell: Pick<Cell, 'ok' | 'samplesMs' | 'variant' | 'transport' | 'pathCounters'>): CellModes | null {
+export function cellModes(cell: Pick<Cell, 'ok' | 'samplesMs' | 'variant' | 'transport' | 'pathCounters' | 'callPhases'>): CellModes | null {
   if (!cell.ok || cell.samplesMs.length === 0) return null;
   const modes = detectModes(cell.samplesMs);
   const calls = cell.samplesMs.length;
   if (modes.groups.length === 1) {
     const mechanism = mostCallsPaid(cell.samplesMs, cell.pathCounters?.tcp, cell);
-    return { ...modes, mechanism, note: mechanism ? `one mode; ${mechanismText(mechanism, calls)}` : 'one mode' };
+    if (mechanism) return { ...modes, mechanism, gc: null, note: `one mode; ${mechanismText(mechanism, calls)}` };
+    return byGc(cell) ?? { ...modes, mechanism, gc: null, note: 'one mode' };
   }
   const mechanism = synMechanism(modes.groups, cell.pathCounters?.tcp, cell, calls);
+  if (!mechanism) {
+    const gc = byGc(cell);
+    if (gc) return gc;
+  }
   const [fast, slow] = modes.groups;
   const groups = `two modes: ${count(fast.calls)} calls at ≈ ${ms(fast.centreMs)} ms, ${count(slow.calls)} at ≈ ${ms(slow.centreMs)} ms`;
   const tcp = cell.pathCounters?.tcp;
   const unexplained = tcp ? '; no TCP counter moved with them' : '; no TCP counters recorded';
-  return { ...modes, mechanism, note: `${groups}${mechanism ? `; ${mechanismText(mechanism, calls)}` : tcpMoved(tcp) ?? unexplained}` };
+  return { ...modes, mechanism, gc: null, note: `${groups}${mechanism ? `; ${mechanismText(mechanism, calls)}` : tcpMoved(tcp) ?? unexplained}` };
+}
+
+/** The cell's modes as its GC split makes them (faster group first), when it has one. */
+function byGc(cell: Pick<Cell, 'samplesMs' | 'callPhases'>): CellModes | null {
+  const gc = gcSplit(cell);
+  return gc && { groups: [gc.withoutGc, gc.withGc], gapIqrs: null, mechanism: null, gc, note: gcSplitText(gc) };
 }
 
 /** Counters that moved but do not account for the slow group, named; null when none moved. */

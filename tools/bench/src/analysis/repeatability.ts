@@ -117,7 +117,7 @@ function modeNotesOf(results: readonly Cell[], row: VerdictRow): string[] {
   for (const transport of ['json', 'grpc'] as const) {
     const cell = cellOf(results, row, transport);
     const modes = cell ? cellModes(cell) : null;
-    if (modes && (modes.groups.length > 1 || modes.mechanism)) notes.push(`${transport === 'json' ? 'JSON' : 'gRPC'}: ${modes.note}`);
+    if (modes && (modes.groups.length > 1 || modes.mechanism || modes.gc)) notes.push(`${transport === 'json' ? 'JSON' : 'gRPC'}: ${modes.note}`);
   }
   return notes;
 }

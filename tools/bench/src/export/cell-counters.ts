@@ -60,7 +60,7 @@ export function cellCounterCells(r: TcpCounterRow): string[] {
 export function modeNotes(results: readonly Cell[]): string[] {
   return results.flatMap((r) => {
     const m = cellModes(r);
-    return m && (m.groups.length > 1 || m.mechanism) ? [`${r.case} ${r.transport} (${r.variant}${r.network && r.network !== 'loopback' ? `, ${r.network}` : ''}): ${m.note}`] : [];
+    return m && (m.groups.length > 1 || m.mechanism || m.gc) ? [`${r.case} ${r.transport} (${r.variant}${r.network && r.network !== 'loopback' ? `, ${r.network}` : ''}): ${m.note}`] : [];
   });
 }
 

@@ -1,5 +1,5 @@
 // A case run in several visits comes back as one raw result per visit and transport; a cell is their sum.
-import { addBrokerCost, addPathCounters, type MachineProbeReading, type Measurement, type PathCost, type Phases, type ProcessCost, type RawResult } from '../model';
+import { addBrokerCost, addPathCounters, type CallPhases, type MachineProbeReading, type Measurement, type PathCost, type Phases, type ProcessCost, type RawResult } from '../model';
 
 const roundUs = (ms: number) => Math.round(ms * 1000) / 1000;
 
@@ -48,6 +48,25 @@ export function weightedPhases(a: Phases | null | undefined, n: number, b: Phase
 }
 
 /**
+ * A measurement's per-call phases: its own, or, for one client answer, what the answer's phase means say
+ * about each of its calls (exactly, for an answer of one call; unknown for an answer of several).
+ */
+function callPhasesOf(m: Measurement): CallPhases {
+  if (m.callPhases) return m.callPhases;
+  const n = m.samplesMs.length;
+  if (n === 1) {
+    return {
+      serverEncodeMs: [m.phases?.serverEncodeMs ?? null],
+      serverEncodeGcMs: [m.phases?.serverEncodeGcMs ?? null],
+      serverGcMs: [m.server?.gcMs ?? null],
+      clientGcMs: [m.client?.gcMs ?? null],
+    };
+  }
+  const unknown = new Array<null>(n).fill(null);
+  return { serverEncodeMs: unknown, serverEncodeGcMs: unknown, serverGcMs: unknown, clientGcMs: unknown };
+}
+
+/**
  * Measurement `a` followed by `b`: one more timed call in the runner, one more visit here. Samples and
  * warm-up calls are concatenated, CPU added, phases weighted by calls, the newest bytes and metrics error kept.
  */
@@ -63,11 +82,17 @@ export function combineMeasurements(a: Measurement, b: Measurement): Measurement
     server: addCost(a.server, b.server),
     serverMetricsError: b.serverMetricsError ?? a.serverMetricsError ?? null,
     phases: weightedPhases(a.phases, a.samplesMs.length, b.phases, b.samplesMs.length),
+    callPhases: concatCallPhases(callPhasesOf(a), callPhasesOf(b)),
     // HTTP/2 transports: the windows the latest visit's session had (they do not change between visits).
     ...(a.http2Windows === undefined && b.http2Windows === undefined ? {} : { http2Windows: b.http2Windows ?? a.http2Windows ?? null }),
     // TLS: the first cold call's handshakes, and every visit's timed-call handshakes together.
     ...(a.tls === undefined && b.tls === undefined ? {} : { tls: { cold: a.tls?.cold ?? b.tls?.cold ?? null, timed: addHandshakes(a.tls?.timed ?? null, b.tls?.timed ?? null) } }),
   };
+}
+
+function concatCallPhases(a: CallPhases, b: CallPhases): CallPhases {
+  const joined = (key: keyof CallPhases) => [...a[key], ...b[key]];
+  return { serverEncodeMs: joined('serverEncodeMs'), serverEncodeGcMs: joined('serverEncodeGcMs'), serverGcMs: joined('serverGcMs'), clientGcMs: joined('clientGcMs') };
 }
 
 type Handshakes = NonNullable<NonNullable<Measurement['tls']>['timed']>;
@@ -116,7 +141,7 @@ export function mergeVisits(sofar: RawResult, more: RawResult, visitsSoFar: numb
 
 /**
  * Cells in the order a reader expects: variants, cases and transports as the options list them,
- * whatever order the visits happened in (①-3's one visit lands mid-run, after every other case's first).
+ * whatever order the visits happened in (①-3's one visit comes first).
  */
 export function inPlanOrder<T extends Pick<RawResult, 'network' | 'runtime' | 'security' | 'variant' | 'case' | 'transport'>>(
   cells: readonly T[],

@@ -110,7 +110,23 @@ export interface Visit {
  * What the client app answered for one request of the bench (raw, unsummarized): the reply of POST
  * /bench/run, CallSamples in libs/harness, which every client returns, less the case it echoes back.
  */
-export type Measurement = Omit<CallSamples, 'transport' | 'rows' | 'requests'>;
+export type Measurement = Omit<CallSamples, 'transport' | 'rows' | 'requests'> & {
+  /** Each timed call's own server phases, kept as the bench merges one-call answers (absent: one answer of many calls). */
+  callPhases?: CallPhases;
+};
+
+/**
+ * Each timed call's server encode and the GC pause inside it, parallel to samplesMs (null: not measured for
+ * that call). Kept per call because a young-generation collection inside an encode splits a cell's calls in
+ * two groups (analysis/modes.ts), which the phases' means cannot show.
+ */
+export interface CallPhases {
+  serverEncodeMs: (number | null)[];
+  serverEncodeGcMs: (number | null)[];
+  /** Every GC pause of the serving server and of the client over the call (not only inside a phase). */
+  serverGcMs: (number | null)[];
+  clientGcMs: (number | null)[];
+}
 
 /** The phases of a cell with the mean call time and what the phases leave unexplained. */
 export interface PhaseBreakdown extends Phases {
@@ -250,6 +266,8 @@ export interface Cell extends CellKey {
   server: ProcessCost | null;
   /** Where the time of a timed call went, on average. */
   phases: PhaseBreakdown | null;
+  /** Each timed call's server encode and GC inside it, parallel to samplesMs (absent in runs before it). */
+  callPhases?: CallPhases;
   /** HTTP/2 transports whose client reads its session: the receive windows it had (absent: not HTTP/2, or not readable). */
   http2Windows?: Http2Windows | null;
   /** Under TLS (--security): the client's handshakes in the cold call and over the timed calls (absent in cleartext). */

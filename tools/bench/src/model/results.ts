@@ -127,6 +127,7 @@ export function toCell(raw: RawResult): Cell {
     client: m?.client ?? null,
     server: m?.server ?? null,
     phases: m ? phaseBreakdown(m.samplesMs, m.phases) : null,
+    ...(m?.callPhases === undefined ? {} : { callPhases: m.callPhases }),
     ...(m?.http2Windows === undefined ? {} : { http2Windows: m.http2Windows }),
     ...(m?.tls === undefined ? {} : { tls: m.tls }),
     startedAt: raw.startedAt,

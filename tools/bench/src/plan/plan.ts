@@ -15,8 +15,12 @@ export function splitRuns(runs: number, visits: number): number[] {
 /**
  * Per variant, the visits of its cases spread evenly over the run: visit v of a case with V visits sits
  * at (v − ½)/V of the way through, so cases with equal visits go round-robin (every case's visit 1 in
- * the blog's order, then every case's visit 2, …) and a case with one visit lands mid-run. Each visit
- * has its share of the runs and goes to fork ((v − 1) mod forks) + 1; a fork's first visit is cold.
+ * the blog's order, then every case's visit 2, …). A case with one visit (①-3 by default) goes first,
+ * before any other set of apps is up: each of its calls touches ~1 GB of fresh memory per process, and
+ * on a VM that backs guest memory lazily a first touch costs far more once other sets hold memory (①-3's
+ * JSON client: 0.3 s of kernel time per call alone, 1.1–1.5 s with the default run's six other sets up,
+ * its calls 2.9–3.1 s against 3.4–5.8 s; docs/repeatability.md). Each visit has its share of the runs
+ * and goes to fork ((v − 1) mod forks) + 1; a fork's first visit is cold.
  */
 export function planVisits(options: BenchOptions): Visit[] {
   return options.networks.flatMap((network) =>
@@ -68,7 +72,7 @@ function planVariants(options: BenchOptions, network: PathProfile, runtime: Runt
           budgetMs: options.runs === null && preset.budgetMs !== null ? preset.budgetMs / visitCount : null,
           minRuns: Math.min(share, preset.minRunsPerVisit),
         };
-        return { planned, at: (i + 0.5) / visitCount, caseIndex };
+        return { planned, at: visitCount === 1 ? 0 : (i + 0.5) / visitCount, caseIndex };
       });
     });
     visits.sort((a, b) => a.at - b.at || a.caseIndex - b.caseIndex);

@@ -1,6 +1,7 @@
 // Modes in a cell's calls (issue #43): the gap test on recorded samples, and the mechanism named when the
 // kernel's TCP counters moved in step, in the cell's note, the verdict's why and every export.
-import { cellModes, detectModes, MODE_GAP_IQRS } from '../../src/analysis/modes';
+import { cellModes, detectModes, gcSplit, MODE_GAP_IQRS } from '../../src/analysis/modes';
+import { repeatability } from '../../src/analysis/repeatability';
 import { verdict } from '../../src/analysis/verdict';
 import { renderCsv } from '../../src/export/csv';
 import { renderReport } from '../../src/export/html';
@@ -21,6 +22,12 @@ const GRPC_PHASES = { serverBuildMs: 0.259, serverEncodeMs: 3.921, clientDecodeM
 const RECORDED_ALL_SLOW = [1172.2, 1181.7, 1174.8, 1178.4, 1262, 1250.8, 1208.2, 1175.9, 1213.2, 1161.1, 1149.7, 1188.2, 1130.4, 1133.3, 1166.5, 216.9, 1171.5];
 // Run 2026-11-28T19-58-55Z's 20k×4 JSON: a wide but single hump.
 const RECORDED_ONE_HUMP = [172.5, 163.7, 140.6, 152.2, 167.1, 157.9, 155.9, 140.1, 150.4, 154.3, 167.1, 159, 176.2, 158.1, 158.3, 151.3, 155.6, 172, 193, 177.2, 207.8, 193, 190.9, 171, 157.3, 186.9, 157.2, 151.8, 150.1, 171.8, 164.9, 179.3, 157.2, 172.6, 132.7];
+
+// Run 2026-11-29T12-08-43Z's blog ①-2 (10,000 rows), its first visit: each gRPC call and the GC pause inside
+// server-b's encode of it (ms), every other call one young-generation collection; the JSON calls beside them.
+const RECORDED_1_2_GRPC = [59.3, 45.9, 60.3, 51, 60.6, 47.1, 60.2, 45.9, 84.8, 49.1, 45.2, 58.1, 45.3, 56.8, 42.7, 60, 48.8, 56.3, 47.7, 60.6, 44.9, 59.1, 45.8, 61.3, 55.9, 57.8, 46.6, 60.1, 45.4, 60.2, 45.1, 58.1, 56.5, 84.4, 51.1, 48.5, 58.6, 45.3, 57.1, 43.8, 61.2, 43.4, 57.7, 44.5, 61, 44.7, 67.4, 44.1, 57.5, 44.2, 61.1, 44.9, 58.8, 44.3, 58.7, 45.5, 59.2, 44.9, 85.7, 48.1, 45.4, 58.3, 49.2, 65.4, 47.8, 60.2];
+const RECORDED_1_2_GRPC_GC = [13.3, 0, 13.4, 0, 13.4, 0, 13.9, 0, 13.6, 0, 0, 12.6, 0, 13.8, 0, 12.6, 0, 12.3, 0, 13.5, 0, 12, 0, 13.4, 0, 12.5, 0, 12.7, 0, 13.3, 0, 12.8, 0, 15.9, 0, 0, 13.1, 0, 14, 0, 12.1, 0, 12.7, 0, 14.2, 0, 12.8, 0, 13, 0, 14.1, 0, 13.5, 0, 14.5, 0, 12, 0, 14.3, 0, 0, 13.1, 0, 15.7, 0, 12.4];
+const RECORDED_1_2_JSON = [22.3, 21.1, 23.1, 20.3, 21, 21.2, 20.4, 21.5, 43.6, 21.4, 21.6, 20.6, 23.2, 20.9, 25.2, 21.4, 44, 20.7, 20.7, 21, 20.7, 24.4, 20.2, 20.7, 24.4, 20.6, 24.6, 20.3, 20.6, 20.9, 20.2, 20.4, 25.9, 20.1, 20.2, 23.4, 20.2, 20.7, 20.2, 19.1, 34.6, 18.5, 19.3, 20.5, 20.7, 21.3, 21.1, 19.5, 39.8, 19.6, 20.3, 19.4, 20.4, 19.6, 19.5, 21.2, 34.3, 19.6, 20.2, 19.9, 19.5, 22.2, 19.3, 19.3, 43.1, 19.8];
 
 const quiet: TcpCounters = { listenOverflows: 0, listenDrops: 0, syncookiesSent: 0, syncookiesRecv: 0, syncookiesFailed: 0, outRsts: 0, estabResets: 0, abortOnData: 0, abortOnClose: 0, synRetrans: 0, timeouts: 0, retransSegs: 0, twRecycled: 0, pawsActive: 0, timeWaitOverflow: 0 };
 // The host's counters after that run (issue #43): every overflow a dropped SYN, sent again.
@@ -102,5 +109,59 @@ describe("a cell's modes and the counters that moved with them", () => {
     const column = (name: string) => json[header.split(',').indexOf(name)];
     expect([column('modes'), column('mode_groups'), column('tcp_syn_retrans'), column('tcp_listen_overflows')]).toEqual(['2', '3x236.6 16x1178.65', '1781', '1781']);
     expect(renderRunEnd(run, { folder: 'results/x', files: 'results.md', failures: null }).stdout).toContain("Modes, and what the kernel's TCP counters explain:\n- ②-3 json (blog): two modes");
+  });
+});
+
+describe('calls split by a GC pause inside the server encode', () => {
+  const withPauses = (samplesMs: number[], encodeGcMs: (number | null)[]): Cell => ({
+    ...cell('grpc', samplesMs, quiet),
+    case: '①-2',
+    requests: 1,
+    callPhases: { serverEncodeMs: samplesMs.map(() => null), serverEncodeGcMs: encodeGcMs, serverGcMs: samplesMs.map(() => null), clientGcMs: samplesMs.map(() => null) },
+  });
+
+  it('splits the blog’s ①-2 gRPC calls that the gap test leaves as one into those whose encode met a collection and the rest', () => {
+    expect(detectModes(RECORDED_1_2_GRPC).groups).toHaveLength(1);
+    const modes = cellModes(withPauses(RECORDED_1_2_GRPC, RECORDED_1_2_GRPC_GC))!;
+    expect(modes.groups.map((g) => [g.calls, g.centreMs])).toEqual([
+      [34, 45.45],
+      [32, 60.05],
+    ]);
+    expect(modes.gc?.pauseMs).toBe(13.3);
+    expect(modes.mechanism).toBeNull();
+    expect(modes.note).toBe(
+      'two modes by GC: 34 calls at ≈ 45.5 ms whose server encode held no GC pause, 32 at ≈ 60.0 ms whose encode held one (≈ 13.3 ms); the median lies in the group that holds more calls, between them when near even, and moves with their shares',
+    );
+  });
+
+  it('says one mode where no encode held a pause, too few did, the split is small, or the pauses are not known call by call', () => {
+    expect(cellModes(withPauses(RECORDED_1_2_GRPC, RECORDED_1_2_GRPC.map(() => 0)))!.note).toBe('one mode');
+    const twoPaused = RECORDED_1_2_GRPC_GC.map((g, i) => (i < 2 ? g : 0));
+    expect(gcSplit(withPauses(RECORDED_1_2_GRPC, twoPaused))).toBeNull();
+    // Pauses of 1 ms on calls 3 % apart: no reading of the cell changes.
+    const close = RECORDED_1_2_JSON.map((s, i) => (i % 2 ? s : s * 1.03));
+    expect(gcSplit(withPauses(close, close.map((_, i) => (i % 2 ? 0 : 1))))).toBeNull();
+    // A split the pauses do not account for (1 ms of GC between groups 13 ms apart) is not theirs.
+    expect(gcSplit(withPauses(RECORDED_1_2_GRPC, RECORDED_1_2_GRPC_GC.map((g) => (g ? 1 : 0))))).toBeNull();
+    expect(gcSplit(withPauses(RECORDED_1_2_GRPC, RECORDED_1_2_GRPC_GC.map((g, i) => (i === 0 ? null : g))))).toBeNull();
+    expect(gcSplit(cell('grpc', RECORDED_1_2_GRPC, quiet))).toBeNull();
+  });
+
+  it('counts as the explanation of a series pair that disagrees, and reaches results.md', () => {
+    // The JSON calls without their few slow ones (a gap-test mode of their own, which would explain any pair).
+    const steady = RECORDED_1_2_JSON.filter((s) => s < 30);
+    const json = { ...withPauses(steady, steady.map(() => 0)), transport: 'json' as const };
+    // The second run's calls as the first's, with three in four of those that met a collection meeting none: its gRPC median moves to the fast group.
+    const moved = (i: number) => RECORDED_1_2_GRPC_GC[i] > 0 && i % 4 !== 0;
+    const later = RECORDED_1_2_GRPC.map((s, i) => (moved(i) ? s - RECORDED_1_2_GRPC_GC[i] : s));
+    const laterGc = RECORDED_1_2_GRPC_GC.map((g, i) => (moved(i) ? 0 : g));
+    const [row] = repeatability([
+      { name: 'a', results: [json, withPauses(RECORDED_1_2_GRPC, RECORDED_1_2_GRPC_GC)] },
+      { name: 'b', results: [json, withPauses(later, laterGc)] },
+    ]);
+    expect([row.pairs, row.pairsAgreeing, row.pairsUnexplained]).toEqual([1, 0, 0]);
+    expect(row.points.map((p) => p.modeNotes.map((n) => n.slice(0, 41)))).toEqual([['gRPC: two modes by GC: 34 calls at ≈ 45.5'], ['gRPC: two modes by GC: 57 calls at ≈ 45.9']]);
+    const md = renderMarkdown(doc([json, withPauses(RECORDED_1_2_GRPC, RECORDED_1_2_GRPC_GC)]));
+    expect(md).toContain('- ①-2 grpc (blog): two modes by GC: 34 calls at ≈ 45.5 ms');
   });
 });
