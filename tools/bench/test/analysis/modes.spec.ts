@@ -108,7 +108,7 @@ describe("a cell's modes and the counters that moved with them", () => {
     const json = rows.map((r) => r.split(',')).find((c) => c[0] === 'summary' && c[6] === 'json')!;
     const column = (name: string) => json[header.split(',').indexOf(name)];
     expect([column('modes'), column('mode_groups'), column('tcp_syn_retrans'), column('tcp_listen_overflows')]).toEqual(['2', '3x236.6 16x1178.65', '1781', '1781']);
-    expect(renderRunEnd(run, { folder: 'results/x', files: 'results.md', failures: null }).stdout).toContain("Modes, and what the kernel's TCP counters explain:\n- ②-3 json (blog): two modes");
+    expect(renderRunEnd(run, { folder: 'results/x', files: 'results.md', failures: null }).stdout).toContain("Modes, and what explains them (the kernel's TCP counters, GC pauses in the encode):\n- ②-3 json (blog): two modes");
   });
 });
 

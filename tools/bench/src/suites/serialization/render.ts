@@ -69,7 +69,7 @@ export type SerializationDocument = SuiteDocument<SerializationSettings, Seriali
 
 export function renderSerializationMarkdown(doc: SerializationDocument): string {
   const s = doc.settings;
-  const header = `# bench:serialization (experiment §3a): ${s.startedAt} (preset ${presetOf(s)})\n\nIterations doubled until one sample took ≥ ${s.minSampleMs} ms, scaled to ~${s.targetSampleMs} ms, after a warm-up; ${s.samples} samples per cell, median reported. In-process, one core.`;
+  const header = `# bench:serialization (experiment §3a): ${s.startedAt} (preset ${presetOf(s)})\n\nIterations doubled until one sample took ≥ ${s.minSampleMs} ms, scaled to ~${s.targetSampleMs} ms, after a warm-up (calibrated twice, the second time on warm code); ${s.samples} samples per cell, median reported. In-process, one core.`;
   return renderSerialization(doc.results, header);
 }
 
