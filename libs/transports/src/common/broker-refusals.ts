@@ -1,12 +1,19 @@
 /** gRPC's RESOURCE_EXHAUSTED, the code every transport here answers a message over a limit with. */
 const RESOURCE_EXHAUSTED = 8;
+/** gRPC's UNAVAILABLE: a reply the connection lost on its way to the broker. */
+export const UNAVAILABLE = 14;
 
 /** A reply packet as Nest's servers publish it (response, err, isDisposed; the id is assigned by the publisher). */
-type ReplyPacket = Record<string, unknown>;
+export type ReplyPacket = Record<string, unknown>;
+
+/** The error reply a call is answered with instead of its reply: a gRPC code and why. */
+export function errorPacket(code: number, message: string): ReplyPacket {
+  return { err: { code, message }, isDisposed: true };
+}
 
 /** The error reply a refused reply is answered with: RESOURCE_EXHAUSTED, and the broker's own reason. */
 export function refusalPacket(broker: string, reason: string): ReplyPacket {
-  return { err: { code: RESOURCE_EXHAUSTED, message: `${broker} refused the reply: ${reason}` }, isDisposed: true };
+  return errorPacket(RESOURCE_EXHAUSTED, `${broker} refused the reply: ${reason}`);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ServerRMQ, type MicroserviceOptions } from '@nestjs/microservices';
 import type { Settings } from '@bench/config';
-import { refusalPacket, replyingRefusals } from '../common/broker-refusals';
+import { errorPacket, refusalPacket, replyingRefusals, UNAVAILABLE, type ReplyPacket } from '../common/broker-refusals';
 import { rmqOptions } from './options';
 
 /** A reply handed to the channel: where it goes, its correlation id and its size, as RabbitMQ names a message it refuses by its size. */
@@ -12,9 +12,6 @@ interface HandedReply {
 
 /** How many replies in flight are kept to match a refusal against (a refusal closes the channel, so it names one of the last). */
 const HANDED_KEPT = 64;
-
-/** gRPC's UNAVAILABLE: a reply the connection lost on its way to the broker. */
-const UNAVAILABLE = 14;
 
 /**
  * The replies handed to the channel wrapper whose fate is not known yet: taken out when the broker has them
@@ -45,8 +42,8 @@ export class HandedReplies {
 }
 
 /** The error reply for a reply the connection lost before the broker took it: UNAVAILABLE, its size and why. */
-export function lostReplyPacket(bytes: number, reason: string): Record<string, unknown> {
-  return { err: { code: UNAVAILABLE, message: `RabbitMQ did not take the reply (${bytes.toLocaleString('en-US')} bytes): ${reason}` }, isDisposed: true };
+export function lostReplyPacket(bytes: number, reason: string): ReplyPacket {
+  return errorPacket(UNAVAILABLE, `RabbitMQ did not take the reply (${bytes.toLocaleString('en-US')} bytes): ${reason}`);
 }
 
 /** The size RabbitMQ's refusal names: `PRECONDITION_FAILED - message size 144000000 is larger than configured max size 134217728`. */
@@ -136,7 +133,7 @@ class RefusalReplyingServerRMQ extends ServerRMQ {
     (this.channel as unknown as Wrapper).once('connect', then);
   }
 
-  private answer(reply: HandedReply, packet: Record<string, unknown>): void {
+  private answer(reply: HandedReply, packet: ReplyPacket): void {
     super.sendMessage(packet, reply.replyTo, reply.correlationId, undefined as never);
   }
 }

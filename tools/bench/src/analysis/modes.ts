@@ -136,13 +136,14 @@ export function gcSplit(cell: Pick<Cell, 'samplesMs' | 'callPhases'>): GcSplit |
   const gcs = cell.callPhases?.serverEncodeGcMs;
   const n = cell.samplesMs.length;
   if (!gcs || gcs.length !== n || gcs.some((g) => g === null)) return null;
-  const held = cell.samplesMs.filter((_, i) => gcs[i]! > 0).sort((a, b) => a - b);
-  const none = cell.samplesMs.filter((_, i) => !(gcs[i]! > 0)).sort((a, b) => a - b);
+  const held: number[] = [];
+  const none: number[] = [];
+  cell.samplesMs.forEach((s, i) => (gcs[i]! > 0 ? held : none).push(s));
   const least = Math.max(MODE_MIN_CALLS, Math.ceil(MODE_MIN_SHARE * n));
   if (held.length < least || none.length < least) return null;
-  const [withGc, withoutGc] = [group(held), group(none)];
+  const [withGc, withoutGc] = [group(held.sort((a, b) => a - b)), group(none.sort((a, b) => a - b))];
   const apart = withGc.centreMs - withoutGc.centreMs;
-  const pauseMs = median(gcs.filter((g): g is number => g !== null && g > 0));
+  const pauseMs = median((gcs as number[]).filter((g) => g > 0));
   if (apart < GC_SPLIT_APART * withoutGc.centreMs || pauseMs < GC_SPLIT_EXPLAINED * apart) return null;
   return { withGc, withoutGc, pauseMs };
 }
@@ -173,7 +174,7 @@ export function cellModes(cell: Pick<Cell, 'ok' | 'samplesMs' | 'variant' | 'tra
   if (modes.groups.length === 1) {
     const mechanism = mostCallsPaid(cell.samplesMs, cell.pathCounters?.tcp, cell);
     if (mechanism) return { ...modes, mechanism, gc: null, note: `one mode; ${mechanismText(mechanism, calls)}` };
-    return byGc(cell) ?? { ...modes, mechanism, gc: null, note: 'one mode' };
+    return byGc(cell) ?? { ...modes, mechanism: null, gc: null, note: 'one mode' };
   }
   const mechanism = synMechanism(modes.groups, cell.pathCounters?.tcp, cell, calls);
   if (!mechanism) {
