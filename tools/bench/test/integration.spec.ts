@@ -4,37 +4,16 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { freePort } from '@bench/testing';
-import { startApps } from '../src/run/apps';
+import { PORT_STRIDE, startApps } from '../src/run/apps';
 import { planPinning } from '../src/run/pinning';
 import { listRuns } from '../src/model/runs';
 import { VARIANTS } from '../src/plan/variants';
 import { defaultRuntime } from '../src/plan/runtimes';
 import { tuningsFor } from '@bench/config';
 import { missingHere } from './needs';
+import { expectExit, type Finished, ROOT, runBench } from './run-bench';
 
 // Runs the built bench (tools/bench/dist) as a user would, against the built apps it starts itself.
-const ROOT = path.resolve(__dirname, '../../..');
-const MAIN = path.join(ROOT, 'tools/bench/dist/main.js');
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runBench(args: string[], env: NodeJS.ProcessEnv, onStderr?: (text: string, child: ReturnType<typeof spawn>) => void): Promise<Finished> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      onStderr?.(stderr, child);
-    });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 function isListening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -56,8 +35,24 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** Sets of apps up at once in these tests (the forks test: three slots), each on the given ports + slot × PORT_STRIDE. */
+const SLOTS = 3;
+
+/**
+ * A given port whose shifted ports are free too: the bench never replaces a port the user gave, so one
+ * taken by another project's test running beside this one (nx runs projects in parallel) would fail the run.
+ */
+async function givenPort(): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const port = await freePort();
+    const shifted = Array.from({ length: SLOTS - 1 }, (_, i) => port + (i + 1) * PORT_STRIDE);
+    if (!(await Promise.all(shifted.map(isListening))).some(Boolean)) return port;
+  }
+  throw new Error('no port found whose shifted ports are free');
+}
+
 async function portsEnv(): Promise<NodeJS.ProcessEnv> {
-  return { CLIENT_PORT: String(await freePort()), SERVER_A_PORT: String(await freePort()), SERVER_B_PORT: String(await freePort()) };
+  return { CLIENT_PORT: String(await givenPort()), SERVER_A_PORT: String(await givenPort()), SERVER_B_PORT: String(await givenPort()) };
 }
 
 function onlyRunDir(out: string): string {
@@ -77,7 +72,7 @@ describe('bench:all (built apps, quick profile)', () => {
     const env = await portsEnv();
     const result = await runBench(['--profile', 'quick', '--runs', '2', '--out', out], env);
     expect(result.stderr).toContain('[1/5]');
-    expect(result.code).toBe(0);
+    expectExit(result, 0);
 
     const runDir = onlyRunDir(out);
     expect(fs.realpathSync(path.join(out, 'latest'))).toBe(fs.realpathSync(runDir));
@@ -151,7 +146,7 @@ describe('bench:all (built apps, quick profile)', () => {
     const env = await portsEnv();
     const result = await runBench(['--variants', 'blog,tuned,bare', '--cases', '1-2,2-2', '--runs', '2', '--forks', '0', '--visits', '1', '--settle-ms', '0', '--out', out], env);
     expect(result.stderr).toContain('[6/6]');
-    expect(result.code).toBe(0);
+    expectExit(result, 0);
     const runDir = onlyRunDir(out);
     const doc = JSON.parse(fs.readFileSync(path.join(runDir, 'results.json'), 'utf8'));
     expect(doc.results.map((r: { variant: string; case: string; transport: string }) => `${r.variant}/${r.case}/${r.transport}`)).toEqual([
@@ -180,7 +175,7 @@ describe('bench:all (built apps, quick profile)', () => {
   it('splits each case over visits dealt to forks kept up between them, and pools each cell', async () => {
     const env = await portsEnv();
     const result = await runBench(['--cases', '1-1,1-2', '--runs', '5', '--forks', '2', '--visits', '3', '--warmup', '1', '--warmup-ms', '0', '--out', out], env);
-    expect(result.code).toBe(0);
+    expectExit(result, 0);
     expect(result.stderr).toContain('[6/6] blog ①-2 visit 3/3 fork 1/2');
     const doc = JSON.parse(fs.readFileSync(path.join(onlyRunDir(out), 'results.json'), 'utf8'));
     // Four sets of apps (two forks of two cases) on ports 10 apart; visit 3 went back to fork 1, so ①-1's
@@ -207,7 +202,7 @@ describe('bench:all (built apps, quick profile)', () => {
   it('runs the Go reference as a variant where Go is present, and skips it with a message where not (under CI=true Go must be present)', async () => {
     const env = await portsEnv();
     const result = await runBench(['--variants', 'go', '--cases', '1-1', '--runs', '2', '--out', out], env);
-    expect(result.code).toBe(0);
+    expectExit(result, 0);
     const doc = JSON.parse(fs.readFileSync(path.join(onlyRunDir(out), 'results.json'), 'utf8'));
     if (doc.settings.skippedVariants.go) {
       expect(result.stderr).toContain('bench: variant go skipped:');
@@ -288,7 +283,7 @@ describe('bench:all (built apps, quick profile)', () => {
     }
     try {
       const result = await runBench(['--profile', 'quick', '--runs', '1', '--out', out], {});
-      expect(result.code).toBe(0);
+      expectExit(result, 0);
       const doc = JSON.parse(fs.readFileSync(path.join(onlyRunDir(out), 'results.json'), 'utf8'));
       expect(doc.results.every((r: { ok: boolean }) => r.ok)).toBe(true);
       const [set] = doc.settings.startedApps.blog;
@@ -323,7 +318,7 @@ describe('bench:all (built apps, quick profile)', () => {
     expect(doc.results.rssWarm['server-a']).toBeGreaterThan(0);
     // 2 s of load: memory growth is not judged, so no errors means exit 0.
     expect(doc.results.verdict).toMatchObject({ errorsOk: true, rssJudged: false });
-    expect(result.code).toBe(0);
+    expectExit(result, 0);
     for (const file of ['results.md', 'report.html']) expect(fs.existsSync(path.join(out, dir, file))).toBe(true);
     expect(result.stdout).toContain('| server-b (gRPC) | 10 |');
     for (const port of Object.values(env)) expect(await isListening(Number(port))).toBe(false);
@@ -386,7 +381,7 @@ describe('bench:all (built apps, quick profile)', () => {
       expect(listRuns(out)).toEqual([]);
 
       const result = await runBench(['--client-url', apps.clientUrl, '--cases', '1-1,2-1', '--runs', '2', '--out', out], withToken);
-      expect(result.code).toBe(0);
+      expectExit(result, 0);
       const runDir = onlyRunDir(out);
       expect(fs.readFileSync(path.join(runDir, 'results.json'), 'utf8')).not.toContain(apps.token);
       const doc = JSON.parse(fs.readFileSync(path.join(runDir, 'results.json'), 'utf8'));

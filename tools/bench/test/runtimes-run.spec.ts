@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { listRuns } from '../src/model/runs';
 import { RUNTIMES, runtimePackage } from '../src/plan/runtimes';
-import { ROOT, runBench } from './run-bench';
+import { expectExit, ROOT, runBench } from './run-bench';
 
 // bench:all --node: one run on two runtimes (Node 22 is fetched from the npm registry into the bench's
 // cache the first time, then found there), and a runtime that can be neither found nor fetched.
@@ -21,7 +21,7 @@ describe('bench:all --node', () => {
     async () => {
       const result = await runBench(['--node', '22,24', '--profile', 'quick', '--cases', '1-1,1-2', '--runs', '2', '--out', out]);
       expect(result.stderr).toContain('bench: 8 ok, 0 failed');
-      expect(result.code).toBe(0);
+      expectExit(result, 0);
       const [runDir] = listRuns(out);
       const doc = JSON.parse(fs.readFileSync(path.join(runDir, 'results.json'), 'utf8'));
       expect(doc.schemaVersion).toBe(3);

@@ -11,7 +11,7 @@ import type { CertificateSet } from '../security';
 import { agentLaunch, type SetProfiling } from './cpu-profiles';
 
 /** Where explicit ports are given (CLIENT_PORT, …), sets up at once take them this far apart: + slot × 10. */
-const PORT_STRIDE = 10;
+export const PORT_STRIDE = 10;
 /** Lines of an app's log quoted when it fails. */
 const LOG_TAIL_LINES = 5;
 
