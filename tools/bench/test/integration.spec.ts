@@ -192,6 +192,8 @@ describe('bench:all (built apps, quick profile)', () => {
     // Visits 1 and 2 took 2 runs each (positions 0–3, 4–7), visit 3 the last (8–9), transports interleaved in each.
     expect(doc.results[0].sampleOrder).toEqual([0, 2, 4, 6, 8]);
     expect(doc.results[1].sampleOrder).toEqual([1, 3, 5, 7, 9]);
+    // Each cell says which set of apps gave which of its samples.
+    expect(doc.results[0].visits).toEqual([{ visit: 1, fork: 1, calls: 2 }, { visit: 2, fork: 2, calls: 2 }, { visit: 3, fork: 1, calls: 1 }]);
     // One warm-up call per visit; only each fork's first visit made a cold call (the cell keeps the first).
     expect(doc.results[0].warmupMs).toHaveLength(3);
     expect(doc.results[0].coldMs).toEqual(expect.any(Number));

@@ -7,7 +7,7 @@ export { PHASE_KEYS, PHASE_LABELS, phaseParts, variantRatios, type PhaseKey, typ
 export { completenessOf, describeIncomplete } from './completeness';
 export { cpuProfileRows, profiledGroups, widestPackageGap, type CpuProfileRow, type PackageGap, type PackageShare } from './cpu-profile';
 export { disturbedVisitsOf, visitsOfRun, type VisitOfRun } from './disturbance';
-export { GC_SPLIT_APART, GC_SPLIT_EXPLAINED, INITIAL_RTO_MS, MODE_GAP_IQRS, MODE_GAP_OF_CENTRE, MODE_MIN_CALLS, MODE_MIN_SHARE, cellModes, detectModes, gcSplit, gcSplitText, mechanismText, type CellModes, type GcSplit, type ModeGroup, type Modes } from './modes';
+export { GC_SPLIT_APART, GC_SPLIT_EXPLAINED, INITIAL_RTO_MS, MODE_GAP_IQRS, MODE_GAP_OF_CENTRE, MODE_MIN_CALLS, MODE_MIN_SHARE, PROCESS_SPLIT_APART, PROCESS_SPLIT_EXPLAINED, cellModes, detectModes, gcSplit, gcSplitText, hasModeNote, mechanismText, processSplit, processSplitText, type CellModes, type GcSplit, type ModeGroup, type Modes, type ProcessGroup, type ProcessSplit } from './modes';
 export { TIE_WITHIN, decisionMap, type DecisionMap, type MapCell } from './decision-map';
 export { REPEAT_WITHIN, phaseMoveText, ratiosAgree, repeatability, type PhaseMove, type RepeatabilityRow, type SeriesPoint, type SeriesRun } from './repeatability';
 export { RANKING_MIN_TRANSPORTS, ranking, type RankedCell, type RankingGroup } from './ranking';

@@ -4,7 +4,7 @@
 // split by a GC pause inside the server's encode, call by call. Read from the document; written by no
 // run. docs/method.md justifies the tests' thresholds.
 import type { Cell, TcpCounters } from '../model';
-import { count, median, ms, percentile } from '../model';
+import { count, mean, median, ms, percentile } from '../model';
 
 /** The gap between two groups must be wider than this many times the wider group's interquartile range. */
 export const MODE_GAP_IQRS = 3;
@@ -22,6 +22,18 @@ export const MODE_MIN_SHARE = 0.05;
 export const GC_SPLIT_APART = 0.1;
 /** …and the pause explains the split: the slow group's median pause is at least this share of the centres' distance. */
 export const GC_SPLIT_EXPLAINED = 0.5;
+/**
+ * A cell served by several sets of apps (forks) makes two modes by process when its sets' medians, sorted,
+ * have a step of at least this share between two neighbours (as GC_SPLIT_APART: a smaller one cannot move
+ * the median past the 10 % two runs may differ by), so the sets fall into two groups, not along a slope…
+ */
+export const PROCESS_SPLIT_APART = 0.1;
+/**
+ * …and the server's encode outside GC pauses explains it: its mean per call differs between the groups by
+ * at least this share of the groups' distance. The rest of the call (the client, the network, the build)
+ * then stayed alike, so the machine did not slow down for those visits: the process's own code did.
+ */
+export const PROCESS_SPLIT_EXPLAINED = 0.5;
 /** The kernel's initial retransmission timeout (TCP_TIMEOUT_INIT, RFC 6298): what a dropped SYN costs. */
 export const INITIAL_RTO_MS = 1_000;
 /** Node's listen backlog when the app asks for none (net.Server#listen): server-a's unless tuned. */
@@ -73,6 +85,8 @@ export function detectModes(samplesMs: readonly number[]): Modes {
 
 /** A cell's modes and what explains them, as the reports show them. */
 export interface CellModes extends Modes {
+  /** The calls split by the set of apps that served them, the server's encode explaining it (processSplit); null: not so. */
+  process: ProcessSplit | null;
   /** The slow group's calls that the kernel counters account for, with the mechanism; null: none found. */
   mechanism: { kind: 'syn-retransmission'; slowCalls: number; synRetrans: number; listenOverflows: number; backlog: number | null; extraMsPerCall: number } | null;
   /** The calls split by a GC pause inside the server's encode, when that makes the groups (gcSplit); null: not so. */
@@ -166,32 +180,118 @@ export function gcSplitText(split: GcSplit): string {
   );
 }
 
+/** One group of a cell's sets of apps: its calls, and the server's mean encode per call and the GC pauses inside it. */
+export interface ProcessGroup extends ModeGroup {
+  sets: number;
+  encodeMs: number;
+  encodeGcMs: number;
+}
+
+/** A cell's calls split by the set of apps (fork) that served them (processSplit): faster sets, slower sets. */
+export interface ProcessSplit {
+  fast: ProcessGroup;
+  slow: ProcessGroup;
+}
+
+/** Per fork, in the cell's visit order, the indexes of its calls (samplesMs and callPhases hold the visits one after the other). */
+function callsByFork(visits: NonNullable<Cell['visits']>): Map<number, number[]> {
+  const forks = new Map<number, number[]>();
+  let at = 0;
+  for (const v of visits) {
+    const calls = forks.get(v.fork) ?? [];
+    for (let i = 0; i < v.calls; i++) calls.push(at + i);
+    forks.set(v.fork, calls);
+    at += v.calls;
+  }
+  return forks;
+}
+
+/**
+ * Two modes by process: the cell's calls grouped by the set of apps that served them, each set's median
+ * sorted, split at the largest step between neighbours when that step is at least PROCESS_SPLIT_APART and
+ * each side holds as many calls as the gap test asks; kept when the server's encode outside GC pauses
+ * differs between the sides by PROCESS_SPLIT_EXPLAINED of their centres' distance. V8 compiles each
+ * process's hot code its own way: one server-b of 20k×4 encoded in 170–180 ms what others took 270–300 ms
+ * for, with the same GC pauses (docs/repeatability.md); within a run, only several sets show it.
+ */
+export function processSplit(cell: Pick<Cell, 'samplesMs' | 'callPhases' | 'visits'>): ProcessSplit | null {
+  const n = cell.samplesMs.length;
+  const encode = cell.callPhases?.serverEncodeMs;
+  const encodeGc = cell.callPhases?.serverEncodeGcMs;
+  if (!cell.visits || !encode || !encodeGc || encode.length !== n || encodeGc.length !== n) return null;
+  if (cell.visits.reduce((sum, v) => sum + v.calls, 0) !== n) return null;
+  const sets = [...callsByFork(cell.visits).values()]
+    .filter((calls) => calls.length > 0)
+    .map((calls) => ({ calls, medianMs: median(calls.map((i) => cell.samplesMs[i])) }))
+    .sort((a, b) => a.medianMs - b.medianMs);
+  if (sets.length < 2) return null;
+  const step = (k: number) => sets[k].medianMs / sets[k - 1].medianMs;
+  let at = 1;
+  for (let k = 2; k < sets.length; k++) if (step(k) > step(at)) at = k;
+  if (step(at) < 1 + PROCESS_SPLIT_APART) return null;
+  const side = (part: typeof sets): ProcessGroup | null => {
+    const calls = part.flatMap((set) => set.calls);
+    const [encodes, gcs] = [calls.map((i) => encode[i]), calls.map((i) => encodeGc[i])];
+    if (encodes.some((e) => e === null) || gcs.some((g) => g === null)) return null;
+    const sorted = calls.map((i) => cell.samplesMs[i]).sort((a, b) => a - b);
+    return { ...group(sorted), sets: part.length, encodeMs: mean(encodes as number[]), encodeGcMs: mean(gcs as number[]) };
+  };
+  const [fast, slow] = [side(sets.slice(0, at)), side(sets.slice(at))];
+  const least = Math.max(MODE_MIN_CALLS, Math.ceil(MODE_MIN_SHARE * n));
+  if (!fast || !slow || fast.calls < least || slow.calls < least) return null;
+  const apart = slow.centreMs - fast.centreMs;
+  const ownCode = slow.encodeMs - slow.encodeGcMs - (fast.encodeMs - fast.encodeGcMs);
+  return ownCode >= PROCESS_SPLIT_EXPLAINED * apart ? { fast, slow } : null;
+}
+
+/** "two modes by process: 1 of 4 sets of apps at ≈ 318 ms, 3 at ≈ 448 ms; …". */
+export function processSplitText(split: ProcessSplit): string {
+  const { fast, slow } = split;
+  const sets = fast.sets + slow.sets;
+  return (
+    `two modes by process: ${count(fast.sets)} of ${count(sets)} sets of apps at ≈ ${ms(fast.centreMs)} ms (${count(fast.calls)} calls), ` +
+    `${count(slow.sets)} at ≈ ${ms(slow.centreMs)} ms (${count(slow.calls)}); the server's encode ≈ ${ms(fast.encodeMs)} vs ≈ ${ms(slow.encodeMs)} ms per call, ` +
+    `GC pauses inside it ≈ ${ms(fast.encodeGcMs)} vs ≈ ${ms(slow.encodeGcMs)} ms: the server's own code ran at two speeds in different processes (V8 compiles each process's hot code its own way)`
+  );
+}
+
+/** Whether a cell's modes say something beyond "one mode": two groups, a mechanism, a GC or a process split. */
+export function hasModeNote(m: CellModes | null): boolean {
+  return m !== null && (m.groups.length > 1 || m.mechanism !== null || m.gc !== null || m.process !== null);
+}
+
 /** A cell's modes, the mechanism when the counters show it, and the note the reports print; null for a failed cell or one without calls. */
-export function cellModes(cell: Pick<Cell, 'ok' | 'samplesMs' | 'variant' | 'transport' | 'pathCounters' | 'callPhases'>): CellModes | null {
+export function cellModes(cell: Pick<Cell, 'ok' | 'samplesMs' | 'variant' | 'transport' | 'pathCounters' | 'callPhases' | 'visits'>): CellModes | null {
   if (!cell.ok || cell.samplesMs.length === 0) return null;
   const modes = detectModes(cell.samplesMs);
   const calls = cell.samplesMs.length;
   if (modes.groups.length === 1) {
     const mechanism = mostCallsPaid(cell.samplesMs, cell.pathCounters?.tcp, cell);
-    if (mechanism) return { ...modes, mechanism, gc: null, note: `one mode; ${mechanismText(mechanism, calls)}` };
-    return byGc(cell) ?? { ...modes, mechanism: null, gc: null, note: 'one mode' };
+    if (mechanism) return { ...modes, mechanism, gc: null, process: null, note: `one mode; ${mechanismText(mechanism, calls)}` };
+    return byGc(cell) ?? byProcess(cell) ?? { ...modes, mechanism: null, gc: null, process: null, note: 'one mode' };
   }
   const mechanism = synMechanism(modes.groups, cell.pathCounters?.tcp, cell, calls);
   if (!mechanism) {
-    const gc = byGc(cell);
-    if (gc) return gc;
+    const explained = byGc(cell) ?? byProcess(cell);
+    if (explained) return explained;
   }
   const [fast, slow] = modes.groups;
   const groups = `two modes: ${count(fast.calls)} calls at ≈ ${ms(fast.centreMs)} ms, ${count(slow.calls)} at ≈ ${ms(slow.centreMs)} ms`;
   const tcp = cell.pathCounters?.tcp;
   const unexplained = tcp ? '; no TCP counter moved with them' : '; no TCP counters recorded';
-  return { ...modes, mechanism, gc: null, note: `${groups}${mechanism ? `; ${mechanismText(mechanism, calls)}` : tcpMoved(tcp) ?? unexplained}` };
+  return { ...modes, mechanism, gc: null, process: null, note: `${groups}${mechanism ? `; ${mechanismText(mechanism, calls)}` : tcpMoved(tcp) ?? unexplained}` };
 }
 
 /** The cell's modes as its GC split makes them (faster group first), when it has one. */
 function byGc(cell: Pick<Cell, 'samplesMs' | 'callPhases'>): CellModes | null {
   const gc = gcSplit(cell);
-  return gc && { groups: [gc.withoutGc, gc.withGc], gapIqrs: null, mechanism: null, gc, note: gcSplitText(gc) };
+  return gc && { groups: [gc.withoutGc, gc.withGc], gapIqrs: null, mechanism: null, gc, process: null, note: gcSplitText(gc) };
+}
+
+/** The cell's modes as its sets of apps make them (faster sets first), when they split by the server's encode. */
+function byProcess(cell: Pick<Cell, 'samplesMs' | 'callPhases' | 'visits'>): CellModes | null {
+  const split = processSplit(cell);
+  return split && { groups: [split.fast, split.slow], gapIqrs: null, mechanism: null, gc: null, process: split, note: processSplitText(split) };
 }
 
 /** Counters that moved but do not account for the slow group, named; null when none moved. */

@@ -6,7 +6,7 @@
 import type { Cell } from '../model';
 import { findCell } from '../model';
 import { PHASE_LABELS, phaseParts, type PhaseKey } from './breakdown';
-import { cellModes } from './modes';
+import { cellModes, hasModeNote } from './modes';
 import { verdict, type VerdictRow } from './verdict';
 
 /** Two runs agree on a case when their gRPC/JSON ratios differ by at most this share. */
@@ -117,7 +117,7 @@ function modeNotesOf(results: readonly Cell[], row: VerdictRow): string[] {
   for (const transport of ['json', 'grpc'] as const) {
     const cell = cellOf(results, row, transport);
     const modes = cell ? cellModes(cell) : null;
-    if (modes && (modes.groups.length > 1 || modes.mechanism || modes.gc)) notes.push(`${transport === 'json' ? 'JSON' : 'gRPC'}: ${modes.note}`);
+    if (modes && hasModeNote(modes)) notes.push(`${transport === 'json' ? 'JSON' : 'gRPC'}: ${modes.note}`);
   }
   return notes;
 }

@@ -1,7 +1,7 @@
 // Every cell's modes, kernel TCP counters and disturbed visits (issue #43), as results.md and report.html
 // show them: the rows of analysis/path-counter-rows.ts' tcpCounterRows, and each two-mode cell's note.
 import { count, describeDisturbance, DISTURBED_SHARE, type Cell } from '../model';
-import { cellModes, tcpCounterRows, visitsOfRun, type TcpCounterRow } from '../analysis';
+import { cellModes, hasModeNote, tcpCounterRows, visitsOfRun, type TcpCounterRow } from '../analysis';
 import { markdownSection } from './path-cost';
 
 export const CELL_COUNTERS_HEADING = 'Modes and kernel TCP counters per cell';
@@ -60,7 +60,7 @@ export function cellCounterCells(r: TcpCounterRow): string[] {
 export function modeNotes(results: readonly Cell[]): string[] {
   return results.flatMap((r) => {
     const m = cellModes(r);
-    return m && (m.groups.length > 1 || m.mechanism || m.gc) ? [`${r.case} ${r.transport} (${r.variant}${r.network && r.network !== 'loopback' ? `, ${r.network}` : ''}): ${m.note}`] : [];
+    return m && hasModeNote(m) ? [`${r.case} ${r.transport} (${r.variant}${r.network && r.network !== 'loopback' ? `, ${r.network}` : ''}): ${m.note}`] : [];
   });
 }
 

@@ -14,6 +14,8 @@ const COLUMNS = [
   'requests',
   'sample_index',
   'sample_order',
+  'visit',
+  'fork',
   'ms',
   'n',
   'median_ms',
@@ -109,6 +111,11 @@ function disturbanceColumns(r: Cell): Row {
   return { visits_recorded: read.length, visits_disturbed: disturbedVisitsOf(r).length, outside_cpu_share_max: max(read.map((d) => d.outsideShare)), steal_share_max: max(read.map((d) => d.stealShare)) };
 }
 
+/** Each sample's visit and fork (the set of apps that served it), from the cell's visits; empty for a cell from before them. */
+function visitsOfSamples(r: Cell): ({ visit: number; fork: number } | undefined)[] {
+  return (r.visits ?? []).flatMap((v) => Array.from({ length: v.calls }, () => ({ visit: v.visit, fork: v.fork })));
+}
+
 /** RFC 4180 quoting: only when needed, doubling quotes. */
 export function cell(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return '';
@@ -125,7 +132,8 @@ export function renderCsv(results: readonly Cell[], networks?: Record<string, Ne
   const rows: Row[] = [];
   for (const r of results) {
     const key = { network: networkOf(r), node: runtimeOf(r), security: securityOf(r), variant: r.variant, case: r.case, transport: r.transport, rows: r.rows, requests: r.requests };
-    r.samplesMs.forEach((ms, i) => rows.push({ row_type: 'sample', ...key, sample_index: i, sample_order: r.sampleOrder[i] ?? null, ms }));
+    const visitOf = visitsOfSamples(r);
+    r.samplesMs.forEach((ms, i) => rows.push({ row_type: 'sample', ...key, sample_index: i, sample_order: r.sampleOrder[i] ?? null, visit: visitOf[i]?.visit, fork: visitOf[i]?.fork, ms }));
     const s = r.summary;
     rows.push({
       row_type: 'summary',

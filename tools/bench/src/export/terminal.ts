@@ -33,7 +33,7 @@ export function renderRunEnd(doc: RunDocument, { folder, files, failures }: RunE
     stdout:
       `\n${renderVerdictSection(named).join('\n')}\n` +
       listBlock("Every transport ranked, fastest first (× the fastest's median; results.md has the CIs):", rankingTerminalLines(named)) +
-      listBlock("Modes, and what explains them (the kernel's TCP counters, GC pauses in the encode):", modeNotes(doc.results)) +
+      listBlock("Modes, and what explains them (the kernel's TCP counters, GC pauses in the encode, the encode per set of apps):", modeNotes(doc.results)) +
       listBlock('The brokers, counted by themselves over the timed calls:', brokerTerminalLines(doc.results, doc.provenance.networks)) +
       `Every cell with its CI and the blog's figure: ${folder}/results.md\n\n`,
     stderr:

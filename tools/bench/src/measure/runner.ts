@@ -329,6 +329,7 @@ class VisitRun {
       // A failed cell keeps every count up to its failure: its cold call and warm-up, and its timed calls.
       ...(this.meters.counters ? { pathCounters: ok ? acc.counters : acc.warmCounters && acc.counters ? addPathCounters(acc.warmCounters, acc.counters) : null } : {}),
       ...(this.brokers.has(acc.transport) ? { broker: this.brokers.costOf(acc.transport) } : {}),
+      visits: [{ visit: planned.visit, fork: planned.fork, calls: ok ? (acc.measurement?.samplesMs.length ?? 0) : 0 }],
     };
   }
 }

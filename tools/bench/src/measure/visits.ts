@@ -136,6 +136,7 @@ export function mergeVisits(sofar: RawResult, more: RawResult, visitsSoFar: numb
     ...(sofar.disturbance === undefined && more.disturbance === undefined ? {} : { disturbance: [...(sofar.disturbance ?? []), ...(more.disturbance ?? [])] }),
     // The broker's part of each visit adds up as the apps' CPU does; unknown once a visit's is.
     ...(sofar.broker === undefined && more.broker === undefined ? {} : { broker: addBrokerCost(sofar.broker ?? null, more.broker ?? null) }),
+    ...(sofar.visits === undefined && more.visits === undefined ? {} : { visits: [...(sofar.visits ?? []), ...(more.visits ?? [])] }),
   };
 }
 

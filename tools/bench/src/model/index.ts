@@ -2,7 +2,7 @@
 // run folders and the number formats and units every room prints with: the leaf every later room reads or
 // writes. The analyses read from it live in analysis/. Imports cli/ only.
 export { bytes, count, describeListenQueue, describeCalibration, describeConfinement, describeDeployedApps, describeMemoryReclaim, describeNetworks, describePaths, describeRuntimes, describeVisits, ms, ratio } from './format';
-export { BLOG_TRANSPORTS, SCHEMA_VERSION, TRANSPORTS, type BenchProvenance, type BenchSettings, type BlogTransport, type CaseRecord, type Cell, type Failure, type MachineProbeReading, type Measurement, type CallPhases, type PathCost, type Phases, type Visit, type ProcessCost, type RawResult, type RunDocument, type Transport, type MedianCi, type PhaseBreakdown, type CellKey, type PlannedCell } from './model';
+export { BLOG_TRANSPORTS, SCHEMA_VERSION, TRANSPORTS, type BenchProvenance, type BenchSettings, type BlogTransport, type CaseRecord, type Cell, type Failure, type MachineProbeReading, type Measurement, type CallPhases, type CellVisit, type PathCost, type Phases, type Visit, type ProcessCost, type RawResult, type RunDocument, type Transport, type MedianCi, type PhaseBreakdown, type CellKey, type PlannedCell } from './model';
 export { addBrokerCost, addBrokerCounters, countersBetween, type BrokerCost, type BrokerCounters } from './broker-cost';
 export { addPathCounters, dnsCountsBetween, emptyDnsCounts, NO_PATH_COUNTERS, pathCountersBetween, TCP_COUNTER_NAMES, type DnsCounts, type EnvoyCounters, type PathCounters, type TcpCounters } from './path-counters';
 export { cellLabel, plannedCells } from './planned-cells';

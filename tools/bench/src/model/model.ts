@@ -185,6 +185,18 @@ export interface RawResult extends CellKey {
   disturbance?: (VisitDisturbance | null)[];
   /** A transport through a broker (nest-redis, …): the broker's CPU, peak memory and own counters over the timed calls (model/broker-cost.ts); null where it could not be read; absent for a direct transport and in runs before it. */
   broker?: BrokerCost | null;
+  /** The visits it pools, in visit order (one for a visit's own result): which set of apps served each and how many of the samples it gave. */
+  visits?: CellVisit[];
+}
+
+/**
+ * One visit of a cell: its number, the fork (set of apps: 0 when the variant has one set for all cases)
+ * that served it, and how many timed calls it gave — the cell's samples and callPhases hold them in this order.
+ */
+export interface CellVisit {
+  visit: number;
+  fork: number;
+  calls: number;
 }
 
 /**
@@ -284,6 +296,8 @@ export interface Cell extends CellKey {
   disturbance?: (VisitDisturbance | null)[];
   /** As RawResult's: the broker's part over the timed calls, every visit's summed (absent for a direct transport). */
   broker?: BrokerCost | null;
+  /** Each visit it pools, in visit order: its fork and its number of samples (absent in runs before it). */
+  visits?: CellVisit[];
   /** --cpu-profile: each process's CPU profile over the cell's timed calls, by package (model/cpu-profile.ts); absent without it. */
   cpuProfile?: CellCpuProfile;
 }

@@ -136,6 +136,7 @@ export function toCell(raw: RawResult): Cell {
     ...(raw.delayer === undefined ? {} : { delayer: raw.delayer }),
     ...(raw.pathCounters === undefined ? {} : { pathCounters: raw.pathCounters }),
     ...(raw.disturbance === undefined ? {} : { disturbance: raw.disturbance }),
+    ...(raw.visits === undefined ? {} : { visits: raw.visits }),
     ...(raw.broker === undefined ? {} : { broker: raw.broker }),
   };
 }

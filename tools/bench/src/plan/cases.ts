@@ -10,7 +10,10 @@ import { PAYLOAD_CASES } from './payload-cases';
  * of 9, 22% (7%); 9 is also the fewest that give its median a 95% CI. ①-2 and ②-2 take more runs:
  * their calls are cheap and their per-call spread is the widest of the cells ≥ 20 ms (JSON ②-2: a
  * series of 6,500 calls resampled, 60 samples from 10 visits put two runs > 10% apart 12% of the time,
- * 600 about 2%).
+ * 600 about 2%). 20k×4's four visits each start their own set of apps: V8 compiles each process's hot
+ * code its own way, and one server-b in six encoded its replies 1.5× faster in every visit (docs/
+ * repeatability.md); with one set a run's whole cell took that one draw, with four the cell's median
+ * holds against one odd process and the cell says when its sets split (analysis/modes.ts processSplit).
  */
 export const BLOG_CASES: readonly CaseRecord[] = Object.freeze([
   { id: '①-1', aliases: ['1-1'], rows: 1, requests: 1, blogMs: { json: 2.94, grpc: 2.83 } },
@@ -19,7 +22,7 @@ export const BLOG_CASES: readonly CaseRecord[] = Object.freeze([
   { id: '②-1', aliases: ['2-1'], rows: 1, requests: 10, blogMs: { json: 9.758, grpc: 8.483 } },
   { id: '②-2', aliases: ['2-2'], rows: 1, requests: 100, blogMs: { json: 72.088, grpc: 50.794 }, defaultRuns: 600 },
   { id: '②-3', aliases: ['2-3'], rows: 1, requests: 1_000, blogMs: { json: 551.685, grpc: 295.65 }, defaultRuns: 30 },
-  { id: '20k×4', aliases: ['20kx4', '20k-4'], rows: 20_000, requests: 4, blogMs: { json: 220.704, grpc: 700.893 }, defaultRuns: 50 },
+  { id: '20k×4', aliases: ['20kx4', '20k-4'], rows: 20_000, requests: 4, blogMs: { json: 220.704, grpc: 700.893 }, defaultRuns: 50, defaultForks: 4 },
 ]);
 
 /** Every case --cases can name: the blog's, then those of the payload endpoints. */

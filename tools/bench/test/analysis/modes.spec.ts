@@ -1,6 +1,6 @@
 // Modes in a cell's calls (issue #43): the gap test on recorded samples, and the mechanism named when the
 // kernel's TCP counters moved in step, in the cell's note, the verdict's why and every export.
-import { cellModes, detectModes, gcSplit, MODE_GAP_IQRS } from '../../src/analysis/modes';
+import { cellModes, detectModes, gcSplit, hasModeNote, MODE_GAP_IQRS, processSplit } from '../../src/analysis/modes';
 import { repeatability } from '../../src/analysis/repeatability';
 import { verdict } from '../../src/analysis/verdict';
 import { renderCsv } from '../../src/export/csv';
@@ -108,7 +108,7 @@ describe("a cell's modes and the counters that moved with them", () => {
     const json = rows.map((r) => r.split(',')).find((c) => c[0] === 'summary' && c[6] === 'json')!;
     const column = (name: string) => json[header.split(',').indexOf(name)];
     expect([column('modes'), column('mode_groups'), column('tcp_syn_retrans'), column('tcp_listen_overflows')]).toEqual(['2', '3x236.6 16x1178.65', '1781', '1781']);
-    expect(renderRunEnd(run, { folder: 'results/x', files: 'results.md', failures: null }).stdout).toContain("Modes, and what explains them (the kernel's TCP counters, GC pauses in the encode):\n- ②-3 json (blog): two modes");
+    expect(renderRunEnd(run, { folder: 'results/x', files: 'results.md', failures: null }).stdout).toContain("Modes, and what explains them (the kernel's TCP counters, GC pauses in the encode, the encode per set of apps):\n- ②-3 json (blog): two modes");
   });
 });
 
@@ -163,5 +163,89 @@ describe('calls split by a GC pause inside the server encode', () => {
     expect(row.points.map((p) => p.modeNotes.map((n) => n.slice(0, 41)))).toEqual([['gRPC: two modes by GC: 34 calls at ≈ 45.5'], ['gRPC: two modes by GC: 57 calls at ≈ 45.9']]);
     const md = renderMarkdown(doc([json, withPauses(RECORDED_1_2_GRPC, RECORDED_1_2_GRPC_GC)]));
     expect(md).toContain('- ①-2 grpc (blog): two modes by GC: 34 calls at ≈ 45.5 ms');
+  });
+});
+
+// Blog 20k×4 gRPC visits as they were recorded (each call, server-b's encode of it and the GC pause inside, ms):
+// three of run 2026-11-29T13-10-14Z, whose server-b encoded in ≈ 285 ms, and one of run 2026-11-29T13-03-10Z,
+// whose server-b encoded in ≈ 180 ms in every visit with the same pauses: each as one set of apps of a cell.
+const SLOW_SET_1 = {
+  samplesMs: [402.6, 422.6, 418.2, 396.7, 411.5, 409.1, 388.5, 406.5, 435],
+  encodeMs: [280.8, 300.8, 284.4, 271.9, 281.1, 280.4, 265, 281.9, 291.5],
+  encodeGcMs: [43.5, 58.3, 55.3, 40.4, 54.6, 54.2, 37.6, 58.1, 58.1],
+};
+const FAST_SET = {
+  samplesMs: [315.2, 337.1, 319.1, 279.9, 330.1, 316.3, 288.9, 313.2, 323, 280.9, 309.5],
+  encodeMs: [169.4, 188.9, 180.3, 158.1, 191.6, 185.6, 168.7, 184.5, 178.3, 160.7, 188.9],
+  encodeGcMs: [43, 66.2, 59.4, 40.5, 60.1, 65.9, 42.1, 62.1, 62.7, 41.2, 67.7],
+};
+const SLOW_SET_3 = {
+  samplesMs: [411.6, 489, 437.8, 406.3, 472.9, 443.7, 409.9, 418.8, 446.5],
+  encodeMs: [283, 292.1, 288.4, 279, 291.8, 296, 283.1, 291, 294.5],
+  encodeGcMs: [42.6, 56.7, 56, 40.1, 53.9, 57.3, 41.4, 54.9, 55.7],
+};
+const SLOW_SET_4 = {
+  samplesMs: [441, 428.2, 455.2, 420.6, 429.1, 439.2, 429.4, 445.7, 434.6],
+  encodeMs: [285.4, 285.5, 291.7, 277.8, 284.5, 279.9, 282.6, 296.3, 288.2],
+  encodeGcMs: [40.7, 58, 57.9, 41.6, 57.6, 53.7, 39.6, 58.6, 55.5],
+};
+type RecordedSet = typeof FAST_SET;
+
+describe('calls split by the set of apps that served them', () => {
+  /** A 20k×4 gRPC cell of the given visits, visit i on fork forks[i]. */
+  const fromSets = (sets: RecordedSet[], forks = sets.map((_, i) => i + 1)): Cell => {
+    const samplesMs = sets.flatMap((v) => v.samplesMs);
+    return {
+      ...cell('grpc', samplesMs, quiet),
+      case: '20k×4',
+      rows: 20_000,
+      requests: 4,
+      callPhases: { serverEncodeMs: sets.flatMap((v) => v.encodeMs), serverEncodeGcMs: sets.flatMap((v) => v.encodeGcMs), serverGcMs: samplesMs.map(() => null), clientGcMs: samplesMs.map(() => null) },
+      visits: sets.map((v, i) => ({ visit: i + 1, fork: forks[i], calls: v.samplesMs.length })),
+    };
+  };
+  const split = fromSets([SLOW_SET_1, FAST_SET, SLOW_SET_3, SLOW_SET_4]);
+
+  it('splits a 20k×4 cell whose one set of apps encoded faster, which neither the gap test nor the GC split sees', () => {
+    expect(detectModes(split.samplesMs).groups).toHaveLength(1);
+    expect(gcSplit(split)).toBeNull();
+    const modes = cellModes(split)!;
+    expect(modes.process).toMatchObject({ fast: { sets: 1, calls: 11, centreMs: 315.2 }, slow: { sets: 3, calls: 27, centreMs: 428.2 } });
+    expect(modes.groups.map((g) => g.calls)).toEqual([11, 27]);
+    expect(hasModeNote(modes)).toBe(true);
+    expect(modes.note).toBe(
+      "two modes by process: 1 of 4 sets of apps at ≈ 315.2 ms (11 calls), 3 at ≈ 428.2 ms (27); the server's encode ≈ 177.7 vs ≈ 285.5 ms per call, " +
+        "GC pauses inside it ≈ 55.5 vs ≈ 51.2 ms: the server's own code ran at two speeds in different processes (V8 compiles each process's hot code its own way)",
+    );
+    expect(renderMarkdown(doc([split]))).toContain('- 20k×4 grpc (blog): two modes by process: 1 of 4 sets of apps');
+  });
+
+  it('says nothing of processes when one set served every visit, the sets are alike, or the encode does not account for the split', () => {
+    // The same calls from one set of apps (forks 1, or none): a split between visits is not between processes.
+    expect(processSplit(fromSets([SLOW_SET_1, FAST_SET, SLOW_SET_3, SLOW_SET_4], [1, 1, 1, 1]))).toBeNull();
+    expect(processSplit(fromSets([SLOW_SET_1, FAST_SET, SLOW_SET_3, SLOW_SET_4], [0, 0, 0, 0]))).toBeNull();
+    // Four sets like the slow ones: their medians 409–434 ms, no step of 10 %.
+    const alike = fromSets([SLOW_SET_1, SLOW_SET_3, SLOW_SET_4, SLOW_SET_1]);
+    expect(processSplit(alike)).toBeNull();
+    expect(cellModes(alike)!.note).toBe('one mode');
+    // The fast visit's calls with a slow encode: the rest of the call moved (the machine, not the process).
+    expect(processSplit(fromSets([SLOW_SET_1, { ...FAST_SET, encodeMs: FAST_SET.encodeMs.map((e) => e + 100) }, SLOW_SET_3, SLOW_SET_4]))).toBeNull();
+    // …or the GC pauses inside the encode did (the slow sets' encodes holding 100 ms more of them).
+    const moreGc = (set: RecordedSet): RecordedSet => ({ ...set, encodeGcMs: set.encodeGcMs.map((g) => g + 100) });
+    expect(processSplit(fromSets([moreGc(SLOW_SET_1), FAST_SET, moreGc(SLOW_SET_3), moreGc(SLOW_SET_4)]))).toBeNull();
+    // Unknown per call, or visits that do not add up to the samples: nothing to split by.
+    expect(processSplit({ ...split, callPhases: undefined })).toBeNull();
+    expect(processSplit({ ...split, visits: undefined })).toBeNull();
+    expect(processSplit({ ...split, visits: split.visits!.slice(1) })).toBeNull();
+  });
+
+  it('explains a series pair that disagrees because one run drew a faster server', () => {
+    const json = { ...cell('json', RECORDED_ONE_HUMP, quiet), case: '20k×4', rows: 20_000, requests: 4 };
+    const [row] = repeatability([
+      { name: 'a', results: [json, fromSets([SLOW_SET_1, SLOW_SET_3, SLOW_SET_4, SLOW_SET_1])] },
+      { name: 'b', results: [json, fromSets([FAST_SET, FAST_SET, SLOW_SET_3, FAST_SET])] },
+    ]);
+    expect([row.pairs, row.pairsAgreeing, row.pairsUnexplained]).toEqual([1, 0, 0]);
+    expect(row.points.map((p) => p.modeNotes.map((n) => n.slice(0, 45)))).toEqual([[], ['gRPC: two modes by process: 3 of 4 sets of ap']]);
   });
 });

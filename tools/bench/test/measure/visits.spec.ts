@@ -19,10 +19,12 @@ function fork(samplesMs: number[], extra: Partial<RawResult> = {}): RawResult {
 
 describe('mergeVisits', () => {
   it('pools two forks of a cell: samples and warm-up in fork order, runs, time and CPU added, phases weighted by calls', () => {
-    const second = fork([90, 110], { wallMs: 500, sampleOrder: [7, 9], machineProbeMs: { before: 12, after: 8 } });
+    const second = fork([90, 110], { wallMs: 500, sampleOrder: [7, 9], machineProbeMs: { before: 12, after: 8 }, visits: [{ visit: 2, fork: 2, calls: 2 }] });
     second.measurement!.coldMs = 999;
     second.measurement!.phases = { serverBuildMs: 5, serverEncodeMs: 80, clientDecodeMs: null };
-    const merged = mergeVisits(fork([100, 120, 80]), second, 1);
+    const merged = mergeVisits(fork([100, 120, 80], { visits: [{ visit: 1, fork: 1, calls: 3 }] }), second, 1);
+    // Which set of apps gave which samples, in the samples' order.
+    expect(merged.visits).toEqual([{ visit: 1, fork: 1, calls: 3 }, { visit: 2, fork: 2, calls: 2 }]);
     expect(merged.runs).toBe(5);
     expect(merged.wallMs).toBe(1500);
     expect(merged.sampleOrder).toEqual([1, 3, 5, 7, 9]);

@@ -25,7 +25,8 @@ describe('parseOptions', () => {
     ]);
     // ①-3: one visit, its budget spent by its minimum of 3 runs.
     expect(plan.find((p) => p.record.id === '①-3')).toMatchObject({ runs: 9, visits: 1, forks: 1, budgetMs: 20_000, minRuns: 3 });
-    expect(new Set(plan.map(appSetKey)).size).toBe(7);
+    // A set of apps per case, and 20k×4 one per visit (four): ten.
+    expect(new Set(plan.map(appSetKey)).size).toBe(10);
     // --runs asks for exact runs: no budget.
     expect(new Set(planVisits(parseOptions(['--runs', '20'])).map((p) => p.budgetMs))).toEqual(new Set([null]));
   });
@@ -81,10 +82,10 @@ describe('parseOptions', () => {
     expect(() => parseOptions(['--cases', 'orders-1', '--variants', 'blog,bare'], '/work')).toThrow('only the Nest apps serve (variants blog, tuned), not bare');
   });
 
-  it('gives each case a set of apps by default, two on thorough (①-3 one), none on quick or with --client-url', () => {
+  it('gives each case a set of apps by default, two on thorough (①-3 one, 20k×4 four), none on quick or with --client-url', () => {
     const forksOf = (argv: string[]) => planVisits(parseOptions(argv)).filter((p) => p.visit === 1).map((p) => `${p.record.id}:${p.forks}`);
-    expect(forksOf(['--cases', '1-2,1-3,20kx4'])).toEqual(['①-3:1', '①-2:1', '20k×4:1']);
-    expect(forksOf(['--profile', 'thorough', '--cases', '1-2,1-3,20kx4'])).toEqual(['①-3:1', '①-2:2', '20k×4:2']);
+    expect(forksOf(['--cases', '1-2,1-3,20kx4'])).toEqual(['①-3:1', '①-2:1', '20k×4:4']);
+    expect(forksOf(['--profile', 'thorough', '--cases', '1-2,1-3,20kx4'])).toEqual(['①-3:1', '①-2:2', '20k×4:4']);
     expect(forksOf(['--profile', 'quick', '--cases', '1-2'])).toEqual(['①-2:0']);
     expect(forksOf(['--cases', '1-3', '--forks', '2', '--visits', '2'])).toEqual(['①-3:2']);
     expect(forksOf(['--cases', '1-2', '--client-url', 'http://h:1'])).toEqual(['①-2:0']);
