@@ -214,8 +214,8 @@ describe('calls split by the set of apps that served them', () => {
     expect(modes.groups.map((g) => g.calls)).toEqual([11, 27]);
     expect(hasModeNote(modes)).toBe(true);
     expect(modes.note).toBe(
-      "two modes by process: 1 of 4 sets of apps at ≈ 315.2 ms (11 calls), 3 at ≈ 428.2 ms (27); the server's encode ≈ 177.7 vs ≈ 285.5 ms per call, " +
-        "GC pauses inside it ≈ 55.5 vs ≈ 51.2 ms: the server's own code ran at two speeds in different processes (V8 compiles each process's hot code its own way)",
+      "two modes by process: 1 of 4 sets of apps at ≈ 315.2 ms (11 calls), 3 at ≈ 428.2 ms (27); the server's encode ≈ 177.7 vs ≈ 285.5 ms per call " +
+        "(GC pauses inside it ≈ 55.5 vs ≈ 51.2 ms), outside GC 99 % of the sets' difference: the server process's own work ran at two speeds, not the machine",
     );
     expect(renderMarkdown(doc([split]))).toContain('- 20k×4 grpc (blog): two modes by process: 1 of 4 sets of apps');
   });
