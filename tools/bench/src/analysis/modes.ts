@@ -32,7 +32,8 @@ export const PROCESS_SPLIT_APART = 0.1;
 /**
  * …and the server's encode outside GC pauses explains it: its mean per call differs between the groups by
  * at least this share of the groups' distance. The rest of the call (the client, the network, the build)
- * then stayed alike, so the machine did not slow down for those visits: the process's own code did.
+ * then moved less than the encode did, so it was not the machine slowing those visits down but the
+ * server process's own work.
  */
 export const PROCESS_SPLIT_EXPLAINED = 0.5;
 /** The kernel's initial retransmission timeout (TCP_TIMEOUT_INIT, RFC 6298): what a dropped SYN costs. */
@@ -192,6 +193,8 @@ export interface ProcessGroup extends ModeGroup {
 export interface ProcessSplit {
   fast: ProcessGroup;
   slow: ProcessGroup;
+  /** The encode outside GC pauses: its difference between the sides ÷ the sides' centres' distance. */
+  encodeShare: number;
 }
 
 /** Per fork, in the cell's visit order, the indexes of its calls (samplesMs and callPhases hold the visits one after the other). */
@@ -211,9 +214,10 @@ function callsByFork(visits: NonNullable<Cell['visits']>): Map<number, number[]>
  * Two modes by process: the cell's calls grouped by the set of apps that served them, each set's median
  * sorted, split at the largest step between neighbours when that step is at least PROCESS_SPLIT_APART and
  * each side holds as many calls as the gap test asks; kept when the server's encode outside GC pauses
- * differs between the sides by PROCESS_SPLIT_EXPLAINED of their centres' distance. V8 compiles each
- * process's hot code its own way: one server-b of 20k×4 encoded in 170–180 ms what others took 270–300 ms
- * for, with the same GC pauses (docs/repeatability.md); within a run, only several sets show it.
+ * differs between the sides by PROCESS_SPLIT_EXPLAINED of their centres' distance. A server process draws
+ * one of two speeds for its encode at its start and keeps it: one server-b of 20k×4 encoded in 170–180 ms
+ * what others took 270–300 ms for, with the same GC pauses (docs/repeatability.md); within a run only
+ * several sets show it.
  */
 export function processSplit(cell: Pick<Cell, 'samplesMs' | 'callPhases' | 'visits'>): ProcessSplit | null {
   const n = cell.samplesMs.length;
@@ -240,9 +244,8 @@ export function processSplit(cell: Pick<Cell, 'samplesMs' | 'callPhases' | 'visi
   const [fast, slow] = [side(sets.slice(0, at)), side(sets.slice(at))];
   const least = Math.max(MODE_MIN_CALLS, Math.ceil(MODE_MIN_SHARE * n));
   if (!fast || !slow || fast.calls < least || slow.calls < least) return null;
-  const apart = slow.centreMs - fast.centreMs;
-  const ownCode = slow.encodeMs - slow.encodeGcMs - (fast.encodeMs - fast.encodeGcMs);
-  return ownCode >= PROCESS_SPLIT_EXPLAINED * apart ? { fast, slow } : null;
+  const encodeShare = (slow.encodeMs - slow.encodeGcMs - (fast.encodeMs - fast.encodeGcMs)) / (slow.centreMs - fast.centreMs);
+  return encodeShare >= PROCESS_SPLIT_EXPLAINED ? { fast, slow, encodeShare } : null;
 }
 
 /** "two modes by process: 2 of 4 sets of apps at ≈ 321.6 ms (21 calls), 2 at ≈ 452.9 ms (16); the server's encode …". */
@@ -250,11 +253,10 @@ export function processSplitText(split: ProcessSplit): string {
   const { fast, slow } = split;
   const sets = fast.sets + slow.sets;
   const gc = fast.encodeGcMs === 0 && slow.encodeGcMs === 0 ? 'no GC pause inside it' : `GC pauses inside it ≈ ${ms(fast.encodeGcMs)} vs ≈ ${ms(slow.encodeGcMs)} ms`;
-  const ownShare = (slow.encodeMs - slow.encodeGcMs - (fast.encodeMs - fast.encodeGcMs)) / (slow.centreMs - fast.centreMs);
   return (
     `two modes by process: ${count(fast.sets)} of ${count(sets)} sets of apps at ≈ ${ms(fast.centreMs)} ms (${count(fast.calls)} calls), ` +
     `${count(slow.sets)} at ≈ ${ms(slow.centreMs)} ms (${count(slow.calls)}); the server's encode ≈ ${ms(fast.encodeMs)} vs ≈ ${ms(slow.encodeMs)} ms per call (${gc}), ` +
-    `outside GC ${Math.round(ownShare * 100)} % of the sets' difference: the server process's own work ran at two speeds, not the machine`
+    `outside GC ${Math.round(split.encodeShare * 100)} % of the sets' difference: the server process's own work ran at two speeds, not the machine`
   );
 }
 

@@ -10,10 +10,10 @@ import { PAYLOAD_CASES } from './payload-cases';
  * of 9, 22% (7%); 9 is also the fewest that give its median a 95% CI. ①-2 and ②-2 take more runs:
  * their calls are cheap and their per-call spread is the widest of the cells ≥ 20 ms (JSON ②-2: a
  * series of 6,500 calls resampled, 60 samples from 10 visits put two runs > 10% apart 12% of the time,
- * 600 about 2%). 20k×4's four visits each start their own set of apps: V8 compiles each process's hot
- * code its own way, and one server-b in six encoded its replies 1.5× faster in every visit (docs/
- * repeatability.md); with one set a run's whole cell took that one draw, with four the cell's median
- * holds against one odd process and the cell says when its sets split (analysis/modes.ts processSplit).
+ * 600 about 2%). 20k×4's four visits each start their own set of apps: a server process draws one of two
+ * speeds for its encode at its start (one server-b in six encoded 20k×4 1.5× faster in every visit; docs/
+ * repeatability.md); with one set a run's whole cell took that one draw, with four one odd process barely
+ * moves the cell's median and the cell says when its sets split (analysis/modes.ts processSplit).
  */
 export const BLOG_CASES: readonly CaseRecord[] = Object.freeze([
   { id: '①-1', aliases: ['1-1'], rows: 1, requests: 1, blogMs: { json: 2.94, grpc: 2.83 } },
