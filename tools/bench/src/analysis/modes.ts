@@ -5,7 +5,7 @@
 // the server's encode telling the sets apart. Read from the document; written by no run. docs/method.md
 // justifies the tests' thresholds.
 import type { Cell, TcpCounters } from '../model';
-import { count, mean, median, ms, percentile } from '../model';
+import { count, mean, median, ms, percentile, visitOfEachSample } from '../model';
 
 /** The gap between two groups must be wider than this many times the wider group's interquartile range. */
 export const MODE_GAP_IQRS = 3;
@@ -197,19 +197,6 @@ export interface ProcessSplit {
   encodeShare: number;
 }
 
-/** Per fork, in the cell's visit order, the indexes of its calls (samplesMs and callPhases hold the visits one after the other). */
-function callsByFork(visits: NonNullable<Cell['visits']>): Map<number, number[]> {
-  const forks = new Map<number, number[]>();
-  let at = 0;
-  for (const v of visits) {
-    const calls = forks.get(v.fork) ?? [];
-    for (let i = 0; i < v.calls; i++) calls.push(at + i);
-    forks.set(v.fork, calls);
-    at += v.calls;
-  }
-  return forks;
-}
-
 /**
  * Two modes by process: the cell's calls grouped by the set of apps that served them, each set's median
  * sorted, split at the largest step between neighbours when that step is at least PROCESS_SPLIT_APART and
@@ -223,27 +210,30 @@ export function processSplit(cell: Pick<Cell, 'samplesMs' | 'callPhases' | 'visi
   const n = cell.samplesMs.length;
   const encode = cell.callPhases?.serverEncodeMs;
   const encodeGc = cell.callPhases?.serverEncodeGcMs;
-  if (!cell.visits || !encode || !encodeGc || encode.length !== n || encodeGc.length !== n) return null;
-  if (cell.visits.reduce((sum, v) => sum + v.calls, 0) !== n) return null;
-  const sets = [...callsByFork(cell.visits).values()]
-    .filter((calls) => calls.length > 0)
-    .map((calls) => ({ calls, medianMs: median(calls.map((i) => cell.samplesMs[i])) }))
-    .sort((a, b) => a.medianMs - b.medianMs);
+  const visitOf = visitOfEachSample(cell);
+  if (!visitOf || !encode || !encodeGc || encode.length !== n || encodeGc.length !== n) return null;
+  if (encode.some((e) => e === null) || encodeGc.some((g) => g === null)) return null;
+  // Each fork's calls, by index into samplesMs and callPhases.
+  const byFork = new Map<number, number[]>();
+  visitOf.forEach((v, i) => {
+    const calls = byFork.get(v.fork) ?? [];
+    calls.push(i);
+    byFork.set(v.fork, calls);
+  });
+  const sets = [...byFork.values()].map((calls) => ({ calls, medianMs: median(calls.map((i) => cell.samplesMs[i])) })).sort((a, b) => a.medianMs - b.medianMs);
   if (sets.length < 2) return null;
   const step = (k: number) => sets[k].medianMs / sets[k - 1].medianMs;
   let at = 1;
   for (let k = 2; k < sets.length; k++) if (step(k) > step(at)) at = k;
   if (step(at) < 1 + PROCESS_SPLIT_APART) return null;
-  const side = (part: typeof sets): ProcessGroup | null => {
+  const side = (part: typeof sets): ProcessGroup => {
     const calls = part.flatMap((set) => set.calls);
-    const [encodes, gcs] = [calls.map((i) => encode[i]), calls.map((i) => encodeGc[i])];
-    if (encodes.some((e) => e === null) || gcs.some((g) => g === null)) return null;
     const sorted = calls.map((i) => cell.samplesMs[i]).sort((a, b) => a - b);
-    return { ...group(sorted), sets: part.length, encodeMs: mean(encodes as number[]), encodeGcMs: mean(gcs as number[]) };
+    return { ...group(sorted), sets: part.length, encodeMs: mean(calls.map((i) => encode[i]!)), encodeGcMs: mean(calls.map((i) => encodeGc[i]!)) };
   };
   const [fast, slow] = [side(sets.slice(0, at)), side(sets.slice(at))];
   const least = Math.max(MODE_MIN_CALLS, Math.ceil(MODE_MIN_SHARE * n));
-  if (!fast || !slow || fast.calls < least || slow.calls < least) return null;
+  if (fast.calls < least || slow.calls < least) return null;
   const encodeShare = (slow.encodeMs - slow.encodeGcMs - (fast.encodeMs - fast.encodeGcMs)) / (slow.centreMs - fast.centreMs);
   return encodeShare >= PROCESS_SPLIT_EXPLAINED ? { fast, slow, encodeShare } : null;
 }

@@ -1,4 +1,4 @@
-import { type Cell, type NetworkRecord, type TcpCounters, networkOf, runtimeOf, securityOf } from '../model';
+import { type Cell, type NetworkRecord, type TcpCounters, networkOf, runtimeOf, securityOf, visitOfEachSample } from '../model';
 import { cellModes, disturbedVisitsOf } from '../analysis';
 import { BROKER_CSV_COLUMNS, brokerCsvColumns } from './brokers';
 
@@ -111,11 +111,6 @@ function disturbanceColumns(r: Cell): Row {
   return { visits_recorded: read.length, visits_disturbed: disturbedVisitsOf(r).length, outside_cpu_share_max: max(read.map((d) => d.outsideShare)), steal_share_max: max(read.map((d) => d.stealShare)) };
 }
 
-/** Each sample's visit and fork (the set of apps that served it), from the cell's visits; empty for a cell from before them. */
-function visitsOfSamples(r: Cell): ({ visit: number; fork: number } | undefined)[] {
-  return (r.visits ?? []).flatMap((v) => Array.from({ length: v.calls }, () => ({ visit: v.visit, fork: v.fork })));
-}
-
 /** RFC 4180 quoting: only when needed, doubling quotes. */
 export function cell(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return '';
@@ -132,8 +127,9 @@ export function renderCsv(results: readonly Cell[], networks?: Record<string, Ne
   const rows: Row[] = [];
   for (const r of results) {
     const key = { network: networkOf(r), node: runtimeOf(r), security: securityOf(r), variant: r.variant, case: r.case, transport: r.transport, rows: r.rows, requests: r.requests };
-    const visitOf = visitsOfSamples(r);
-    r.samplesMs.forEach((ms, i) => rows.push({ row_type: 'sample', ...key, sample_index: i, sample_order: r.sampleOrder[i] ?? null, visit: visitOf[i]?.visit, fork: visitOf[i]?.fork, ms }));
+    // Empty visit and fork for a cell from before its visits were recorded.
+    const visitOf = visitOfEachSample(r);
+    r.samplesMs.forEach((ms, i) => rows.push({ row_type: 'sample', ...key, sample_index: i, sample_order: r.sampleOrder[i] ?? null, visit: visitOf?.[i].visit, fork: visitOf?.[i].fork, ms }));
     const s = r.summary;
     rows.push({
       row_type: 'summary',

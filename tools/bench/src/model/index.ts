@@ -13,7 +13,7 @@ export { presetOf, type BrokerRunRecord, type KafkaWarmUp, type CalibrationRecor
 export type { AppRuntime, AppRuntimeRecord, Pinning, QuietRule, QuietWaits, RuntimeProvenance, SetEvent } from './run-records';
 export { collectProvenance } from './provenance';
 export { withoutKeyMaterial } from './key-material';
-export { anyOffLoopback, anyRuntimes, blogRatio, cellKey, grpcOverJson, networkOf, placeLabeller, placeLabels, runtimeOf, securityOf, securitiesOf, anySecurity, toCell, findCell, runtimesOf, cellMedian } from './results';
+export { anyOffLoopback, anyRuntimes, blogRatio, cellKey, grpcOverJson, networkOf, placeLabeller, placeLabels, runtimeOf, securityOf, securitiesOf, anySecurity, toCell, findCell, runtimesOf, cellMedian, visitOfEachSample } from './results';
 export { listRuns, readRun, writeIndex, type StoredRun, type SuiteRunEntry } from './runs';
 export { rttMs } from './round-trip';
 export { runtimeNameOf } from './runtime-name';

@@ -1,4 +1,4 @@
-import type { CellKey, Cell, PhaseBreakdown, Phases, RawResult, Transport } from './model';
+import type { CellKey, Cell, CellVisit, PhaseBreakdown, Phases, RawResult, Transport } from './model';
 import { mean, summarize } from './stats';
 import { runtimeNameOf, UNKNOWN_RUNTIME } from './runtime-name';
 
@@ -12,6 +12,15 @@ export function phaseBreakdown(samplesMs: readonly number[], phases: Phases | nu
 }
 
 /** The network a result ran across (results from before the network stage ran on loopback). */
+/**
+ * The visit (and so the set of apps) that gave each of a cell's samples, in the samples' order; null when
+ * the cell has no visits recorded (runs before them) or they do not add up to its samples.
+ */
+export function visitOfEachSample(cell: Pick<Cell, 'samplesMs' | 'visits'>): CellVisit[] | null {
+  const each = (cell.visits ?? []).flatMap((v) => Array.from({ length: v.calls }, () => v));
+  return cell.visits && each.length === cell.samplesMs.length ? each : null;
+}
+
 export function networkOf(cell: Pick<CellKey, 'network'>): string {
   return cell.network ?? 'loopback';
 }
